@@ -1,0 +1,14 @@
+// One jest run over every workspace. @swc/jest strips types (tsc --noEmit checks them separately).
+// jose is ESM-only: jest on Node 20 cannot require() it, so it is transformed too.
+/** @type {import('jest').Config} */
+module.exports = {
+  testEnvironment: 'node',
+  roots: ['<rootDir>/shared', '<rootDir>/gateway', '<rootDir>/services', '<rootDir>/deploy', '<rootDir>/e2e'].filter((p) =>
+    require('fs').existsSync(p.replace('<rootDir>', __dirname)),
+  ),
+  testMatch: ['**/test/**/*.test.ts', '**/*.test.ts'],
+  testPathIgnorePatterns: ['/node_modules/', '/dist/'],
+  transform: { '^.+\\.(t|j)sx?$': ['@swc/jest', { jsc: { target: 'es2022' } }] },
+  transformIgnorePatterns: ['/node_modules/(?!(jose)/)'],
+  testTimeout: 30000,
+};

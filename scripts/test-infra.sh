@@ -1,0 +1,9 @@
+#!/usr/bin/env bash
+# The platform suite a second time, against real RabbitMQ and Redis on their standard loopback ports.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bash scripts/ensure-infra.sh
+export AMQP_URL=${AMQP_URL:-amqp://guest:guest@127.0.0.1:5672}
+export REDIS_URL=${REDIS_URL:-redis://127.0.0.1:6379}
+export HELPDESK_INFRA=real
+npx jest --passWithNoTests --runInBand --testPathPatterns 'platform' "$@"

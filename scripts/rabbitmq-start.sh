@@ -13,7 +13,8 @@ if id rabbitmq >/dev/null 2>&1; then chown -R rabbitmq:rabbitmq "$BASE"; fi
 export RABBITMQ_MNESIA_BASE="$BASE/mnesia" RABBITMQ_LOG_BASE="$BASE/log" \
   RABBITMQ_FEATURE_FLAGS_FILE="$BASE/feature_flags" RABBITMQ_ENABLED_PLUGINS_FILE="$BASE/enabled_plugins" \
   HOME="$BASE/home" RABBITMQ_NODENAME="$NAME@localhost" RABBITMQ_NODE_IP_ADDRESS=127.0.0.1 \
-  RABBITMQ_NODE_PORT="$PORT" RABBITMQ_DIST_PORT="$DIST" RABBITMQ_PID_FILE="$BASE/rabbit.pid"
+  RABBITMQ_NODE_PORT="$PORT" RABBITMQ_DIST_PORT="$DIST" RABBITMQ_PID_FILE="$BASE/rabbit.pid" \
+  RABBITMQ_CONFIG_FILE="$BASE/rabbitmq.conf" RABBITMQ_CONF_ENV_FILE="$BASE/rabbitmq-env.conf"
 setsid rabbitmq-server >"$BASE/server.out" 2>&1 &
 echo $! >"$BASE/pid"
 for _ in $(seq 1 120); do

@@ -1,1 +1,5 @@
-export {};
+export * from './ids';
+export * from './errors';
+export * from './permissions';
+export * from './internal-token';
+export * from './events';

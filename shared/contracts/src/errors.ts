@@ -1,0 +1,56 @@
+/**
+ * Every error code the API answers with, its HTTP status and its type (the spec's Errors section).
+ * The spec shows codes in lowercase and in uppercase; we always answer lowercase, except where the
+ * spec itself shows uppercase for one endpoint (clients must accept both).
+ */
+export const ERROR_TYPES = [
+  'authentication_error',
+  'authorization_error',
+  'invalid_request_error',
+  'validation_error',
+  'conflict_error',
+  'not_found_error',
+  'rate_limit_error',
+  'api_error',
+] as const;
+export type ErrorType = (typeof ERROR_TYPES)[number];
+
+export const ERROR_CODES = {
+  authentication_required: { status: 401, type: 'authentication_error' },
+  invalid_api_key: { status: 401, type: 'authentication_error' },
+  invalid_key_format: { status: 401, type: 'authentication_error' },
+  key_expired: { status: 401, type: 'authentication_error' },
+  insufficient_permissions: { status: 403, type: 'authorization_error' },
+  publishable_key_write: { status: 403, type: 'authorization_error' },
+  publishable_key_forbidden: { status: 403, type: 'authorization_error' },
+  team_access_denied: { status: 403, type: 'authorization_error' },
+  parameter_missing: { status: 400, type: 'invalid_request_error' },
+  parameter_invalid: { status: 400, type: 'invalid_request_error' },
+  invalid_json: { status: 400, type: 'invalid_request_error' },
+  invalid_id_format: { status: 400, type: 'invalid_request_error' },
+  resource_conflict: { status: 409, type: 'conflict_error' },
+  idempotency_key_in_use: { status: 409, type: 'conflict_error' },
+  method_not_allowed: { status: 405, type: 'invalid_request_error' },
+  resource_not_found: { status: 404, type: 'not_found_error' },
+  route_not_found: { status: 404, type: 'not_found_error' },
+  /** 422: ticket create named a customerEmail no customer has (the spec leaves the code to us). */
+  customer_not_found: { status: 422, type: 'validation_error' },
+  rate_limit_exceeded: { status: 429, type: 'rate_limit_error' },
+  internal_error: { status: 500, type: 'api_error' },
+  database_error: { status: 500, type: 'api_error' },
+  /** 502/503 from the gateway when a service cannot be reached. */
+  service_unavailable: { status: 503, type: 'api_error' },
+  /** Internal calls only: the internal token is missing or invalid. */
+  internal_token_invalid: { status: 401, type: 'authentication_error' },
+} as const satisfies Record<string, { status: number; type: ErrorType }>;
+
+export type ErrorCode = keyof typeof ERROR_CODES;
+
+export const DOC_URL_BASE = 'https://docs.helpdesk.dev/errors#';
+
+/** The error body every endpoint answers with. */
+export interface ErrorBody {
+  success: false;
+  error: { type: ErrorType; code: string; message: string; param?: string; doc_url?: string; request_id: string };
+  meta: { timestamp: string; requestId: string };
+}

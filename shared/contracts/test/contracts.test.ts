@@ -1,0 +1,58 @@
+import { isWellFormedId, topicMatches, parseEvent, ROLE_PERMISSIONS, PERMISSIONS } from '../src';
+
+describe('ids', () => {
+  it('accepts UUIDs and known prefixed ids, refuses the rest', () => {
+    expect(isWellFormedId('tkt_AbC123xyz9')).toBe(true);
+    expect(isWellFormedId('3f1c2a4e-8b7d-4c2a-9f1e-2b3c4d5e6f70')).toBe(true);
+    expect(isWellFormedId('zzz_AbC123xyz9')).toBe(false);
+    expect(isWellFormedId('tkt_short')).toBe(false);
+    expect(isWellFormedId('12345')).toBe(false);
+  });
+});
+
+describe('topicMatches', () => {
+  it.each([
+    ['ticket.*', 'ticket.created', true],
+    ['ticket.*', 'customer.created', false],
+    ['#', 'ticket.message_added', true],
+    ['ticket.#', 'ticket', true],
+    ['*.created', 'customer_group.created', true],
+    ['ticket.created', 'ticket.created', true],
+    ['ticket.*', 'ticket.a.b', false],
+  ])('%s ~ %s = %s', (pattern, key, expected) => {
+    expect(topicMatches(pattern, key)).toBe(expected);
+  });
+});
+
+describe('parseEvent', () => {
+  const base = {
+    id: 'evt_abcdefgh12',
+    type: 'ticket.deleted',
+    version: 1,
+    teamId: '3f1c2a4e-8b7d-4c2a-9f1e-2b3c4d5e6f70',
+    mode: 'test',
+    occurredAt: new Date().toISOString(),
+    requestId: 'req_1',
+    actor: { type: 'key', id: 'key_1' },
+  };
+  const ticket = {
+    id: 'tkt_abcdefgh12', title: 't', status: 'new', priority: 'normal', customerId: null, assignedTo: null,
+    tags: [], notes: null, messageCount: 0, metadata: {}, channel: 'api',
+    createdAt: base.occurredAt, updatedAt: base.occurredAt, resolvedAt: null, closedAt: null,
+  };
+  it('accepts a catalogued event with a valid payload', () => {
+    expect(parseEvent({ ...base, data: { ticketId: ticket.id, customerId: null, ticket } }).type).toBe('ticket.deleted');
+  });
+  it('refuses an unknown type, a wrong version and a bad payload', () => {
+    expect(() => parseEvent({ ...base, type: 'ticket.exploded', data: {} })).toThrow(/unknown event type/);
+    expect(() => parseEvent({ ...base, version: 2, data: { ticketId: 'x', customerId: null, ticket } })).toThrow(/v2/);
+    expect(() => parseEvent({ ...base, data: { ticketId: 1 } })).toThrow();
+  });
+});
+
+describe('roles', () => {
+  it('gives the owner every permission and the spectator no manage_ one', () => {
+    expect([...ROLE_PERMISSIONS.owner].sort()).toEqual([...PERMISSIONS].sort());
+    expect(ROLE_PERMISSIONS.spectator.some((p) => p.startsWith('manage_'))).toBe(false);
+  });
+});

@@ -1,1 +1,13 @@
-export {};
+export * from './config';
+export * from './logger';
+export * from './errors';
+export * from './envelope';
+export * from './validate';
+export * from './pagination';
+export * from './ids';
+export * from './internal-token';
+export * from './context';
+export * from './tenancy';
+export * from './mongo';
+export * from './http';
+export * from './shutdown';

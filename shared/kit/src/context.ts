@@ -1,0 +1,32 @@
+import type { Response } from 'express';
+import type { Actor, InternalClaims } from '@helpdesk/contracts';
+import type { Permission } from '@helpdesk/contracts';
+import { ApiError } from './errors';
+
+/** What a service knows about the caller: the verified internal-token claims. */
+export type RequestContext = InternalClaims;
+
+/** The tenancy scope every stored document and every query carries. */
+export interface Scope {
+  teamId: string;
+  mode: 'test' | 'live';
+}
+
+export function ctxOf(res: Response): RequestContext {
+  const ctx = res.locals.ctx as RequestContext | undefined;
+  if (!ctx) throw new Error('request context missing: route mounted outside the internal-auth middleware');
+  return ctx;
+}
+
+export const scopeOf = (ctx: Pick<RequestContext, 'teamId' | 'mode'>): Scope => ({ teamId: ctx.teamId, mode: ctx.mode });
+
+export function actorOf(ctx: RequestContext): Actor {
+  return ctx.memberId ? { type: 'member', id: ctx.memberId } : { type: 'key', id: ctx.keyId };
+}
+
+/** Defence in depth: the gateway checks permissions too, but a service never relies on it alone. */
+export function requirePermission(ctx: RequestContext, permission: Permission): void {
+  if (!ctx.permissions.includes(permission)) {
+    throw new ApiError('insufficient_permissions', `This key lacks the permission ${permission}.`);
+  }
+}

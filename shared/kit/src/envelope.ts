@@ -1,0 +1,39 @@
+import type { Response } from 'express';
+
+export interface Pagination {
+  page: number;
+  pageSize: number;
+  total: number;
+  totalPages: number;
+  hasMore: boolean;
+}
+
+export function requestIdOf(res: Response): string {
+  return (res.locals.requestId as string | undefined) ?? 'req_unknown';
+}
+
+/** The success envelope `{success, data, meta: {requestId, timestamp[, pagination]}}`. */
+export function sendData(res: Response, data: unknown, opts: { status?: number; pagination?: Pagination } = {}): void {
+  res.status(opts.status ?? 200).json({
+    success: true,
+    data,
+    meta: {
+      requestId: requestIdOf(res),
+      timestamp: new Date().toISOString(),
+      ...(opts.pagination ? { pagination: opts.pagination } : {}),
+    },
+  });
+}
+
+/**
+ * Lists the spec shows with a top-level `pagination` (members, community posts, saved-view execution,
+ * customer groups, group members): `{success, data, pagination, meta}`. Clients tolerate both shapes.
+ */
+export function sendTopLevelPage(res: Response, data: unknown[], pagination: Pagination, status = 200): void {
+  res.status(status).json({
+    success: true,
+    data,
+    pagination,
+    meta: { requestId: requestIdOf(res), timestamp: new Date().toISOString() },
+  });
+}

@@ -1,0 +1,47 @@
+import { ERROR_CODES, DOC_URL_BASE, type ErrorCode, type ErrorBody } from '@helpdesk/contracts';
+
+/** An error with a documented code: thrown anywhere, turned into the error body by `errorHandler`. */
+export class ApiError extends Error {
+  readonly status: number;
+  readonly type: string;
+  constructor(
+    readonly code: ErrorCode | string,
+    message: string,
+    readonly param?: string,
+    opts: { status?: number; type?: string; headers?: Record<string, string>; extra?: Record<string, unknown> } = {},
+  ) {
+    super(message);
+    const known = (ERROR_CODES as Record<string, { status: number; type: string }>)[code.toLowerCase()];
+    this.status = opts.status ?? known?.status ?? 500;
+    this.type = opts.type ?? known?.type ?? 'api_error';
+    this.headers = opts.headers;
+    this.extra = opts.extra;
+  }
+  readonly headers?: Record<string, string>;
+  readonly extra?: Record<string, unknown>;
+}
+
+export const parameterMissing = (param: string, message = `Missing required parameter: ${param}.`) =>
+  new ApiError('parameter_missing', message, param);
+export const parameterInvalid = (param: string | undefined, message: string) => new ApiError('parameter_invalid', message, param);
+export const notFound = (what: string, id?: string) =>
+  new ApiError('resource_not_found', id ? `No such ${what}: '${id}'.` : `No such ${what}.`);
+export const conflict = (message: string, param?: string) => new ApiError('resource_conflict', message, param);
+export const forbidden = (code: ErrorCode, message: string) => new ApiError(code, message);
+
+/** The documented error body. 5xx messages never carry internals. */
+export function errorBody(err: ApiError, requestId: string): ErrorBody & Record<string, unknown> {
+  return {
+    success: false,
+    error: {
+      type: err.type as ErrorBody['error']['type'],
+      code: err.code,
+      message: err.message,
+      ...(err.param !== undefined ? { param: err.param } : {}),
+      doc_url: DOC_URL_BASE + err.code.toLowerCase(),
+      request_id: requestId,
+      ...(err.extra ?? {}),
+    },
+    meta: { timestamp: new Date().toISOString(), requestId },
+  };
+}

@@ -1,0 +1,88 @@
+import express, { type ErrorRequestHandler, type Express, type RequestHandler } from 'express';
+import type { Server } from 'node:http';
+import { INTERNAL_TOKEN_HEADER } from '@helpdesk/contracts';
+import { ApiError, errorBody } from './errors';
+import type { InternalTokens } from './internal-token';
+import type { Logger } from './logger';
+
+export interface ServiceAppOptions {
+  name: string;
+  logger: Logger;
+  tokens: InternalTokens;
+  /** Mounts the service's routes; every route behind it has a verified `res.locals.ctx`. */
+  routes: (app: Express) => void;
+  /** Readiness: true when the service's dependencies (database, bus) answer. */
+  ready?: () => boolean | Promise<boolean>;
+  /** Largest JSON body accepted (the gateway enforces the same). */
+  bodyLimit?: string;
+}
+
+/** Verifies the gateway's internal token; no valid token, no access. */
+export function internalAuth(tokens: InternalTokens): RequestHandler {
+  return async (req, res, next) => {
+    const token = req.header(INTERNAL_TOKEN_HEADER);
+    if (!token) return next(new ApiError('internal_token_invalid', 'Missing internal token.'));
+    try {
+      const claims = await tokens.verify(token);
+      res.locals.ctx = claims;
+      res.locals.requestId = claims.requestId;
+      res.setHeader('x-svc-request-id', claims.requestId);
+      next();
+    } catch {
+      next(new ApiError('internal_token_invalid', 'Invalid internal token.'));
+    }
+  };
+}
+
+/** Turns any error into the documented body; unknown errors become a 500 with no internals leaked. */
+export function errorHandler(logger: Logger): ErrorRequestHandler {
+  return (err, _req, res, _next) => {
+    const requestId = (res.locals.requestId as string | undefined) ?? 'req_unknown';
+    let apiError: ApiError;
+    if (err instanceof ApiError) apiError = err;
+    else if (err?.type === 'entity.parse.failed') apiError = new ApiError('invalid_json', 'The request body is not valid JSON.');
+    else if (err?.type === 'entity.too.large') apiError = new ApiError('parameter_invalid', 'The request body is too large.', undefined, { status: 413 });
+    else {
+      logger.error({ err, requestId }, 'unhandled error');
+      apiError = new ApiError('internal_error', 'An internal error occurred. Please retry the request.');
+    }
+    if (apiError.headers) for (const [k, v] of Object.entries(apiError.headers)) res.setHeader(k, v);
+    res.status(apiError.status).json(errorBody(apiError, requestId));
+  };
+}
+
+/** The express app every service runs: health routes, JSON parsing, internal auth, errors. */
+export function createServiceApp(opts: ServiceAppOptions): Express {
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('etag', false);
+  app.get('/healthz', (_req, res) => {
+    res.json({ status: 'ok', service: opts.name });
+  });
+  app.get('/readyz', async (_req, res) => {
+    const ready = opts.ready ? await opts.ready() : true;
+    res.status(ready ? 200 : 503).json({ status: ready ? 'ready' : 'not_ready', service: opts.name });
+  });
+  app.use(internalAuth(opts.tokens));
+  app.use(express.json({ limit: opts.bodyLimit ?? '1mb', type: () => true, strict: false }));
+  opts.routes(app);
+  app.use((req, _res, next) => next(new ApiError('route_not_found', `Unrecognized request URL (${req.method} ${req.path}).`)));
+  app.use(errorHandler(opts.logger));
+  return app;
+}
+
+/** Listens and resolves with the server once it accepts connections. */
+export function listen(app: Express, port: number, host = '0.0.0.0'): Promise<Server> {
+  return new Promise((resolve, reject) => {
+    const server = app.listen(port, host, (err?: Error) => (err ? reject(err) : resolve(server)));
+    server.keepAliveTimeout = 65_000;
+  });
+}
+
+export function closeServer(server: Server): Promise<void> {
+  return new Promise((resolve) => {
+    server.close(() => resolve());
+    server.closeIdleConnections();
+    setTimeout(() => server.closeAllConnections(), 5_000).unref();
+  });
+}

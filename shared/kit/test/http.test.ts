@@ -1,0 +1,74 @@
+import type { AddressInfo } from 'node:net';
+import type { Server } from 'node:http';
+import { createServiceApp, createLogger, InternalTokens, listen, closeServer, sendData, ApiError, ctxOf } from '../src';
+
+const tokens = new InternalTokens('s'.repeat(32));
+let server: Server;
+let base: string;
+
+beforeAll(async () => {
+  const app = createServiceApp({
+    name: 'demo',
+    logger: createLogger('demo', 'silent'),
+    tokens,
+    routes: (a) => {
+      a.get('/teams/:teamId/things', (_req, res) => sendData(res, { teamId: ctxOf(res).teamId }));
+      a.post('/teams/:teamId/things', (req, res) => sendData(res, req.body, { status: 201 }));
+      a.get('/boom', () => {
+        throw new Error('secret internals');
+      });
+      a.get('/conflict', () => {
+        throw new ApiError('resource_conflict', 'dup', 'email');
+      });
+    },
+  });
+  server = await listen(app, 0, '127.0.0.1');
+  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+afterAll(() => closeServer(server));
+
+const claims = {
+  teamId: '3f1c2a4e-8b7d-4c2a-9f1e-2b3c4d5e6f70', mode: 'test' as const, keyId: 'key_abcdefgh', keyType: 'secret' as const,
+  memberId: null, permissions: [], requestId: 'req_abc',
+};
+async function call(path: string, init: RequestInit = {}, token?: string | null) {
+  const headers: Record<string, string> = { 'content-type': 'application/json', ...(init.headers as Record<string, string>) };
+  if (token !== null) headers['x-internal-token'] = token ?? (await tokens.sign(claims));
+  const res = await fetch(base + path, { ...init, headers });
+  return { status: res.status, body: (await res.json()) as any, headers: res.headers };
+}
+
+describe('service app', () => {
+  it('answers health without a token', async () => {
+    expect((await call('/healthz', {}, null)).status).toBe(200);
+    expect((await call('/readyz', {}, null)).body.status).toBe('ready');
+  });
+  it('refuses a request without a valid internal token', async () => {
+    const none = await call('/teams/x/things', {}, null);
+    expect([none.status, none.body.error.code]).toEqual([401, 'internal_token_invalid']);
+    const forged = await call('/teams/x/things', {}, await new InternalTokens('f'.repeat(32)).sign(claims));
+    expect(forged.status).toBe(401);
+  });
+  it('gives routes the verified context and the envelope', async () => {
+    const r = await call('/teams/x/things');
+    expect(r.status).toBe(200);
+    expect(r.body).toMatchObject({ success: true, data: { teamId: claims.teamId }, meta: { requestId: 'req_abc' } });
+    expect(r.headers.get('x-svc-request-id')).toBe('req_abc');
+  });
+  it('answers invalid_json for a broken body', async () => {
+    const r = await call('/teams/x/things', { method: 'POST', body: '{"a":' });
+    expect([r.status, r.body.error.code, r.body.error.request_id]).toEqual([400, 'invalid_json', 'req_abc']);
+  });
+  it('hides internals of unexpected errors', async () => {
+    const r = await call('/boom');
+    expect([r.status, r.body.error.code]).toEqual([500, 'internal_error']);
+    expect(JSON.stringify(r.body)).not.toMatch(/secret internals|at /);
+  });
+  it('renders ApiError and unknown routes in the documented shape', async () => {
+    const c = await call('/conflict');
+    expect(c.status).toBe(409);
+    expect(c.body.error).toMatchObject({ type: 'conflict_error', code: 'resource_conflict', param: 'email', request_id: 'req_abc' });
+    expect(typeof c.body.meta.timestamp).toBe('string');
+    expect((await call('/nope')).body.error.code).toBe('route_not_found');
+  });
+});

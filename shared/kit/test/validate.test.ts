@@ -1,0 +1,62 @@
+import { z } from 'zod';
+import { parseInput, ApiError, paginationFields, pageOf, metadataSchema } from '../src';
+
+const schema = z.strictObject({
+  title: z.string().min(1).max(255),
+  priority: z.enum(['low', 'normal']).default('normal'),
+  metadata: metadataSchema.optional(),
+  nested: z.strictObject({ a: z.number() }).optional(),
+});
+
+function errorOf(fn: () => unknown): ApiError {
+  try {
+    fn();
+  } catch (e) {
+    return e as ApiError;
+  }
+  throw new Error('expected a throw');
+}
+
+describe('parseInput', () => {
+  it('returns parsed data with defaults', () => {
+    expect(parseInput(schema, { title: 'x' })).toEqual({ title: 'x', priority: 'normal' });
+  });
+  it('names an unknown field as parameter_invalid', () => {
+    const e = errorOf(() => parseInput(schema, { title: 'x', colour: 'red' }));
+    expect([e.status, e.code, e.param]).toEqual([400, 'parameter_invalid', 'colour']);
+  });
+  it('names an unknown nested field with its path', () => {
+    expect(errorOf(() => parseInput(schema, { title: 'x', nested: { a: 1, b: 2 } })).param).toBe('nested.b');
+  });
+  it('reports an absent required field as parameter_missing', () => {
+    const e = errorOf(() => parseInput(schema, {}));
+    expect([e.code, e.param]).toEqual(['parameter_missing', 'title']);
+  });
+  it('reports wrong type, bad enum and out of range as parameter_invalid', () => {
+    expect(errorOf(() => parseInput(schema, { title: 5 })).code).toBe('parameter_invalid');
+    expect(errorOf(() => parseInput(schema, { title: 'x', priority: 'meh' })).param).toBe('priority');
+    expect(errorOf(() => parseInput(schema, { title: 'x'.repeat(256) })).code).toBe('parameter_invalid');
+    expect(errorOf(() => parseInput(schema, { title: null })).code).toBe('parameter_invalid');
+  });
+  it('refuses metadata over 50 keys', () => {
+    const metadata = Object.fromEntries(Array.from({ length: 51 }, (_, i) => [`k${i}`, i]));
+    expect(errorOf(() => parseInput(schema, { title: 'x', metadata })).param).toBe('metadata');
+  });
+});
+
+describe('pagination', () => {
+  const q = z.strictObject(paginationFields());
+  it('defaults and parses query strings', () => {
+    expect(parseInput(q, {})).toEqual({ page: 1, pageSize: 20 });
+    expect(parseInput(q, { page: '3', pageSize: '100' })).toEqual({ page: 3, pageSize: 100 });
+  });
+  it('refuses out of range and non-integers', () => {
+    expect(errorOf(() => parseInput(q, { pageSize: '101' })).param).toBe('pageSize');
+    expect(errorOf(() => parseInput(q, { page: '0' })).param).toBe('page');
+    expect(errorOf(() => parseInput(q, { page: 'two' })).code).toBe('parameter_invalid');
+  });
+  it('computes totals', () => {
+    expect(pageOf(2, 20, 41)).toEqual({ page: 2, pageSize: 20, total: 41, totalPages: 3, hasMore: true });
+    expect(pageOf(1, 20, 0)).toEqual({ page: 1, pageSize: 20, total: 0, totalPages: 0, hasMore: false });
+  });
+});

@@ -1,0 +1,62 @@
+import { newId, pageOf, scopeOf, skipOf, type RequestContext } from '@helpdesk/kit';
+import { withOutbox } from '../outbox';
+import type { TicketDoc } from '../tickets/model';
+import { messageView, outboxScope, resolveInternal, ticketSnapshot, type TicketingDeps } from '../tickets/service';
+import { createTicketService } from '../tickets/service';
+import { CHRONOLOGICAL, type MessageDoc } from './model';
+import type { AddMessageInput } from './schema';
+
+export function createMessageService(deps: TicketingDeps) {
+  const { conn, tickets: Tickets, messages: Messages, relay } = deps;
+  const tickets = createTicketService(deps);
+
+  return {
+    /** The thread, oldest first; 404 when the ticket is not in the caller's team and partition. */
+    async list(ctx: RequestContext, ticketId: string, q: { page: number; pageSize: number }) {
+      await tickets.findOr404(ctx, ticketId);
+      const filter = { ...scopeOf(ctx), ticketId };
+      const [total, rows] = await Promise.all([
+        Messages.countDocuments(filter),
+        Messages.find(filter).sort(CHRONOLOGICAL).skip(skipOf(q.page, q.pageSize)).limit(q.pageSize).lean<MessageDoc[]>(),
+      ]);
+      return { items: rows.map(messageView), pagination: pageOf(q.page, q.pageSize, total) };
+    },
+
+    /**
+     * Adds a message; the ticket's messageCount, updatedAt and search text change in the same
+     * transaction, and `ticket.message_added` carries both snapshots. The status never changes here.
+     */
+    async add(ctx: RequestContext, ticketId: string, input: AddMessageInput) {
+      const isInternal = resolveInternal(input);
+      const msg = await withOutbox(conn, outboxScope(ctx), async (session, emit) => {
+        const cur = await tickets.findOr404(ctx, ticketId, session);
+        const now = new Date();
+        const m: MessageDoc = {
+          _id: newId('message'),
+          ...scopeOf(ctx),
+          ticketId,
+          content: input.content,
+          sender: input.sender ?? 'agent',
+          senderName: input.senderName ?? null,
+          isInternal,
+          createdAt: now,
+          seq: cur.messageCount + 1,
+        };
+        await Messages.create([m], { session });
+        const searchText = `${cur.searchText ?? ''}\n${input.content.toLowerCase()}`;
+        await Tickets.updateOne(
+          { _id: ticketId, ...scopeOf(ctx) },
+          { $inc: { messageCount: 1 }, $set: { updatedAt: now, searchText } },
+          { session },
+        );
+        const next: TicketDoc = { ...cur, messageCount: cur.messageCount + 1, updatedAt: now, searchText };
+        emit({ type: 'ticket.message_added', data: { ticket: ticketSnapshot(next), message: messageView(m) } });
+        return m;
+      });
+      relay.kick();
+      return messageView(msg);
+    },
+  };
+}
+
+export type MessageService = ReturnType<typeof createMessageService>;

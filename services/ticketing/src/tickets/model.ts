@@ -1,0 +1,73 @@
+import mongoose from 'mongoose';
+import { tenancyPlugin } from '@helpdesk/kit';
+import { PRIORITIES, TICKET_STATUSES, type Priority, type TicketStatus } from './schema';
+
+/** A stored ticket. `_id` is the public `tkt_…` id. `searchText` and the customer fields are internal. */
+export interface TicketDoc {
+  _id: string;
+  teamId: string;
+  mode: 'test' | 'live';
+  title: string;
+  status: TicketStatus;
+  priority: Priority;
+  customerId: string | null;
+  /** What the ticket was told about its customer on create (until the customers service projection exists). */
+  customerName: string | null;
+  customerEmail: string | null;
+  assignedTo: string | null;
+  tags: string[];
+  notes: string | null;
+  messageCount: number;
+  metadata: Record<string, unknown>;
+  channel: string;
+  /** Lowercase `title \n customerName \n content…`: one regex query answers `search`. */
+  searchText: string;
+  createdAt: Date;
+  updatedAt: Date;
+  resolvedAt: Date | null;
+  closedAt: Date | null;
+}
+
+const ticketSchema = new mongoose.Schema<TicketDoc>(
+  {
+    _id: { type: String, required: true },
+    title: { type: String, required: true },
+    status: { type: String, enum: TICKET_STATUSES, required: true },
+    priority: { type: String, enum: PRIORITIES, required: true },
+    customerId: { type: String, default: null },
+    customerName: { type: String, default: null },
+    customerEmail: { type: String, default: null },
+    assignedTo: { type: String, default: null },
+    tags: { type: [String], default: [] },
+    notes: { type: String, default: null },
+    messageCount: { type: Number, required: true, default: 0 },
+    metadata: { type: mongoose.Schema.Types.Mixed, default: () => ({}) },
+    channel: { type: String, required: true, default: 'api' },
+    searchText: { type: String, required: true, default: '' },
+    createdAt: { type: Date, required: true },
+    updatedAt: { type: Date, required: true },
+    resolvedAt: { type: Date, default: null },
+    closedAt: { type: Date, default: null },
+  },
+  { collection: 'tickets', versionKey: false, minimize: false, strict: 'throw' },
+);
+ticketSchema.plugin(tenancyPlugin);
+ticketSchema.index({ teamId: 1, mode: 1, createdAt: -1, _id: -1 });
+ticketSchema.index({ teamId: 1, mode: 1, status: 1 });
+ticketSchema.index({ teamId: 1, mode: 1, customerId: 1 });
+ticketSchema.index({ teamId: 1, mode: 1, assignedTo: 1 });
+
+export type TicketModel = mongoose.Model<TicketDoc>;
+
+export function ticketModel(conn: mongoose.Connection): TicketModel {
+  return (conn.models.Ticket as TicketModel | undefined) ?? conn.model<TicketDoc>('Ticket', ticketSchema);
+}
+
+/** The search text is always built this way, so a title change can swap its leading part. */
+export function buildSearchText(title: string, customerName: string | null, contents: string[]): string {
+  return [title, customerName ?? '', ...contents].join('\n').toLowerCase();
+}
+
+export function replaceTitleInSearchText(searchText: string, oldTitle: string, newTitle: string): string {
+  return newTitle.toLowerCase() + searchText.slice(oldTitle.toLowerCase().length);
+}

@@ -1,0 +1,100 @@
+import { z } from 'zod';
+import { hasPrefix } from '@helpdesk/contracts';
+import { metadataSchema, paginationFields } from '@helpdesk/kit';
+
+export const TICKET_STATUSES = ['new', 'open', 'pending', 'resolved', 'closed', 'merged'] as const;
+export type TicketStatus = (typeof TICKET_STATUSES)[number];
+export const PRIORITIES = ['low', 'normal', 'high', 'urgent'] as const;
+export type Priority = (typeof PRIORITIES)[number];
+export const SENDERS = ['agent', 'customer', 'system', 'ai'] as const;
+export type Sender = (typeof SENDERS)[number];
+
+export const TITLE_MAX = 255;
+export const TAGS_MAX = 50;
+export const TAG_MAX = 50;
+export const NOTES_MAX = 10_000;
+export const CONTENT_MAX = 65_536;
+export const NAME_MAX = 255;
+export const INITIAL_MESSAGES_MAX = 100;
+
+/** Length in characters (code points), so an emoji counts as one. */
+export const charLength = (s: string) => [...s].length;
+
+export const titleField = z
+  .string()
+  .refine((s) => s.trim().length > 0, { message: 'must not be empty' });
+
+export const customerIdField = z
+  .string()
+  .refine((s) => hasPrefix(s, 'customer'), { message: "must be a customer id (cus_…)" });
+
+export const tagsField = z
+  .array(z.string().trim().min(1).max(TAG_MAX))
+  .max(TAGS_MAX)
+  .transform((tags) => [...new Set(tags)]);
+
+const metadataKeys = (m: Record<string, unknown>) =>
+  Object.keys(m).every((k) => !k.startsWith('$') && !k.includes('.'));
+const metadataKeyMessage = { message: "keys may not start with '$' or contain '.'" };
+
+export const nameField = z.string().max(NAME_MAX);
+
+/** A message given at ticket creation: `sender` may also be `ai` there. */
+export const initialMessageSchema = z.strictObject({
+  sender: z.enum(SENDERS),
+  content: z.string().min(1).max(CONTENT_MAX),
+  senderName: nameField.nullable().optional(),
+  messageType: z.enum(['internal', 'public']).optional(),
+  isInternal: z.boolean().optional(),
+});
+
+export const createTicketSchema = z.strictObject({
+  title: titleField.refine((s) => charLength(s) <= TITLE_MAX, { message: `must be at most ${TITLE_MAX} characters` }),
+  priority: z.enum(PRIORITIES).optional(),
+  customerId: customerIdField.nullable().optional(),
+  customerEmail: z.email().max(254).nullable().optional(),
+  customerName: nameField.nullable().optional(),
+  messages: z.array(initialMessageSchema).max(INITIAL_MESSAGES_MAX).optional(),
+  tags: tagsField.optional(),
+  notes: z.string().max(NOTES_MAX).nullable().optional(),
+  metadata: metadataSchema.refine(metadataKeys, metadataKeyMessage).optional(),
+});
+export type CreateTicketInput = z.infer<typeof createTicketSchema>;
+
+/** PATCH: every field optional; only the given ones change. The title's length is checked by the service. */
+export const updateTicketSchema = z.strictObject({
+  title: titleField.optional(),
+  status: z.enum(TICKET_STATUSES).optional(),
+  priority: z.enum(PRIORITIES).optional(),
+  tags: tagsField.optional(),
+  notes: z.string().max(NOTES_MAX).nullable().optional(),
+  metadata: z
+    .record(z.string().min(1).max(40), z.unknown())
+    .refine(metadataKeys, metadataKeyMessage)
+    .optional(),
+});
+export type UpdateTicketInput = z.infer<typeof updateTicketSchema>;
+
+export const EXPANDABLE = ['customer', 'messages'] as const;
+export type Expandable = (typeof EXPANDABLE)[number];
+
+const expandField = z
+  .union([z.string(), z.array(z.string())])
+  .transform((v) => (Array.isArray(v) ? v : [v]).flatMap((s) => s.split(',')).map((s) => s.trim()).filter(Boolean))
+  .pipe(z.array(z.enum(EXPANDABLE)));
+
+/**
+ * List query. Express's query parser hands `expand[]=a&expand[]=b` over as the key `expand[]`
+ * (and `expand=a` as `expand`); both are accepted, a string or an array. Anything else is refused.
+ */
+export const listTicketsQuery = z.strictObject({
+  status: z.enum(TICKET_STATUSES).optional(),
+  priority: z.enum(PRIORITIES).optional(),
+  customerId: customerIdField.optional(),
+  assignedTo: z.string().min(1).max(100).optional(),
+  search: z.string().max(200).optional(),
+  'expand[]': expandField.optional(),
+  expand: expandField.optional(),
+  ...paginationFields(20, 100),
+});
+export type ListTicketsQuery = z.infer<typeof listTicketsQuery>;

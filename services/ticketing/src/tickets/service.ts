@@ -1,0 +1,301 @@
+import type mongoose from 'mongoose';
+import type { MessageSnapshot, TicketSnapshot } from '@helpdesk/contracts';
+import {
+  actorOf,
+  escapeRegex,
+  newId,
+  notFound,
+  pageOf,
+  parameterInvalid,
+  scopeOf,
+  skipOf,
+  type Pagination,
+  type RequestContext,
+} from '@helpdesk/kit';
+import { withOutbox, type OutboxRelay, type OutboxScope } from '../outbox';
+import { CHRONOLOGICAL, type MessageDoc, type MessageModel } from '../messages/model';
+import { buildSearchText, replaceTitleInSearchText, type TicketDoc, type TicketModel } from './model';
+import {
+  charLength,
+  TITLE_MAX,
+  type CreateTicketInput,
+  type Expandable,
+  type ListTicketsQuery,
+  type UpdateTicketInput,
+} from './schema';
+
+export interface TicketingDeps {
+  conn: mongoose.Connection;
+  tickets: TicketModel;
+  messages: MessageModel;
+  relay: OutboxRelay;
+}
+
+// ---------- views: public JSON and event snapshots ----------
+
+const iso = (d: Date | null) => (d ? new Date(d).toISOString() : null);
+
+export function ticketSnapshot(t: TicketDoc): TicketSnapshot {
+  return {
+    id: t._id,
+    title: t.title,
+    status: t.status,
+    priority: t.priority,
+    customerId: t.customerId ?? null,
+    assignedTo: t.assignedTo ?? null,
+    tags: [...(t.tags ?? [])],
+    notes: t.notes ?? null,
+    messageCount: t.messageCount,
+    metadata: { ...(t.metadata ?? {}) },
+    channel: t.channel ?? 'api',
+    createdAt: iso(t.createdAt)!,
+    updatedAt: iso(t.updatedAt)!,
+    resolvedAt: iso(t.resolvedAt),
+    closedAt: iso(t.closedAt),
+  };
+}
+
+export function messageView(m: MessageDoc): MessageSnapshot {
+  return {
+    id: m._id,
+    ticketId: m.ticketId,
+    content: m.content,
+    sender: m.sender,
+    senderName: m.senderName ?? null,
+    isInternal: m.isInternal,
+    createdAt: iso(m.createdAt)!,
+  };
+}
+
+export interface CustomerView {
+  id: string | null;
+  name: string | null;
+  email: string | null;
+}
+
+/** The spec's Ticket table, camelCase, nothing internal (no channel, search text or customer fields). */
+export function ticketView(t: TicketDoc, extra: { messages?: MessageDoc[]; customer?: boolean } = {}) {
+  const { channel: _channel, ...pub } = ticketSnapshot(t);
+  return {
+    ...pub,
+    ...(extra.customer ? { customer: customerView(t) } : {}),
+    ...(extra.messages ? { messages: extra.messages.map(messageView) } : {}),
+  };
+}
+
+/** Until the customers service exists, the embedded customer is what the ticket was told on create. */
+function customerView(t: TicketDoc): CustomerView | null {
+  if (!t.customerId && !t.customerName && !t.customerEmail) return null;
+  return { id: t.customerId ?? null, name: t.customerName ?? null, email: t.customerEmail ?? null };
+}
+
+export function outboxScope(ctx: RequestContext): OutboxScope {
+  return { ...scopeOf(ctx), requestId: ctx.requestId, actor: actorOf(ctx) };
+}
+
+/** `messageType` and `isInternal` say the same thing; both sent and disagreeing is a 400. */
+export function resolveInternal(
+  input: { messageType?: 'internal' | 'public'; isInternal?: boolean },
+  paramPrefix = '',
+): boolean {
+  const fromType = input.messageType === undefined ? undefined : input.messageType === 'internal';
+  if (fromType !== undefined && input.isInternal !== undefined && fromType !== input.isInternal) {
+    throw parameterInvalid(
+      `${paramPrefix}isInternal`,
+      `isInternal (${input.isInternal}) disagrees with messageType (${input.messageType}); send one, or both agreeing.`,
+    );
+  }
+  return fromType ?? input.isInternal ?? false;
+}
+
+const sameJson = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
+
+function withoutNulls(m: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(m).filter(([, v]) => v !== null));
+}
+
+function metadataWithin50(m: Record<string, unknown>): void {
+  if (Object.keys(m).length > 50) throw parameterInvalid('metadata', 'Invalid metadata: at most 50 keys.');
+}
+
+const CLOSING = new Set(['resolved', 'closed']);
+
+// ---------- the rules ----------
+
+export function createTicketService(deps: TicketingDeps) {
+  const { conn, tickets: Tickets, messages: Messages, relay } = deps;
+
+  async function findOr404(ctx: RequestContext, id: string, session?: mongoose.ClientSession): Promise<TicketDoc> {
+    const t = await Tickets.findOne({ _id: id, ...scopeOf(ctx) })
+      .session(session ?? null)
+      .lean<TicketDoc>();
+    if (!t) throw notFound('ticket', id);
+    return t;
+  }
+
+  return {
+    findOr404,
+
+    async list(ctx: RequestContext, q: ListTicketsQuery): Promise<{ items: ReturnType<typeof ticketView>[]; pagination: Pagination }> {
+      const filter: Record<string, unknown> = { ...scopeOf(ctx) };
+      if (q.status) filter.status = q.status;
+      if (q.priority) filter.priority = q.priority;
+      if (q.customerId) filter.customerId = q.customerId;
+      if (q.assignedTo) filter.assignedTo = q.assignedTo;
+      const search = q.search?.trim();
+      if (search) filter.searchText = { $regex: escapeRegex(search.toLowerCase()) };
+      const expand = new Set<Expandable>([...(q['expand[]'] ?? []), ...(q.expand ?? [])]);
+
+      const [total, rows] = await Promise.all([
+        Tickets.countDocuments(filter),
+        Tickets.find(filter)
+          .sort({ createdAt: -1, _id: -1 })
+          .skip(skipOf(q.page, q.pageSize))
+          .limit(q.pageSize)
+          .lean<TicketDoc[]>(),
+      ]);
+      let byTicket: Map<string, MessageDoc[]> | undefined;
+      if (expand.has('messages')) {
+        byTicket = new Map(rows.map((t) => [t._id, [] as MessageDoc[]]));
+        if (rows.length) {
+          const msgs = await Messages.find({ ...scopeOf(ctx), ticketId: { $in: rows.map((t) => t._id) } })
+            .sort(CHRONOLOGICAL)
+            .lean<MessageDoc[]>();
+          for (const m of msgs) byTicket.get(m.ticketId)?.push(m);
+        }
+      }
+      return {
+        items: rows.map((t) => ticketView(t, { customer: expand.has('customer'), messages: byTicket?.get(t._id) })),
+        pagination: pageOf(q.page, q.pageSize, total),
+      };
+    },
+
+    async get(ctx: RequestContext, id: string) {
+      const t = await findOr404(ctx, id);
+      const msgs = await Messages.find({ ...scopeOf(ctx), ticketId: id }).sort(CHRONOLOGICAL).lean<MessageDoc[]>();
+      return ticketView(t, { messages: msgs });
+    },
+
+    async create(ctx: RequestContext, input: CreateTicketInput) {
+      const now = new Date();
+      const id = newId('ticket');
+      const scope = scopeOf(ctx);
+      const msgs: MessageDoc[] = (input.messages ?? []).map((m, i) => ({
+        _id: newId('message'),
+        ...scope,
+        ticketId: id,
+        content: m.content,
+        sender: m.sender,
+        senderName: m.senderName ?? null,
+        isInternal: resolveInternal(m, `messages.${i}.`),
+        createdAt: now,
+        seq: i + 1,
+      }));
+      const customerName = input.customerName ?? null;
+      const doc: TicketDoc = {
+        _id: id,
+        ...scope,
+        title: input.title,
+        status: 'new',
+        priority: input.priority ?? 'normal',
+        customerId: input.customerId ?? null,
+        customerName,
+        customerEmail: input.customerEmail ? input.customerEmail.toLowerCase() : null,
+        assignedTo: null,
+        tags: input.tags ?? [],
+        notes: input.notes ?? null,
+        messageCount: msgs.length,
+        metadata: withoutNulls(input.metadata ?? {}),
+        channel: 'api',
+        searchText: buildSearchText(input.title, customerName, msgs.map((m) => m.content)),
+        createdAt: now,
+        updatedAt: now,
+        resolvedAt: null,
+        closedAt: null,
+      };
+      await withOutbox(conn, outboxScope(ctx), async (session, emit) => {
+        await Tickets.create([doc], { session });
+        if (msgs.length) await Messages.insertMany(msgs, { session });
+        emit({ type: 'ticket.created', data: { ticket: ticketSnapshot(doc) } });
+      });
+      relay.kick();
+      return ticketView(doc, { messages: msgs });
+    },
+
+    async update(ctx: RequestContext, id: string, input: UpdateTicketInput) {
+      if (input.status === 'merged') {
+        throw parameterInvalid('status', "Invalid status: 'merged' cannot be set through PATCH; only the ticket merge operation sets it.");
+      }
+      const result = await withOutbox(conn, outboxScope(ctx), async (session, emit) => {
+        const cur = await findOr404(ctx, id, session);
+        const set: Partial<TicketDoc> = {};
+        const previous: Record<string, unknown> = {};
+        const change = <K extends keyof TicketDoc>(field: K, value: TicketDoc[K]) => {
+          if (sameJson(cur[field] ?? null, value)) return;
+          set[field] = value;
+          previous[field] = cur[field] instanceof Date ? (cur[field] as Date).toISOString() : (cur[field] ?? null);
+        };
+        const now = new Date();
+
+        if (input.title !== undefined && input.title !== cur.title) {
+          if (charLength(input.title) > TITLE_MAX) {
+            throw parameterInvalid('title', `Invalid title: must be at most ${TITLE_MAX} characters.`);
+          }
+          change('title', input.title);
+          set.searchText = replaceTitleInSearchText(cur.searchText ?? '', cur.title, input.title);
+        }
+        if (input.priority !== undefined) change('priority', input.priority);
+        if (input.tags !== undefined) change('tags', input.tags);
+        if (input.notes !== undefined) change('notes', input.notes);
+        if (input.metadata !== undefined) {
+          const merged: Record<string, unknown> = { ...(cur.metadata ?? {}) };
+          for (const [k, v] of Object.entries(input.metadata)) {
+            if (v === null) delete merged[k];
+            else merged[k] = v;
+          }
+          metadataWithin50(merged);
+          change('metadata', merged);
+        }
+        if (input.status !== undefined && input.status !== cur.status) {
+          change('status', input.status);
+          if (CLOSING.has(input.status)) {
+            change('closedAt', now);
+            if (input.status === 'resolved') change('resolvedAt', now);
+          } else {
+            // Reopening (new/open/pending) clears both closing timestamps.
+            change('closedAt', null);
+            change('resolvedAt', null);
+          }
+        }
+
+        const changes = Object.keys(previous);
+        if (!changes.length) return cur;
+        set.updatedAt = now;
+        await Tickets.updateOne({ _id: id, ...scopeOf(ctx) }, { $set: set }, { session });
+        const next: TicketDoc = { ...cur, ...set };
+        const ticket = ticketSnapshot(next);
+        emit({ type: 'ticket.updated', data: { ticket, changes, previous } });
+        // Becoming resolved or closed from any other status (resolved → closed included) also closes.
+        if (set.status && CLOSING.has(set.status)) {
+          emit({ type: 'ticket.closed', data: { ticket, previousStatus: cur.status } });
+        }
+        return next;
+      });
+      relay.kick();
+      return ticketView(result);
+    },
+
+    async remove(ctx: RequestContext, id: string) {
+      await withOutbox(conn, outboxScope(ctx), async (session, emit) => {
+        const cur = await findOr404(ctx, id, session);
+        await Messages.deleteMany({ ...scopeOf(ctx), ticketId: id }, { session });
+        await Tickets.deleteOne({ _id: id, ...scopeOf(ctx) }, { session });
+        emit({ type: 'ticket.deleted', data: { ticketId: id, customerId: cur.customerId ?? null, ticket: ticketSnapshot(cur) } });
+      });
+      relay.kick();
+      return { id, deleted: true as const };
+    },
+  };
+}
+
+export type TicketService = ReturnType<typeof createTicketService>;

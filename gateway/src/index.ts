@@ -1,1 +1,127 @@
-export {};
+import type { AddressInfo } from 'node:net';
+import Redis from 'ioredis';
+import { closeServer, type InternalTokens, type Logger } from '@helpdesk/kit';
+import { adminOver, openRepository, type GatewayAdmin } from './admin';
+import { KeyResolver } from './auth';
+import { DEFAULT_PUBLISHABLE_PER_MINUTE, DEFAULT_SECRET_PER_MINUTE } from './config';
+import type { RouteDef } from './routes';
+import { BASE_PATH, createGatewayServer, createHandler } from './server';
+import {
+  MemoryIdempotencyStore,
+  MemoryRateLimitStore,
+  RedisIdempotencyStore,
+  RedisRateLimitStore,
+  type IdempotencyStore,
+  type RateLimitStore,
+} from './stores';
+
+export interface GatewayOptions {
+  /** 0 = any free port. */
+  port: number;
+  /** Default 127.0.0.1. */
+  host?: string;
+  /** The gateway's own database (`memory:` = in-memory teams and keys, for tests of other parts only). */
+  mongoUrl: string;
+  /** Default 'gateway'. */
+  dbName?: string;
+  /** Absent = in-process rate-limit and idempotency store (one gateway process only). */
+  redisUrl?: string;
+  tokens: InternalTokens;
+  /** Service name → base URL, e.g. `{ ticketing: 'http://127.0.0.1:41234' }`. */
+  services: Record<string, string>;
+  logger: Logger;
+  /** Per-key requests per minute for this deployment (teams may override). Defaults 120 / 60. */
+  rateLimits?: { secretPerMinute?: number; publishablePerMinute?: number };
+  /** How long a resolved key stays cached; revocation takes effect within it. Default 5000 ms; 0 = no cache. */
+  keyCacheTtlMs?: number;
+  /** Prefix of every Redis key the gateway writes. Default `hd:gw:`. */
+  redisKeyPrefix?: string;
+  /** How long a replayable response is kept. Default 24 h. */
+  idempotencyTtlMs?: number;
+  /** Lease of the in-progress lock (a crashed gateway frees the key after it). Default 60 s. */
+  idempotencyLockMs?: number;
+  /** Largest request body. Default 1 MiB. */
+  bodyLimitBytes?: number;
+  /** Replaces the route table (tests). */
+  routes?: readonly RouteDef[];
+}
+
+export interface RunningGateway {
+  /** `http://host:port/api/v1` */
+  url: string;
+  port: number;
+  admin: GatewayAdmin;
+  stop(): Promise<void>;
+}
+
+export async function startGateway(opts: GatewayOptions): Promise<RunningGateway> {
+  const host = opts.host ?? '127.0.0.1';
+  const repo = await openRepository(opts.mongoUrl, opts.dbName ?? 'gateway');
+  let redis: Redis | null = null;
+  let rateLimits: RateLimitStore;
+  let idempotency: IdempotencyStore;
+  if (opts.redisUrl) {
+    redis = new Redis(opts.redisUrl, { enableAutoPipelining: true, maxRetriesPerRequest: 2, lazyConnect: true });
+    await redis.connect();
+    const prefix = opts.redisKeyPrefix ?? 'hd:gw:';
+    rateLimits = new RedisRateLimitStore(redis, prefix);
+    idempotency = new RedisIdempotencyStore(redis, prefix);
+  } else {
+    rateLimits = new MemoryRateLimitStore();
+    idempotency = new MemoryIdempotencyStore();
+  }
+  const resolver = new KeyResolver({
+    repo,
+    logger: opts.logger,
+    ttlMs: opts.keyCacheTtlMs ?? 5000,
+    secretPerMinute: opts.rateLimits?.secretPerMinute ?? DEFAULT_SECRET_PER_MINUTE,
+    publishablePerMinute: opts.rateLimits?.publishablePerMinute ?? DEFAULT_PUBLISHABLE_PER_MINUTE,
+  });
+  const handler = createHandler({
+    resolver,
+    rateLimits,
+    idempotency,
+    tokens: opts.tokens,
+    services: opts.services,
+    logger: opts.logger,
+    routes: opts.routes,
+    bodyLimitBytes: opts.bodyLimitBytes ?? 1024 * 1024,
+    idempotencyTtlMs: opts.idempotencyTtlMs ?? 24 * 60 * 60 * 1000,
+    idempotencyLockMs: opts.idempotencyLockMs ?? 60_000,
+  });
+  const server = createGatewayServer(handler.listener);
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(opts.port, host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const port = (server.address() as AddressInfo).port;
+  const urlHost = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host.includes(':') ? `[${host}]` : host;
+  const admin = adminOver(repo, () => resolver.invalidate());
+  let stopping: Promise<void> | null = null;
+  return {
+    url: `http://${urlHost}:${port}${BASE_PATH}`,
+    port,
+    admin,
+    stop() {
+      stopping ??= (async () => {
+        await closeServer(server);
+        await handler.close();
+        await rateLimits.close();
+        await idempotency.close();
+        if (redis) await redis.quit().catch(() => {});
+        await repo.close();
+      })();
+      return stopping;
+    },
+  };
+}
+
+export { createGatewayAdmin, effectivePermissions, AdminError, type GatewayAdmin, type CreateKeyInput } from './admin';
+export { gatewayEnvSchema, parseServiceUrls, type GatewayEnv } from './config';
+export { ROUTES, RouteTable, type RouteDef } from './routes';
+export type { Team, ApiKeyRecord, TeamRateLimits, SubscriptionStatus } from './store/types';
+export type { RateLimitStore, IdempotencyStore, IdempotencyRecord } from './stores';
+export { MemoryRateLimitStore, MemoryIdempotencyStore, RedisRateLimitStore, RedisIdempotencyStore } from './stores';

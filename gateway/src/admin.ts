@@ -1,0 +1,132 @@
+import { PERMISSIONS, PUBLISHABLE_PERMISSIONS, UUID_RE, type Permission } from '@helpdesk/contracts';
+import { newId, newUuid } from '@helpdesk/kit';
+import { generateKey, type KeyMode, type KeyType } from './keys';
+import { MemoryKeyRepository } from './store/memory';
+import { MongoKeyRepository } from './store/mongo';
+import type { ApiKeyRecord, KeyRepository, Team, TeamRateLimits } from './store/types';
+
+export interface CreateKeyInput {
+  teamId: string;
+  type: KeyType;
+  mode: KeyMode;
+  name?: string;
+  expiresAt?: Date;
+  scopes?: Permission[];
+  memberId?: string | null;
+}
+
+/** Team and key management: used by the operator CLI, the local platform and tests. */
+export interface GatewayAdmin {
+  createTeam(input: { name: string; slug?: string; id?: string }): Promise<Team>;
+  getTeam(id: string): Promise<Team | null>;
+  createKey(input: CreateKeyInput): Promise<{ key: string; record: ApiKeyRecord }>;
+  listKeys(teamId: string): Promise<ApiKeyRecord[]>;
+  revokeKey(keyId: string): Promise<boolean>;
+  setTeamRateLimits(teamId: string, limits: TeamRateLimits): Promise<void>;
+  close(): Promise<void>;
+}
+
+export class AdminError extends Error {}
+
+export const slugify = (name: string) =>
+  name
+    .toLowerCase()
+    .normalize('NFKD')
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '')
+    .slice(0, 48) || 'team';
+
+const SLUG_RE = /^[a-z0-9](?:[a-z0-9-]{0,62}[a-z0-9])?$/;
+
+/** The permissions a key carries: its scopes, or every permission its type allows. */
+export function effectivePermissions(type: KeyType, scopes: readonly Permission[] | null): Permission[] {
+  const allowed: readonly Permission[] = type === 'secret' ? PERMISSIONS : PUBLISHABLE_PERMISSIONS;
+  return scopes ? allowed.filter((p) => scopes.includes(p)) : [...allowed];
+}
+
+/**
+ * The admin over a repository. `onKeyChange` lets a running gateway drop its key cache at once
+ * when a key is revoked or a team's limits change in the same process.
+ */
+export function adminOver(repo: KeyRepository, onKeyChange: () => void = () => {}): GatewayAdmin {
+  return {
+    async createTeam(input) {
+      const name = input.name?.trim();
+      if (!name) throw new AdminError('team name is required');
+      if (input.id !== undefined && !UUID_RE.test(input.id)) throw new AdminError('team id must be a UUID');
+      let slug = input.slug ?? slugify(name);
+      if (!SLUG_RE.test(slug)) throw new AdminError(`invalid slug "${slug}": lowercase letters, digits and dashes`);
+      if (input.slug === undefined) {
+        // a derived slug is made unique; an explicit one must be free
+        const base = slug;
+        for (let i = 2; (await repo.getTeamBySlug(slug)) && i < 1000; i++) slug = `${base}-${i}`;
+      }
+      const team: Team = { id: input.id ?? newUuid(), name, slug, createdAt: new Date(), subscriptionStatus: 'active' };
+      try {
+        await repo.insertTeam(team);
+      } catch (err: any) {
+        if (err?.code === 11000) throw new AdminError(`a team with id ${team.id} or slug "${slug}" already exists`);
+        throw err;
+      }
+      return team;
+    },
+    getTeam: (id) => repo.getTeam(id),
+    async createKey(input) {
+      if (input.type !== 'secret' && input.type !== 'publishable') throw new AdminError('type must be secret or publishable');
+      if (input.mode !== 'test' && input.mode !== 'live') throw new AdminError('mode must be test or live');
+      const team = await repo.getTeam(input.teamId);
+      if (!team) throw new AdminError(`no team ${input.teamId}`);
+      let scopes: Permission[] | null = null;
+      if (input.scopes) {
+        const allowed: readonly string[] = input.type === 'secret' ? PERMISSIONS : PUBLISHABLE_PERMISSIONS;
+        for (const s of input.scopes) {
+          if (!allowed.includes(s)) throw new AdminError(`scope "${s}" is not allowed for a ${input.type} key (allowed: ${allowed.join(', ')})`);
+        }
+        scopes = [...new Set(input.scopes)];
+      }
+      if (input.expiresAt && Number.isNaN(input.expiresAt.getTime())) throw new AdminError('expiresAt is not a valid date');
+      const { key, hash, listingPrefix } = generateKey(input.type, input.mode);
+      const record: ApiKeyRecord = {
+        id: newId('key'),
+        teamId: team.id,
+        type: input.type,
+        mode: input.mode,
+        name: input.name ?? null,
+        prefix: listingPrefix,
+        scopes,
+        memberId: input.memberId ?? null,
+        expiresAt: input.expiresAt ?? null,
+        revokedAt: null,
+        createdAt: new Date(),
+        lastUsedAt: null,
+      };
+      await repo.insertKey({ ...record, hash });
+      return { key, record };
+    },
+    listKeys: (teamId) => repo.listKeys(teamId),
+    async revokeKey(keyId) {
+      const done = await repo.revokeKey(keyId, new Date());
+      onKeyChange();
+      return done;
+    },
+    async setTeamRateLimits(teamId, limits) {
+      for (const v of [limits.secretPerMinute, limits.publishablePerMinute]) {
+        if (v != null && (!Number.isInteger(v) || v < 1)) throw new AdminError('rate limits must be positive integers');
+      }
+      if (!(await repo.setTeamRateLimits(teamId, limits))) throw new AdminError(`no team ${teamId}`);
+      onKeyChange();
+    },
+    close: () => repo.close(),
+  };
+}
+
+/** `memory:` gives an in-memory repository (tests of other parts only); anything else is MongoDB. */
+export async function openRepository(mongoUrl: string, dbName = 'gateway'): Promise<KeyRepository> {
+  if (mongoUrl === 'memory:') return new MemoryKeyRepository();
+  return MongoKeyRepository.connect(mongoUrl, dbName);
+}
+
+/** An admin with its own connection, for the CLI and scripts (no HTTP server). */
+export async function createGatewayAdmin(mongoUrl: string, dbName = 'gateway'): Promise<GatewayAdmin> {
+  return adminOver(await openRepository(mongoUrl, dbName));
+}

@@ -1,0 +1,185 @@
+// Operator CLI: `npx tsx gateway/src/cli.ts <command>` (or `npm run cli -w @helpdesk/gateway -- <command>`).
+import { existsSync, readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { PERMISSIONS, type Permission } from '@helpdesk/contracts';
+import { AdminError, createGatewayAdmin, type GatewayAdmin } from './admin';
+import type { ApiKeyRecord } from './store/types';
+
+export const USAGE = `Usage: cli <command> [options]
+
+  team create --name NAME [--slug SLUG]
+  key create --team TEAM_ID --type secret|publishable --mode test|live
+             [--name NAME] [--expires-in 30d|12h|90m | --expires-at ISO_DATE] [--scopes a,b]
+  key list --team TEAM_ID
+  key revoke --key KEY_ID
+
+Connection: --mongo-url URL, else env MONGO_URL, else mongoUrl in ./data/credentials.json.
+Options: --db NAME (default gateway), --json (machine-readable output).`;
+
+export interface CliIo {
+  out: (line: string) => void;
+  err: (line: string) => void;
+  env: NodeJS.ProcessEnv;
+  cwd: string;
+  /** Tests pass an admin instead of a connection. */
+  admin?: GatewayAdmin;
+}
+
+class UsageError extends Error {}
+
+/** `30d`, `12h`, `90m`, `45s` → milliseconds. */
+export function parseDuration(text: string): number {
+  const m = /^(\d+)([smhd])$/.exec(text.trim());
+  if (!m) throw new UsageError(`--expires-in: "${text}" is not a duration like 30d, 12h, 90m`);
+  return Number(m[1]) * { s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 }[m[2] as 's']!;
+}
+
+function mongoUrlOf(flag: string | undefined, io: CliIo): string {
+  if (flag) return flag;
+  if (io.env.MONGO_URL) return io.env.MONGO_URL;
+  const file = resolve(io.cwd, 'data', 'credentials.json');
+  if (existsSync(file)) {
+    const url = (JSON.parse(readFileSync(file, 'utf8')) as { mongoUrl?: string }).mongoUrl;
+    if (url) return url;
+  }
+  throw new UsageError('no database: pass --mongo-url, set MONGO_URL, or run the local platform (./data/credentials.json)');
+}
+
+const describeKey = (k: ApiKeyRecord) =>
+  [
+    k.id,
+    `${k.prefix}…`,
+    k.type,
+    k.mode,
+    k.revokedAt ? `revoked ${k.revokedAt.toISOString()}` : k.expiresAt && k.expiresAt <= new Date() ? 'expired' : 'active',
+    `name=${k.name ?? '-'}`,
+    `scopes=${k.scopes ? k.scopes.join(',') : 'all'}`,
+    `expires=${k.expiresAt ? k.expiresAt.toISOString() : 'never'}`,
+    `created=${k.createdAt.toISOString()}`,
+    `lastUsed=${k.lastUsedAt ? k.lastUsedAt.toISOString() : 'never'}`,
+  ].join('  ');
+
+/** Runs one command; resolves with the exit code. */
+export async function runCli(argv: string[], io: CliIo): Promise<number> {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: argv,
+      allowPositionals: true,
+      strict: true,
+      options: {
+        'mongo-url': { type: 'string' },
+        db: { type: 'string' },
+        name: { type: 'string' },
+        slug: { type: 'string' },
+        team: { type: 'string' },
+        type: { type: 'string' },
+        mode: { type: 'string' },
+        'expires-in': { type: 'string' },
+        'expires-at': { type: 'string' },
+        scopes: { type: 'string' },
+        key: { type: 'string' },
+        json: { type: 'boolean' },
+        help: { type: 'boolean', short: 'h' },
+      },
+    });
+  } catch (err) {
+    io.err((err as Error).message);
+    io.err(USAGE);
+    return 2;
+  }
+  const { values: v, positionals } = parsed;
+  const command = positionals.join(' ');
+  if (v.help || !command) {
+    (v.help ? io.out : io.err)(USAGE);
+    return v.help ? 0 : 2;
+  }
+  const print = (human: string, data: unknown) => io.out(v.json ? JSON.stringify(data) : human);
+  let admin = io.admin;
+  try {
+    const need = (name: keyof typeof v) => {
+      const value = v[name];
+      if (typeof value !== 'string' || value === '') throw new UsageError(`${command}: --${name} is required`);
+      return value;
+    };
+    const known = ['team create', 'key create', 'key list', 'key revoke'];
+    if (!known.includes(command)) throw new UsageError(`unknown command "${command}"`);
+    // validate before connecting
+    let expiresAt: Date | undefined;
+    let scopes: Permission[] | undefined;
+    if (command === 'key create') {
+      if (v['expires-in'] && v['expires-at']) throw new UsageError('use --expires-in or --expires-at, not both');
+      if (v['expires-in']) expiresAt = new Date(Date.now() + parseDuration(v['expires-in']));
+      if (v['expires-at']) {
+        expiresAt = new Date(v['expires-at']);
+        if (Number.isNaN(expiresAt.getTime())) throw new UsageError(`--expires-at: "${v['expires-at']}" is not a date`);
+      }
+      if (v.scopes !== undefined) {
+        scopes = v.scopes.split(',').map((s) => s.trim()).filter(Boolean) as Permission[];
+        const bad = scopes.filter((s) => !(PERMISSIONS as readonly string[]).includes(s));
+        if (bad.length) throw new UsageError(`--scopes: unknown permission(s) ${bad.join(', ')}; known: ${PERMISSIONS.join(', ')}`);
+      }
+    }
+    admin ??= await createGatewayAdmin(mongoUrlOf(v['mongo-url'], io), v.db ?? 'gateway');
+    switch (command) {
+      case 'team create': {
+        const team = await admin.createTeam({ name: need('name'), slug: v.slug });
+        print(`Created team ${team.id} (${team.name}, slug ${team.slug})`, team);
+        return 0;
+      }
+      case 'key create': {
+        const type = need('type');
+        const mode = need('mode');
+        if (type !== 'secret' && type !== 'publishable') throw new UsageError('--type must be secret or publishable');
+        if (mode !== 'test' && mode !== 'live') throw new UsageError('--mode must be test or live');
+        const { key, record } = await admin.createKey({ teamId: need('team'), type, mode, name: v.name, expiresAt, scopes });
+        print(
+          `Created ${type} ${mode} key ${record.id}\n\n  ${key}\n\nThis is the only time the key is shown: store it now. Only its hash is kept.`,
+          { key, record },
+        );
+        return 0;
+      }
+      case 'key list': {
+        const keys = await admin.listKeys(need('team'));
+        if (v.json) print('', keys);
+        else if (keys.length === 0) io.out('No keys.');
+        else for (const k of keys) io.out(describeKey(k));
+        return 0;
+      }
+      case 'key revoke': {
+        const id = need('key');
+        if (!(await admin.revokeKey(id))) {
+          io.err(`No active key ${id}.`);
+          return 1;
+        }
+        print(`Revoked key ${id}.`, { id, revoked: true });
+        return 0;
+      }
+    }
+    return 2;
+  } catch (err) {
+    if (err instanceof UsageError) {
+      io.err(err.message);
+      io.err(USAGE);
+      return 2;
+    }
+    if (err instanceof AdminError) {
+      io.err(err.message);
+      return 1;
+    }
+    io.err(`error: ${(err as Error).message}`);
+    return 1;
+  } finally {
+    if (admin && !io.admin) await admin.close().catch(() => {});
+  }
+}
+
+if (require.main === module) {
+  runCli(process.argv.slice(2), {
+    out: (l) => console.log(l),
+    err: (l) => console.error(l),
+    env: process.env,
+    cwd: process.cwd(),
+  }).then((code) => process.exit(code));
+}

@@ -41,7 +41,8 @@ export const nameField = z.string().max(NAME_MAX);
 
 /** A message given at ticket creation: `sender` may also be `ai` there. */
 export const initialMessageSchema = z.strictObject({
-  sender: z.enum(SENDERS),
+  // z.string() first: kit's parseInput reports a missing *enum* field as parameter_invalid, not _missing.
+  sender: z.string().pipe(z.enum(SENDERS)),
   content: z.string().min(1).max(CONTENT_MAX),
   senderName: nameField.nullable().optional(),
   messageType: z.enum(['internal', 'public']).optional(),

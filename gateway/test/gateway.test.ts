@@ -31,7 +31,7 @@ const get = (url: string, key?: string, extra: Record<string, string> = {}) =>
   fetch(url, { headers: { ...(key ? bearer(key) : {}), ...extra } });
 
 async function expectError(res: Response, status: number, code: string) {
-  const body = await res.json();
+  const body = (await res.json()) as any;
   expect({ status: res.status, code: body.error?.code }).toEqual({ status, code });
   expect(body.success).toBe(false);
   const rid = res.headers.get('x-svc-request-id');
@@ -115,7 +115,7 @@ describe('whoami', () => {
   it.each(['sk_test', 'sk_live', 'pk_test', 'pk_live'] as const)('%s', async (kind) => {
     const res = await get(`${h.base}/auth/whoami`, h.keys[kind]);
     expect(res.status).toBe(200);
-    const body = await res.json();
+    const body = (await res.json()) as any;
     expect(body.success).toBe(true);
     expect(body.meta.requestId).toBe(res.headers.get('x-svc-request-id'));
     expect(body.data).toEqual({
@@ -173,7 +173,7 @@ describe('team, partition, publishable keys, permissions', () => {
     for (const kind of ['sk_test', 'sk_live'] as const) {
       const res = await get(`${h.teamUrl}/tickets`, h.keys[kind]);
       expect(res.status).toBe(200);
-      const { data } = await res.json();
+      const { data } = (await res.json()) as any;
       expect(data.ctx).toMatchObject({ teamId: h.team.id, mode: kind.slice(3), keyId: h.ids[kind], keyType: 'secret', memberId: null });
       expect(data.ctx.permissions).toContain('manage_tickets');
       expect(data.ctx.requestId).toBe(res.headers.get('x-svc-request-id'));
@@ -255,7 +255,7 @@ describe('bodies and proxying', () => {
     const url = `${h.backend.url}/teams/${h.team.id}/tickets`;
     const none = await fetch(url);
     expect(none.status).toBe(401);
-    expect((await none.json()).error.code).toBe('internal_token_invalid');
+    expect(((await none.json()) as any).error.code).toBe('internal_token_invalid');
     const forged = await fetch(url, { headers: { [INTERNAL_TOKEN_HEADER]: 'eyJhbGciOiJIUzI1NiJ9.e30.x' } });
     expect(forged.status).toBe(401);
     const good = await tokens.sign({ teamId: h.team.id, mode: 'test', keyId: 'key_x', keyType: 'secret', memberId: null, permissions: [], requestId: 'req_x' });

@@ -89,6 +89,21 @@ export interface Harness {
   stop(): Promise<void>;
 }
 
+/**
+ * True once `@helpdesk/mongo-embedded` exports `startEmbeddedMongo` (another engineer is finishing it);
+ * until then the database suites are skipped, loudly, rather than failing.
+ */
+export const embeddedMongoAvailable: boolean = (() => {
+  try {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    return typeof require('@helpdesk/mongo-embedded').startEmbeddedMongo === 'function';
+  } catch {
+    return false;
+  }
+})();
+export const describeDb = embeddedMongoAvailable ? describe : describe.skip;
+if (!embeddedMongoAvailable) console.warn('ticketing: @helpdesk/mongo-embedded not available yet: database suites skipped');
+
 export async function loadEmbeddedMongo(): Promise<null | (() => Promise<{ uri(): string; close(): Promise<void> }>)> {
   try {
     const mod: any = await import('@helpdesk/mongo-embedded');

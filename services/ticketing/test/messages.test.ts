@@ -1,0 +1,159 @@
+/** Messages over HTTP on the embedded MongoDB and the memory bus. */
+import { messageSnapshotSchema, ticketSnapshotSchema } from '@helpdesk/contracts';
+import { ticketModel } from '../src/tickets/model';
+import { call, describeDb, startHarness, type Caller, type Harness } from './helpers';
+
+let h: Harness;
+beforeAll(async () => {
+  h = await startHarness();
+}, 30_000);
+afterAll(async () => {
+  await h?.stop();
+});
+
+const T = '/teams/{team}/tickets';
+const api = (method: string, path: string, opts: { as?: Caller | null; body?: unknown } = {}) => call(h.url, method, path, opts);
+const create = async (body: Record<string, unknown>, as?: Caller) => {
+  const r = await api('POST', T, { body, as });
+  expect(r.status).toBe(201);
+  return r.body.data;
+};
+const post = (id: string, body: unknown, as?: Caller) => api('POST', `${T}/${id}/messages`, { body, as });
+const count = (coll: string, filter: Record<string, unknown> = {}) => h.svc.conn.collection(coll).countDocuments(filter);
+const expectError = (r: { status: number; body: any }, status: number, code: string, param?: string) => {
+  expect({ status: r.status, code: r.body?.error?.code, param: r.body?.error?.param }).toEqual({ status, code, param });
+};
+
+describeDb('POST /tickets/:id/messages', () => {
+  test('adds an agent message by default, answers 201, bumps messageCount and updatedAt, emits ticket.message_added', async () => {
+    const t = await create({ title: 'conversation', messages: [{ sender: 'customer', content: 'hello' }] });
+    await new Promise((r) => setTimeout(r, 5));
+    const r = await post(t.id, { content: 'Hi, how can I help?' });
+    expect(r.status).toBe(201);
+    const m = r.body.data;
+    expect(m).toEqual({
+      id: expect.stringMatching(/^msg_[A-Za-z0-9]{24}$/), ticketId: t.id, content: 'Hi, how can I help?', sender: 'agent',
+      senderName: null, isInternal: false, createdAt: expect.any(String),
+    });
+    const after = (await api('GET', `${T}/${t.id}`)).body.data;
+    expect(after.messageCount).toBe(2);
+    expect(after.updatedAt).toBe(m.createdAt);
+    expect(after.updatedAt > t.updatedAt).toBe(true);
+    expect(after.status).toBe('new');
+
+    const events = await h.eventsOf(r.requestId);
+    expect(events.map((e) => e.type)).toEqual(['ticket.message_added']);
+    const data = events[0].data as any;
+    expect(messageSnapshotSchema.parse(data.message)).toEqual(m);
+    expect(ticketSnapshotSchema.parse(data.ticket)).toMatchObject({ id: t.id, messageCount: 2, updatedAt: m.createdAt, channel: 'api' });
+  });
+
+  test('customer, system senders and a sender name', async () => {
+    const t = await create({ title: 's' });
+    const c = await post(t.id, { content: 'from customer', sender: 'customer', senderName: 'Ada' });
+    expect(c.body.data).toMatchObject({ sender: 'customer', senderName: 'Ada' });
+    const s = await post(t.id, { content: 'from system', sender: 'system' });
+    expect(s.body.data.sender).toBe('system');
+  });
+
+  test('a first customer message on a new ticket does not change its status', async () => {
+    const t = await create({ title: 'fresh' });
+    const r = await post(t.id, { content: 'anyone?', sender: 'customer' });
+    expect(r.status).toBe(201);
+    expect((await api('GET', `${T}/${t.id}`)).body.data.status).toBe('new');
+    const [e] = await h.eventsOf(r.requestId);
+    expect((e.data as any).ticket.status).toBe('new');
+  });
+
+  test.each([
+    [{ messageType: 'internal' }, true],
+    [{ messageType: 'public' }, false],
+    [{ isInternal: true }, true],
+    [{ isInternal: false }, false],
+    [{ messageType: 'internal', isInternal: true }, true],
+    [{ messageType: 'public', isInternal: false }, false],
+    [{}, false],
+  ])('%j gives isInternal %s', async (flags, expected) => {
+    const t = await create({ title: 'internal?' });
+    const r = await post(t.id, { content: 'note', ...flags });
+    expect(r.status).toBe(201);
+    expect(r.body.data.isInternal).toBe(expected);
+    expect((await api('GET', `${T}/${t.id}/messages`)).body.data[0].isInternal).toBe(expected);
+  });
+
+  test('refused messages write nothing and emit nothing', async () => {
+    const t = await create({ title: 'refusals' });
+    const bodies: [unknown, string, string][] = [
+      [{ content: 'x', messageType: 'internal', isInternal: false }, 'parameter_invalid', 'isInternal'],
+      [{ content: 'x', sender: 'ai' }, 'parameter_invalid', 'sender'],
+      [{ sender: 'agent' }, 'parameter_missing', 'content'],
+      [{ content: '' }, 'parameter_invalid', 'content'],
+      [{ content: 'x', extra: 1 }, 'parameter_invalid', 'extra'],
+    ];
+    for (const [body, code, param] of bodies) {
+      const r = await post(t.id, body);
+      expectError(r, 400, code, param);
+      expect(await h.eventsOf(r.requestId)).toEqual([]);
+    }
+    expect(await count('messages', { ticketId: t.id })).toBe(0);
+    const after = (await api('GET', `${T}/${t.id}`)).body.data;
+    expect(after.messageCount).toBe(0);
+    expect(after.updatedAt).toBe(t.updatedAt);
+  });
+
+  test('unknown ticket is 404 and writes nothing', async () => {
+    const before = await count('messages');
+    const r = await post('tkt_doesnotexist000000000000', { content: 'x' });
+    expectError(r, 404, 'resource_not_found');
+    expect(await count('messages')).toBe(before);
+    expect(await h.eventsOf(r.requestId)).toEqual([]);
+  });
+
+  test('a failure after the message insert rolls the message back (one transaction)', async () => {
+    const t = await create({ title: 'atomic message' });
+    const Tickets = ticketModel(h.svc.conn);
+    const spy = jest.spyOn(Tickets, 'updateOne').mockImplementationOnce(() => {
+      throw new Error('boom');
+    });
+    const r = await post(t.id, { content: 'lost' });
+    spy.mockRestore();
+    expectError(r, 500, 'internal_error');
+    expect(await count('messages', { ticketId: t.id })).toBe(0);
+    expect((await api('GET', `${T}/${t.id}`)).body.data.messageCount).toBe(0);
+    expect(await h.eventsOf(r.requestId)).toEqual([]);
+  });
+
+  test('an added message is found by search', async () => {
+    const as: Caller = { teamId: '6f1c1f0e-0000-4000-8000-000000000003' };
+    const t = await create({ title: 'quiet' }, as);
+    const found = async () => (await api('GET', `${T}?search=XyLoPhOnE`, { as })).body.data.map((x: any) => x.id);
+    expect(await found()).toEqual([]);
+    await post(t.id, { content: 'my xylophone is out of tune' }, as);
+    expect(await found()).toEqual([t.id]);
+  });
+});
+
+describeDb('GET /tickets/:id/messages', () => {
+  test('chronological, paginated, messages of that ticket only', async () => {
+    const t = await create({ title: 'long thread', messages: [{ sender: 'customer', content: 'm1' }, { sender: 'ai', content: 'm2' }] });
+    const other = await create({ title: 'other', messages: [{ sender: 'customer', content: 'elsewhere' }] });
+    for (let i = 3; i <= 7; i++) await post(t.id, { content: `m${i}` });
+    const r = await api('GET', `${T}/${t.id}/messages`);
+    expect(r.status).toBe(200);
+    expect(r.body.data.map((m: any) => m.content)).toEqual(['m1', 'm2', 'm3', 'm4', 'm5', 'm6', 'm7']);
+    expect(r.body.meta.pagination).toEqual({ page: 1, pageSize: 100, total: 7, totalPages: 1, hasMore: false });
+    const p2 = await api('GET', `${T}/${t.id}/messages?pageSize=3&page=2`);
+    expect(p2.body.data.map((m: any) => m.content)).toEqual(['m4', 'm5', 'm6']);
+    expect((await api('GET', `${T}/${other.id}/messages`)).body.data.map((m: any) => m.content)).toEqual(['elsewhere']);
+  });
+
+  test('a ticket without messages answers an empty list', async () => {
+    const t = await create({ title: 'empty' });
+    const r = await api('GET', `${T}/${t.id}/messages`);
+    expect(r.body.data).toEqual([]);
+  });
+
+  test('unknown ticket is 404', async () => {
+    expectError(await api('GET', `${T}/tkt_doesnotexist000000000000/messages`), 404, 'resource_not_found');
+  });
+});

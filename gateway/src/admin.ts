@@ -120,9 +120,21 @@ export function adminOver(repo: KeyRepository, onKeyChange: () => void = () => {
   };
 }
 
-/** `memory:` gives an in-memory repository (tests of other parts only); anything else is MongoDB. */
+const namedMemory = new Map<string, MemoryKeyRepository>();
+
+/**
+ * `memory:` gives a fresh in-memory repository, `memory:NAME` one shared by every gateway of this
+ * process opened with the same name (tests of other parts only); anything else is MongoDB.
+ */
 export async function openRepository(mongoUrl: string, dbName = 'gateway'): Promise<KeyRepository> {
-  if (mongoUrl === 'memory:') return new MemoryKeyRepository();
+  if (mongoUrl.startsWith('memory:')) {
+    const name = mongoUrl.slice('memory:'.length);
+    if (!name) return new MemoryKeyRepository();
+    const key = `${name}/${dbName}`;
+    let repo = namedMemory.get(key);
+    if (!repo) namedMemory.set(key, (repo = new MemoryKeyRepository()));
+    return repo;
+  }
   return MongoKeyRepository.connect(mongoUrl, dbName);
 }
 

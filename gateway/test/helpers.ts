@@ -58,7 +58,8 @@ export async function startMongo(): Promise<Embedded> {
   const mod = (await import('@helpdesk/mongo-embedded')) as unknown as { startEmbeddedMongo?: () => Promise<Embedded> };
   if (typeof mod.startEmbeddedMongo !== 'function') {
     // @helpdesk/mongo-embedded is not finished yet: fall back to the in-memory repository
-    return { uri: () => 'memory:', close: async () => {} };
+    const name = `memory:m${Date.now()}${Math.random().toString(36).slice(2)}`;
+    return { uri: () => name, close: async () => {} };
   }
   return mod.startEmbeddedMongo();
 }

@@ -108,7 +108,16 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
     // validate before connecting
     let expiresAt: Date | undefined;
     let scopes: Permission[] | undefined;
+    const required: Record<string, (keyof typeof v)[]> = {
+      'team create': ['name'],
+      'key create': ['team', 'type', 'mode'],
+      'key list': ['team'],
+      'key revoke': ['key'],
+    };
+    for (const name of required[command]) need(name);
     if (command === 'key create') {
+      if (v.type !== 'secret' && v.type !== 'publishable') throw new UsageError('--type must be secret or publishable');
+      if (v.mode !== 'test' && v.mode !== 'live') throw new UsageError('--mode must be test or live');
       if (v['expires-in'] && v['expires-at']) throw new UsageError('use --expires-in or --expires-at, not both');
       if (v['expires-in']) expiresAt = new Date(Date.now() + parseDuration(v['expires-in']));
       if (v['expires-at']) {
@@ -129,10 +138,8 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
         return 0;
       }
       case 'key create': {
-        const type = need('type');
-        const mode = need('mode');
-        if (type !== 'secret' && type !== 'publishable') throw new UsageError('--type must be secret or publishable');
-        if (mode !== 'test' && mode !== 'live') throw new UsageError('--mode must be test or live');
+        const type = need('type') as 'secret' | 'publishable';
+        const mode = need('mode') as 'test' | 'live';
         const { key, record } = await admin.createKey({ teamId: need('team'), type, mode, name: v.name, expiresAt, scopes });
         print(
           `Created ${type} ${mode} key ${record.id}\n\n  ${key}\n\nThis is the only time the key is shown: store it now. Only its hash is kept.`,

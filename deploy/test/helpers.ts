@@ -1,0 +1,115 @@
+// Shared facts and loaders for the deploy artefact tests (docker-compose.yml, deploy/k8s,
+// deploy/docker). The facts here are the contract the processes publish (README, ARCHITECTURE):
+// adding a service usually needs no change in this file.
+import { spawnSync } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { parse, parseAllDocuments } from 'yaml';
+
+export const ROOT = resolve(__dirname, '..', '..');
+export const read = (path: string): string => readFileSync(join(ROOT, path), 'utf8');
+export const exists = (path: string): boolean => existsSync(join(ROOT, path));
+
+/** The one image every Node process runs (compose's build tag; k8s overlays retag it). */
+export const IMAGE_NAME = 'helpdesk/app';
+export const DOCKERFILE = 'deploy/docker/Dockerfile';
+export const RUN_AS = 10001;
+
+/** Variables each kind of process reads. */
+export const GATEWAY_ENV = [
+  'PORT',
+  'MONGO_URL',
+  'REDIS_URL',
+  'INTERNAL_TOKEN_SECRET',
+  'SERVICE_URLS',
+  'RATE_LIMIT_SECRET_PER_MINUTE',
+  'RATE_LIMIT_PUBLISHABLE_PER_MINUTE',
+  'LOG_LEVEL',
+  'OTEL_EXPORTER_OTLP_ENDPOINT',
+];
+export const SERVICE_ENV = ['PORT', 'MONGO_URL', 'AMQP_URL', 'INTERNAL_TOKEN_SECRET', 'LOG_LEVEL', 'OTEL_EXPORTER_OTLP_ENDPOINT'];
+/** Documented variables a process may also be given (ARCHITECTURE.md, Embedded defaults). */
+export const OPTIONAL_ENV = ['NODE_ENV', 'SMTP_URL', 'STRIPE_SECRET_KEY', 'AI_BASE_URL', 'KEY_CACHE_TTL_MS'];
+export const expectedEnv = (process: string): string[] => (process === 'gateway' ? GATEWAY_ENV : SERVICE_ENV);
+
+/** The keys of the Secret helpdesk-secrets (deploy/k8s/base/secret.template.yaml). */
+export const SECRET_KEYS = ['INTERNAL_TOKEN_SECRET', 'MONGO_URL', 'AMQP_URL', 'REDIS_URL'];
+
+/**
+ * Development-only defaults that may appear in docker-compose.yml and the local overlay. Each is
+ * documented in docs/adr/0005-deployment.md; any other secret-looking value is a failure.
+ */
+export const DEV_DEFAULTS = {
+  INTERNAL_TOKEN_SECRET: 'dev-only-internal-token-secret-change-me',
+  RABBITMQ_PASSWORD: 'helpdesk-dev-password',
+};
+
+/** A process's entry file: gateway/src/main.ts or services/<name>/src/main.ts. */
+export const ENTRY = /^(gateway|services\/[a-z][a-z0-9-]*)\/src\/main\.ts$/;
+
+export function loadCompose(): any {
+  return parse(read('docker-compose.yml'), { merge: true });
+}
+
+/** A YAML file that may hold several documents. */
+export function parseDocs(text: string): any[] {
+  return parseAllDocuments(text)
+    .map((d) => {
+      if (d.errors.length > 0) throw new Error(d.errors.map((e) => e.message).join('\n'));
+      return d.toJS();
+    })
+    .filter((d) => d != null);
+}
+
+export const kubectlAvailable = (): boolean => spawnSync('kubectl', ['version', '--client'], { encoding: 'utf8' }).status === 0;
+
+export function kustomize(dir: string): any[] {
+  const out = spawnSync('kubectl', ['kustomize', join(ROOT, dir)], { encoding: 'utf8', maxBuffer: 16 * 1024 * 1024 });
+  if (out.status !== 0) throw new Error(`kubectl kustomize ${dir} failed:\n${out.stderr}`);
+  return parseDocs(out.stdout);
+}
+
+/** Kubernetes quantities to numbers (cpu in cores, memory in bytes). */
+export function quantity(value: string | number): number {
+  if (typeof value === 'number') return value;
+  const m = /^([0-9.]+)(m|k|M|G|T|Ki|Mi|Gi|Ti)?$/.exec(value);
+  if (!m) throw new Error(`not a quantity: ${value}`);
+  const factor: Record<string, number> = {
+    '': 1,
+    m: 1e-3,
+    k: 1e3,
+    M: 1e6,
+    G: 1e9,
+    T: 1e12,
+    Ki: 1024,
+    Mi: 1024 ** 2,
+    Gi: 1024 ** 3,
+    Ti: 1024 ** 4,
+  };
+  return Number(m[1]) * factor[m[2] ?? ''];
+}
+
+/** `name=url,name=url` → {name: url}. */
+export function parseServiceUrls(value: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const part of value.split(',').map((p) => p.trim()).filter(Boolean)) {
+    const eq = part.indexOf('=');
+    out[part.slice(0, eq)] = part.slice(eq + 1);
+  }
+  return out;
+}
+
+/** An image reference pinned to a tag or digest other than `latest`. */
+export function isPinnedImage(image: string): boolean {
+  if (image.includes('@sha256:')) return true;
+  const lastSlash = image.lastIndexOf('/');
+  const colon = image.indexOf(':', lastSlash + 1);
+  if (colon === -1) return false;
+  const tag = image.slice(colon + 1);
+  return tag.length > 0 && tag !== 'latest' && !tag.includes('${');
+}
+
+/** Compose-style interpolation with every variable unset: `${X:-d}` → d, `${X}` → ''. */
+export function withDefaults(value: string): string {
+  return value.replace(/\$\{([A-Z0-9_]+)(?::?-([^}]*))?\}/g, (_m, _name: string, fallback?: string) => fallback ?? '');
+}

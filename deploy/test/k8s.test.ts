@@ -1,0 +1,305 @@
+// deploy/k8s: render each overlay with `kubectl kustomize` (offline), validate every object against
+// the Kubernetes OpenAPI schemas (kubernetes-models), and check the platform's own rules: hardened
+// pods, probes, resources, one image, the gateway-only network path, and agreement with compose.
+import { Deployment } from 'kubernetes-models/apps/v1';
+import { HorizontalPodAutoscaler } from 'kubernetes-models/autoscaling/v2';
+import { Ingress, NetworkPolicy } from 'kubernetes-models/networking.k8s.io/v1';
+import { PodDisruptionBudget } from 'kubernetes-models/policy/v1';
+import { ConfigMap, Namespace, Secret, Service } from 'kubernetes-models/v1';
+import {
+  DEV_DEFAULTS,
+  ENTRY,
+  IMAGE_NAME,
+  OPTIONAL_ENV,
+  RUN_AS,
+  SECRET_KEYS,
+  expectedEnv,
+  isPinnedImage,
+  kubectlAvailable,
+  kustomize,
+  loadCompose,
+  parseDocs,
+  parseServiceUrls,
+  quantity,
+  read,
+} from './helpers';
+
+/** The kinds the manifests may use, each with its schema-validating model. */
+const MODELS: Record<string, new (data: any) => { validate(): void }> = {
+  'v1/Namespace': Namespace,
+  'v1/ConfigMap': ConfigMap,
+  'v1/Secret': Secret,
+  'v1/Service': Service,
+  'apps/v1/Deployment': Deployment,
+  'autoscaling/v2/HorizontalPodAutoscaler': HorizontalPodAutoscaler,
+  'policy/v1/PodDisruptionBudget': PodDisruptionBudget,
+  'networking.k8s.io/v1/NetworkPolicy': NetworkPolicy,
+  'networking.k8s.io/v1/Ingress': Ingress,
+};
+const NAMESPACE = 'helpdesk';
+const OVERLAYS = ['local', 'production'];
+
+function validate(obj: any): void {
+  const Model = MODELS[`${obj.apiVersion}/${obj.kind}`];
+  if (!Model) throw new Error(`${obj.apiVersion} ${obj.kind} has no model in MODELS: add it there`);
+  new Model(obj).validate();
+}
+
+const matches = (selector: Record<string, string> | undefined, labels: Record<string, string>): boolean =>
+  Object.entries(selector ?? {}).every(([k, v]) => labels[k] === v);
+
+const compose = loadCompose();
+const composeApps = Object.keys(compose.services).filter((n) => compose.services[n].build !== undefined);
+
+const haveKubectl = kubectlAvailable();
+if (!haveKubectl) {
+  console.warn('deploy/test/k8s.test.ts: kubectl is not on PATH, so the overlays are NOT rendered or validated (install kubectl to run these tests).');
+}
+const describeRendered = haveKubectl ? describe : describe.skip;
+
+describe('deploy/k8s/base/secret.template.yaml', () => {
+  const [template] = parseDocs(read('deploy/k8s/base/secret.template.yaml'));
+  it('is a valid Secret named helpdesk-secrets with exactly the secret keys', () => {
+    validate(template);
+    expect(template.metadata.name).toBe('helpdesk-secrets');
+    expect(Object.keys(template.stringData).sort()).toEqual([...SECRET_KEYS].sort());
+  });
+  it('is not applied by the base (each environment supplies the Secret)', () => {
+    const [kustomization] = parseDocs(read('deploy/k8s/base/kustomization.yaml'));
+    expect(kustomization.resources).not.toContain('secret.template.yaml');
+  });
+});
+
+describeRendered.each(OVERLAYS)('deploy/k8s/overlays/%s', (overlay) => {
+  let objects: any[] = [];
+  const all = (kind: string) => objects.filter((o) => o.kind === kind);
+  const one = (kind: string, name: string) => {
+    const found = objects.find((o) => o.kind === kind && o.metadata.name === name);
+    if (!found) throw new Error(`no ${kind} ${name}`);
+    return found;
+  };
+  const deployments = () => all('Deployment') as Deployment[];
+  const services = () => deployments().filter((d) => d.metadata!.name !== 'gateway');
+
+  beforeAll(() => {
+    objects = kustomize(`deploy/k8s/overlays/${overlay}`);
+  });
+
+  it('renders objects that all validate against the Kubernetes schemas', () => {
+    expect(objects.length).toBeGreaterThan(0);
+    for (const obj of objects) {
+      try {
+        validate(obj);
+      } catch (err) {
+        throw new Error(`${obj.kind} ${obj.metadata?.name}: ${(err as Error).message}`);
+      }
+    }
+  });
+
+  it('puts everything in the helpdesk namespace, with the part-of label', () => {
+    expect(one('Namespace', NAMESPACE).metadata.labels['pod-security.kubernetes.io/enforce']).toBe('restricted');
+    for (const obj of objects.filter((o) => o.kind !== 'Namespace')) {
+      expect([obj.kind, obj.metadata.name, obj.metadata.namespace]).toEqual([obj.kind, obj.metadata.name, NAMESPACE]);
+    }
+    for (const obj of objects) expect(obj.metadata.labels['app.kubernetes.io/part-of']).toBe('helpdesk');
+  });
+
+  it('has a Deployment per process, the same as docker-compose.yml, each running its entry file', () => {
+    const names = deployments().map((d) => d.metadata!.name!);
+    expect(names.sort()).toEqual([...composeApps].sort());
+    expect(names).toEqual(expect.arrayContaining(['gateway', 'ticketing']));
+    for (const d of deployments()) {
+      const name = d.metadata!.name!;
+      const [container] = d.spec!.template.spec!.containers;
+      expect(d.spec!.template.spec!.containers).toHaveLength(1);
+      expect(container.name).toBe(name);
+      expect(container.args).toEqual(compose.services[name].command);
+      expect(container.args![0]).toMatch(ENTRY);
+      expect(container.command).toBeUndefined(); // the image's ENTRYPOINT (node --import tsx)
+      const port = container.ports!.find((p) => p.name === 'http');
+      expect(String(port?.containerPort)).toBe(compose.services[name].environment.PORT);
+    }
+  });
+
+  it('runs every Deployment from the one pinned image', () => {
+    const images = new Set(deployments().map((d) => d.spec!.template.spec!.containers[0].image!));
+    expect(images.size).toBe(1);
+    const [image] = images;
+    expect(isPinnedImage(image)).toBe(true);
+    expect(image.replace(/[:@].*$/, '')).toMatch(new RegExp(`(^|/)${IMAGE_NAME}$`));
+  });
+
+  it('hardens every pod and container: non-root 10001, read-only root, no privilege escalation, no capabilities, RuntimeDefault seccomp', () => {
+    for (const d of deployments()) {
+      const pod = d.spec!.template.spec!;
+      expect(pod.securityContext).toMatchObject({ runAsNonRoot: true, runAsUser: RUN_AS, runAsGroup: RUN_AS, seccompProfile: { type: 'RuntimeDefault' } });
+      expect(pod.automountServiceAccountToken).toBe(false);
+      expect(pod.hostNetwork ?? false).toBe(false);
+      for (const c of [...pod.containers, ...(pod.initContainers ?? [])]) {
+        const sc = c.securityContext!;
+        expect(sc.allowPrivilegeEscalation).toBe(false);
+        expect(sc.readOnlyRootFilesystem).toBe(true);
+        expect(sc.privileged ?? false).toBe(false);
+        expect(sc.capabilities?.drop).toContain('ALL');
+        expect(sc.capabilities?.add ?? []).toEqual([]);
+        expect(sc.runAsNonRoot ?? pod.securityContext!.runAsNonRoot).toBe(true);
+        expect(sc.runAsUser ?? pod.securityContext!.runAsUser).toBe(RUN_AS);
+        expect((sc.seccompProfile ?? pod.securityContext!.seccompProfile)?.type).toBe('RuntimeDefault');
+        // /tmp is the one writable path, an emptyDir.
+        const tmp = c.volumeMounts?.find((m) => m.mountPath === '/tmp');
+        expect(tmp).toBeDefined();
+        expect(pod.volumes?.find((v) => v.name === tmp!.name)?.emptyDir).toBeDefined();
+      }
+    }
+  });
+
+  it('probes liveness on /healthz and readiness on /readyz, on the http port', () => {
+    for (const d of deployments()) {
+      const c = d.spec!.template.spec!.containers[0];
+      expect(c.livenessProbe?.httpGet).toMatchObject({ path: '/healthz', port: 'http' });
+      expect(c.readinessProbe?.httpGet).toMatchObject({ path: '/readyz', port: 'http' });
+      expect(c.startupProbe?.httpGet).toMatchObject({ path: '/healthz', port: 'http' });
+      expect(c.ports!.map((p) => p.name)).toContain('http');
+    }
+  });
+
+  it('sets cpu and memory requests and limits on every container, requests within limits', () => {
+    for (const d of deployments()) {
+      for (const c of d.spec!.template.spec!.containers) {
+        for (const resource of ['cpu', 'memory']) {
+          const request = c.resources?.requests?.[resource];
+          const limit = c.resources?.limits?.[resource];
+          expect([c.name, resource, request !== undefined && limit !== undefined]).toEqual([c.name, resource, true]);
+          expect(quantity(request as string)).toBeLessThanOrEqual(quantity(limit as string));
+        }
+      }
+    }
+  });
+
+  it('gives each process exactly its variables, from the ConfigMap and the Secret', () => {
+    const config = one('ConfigMap', 'helpdesk-config');
+    const secrets = all('Secret');
+    for (const d of deployments()) {
+      const name = d.metadata!.name!;
+      const env = d.spec!.template.spec!.containers[0].env ?? [];
+      const names = env.map((e) => e.name);
+      for (const required of expectedEnv(name)) expect([name, names.includes(required)]).toEqual([name, true]);
+      for (const n of names) expect([name, n, [...expectedEnv(name), ...OPTIONAL_ENV].includes(n)]).toEqual([name, n, true]);
+      for (const e of env) {
+        if (SECRET_KEYS.includes(e.name)) {
+          // Secret values only ever come from the Secret.
+          expect(e.value).toBeUndefined();
+          expect(e.valueFrom?.secretKeyRef?.key).toBe(e.name);
+        }
+        const cm = e.valueFrom?.configMapKeyRef;
+        if (cm) {
+          expect(cm.name).toBe('helpdesk-config');
+          expect(Object.keys(config.data)).toContain(cm.key);
+        }
+        const ref = e.valueFrom?.secretKeyRef;
+        if (ref && overlay === 'local') {
+          const secret = secrets.find((s) => s.metadata.name === ref.name);
+          expect(Object.keys(secret?.data ?? {})).toContain(ref.key);
+        }
+        if (ref && overlay === 'production') expect(ref.name).toBe('helpdesk-secrets');
+      }
+      expect(d.spec!.template.spec!.containers[0].envFrom).toBeUndefined();
+    }
+  });
+
+  it('lists every service in the gateway SERVICE_URLS, by its Service name and port', () => {
+    const urls = parseServiceUrls(one('ConfigMap', 'helpdesk-config').data.SERVICE_URLS);
+    expect(Object.keys(urls).sort()).toEqual(services().map((d) => d.metadata!.name!).sort());
+    for (const d of services()) {
+      const name = d.metadata!.name!;
+      const svc = one('Service', name);
+      expect(urls[name]).toBe(`http://${name}:${svc.spec.ports.find((p: any) => p.name === 'http').port}`);
+    }
+  });
+
+  it('exposes each Deployment through a Service of the same name on its http port', () => {
+    for (const d of deployments()) {
+      const svc = one('Service', d.metadata!.name!) as Service;
+      expect(svc.spec!.type ?? 'ClusterIP').toBe('ClusterIP');
+      expect(matches(svc.spec!.selector, d.spec!.template.metadata!.labels!)).toBe(true);
+      expect(matches(d.spec!.selector.matchLabels, d.spec!.template.metadata!.labels!)).toBe(true);
+      expect(svc.spec!.ports!.find((p) => p.name === 'http')?.targetPort).toBe('http');
+    }
+  });
+
+  it('scales the gateway with an HPA, protects it with a PDB and routes /api to it through an Ingress', () => {
+    const gateway = one('Deployment', 'gateway') as Deployment;
+    const labels = gateway.spec!.template.metadata!.labels!;
+    expect(gateway.spec!.replicas).toBeUndefined(); // the HPA owns the count
+    const hpa = one('HorizontalPodAutoscaler', 'gateway') as HorizontalPodAutoscaler;
+    expect(hpa.spec!.scaleTargetRef).toEqual({ apiVersion: 'apps/v1', kind: 'Deployment', name: 'gateway' });
+    expect(hpa.spec!.minReplicas).toBeGreaterThanOrEqual(1);
+    expect(hpa.spec!.maxReplicas).toBeGreaterThan(hpa.spec!.minReplicas!);
+    expect(hpa.spec!.metrics!.some((m) => m.resource?.name === 'cpu')).toBe(true);
+    const pdb = one('PodDisruptionBudget', 'gateway') as PodDisruptionBudget;
+    expect(matches(pdb.spec!.selector!.matchLabels, labels)).toBe(true);
+    const ingresses = all('Ingress') as Ingress[];
+    expect(ingresses).toHaveLength(1);
+    const paths = ingresses[0].spec!.rules!.flatMap((r) => r.http!.paths);
+    expect(paths.map((p) => [p.path, p.pathType, p.backend.service?.name, p.backend.service?.port?.name])).toEqual([
+      ['/api', 'Prefix', 'gateway', 'http'],
+    ]);
+    // Only the gateway is reachable from outside: no other Service is a LoadBalancer or NodePort.
+    for (const svc of all('Service')) expect(svc.spec.type ?? 'ClusterIP').toBe('ClusterIP');
+  });
+
+  it('lets only the gateway reach the services, and denies all other ingress by default', () => {
+    const policies = all('NetworkPolicy') as NetworkPolicy[];
+    const defaultDeny = policies.find((p) => Object.keys(p.spec!.podSelector.matchLabels ?? {}).length === 0 && !p.spec!.ingress);
+    expect(defaultDeny?.spec!.policyTypes).toContain('Ingress');
+    const gatewayLabels = (one('Deployment', 'gateway') as Deployment).spec!.template.metadata!.labels!;
+    for (const d of services()) {
+      const labels = d.spec!.template.metadata!.labels!;
+      expect(labels['app.kubernetes.io/component']).toBe('service');
+      const selecting = policies.filter((p) => p !== defaultDeny && matches(p.spec!.podSelector.matchLabels, labels));
+      expect(selecting.length).toBeGreaterThan(0);
+      for (const p of selecting) {
+        for (const rule of p.spec!.ingress ?? []) {
+          expect(rule.from?.length).toBeGreaterThan(0);
+          for (const peer of rule.from!) {
+            expect(peer.namespaceSelector).toBeUndefined();
+            expect(peer.ipBlock).toBeUndefined();
+            expect(matches(peer.podSelector!.matchLabels, gatewayLabels)).toBe(true);
+          }
+        }
+      }
+    }
+    expect(policies.some((p) => matches(p.spec!.podSelector.matchLabels, gatewayLabels) && p !== defaultDeny)).toBe(true);
+  });
+
+  if (overlay === 'local') {
+    it('generates the Secret with the documented development values only', () => {
+      const [secret] = all('Secret');
+      expect(all('Secret')).toHaveLength(1);
+      expect(secret.metadata.name).toMatch(/^helpdesk-secrets-[a-z0-9]+$/);
+      expect(Object.keys(secret.data).sort()).toEqual([...SECRET_KEYS].sort());
+      const decoded = (key: string) => Buffer.from(secret.data[key], 'base64').toString('utf8');
+      expect(decoded('INTERNAL_TOKEN_SECRET')).toBe(DEV_DEFAULTS.INTERNAL_TOKEN_SECRET);
+      expect(decoded('AMQP_URL')).toContain(`:${DEV_DEFAULTS.RABBITMQ_PASSWORD}@`);
+      expect(decoded('MONGO_URL')).toMatch(/replicaSet=/);
+    });
+  }
+
+  if (overlay === 'production') {
+    it('carries no secret values: the Secret is supplied by the environment', () => {
+      expect(all('Secret')).toEqual([]);
+    });
+
+    it('runs several replicas of everything, a registry image and TLS on the Ingress', () => {
+      expect((one('HorizontalPodAutoscaler', 'gateway') as HorizontalPodAutoscaler).spec!.minReplicas).toBeGreaterThanOrEqual(3);
+      for (const d of services()) expect(d.spec!.replicas).toBeGreaterThanOrEqual(2);
+      const image = (one('Deployment', 'gateway') as Deployment).spec!.template.spec!.containers[0].image!;
+      expect(image).toMatch(/^[a-z0-9.-]+\.[a-z]+(:[0-9]+)?\/.+/);
+      expect(image).not.toMatch(/:dev$/);
+      const ingress = one('Ingress', 'gateway') as Ingress;
+      expect(ingress.spec!.tls?.[0]?.secretName).toBeDefined();
+      expect(ingress.spec!.tls![0].hosts).toEqual(ingress.spec!.rules!.map((r) => r.host));
+      expect(ingress.spec!.ingressClassName).toBeDefined();
+    });
+  }
+});

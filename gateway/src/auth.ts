@@ -1,4 +1,5 @@
 import type { Permission } from '@helpdesk/contracts';
+import type { KeyClaims } from './fast-token';
 import { ApiError, type Logger } from '@helpdesk/kit';
 import { effectivePermissions } from './admin';
 import { hashKey, hasValidBody, kindOf, sameHash } from './keys';
@@ -13,6 +14,8 @@ export interface ResolvedKey {
   limit: number;
   limitHeader: string;
   touchedAt: number;
+  /** The internal-token claims of this key, minus the request id. */
+  claims: KeyClaims;
 }
 
 /** `Bearer` + exactly one space + the key; any other whitespace (tab, two spaces, newline) is refused. */
@@ -101,10 +104,12 @@ export class KeyResolver {
       key.type === 'secret'
         ? (team.rateLimits?.secretPerMinute ?? this.opts.secretPerMinute)
         : (team.rateLimits?.publishablePerMinute ?? this.opts.publishablePerMinute);
+    const permissions = effectivePermissions(key.type, key.scopes);
     return {
       key,
       team,
-      permissions: effectivePermissions(key.type, key.scopes),
+      permissions,
+      claims: { teamId: team.id, mode: key.mode, keyId: key.id, keyType: key.type, memberId: key.memberId, permissions },
       limit,
       limitHeader: String(limit),
       touchedAt: key.lastUsedAt ? key.lastUsedAt.getTime() : 0,

@@ -3,7 +3,8 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { Response } from 'express';
 import { Pool } from 'undici';
 import { INTERNAL_TOKEN_HEADER, isWellFormedId, UUID_RE } from '@helpdesk/contracts';
-import { ApiError, errorBody, newId, sendData, type InternalTokens, type Logger } from '@helpdesk/kit';
+import { ApiError, errorBody, newId, sendData, type Logger } from '@helpdesk/kit';
+import type { TokenMinter } from './fast-token';
 import type { KeyResolver, ResolvedKey } from './auth';
 import { ROUTES, RouteTable, type RouteDef } from './routes';
 import type { IdempotencyStore, RateLimitStore } from './stores';
@@ -18,7 +19,8 @@ export interface HandlerOptions {
   resolver: KeyResolver;
   rateLimits: RateLimitStore;
   idempotency: IdempotencyStore;
-  tokens: InternalTokens;
+  /** Mints the internal token (see fast-token.ts). */
+  mint: TokenMinter;
   services: Record<string, string>;
   logger: Logger;
   routes?: readonly RouteDef[];
@@ -112,15 +114,7 @@ export function createHandler(opts: HandlerOptions) {
   ): Promise<{ status: number; contentType: string | null; location: string | null; body: Buffer }> {
     const upstream = upstreams.get(route.service);
     if (!upstream) throw new ApiError('service_unavailable', 'The service for this endpoint is unavailable. Please retry later.');
-    const token = await opts.tokens.sign({
-      teamId: auth.team.id,
-      mode: auth.key.mode,
-      keyId: auth.key.id,
-      keyType: auth.key.type,
-      memberId: auth.key.memberId,
-      permissions: auth.permissions,
-      requestId,
-    });
+    const token = await opts.mint(auth.claims, requestId);
     const headers: Record<string, string> = { [INTERNAL_TOKEN_HEADER]: token, 'x-svc-request-id': requestId };
     if (body && contentType) headers['content-type'] = contentType;
     let r;

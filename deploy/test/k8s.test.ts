@@ -42,7 +42,17 @@ const OVERLAYS = ['local', 'production'];
 function validate(obj: any): void {
   const Model = MODELS[`${obj.apiVersion}/${obj.kind}`];
   if (!Model) throw new Error(`${obj.apiVersion} ${obj.kind} has no model in MODELS: add it there`);
-  new Model(obj).validate();
+  new Model(withUnwrappedBase64(obj)).validate();
+}
+
+/**
+ * kustomize wraps base64 values longer than 76 characters over several lines; the API server's
+ * decoder skips the newlines, the schema's `byte` format does not.
+ */
+function withUnwrappedBase64(obj: any): any {
+  if (obj.kind !== 'Secret' || !obj.data) return obj;
+  const data = Object.fromEntries(Object.entries<string>(obj.data).map(([k, v]) => [k, v.replace(/\s+/g, '')]));
+  return { ...obj, data };
 }
 
 const matches = (selector: Record<string, string> | undefined, labels: Record<string, string>): boolean =>

@@ -61,7 +61,7 @@ export function adminOver(repo: KeyRepository, onKeyChange: () => void = () => {
         const base = slug;
         for (let i = 2; (await repo.getTeamBySlug(slug)) && i < 1000; i++) slug = `${base}-${i}`;
       }
-      const team: Team = { id: input.id ?? newUuid(), name, slug, createdAt: new Date(), subscriptionStatus: 'active' };
+      const team: Team = { id: (input.id ?? newUuid()).toLowerCase(), name, slug, createdAt: new Date(), subscriptionStatus: 'active' };
       try {
         await repo.insertTeam(team);
       } catch (err: any) {

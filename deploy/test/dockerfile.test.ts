@@ -59,6 +59,9 @@ describe('deploy/docker/Dockerfile', () => {
     expect(runs).toMatch(/npm prune --omit=dev/);
     expect(runs).toMatch(/runtime-tools\.mjs tsx/);
     expect(runs).toMatch(/node --import tsx/);
+    // The final stage takes the whole install (workspaces may get nested node_modules), then the sources.
+    const copies = finalStage.filter((i) => i.keyword === 'COPY').map((i) => i.args);
+    expect(copies).toEqual(['--from=deps /app ./', '. .']);
   });
 
   it('runs as the non-root user 10001 in the final stage', () => {

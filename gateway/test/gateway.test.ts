@@ -74,6 +74,8 @@ describe('authentication', () => {
     );
     expect([400, 401]).toContain(r.status);
     expect(r.text).not.toMatch(/"success":true/);
+    expect(r.text).toMatch(/x-svc-request-id: req_/i);
+    expect(r.text).toMatch(/"request_id":"req_/);
   });
 
   it('unknown prefix → invalid_key_format', async () => {

@@ -1,0 +1,374 @@
+import * as amqp from 'amqplib';
+import { context, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
+import { EVENTS_EXCHANGE, parseEvent, type EventEnvelope } from '@helpdesk/contracts';
+import { currentTraceHeaders, extractTraceContext } from '../telemetry/propagation';
+import {
+  DEFAULT_MAX_ATTEMPTS,
+  DEFAULT_PREFETCH,
+  DEFAULT_RETRY_DELAY_MS,
+  retryDelay,
+  type BusLogger,
+  type EventBus,
+  type EventHandler,
+  type PublishOptions,
+  type SubscribeOptions,
+} from './types';
+
+export interface AmqpBusOptions {
+  url: string;
+  logger: BusLogger;
+  /** Topic exchange for events (default `helpdesk.events`); its dead-letter exchange is `<exchange>.dlx`. */
+  exchange?: string;
+  /** Queue names are `<queuePrefix>.<service>`, `….retry`, `….dead` (default `helpdesk`). */
+  queuePrefix?: string;
+  /** Reconnect backoff: first delay, doubled per failed attempt up to the cap (defaults 200 ms, 10 s). */
+  reconnectMinMs?: number;
+  reconnectMaxMs?: number;
+  /** A publish not confirmed within this time rejects (default 10 s). */
+  confirmTimeoutMs?: number;
+  /** AMQP heartbeat in seconds (default 10), so a dead broker is noticed. */
+  heartbeat?: number;
+}
+
+interface Subscription {
+  service: string;
+  patterns: string[];
+  handler: EventHandler;
+  opts: Required<SubscribeOptions>;
+}
+
+/** Header carrying the 1-based attempt number across retries. */
+export const ATTEMPT_HEADER = 'x-helpdesk-attempt';
+
+const tracer = trace.getTracer('@helpdesk/kit/bus');
+
+function withHeartbeat(url: string, seconds: number): string {
+  if (/[?&]heartbeat=/.test(url)) return url;
+  return `${url}${url.includes('?') ? '&' : '?'}heartbeat=${seconds}`;
+}
+
+/**
+ * RabbitMQ bus over amqplib.
+ *
+ * Topology (declared on every (re)connection, all durable):
+ * - topic exchange `<exchange>` (`helpdesk.events`), routing key = event type;
+ * - direct exchange `<exchange>.dlx`;
+ * - per service: queue `<prefix>.<service>` bound to its patterns, dead-lettering to the dlx with its
+ *   own name as key; queue `<prefix>.<service>.dead` bound to the dlx with that key; queue
+ *   `<prefix>.<service>.retry` without consumers, whose expired messages dead-letter back to the main
+ *   queue (through the default exchange).
+ *
+ * Publishing: a confirm channel, the whole batch written at once (pipelined), then every confirm
+ * awaited; persistent messages, `messageId` = event id, `type` = event type, W3C trace headers.
+ * While disconnected `publish` rejects at once (nothing is buffered: the outbox is the buffer).
+ *
+ * Consuming: manual acks and prefetch. Success = ack. Failure = the message is republished to the
+ * retry queue with a per-message TTL (`retryDelayMs * 2^(attempt-1)`) and the attempt header + 1, the
+ * original acked only after the broker confirmed the copy; after `maxAttempts` it is rejected
+ * without requeue, which dead-letters it to `<prefix>.<service>.dead`. An unparseable message is
+ * dead-lettered at once. (Per-message TTLs expire at the head of the retry queue only, so a retry
+ * can wait longer than its delay behind a longer one, never shorter.)
+ *
+ * Reconnects after connection loss or a broker restart with capped exponential backoff (jittered),
+ * re-declaring the topology and re-subscribing every consumer.
+ */
+export class AmqpBus implements EventBus {
+  readonly exchange: string;
+  readonly deadLetterExchange: string;
+  readonly queuePrefix: string;
+  private readonly logger: BusLogger;
+  private conn: amqp.ChannelModel | null = null;
+  private pubChannel: amqp.ConfirmChannel | null = null;
+  private readonly subs: Subscription[] = [];
+  private readonly consumerChannels: amqp.ConfirmChannel[] = [];
+  private readonly inFlight = new Set<Promise<void>>();
+  private closed = false;
+  private connecting: Promise<void> | null = null;
+  private reconnectTimer: NodeJS.Timeout | null = null;
+  private failures = 0;
+  private waiters: Array<{ resolve: () => void; reject: (e: Error) => void }> = [];
+
+  constructor(private readonly opts: AmqpBusOptions) {
+    this.exchange = opts.exchange ?? EVENTS_EXCHANGE;
+    this.deadLetterExchange = `${this.exchange}.dlx`;
+    this.queuePrefix = opts.queuePrefix ?? 'helpdesk';
+    this.logger = opts.logger;
+    this.connectSoon(0);
+  }
+
+  /** Queue names of one service. */
+  queueNames(service: string): { main: string; retry: string; dead: string } {
+    const main = `${this.queuePrefix}.${service}`;
+    return { main, retry: `${main}.retry`, dead: `${main}.dead` };
+  }
+
+  get connected(): boolean {
+    return this.pubChannel !== null;
+  }
+
+  /** Resolves at the next successful connection (at once when connected); rejects when the bus closes. */
+  waitForConnection(): Promise<void> {
+    if (this.closed) return Promise.reject(new Error('bus closed'));
+    if (this.connected) return Promise.resolve();
+    return new Promise((resolve, reject) => this.waiters.push({ resolve, reject }));
+  }
+
+  async publish(events: EventEnvelope[], opts: PublishOptions = {}): Promise<void> {
+    if (this.closed) throw new Error('bus closed');
+    const ch = this.pubChannel;
+    if (!ch) throw new Error('event bus disconnected from RabbitMQ');
+    if (!events.length) return;
+    const payloads = events.map((e) => {
+      const json = JSON.stringify(e);
+      parseEvent(JSON.parse(json));
+      return Buffer.from(json);
+    });
+    const confirms: Promise<void>[] = [];
+    let blocked: Promise<void> | null = null;
+    for (let i = 0; i < events.length; i++) {
+      const e = events[i];
+      const span = tracer.startSpan(`${this.exchange} publish`, {
+        kind: SpanKind.PRODUCER,
+        attributes: { 'messaging.system': 'rabbitmq', 'messaging.destination.name': this.exchange, 'messaging.rabbitmq.destination.routing_key': e.type, 'messaging.message.id': e.id },
+      }, opts.traceHeaders?.[i] ? extractTraceContext(opts.traceHeaders[i]) : context.active());
+      const headers = currentTraceHeaders(trace.setSpan(context.active(), span));
+      confirms.push(
+        new Promise<void>((resolve, reject) => {
+          let ok: boolean;
+          try {
+            ok = ch.publish(this.exchange, e.type, payloads[i], {
+              persistent: true,
+              messageId: e.id,
+              type: e.type,
+              contentType: 'application/json',
+              timestamp: Math.floor(Date.parse(e.occurredAt) / 1000) || undefined,
+              headers: { ...headers, [ATTEMPT_HEADER]: 1 },
+            }, (err) => {
+              if (err) {
+                span.setStatus({ code: SpanStatusCode.ERROR, message: String(err?.message ?? err) });
+                span.end();
+                reject(err instanceof Error ? err : new Error(`publish of ${e.id} not confirmed`));
+              } else {
+                span.end();
+                resolve();
+              }
+            });
+          } catch (err) {
+            span.end();
+            reject(err as Error);
+            return;
+          }
+          if (!ok && !blocked) blocked = new Promise<void>((r) => ch.once('drain', () => r()));
+        }),
+      );
+      if (blocked) {
+        await Promise.race([blocked, this.timeout(this.opts.confirmTimeoutMs ?? 10_000, 'publish buffer drain')]);
+        blocked = null;
+      }
+    }
+    // Mark every promise handled so a failure of one does not surface as an unhandled rejection.
+    for (const c of confirms) c.catch(() => undefined);
+    await Promise.race([Promise.all(confirms), this.timeout(this.opts.confirmTimeoutMs ?? 10_000, 'publisher confirms')]);
+  }
+
+  async subscribe(service: string, patterns: string[], handler: EventHandler, opts: SubscribeOptions = {}): Promise<void> {
+    if (this.closed) throw new Error('bus closed');
+    const sub: Subscription = {
+      service,
+      patterns,
+      handler,
+      opts: {
+        prefetch: opts.prefetch ?? DEFAULT_PREFETCH,
+        maxAttempts: opts.maxAttempts ?? DEFAULT_MAX_ATTEMPTS,
+        retryDelayMs: opts.retryDelayMs ?? DEFAULT_RETRY_DELAY_MS,
+      },
+    };
+    this.subs.push(sub);
+    // Start-up: wait for the broker so the queue exists before anything is published. If the connection
+    // drops meanwhile, the reconnection sets this subscription up with the others.
+    for (;;) {
+      await this.waitForConnection();
+      const conn = this.conn;
+      if (!conn) continue;
+      try {
+        await this.setupConsumer(conn, sub);
+        return;
+      } catch (err) {
+        if (this.conn === conn && this.connected) throw err; // a real error (e.g. queue arguments conflict)
+      }
+    }
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    if (this.reconnectTimer) clearTimeout(this.reconnectTimer);
+    for (const w of this.waiters.splice(0)) w.reject(new Error('bus closed'));
+    for (const ch of this.consumerChannels.splice(0)) {
+      try {
+        await ch.close();
+      } catch {
+        /* already closed */
+      }
+    }
+    await Promise.allSettled([...this.inFlight]);
+    const conn = this.conn;
+    this.conn = null;
+    this.pubChannel = null;
+    if (conn) {
+      try {
+        await conn.close();
+      } catch {
+        /* already closed */
+      }
+    }
+    try {
+      await this.connecting;
+    } catch {
+      /* ignore */
+    }
+  }
+
+  private timeout(ms: number, what: string): Promise<never> {
+    return new Promise((_, reject) => {
+      const t = setTimeout(() => reject(new Error(`${what}: no answer from RabbitMQ in ${ms} ms`)), ms);
+      t.unref();
+    });
+  }
+
+  private connectSoon(delay: number): void {
+    if (this.closed || this.reconnectTimer) return;
+    this.reconnectTimer = setTimeout(() => {
+      this.reconnectTimer = null;
+      this.connecting = this.connect().catch(() => undefined);
+    }, delay);
+  }
+
+  private async connect(): Promise<void> {
+    let conn: amqp.ChannelModel | null = null;
+    try {
+      conn = await amqp.connect(withHeartbeat(this.opts.url, this.opts.heartbeat ?? 10));
+      if (this.closed) {
+        await conn.close().catch(() => undefined);
+        return;
+      }
+      conn.on('error', (err) => this.logger.warn({ err }, 'RabbitMQ connection error'));
+      const c = conn;
+      conn.on('close', () => this.onClose(c));
+      const ch = await conn.createConfirmChannel();
+      ch.on('error', (err) => this.logger.warn({ err }, 'RabbitMQ publish channel error'));
+      ch.on('close', () => {
+        // A channel-level error closes only the channel: drop the connection so everything is rebuilt.
+        if (this.conn === c && !this.closed) c.close().catch(() => undefined);
+      });
+      await ch.assertExchange(this.exchange, 'topic', { durable: true });
+      await ch.assertExchange(this.deadLetterExchange, 'direct', { durable: true });
+      this.conn = conn;
+      for (const sub of this.subs) await this.setupConsumer(conn, sub);
+      this.pubChannel = ch;
+      if (this.failures > 0) this.logger.info({ exchange: this.exchange }, 'reconnected to RabbitMQ');
+      else this.logger.info({ exchange: this.exchange }, 'connected to RabbitMQ');
+      this.failures = 0;
+      for (const w of this.waiters.splice(0)) w.resolve();
+    } catch (err) {
+      this.pubChannel = null;
+      if (conn) {
+        if (this.conn === conn) this.conn = null;
+        await conn.close().catch(() => undefined);
+      }
+      if (this.closed) return;
+      this.failures++;
+      const min = this.opts.reconnectMinMs ?? 200;
+      const max = this.opts.reconnectMaxMs ?? 10_000;
+      const base = Math.min(max, min * 2 ** (this.failures - 1));
+      const delay = Math.round(base * (0.8 + Math.random() * 0.4));
+      this.logger.warn({ err: (err as Error).message, attempt: this.failures, delay }, 'RabbitMQ connection failed; retrying');
+      this.connectSoon(delay);
+    }
+  }
+
+  private onClose(conn: amqp.ChannelModel): void {
+    if (this.conn !== conn) return;
+    this.conn = null;
+    this.pubChannel = null;
+    this.consumerChannels.length = 0;
+    if (this.closed) return;
+    this.logger.warn({}, 'RabbitMQ connection lost; reconnecting');
+    this.failures = Math.max(this.failures, 1);
+    this.connectSoon(this.opts.reconnectMinMs ?? 200);
+  }
+
+  private async setupConsumer(conn: amqp.ChannelModel, sub: Subscription): Promise<void> {
+    const { main, retry, dead } = this.queueNames(sub.service);
+    const ch = await conn.createConfirmChannel();
+    ch.on('error', (err) => this.logger.warn({ err, queue: main }, 'RabbitMQ consumer channel error'));
+    await ch.assertQueue(main, { durable: true, deadLetterExchange: this.deadLetterExchange, deadLetterRoutingKey: main });
+    await ch.assertQueue(dead, { durable: true });
+    await ch.bindQueue(dead, this.deadLetterExchange, main);
+    await ch.assertQueue(retry, { durable: true, deadLetterExchange: '', deadLetterRoutingKey: main });
+    for (const p of sub.patterns) await ch.bindQueue(main, this.exchange, p);
+    await ch.prefetch(sub.opts.prefetch);
+    await ch.consume(main, (msg) => {
+      if (!msg) return; // consumer cancelled by the broker (queue deleted); the reconnection re-subscribes
+      const p = this.handle(ch, sub, msg).catch((err) => this.logger.error({ err, queue: main }, 'event delivery failed'));
+      this.inFlight.add(p);
+      p.finally(() => this.inFlight.delete(p));
+    }, { noAck: false });
+    this.consumerChannels.push(ch);
+  }
+
+  private async handle(ch: amqp.ConfirmChannel, sub: Subscription, msg: amqp.ConsumeMessage): Promise<void> {
+    const { main, retry } = this.queueNames(sub.service);
+    const headers = msg.properties.headers ?? {};
+    const attempt = Number(headers[ATTEMPT_HEADER]) || 1;
+    let event: EventEnvelope;
+    try {
+      event = parseEvent(JSON.parse(msg.content.toString('utf8')));
+    } catch (err) {
+      this.logger.error({ err, queue: main, messageId: msg.properties.messageId }, 'unparseable event dead-lettered');
+      ch.nack(msg, false, false);
+      return;
+    }
+    const span = tracer.startSpan(`${main} process`, {
+      kind: SpanKind.CONSUMER,
+      attributes: { 'messaging.system': 'rabbitmq', 'messaging.destination.name': main, 'messaging.rabbitmq.destination.routing_key': event.type, 'messaging.message.id': event.id, 'helpdesk.attempt': attempt },
+    }, extractTraceContext(headers));
+    try {
+      await context.with(trace.setSpan(extractTraceContext(headers), span), () =>
+        sub.handler(event, { redelivered: msg.fields.redelivered || attempt > 1, attempt }),
+      );
+      span.end();
+      ch.ack(msg);
+    } catch (err) {
+      span.recordException(err as Error);
+      span.setStatus({ code: SpanStatusCode.ERROR, message: (err as Error)?.message });
+      span.end();
+      if (attempt >= sub.opts.maxAttempts) {
+        this.logger.error({ err, eventId: event.id, queue: main, attempt }, 'event dead-lettered after the last attempt');
+        ch.nack(msg, false, false);
+        return;
+      }
+      const delay = retryDelay(attempt, sub.opts.retryDelayMs);
+      this.logger.warn({ err, eventId: event.id, queue: main, attempt, delay }, 'event handler failed; retrying');
+      try {
+        await new Promise<void>((resolve, reject) =>
+          ch.sendToQueue(retry, msg.content, {
+            ...msg.properties,
+            persistent: true,
+            expiration: String(delay),
+            headers: { ...headers, [ATTEMPT_HEADER]: attempt + 1 },
+          }, (e) => (e ? reject(e) : resolve())),
+        );
+        ch.ack(msg);
+      } catch (e) {
+        // The copy was not confirmed: leave the original to the broker (requeued when the channel closes).
+        this.logger.warn({ err: e, eventId: event.id }, 'retry copy not confirmed; message will be redelivered');
+        try {
+          ch.nack(msg, false, true);
+        } catch {
+          /* channel gone: the broker requeues unacked messages */
+        }
+      }
+    }
+  }
+}

@@ -1,0 +1,193 @@
+import { parseEvent, topicMatches, type EventEnvelope } from '@helpdesk/contracts';
+import {
+  DEFAULT_MAX_ATTEMPTS,
+  DEFAULT_PREFETCH,
+  DEFAULT_RETRY_DELAY_MS,
+  retryDelay,
+  type BusLogger,
+  type DeadLetter,
+  type EventBus,
+  type EventHandler,
+  type SubscribeOptions,
+} from './types';
+
+interface Delivery {
+  /** The event as it would cross the wire: JSON text. */
+  json: string;
+  attempt: number;
+}
+
+interface Consumer {
+  handler: EventHandler;
+  prefetch: number;
+  maxAttempts: number;
+  retryDelayMs: number;
+  inFlight: number;
+}
+
+interface MemoryQueue {
+  service: string;
+  patterns: Set<string>;
+  ready: Delivery[];
+  consumers: Consumer[];
+  next: number;
+}
+
+/**
+ * In-process bus with RabbitMQ's semantics, used by local runs (`npm start` without `AMQP_URL`) and tests.
+ *
+ * - Every event is serialised to JSON and re-parsed with `parseEvent` on publish (a payload that could
+ *   not cross the wire, or that the catalog refuses, rejects the whole `publish`) and again on delivery.
+ * - One queue per service, created by its first `subscribe` and bound to its patterns (topic semantics:
+ *   `*` one word, `#` zero or more). As with an unbound RabbitMQ queue, events published before a
+ *   service subscribes are not delivered to it: in local mode every service subscribes at start-up,
+ *   before anything publishes.
+ * - Delivery is asynchronous (never inside `publish`), at most `prefetch` in flight per consumer; a
+ *   handler that throws is retried after `retryDelayMs * 2^(attempt-1)` up to `maxAttempts`, then the
+ *   event goes to `deadLetters` (inspectable). An event that fails to parse on delivery is dead-lettered at once.
+ */
+export class MemoryBus implements EventBus {
+  readonly deadLetters: DeadLetter[] = [];
+  private readonly queues = new Map<string, MemoryQueue>();
+  private readonly timers = new Set<NodeJS.Timeout>();
+  private readonly running = new Set<Promise<void>>();
+  private closed = false;
+  private scheduled = false;
+
+  constructor(private readonly logger: BusLogger) {}
+
+  async publish(events: EventEnvelope[]): Promise<void> {
+    if (this.closed) throw new Error('bus closed');
+    // Validate the whole batch first, like a batch the broker refuses as a whole.
+    const wire = events.map((e) => {
+      const json = JSON.stringify(e);
+      parseEvent(JSON.parse(json));
+      return { type: e.type, json };
+    });
+    for (const { type, json } of wire) {
+      for (const q of this.queues.values()) {
+        if ([...q.patterns].some((p) => topicMatches(p, type))) q.ready.push({ json, attempt: 1 });
+      }
+    }
+    this.schedule();
+  }
+
+  async subscribe(service: string, patterns: string[], handler: EventHandler, opts: SubscribeOptions = {}): Promise<void> {
+    if (this.closed) throw new Error('bus closed');
+    let q = this.queues.get(service);
+    if (!q) {
+      q = { service, patterns: new Set(), ready: [], consumers: [], next: 0 };
+      this.queues.set(service, q);
+    }
+    for (const p of patterns) q.patterns.add(p);
+    q.consumers.push({
+      handler,
+      prefetch: opts.prefetch ?? DEFAULT_PREFETCH,
+      maxAttempts: opts.maxAttempts ?? DEFAULT_MAX_ATTEMPTS,
+      retryDelayMs: opts.retryDelayMs ?? DEFAULT_RETRY_DELAY_MS,
+      inFlight: 0,
+    });
+  }
+
+  /** Resolves when no event is queued, in flight or waiting for a retry (for tests). */
+  async idle(timeoutMs = 10_000): Promise<void> {
+    const deadline = Date.now() + timeoutMs;
+    while (this.busy()) {
+      if (Date.now() > deadline) throw new Error(`memory bus not idle after ${timeoutMs} ms`);
+      await new Promise((r) => setTimeout(r, 5));
+    }
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    for (const t of this.timers) clearTimeout(t);
+    this.timers.clear();
+    await Promise.allSettled([...this.running]);
+    this.queues.clear();
+  }
+
+  private busy(): boolean {
+    if (this.timers.size || this.running.size || this.scheduled) return true;
+    for (const q of this.queues.values()) if (q.ready.length && q.consumers.length) return true;
+    return false;
+  }
+
+  private schedule(): void {
+    if (this.scheduled || this.closed) return;
+    this.scheduled = true;
+    setImmediate(() => {
+      this.scheduled = false;
+      this.dispatch();
+    });
+  }
+
+  private dispatch(): void {
+    for (const q of this.queues.values()) {
+      while (q.ready.length && q.consumers.length) {
+        const consumer = this.pickConsumer(q);
+        if (!consumer) break;
+        const delivery = q.ready.shift()!;
+        this.deliver(q, consumer, delivery);
+      }
+    }
+  }
+
+  /** Round-robin over the consumers that have room under their prefetch. */
+  private pickConsumer(q: MemoryQueue): Consumer | undefined {
+    for (let i = 0; i < q.consumers.length; i++) {
+      const c = q.consumers[(q.next + i) % q.consumers.length];
+      if (c.inFlight < c.prefetch) {
+        q.next = (q.next + i + 1) % q.consumers.length;
+        return c;
+      }
+    }
+    return undefined;
+  }
+
+  private deliver(q: MemoryQueue, consumer: Consumer, delivery: Delivery): void {
+    consumer.inFlight++;
+    const run = (async () => {
+      let event: EventEnvelope;
+      try {
+        event = parseEvent(JSON.parse(delivery.json));
+      } catch (err) {
+        this.deadLetter(q.service, delivery, err);
+        return;
+      }
+      try {
+        await consumer.handler(event, { redelivered: delivery.attempt > 1, attempt: delivery.attempt });
+      } catch (err) {
+        if (this.closed) return;
+        if (delivery.attempt >= consumer.maxAttempts) {
+          this.deadLetter(q.service, delivery, err);
+          return;
+        }
+        const delay = retryDelay(delivery.attempt, consumer.retryDelayMs);
+        this.logger.warn({ err, eventId: event.id, service: q.service, attempt: delivery.attempt, delay }, 'event handler failed; retrying');
+        const timer = setTimeout(() => {
+          this.timers.delete(timer);
+          q.ready.push({ json: delivery.json, attempt: delivery.attempt + 1 });
+          this.schedule();
+        }, delay);
+        this.timers.add(timer);
+      }
+    })().finally(() => {
+      consumer.inFlight--;
+      this.running.delete(run);
+      this.schedule();
+    });
+    this.running.add(run);
+  }
+
+  private deadLetter(service: string, delivery: Delivery, err: unknown): void {
+    let event: unknown = delivery.json;
+    try {
+      event = JSON.parse(delivery.json);
+    } catch {
+      /* keep the raw text */
+    }
+    const error = err instanceof Error ? err.message : String(err);
+    this.deadLetters.push({ service, event, attempts: delivery.attempt, error });
+    this.logger.error({ service, attempts: delivery.attempt, error, eventId: (event as { id?: string })?.id }, 'event dead-lettered');
+  }
+}

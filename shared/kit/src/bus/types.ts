@@ -1,0 +1,64 @@
+import type pino from 'pino';
+import type { EventEnvelope } from '@helpdesk/contracts';
+
+/** The few logger methods the bus and the outbox use (pino-compatible; kit's `Logger` satisfies it). */
+export type BusLogger = Pick<pino.Logger, 'info' | 'warn' | 'error' | 'debug'>;
+
+export interface ConsumeContext {
+  /** True when this event was delivered before (a retry, or a broker redelivery after a lost ack). */
+  redelivered: boolean;
+  /** 1-based delivery attempt for this consumer. */
+  attempt: number;
+}
+
+export type EventHandler = (event: EventEnvelope, ctx: ConsumeContext) => Promise<void>;
+
+export interface SubscribeOptions {
+  /** Deliveries in flight per consumer (default 32). */
+  prefetch?: number;
+  /** Attempts before the event is dead-lettered (default 5). */
+  maxAttempts?: number;
+  /** Base backoff: attempt n waits `retryDelayMs * 2^(n-1)` (capped at 60 s) before attempt n+1 (default 1000). */
+  retryDelayMs?: number;
+}
+
+export interface PublishOptions {
+  /**
+   * Trace headers per event (same index as `events`), e.g. captured by the outbox when the event was
+   * emitted inside a request. Missing entries use the active context.
+   */
+  traceHeaders?: Array<Record<string, string> | undefined>;
+}
+
+export interface EventBus {
+  /**
+   * Resolves only when the broker has confirmed every event (publisher confirms); rejects if any is
+   * not confirmed (broker down) so the caller (outbox relay) retries later.
+   */
+  publish(events: EventEnvelope[], opts?: PublishOptions): Promise<void>;
+  /**
+   * `service` names the durable queue (`helpdesk.<service>`); patterns are topic patterns bound to it.
+   * Handler success = ack; throw = retry with backoff up to maxAttempts, then dead-letter.
+   * One `subscribe` per service: a second call for the same service adds a competing consumer on the
+   * same queue (and its patterns to the queue's bindings), as it would on RabbitMQ.
+   */
+  subscribe(service: string, patterns: string[], handler: EventHandler, opts?: SubscribeOptions): Promise<void>;
+  close(): Promise<void>;
+}
+
+export const DEFAULT_PREFETCH = 32;
+export const DEFAULT_MAX_ATTEMPTS = 5;
+export const DEFAULT_RETRY_DELAY_MS = 1000;
+export const MAX_RETRY_DELAY_MS = 60_000;
+
+/** Delay before the attempt after `attempt` (1-based) failed: base, 2×base, 4×base … capped. */
+export function retryDelay(attempt: number, baseMs: number): number {
+  return Math.min(MAX_RETRY_DELAY_MS, baseMs * 2 ** Math.max(0, attempt - 1));
+}
+
+export interface DeadLetter {
+  service: string;
+  event: unknown;
+  attempts: number;
+  error: string;
+}

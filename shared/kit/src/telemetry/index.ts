@@ -1,0 +1,2 @@
+export { startTelemetry, type Telemetry, type TelemetryOptions } from './start';
+export { currentTraceHeaders, extractTraceContext, withExtractedContext } from './propagation';

@@ -1,0 +1,61 @@
+import type { SpanProcessor } from '@opentelemetry/sdk-trace-base';
+
+export interface TelemetryOptions {
+  serviceName: string;
+  /** OTLP/HTTP collector base URL (OTEL_EXPORTER_OTLP_ENDPOINT), e.g. `http://collector:4318`. */
+  endpoint?: string;
+  /** Extra span processors (tests: `new SimpleSpanProcessor(new InMemorySpanExporter())`). */
+  spanProcessors?: SpanProcessor[];
+  /** Auto-instrumentation of express, http, undici, mongoose/mongodb, ioredis, amqplib … (default true; fs and dns always off). */
+  autoInstrumentations?: boolean;
+}
+
+export interface Telemetry {
+  shutdown(): Promise<void>;
+}
+
+/**
+ * Starts the OpenTelemetry Node SDK for this process: traces to the OTLP/HTTP exporter when `endpoint`
+ * is set and/or to the given span processors; `null` (tracing off, the API stays a no-op) when neither.
+ * The W3C trace-context propagator is registered, which the bus uses for its message headers.
+ *
+ * Auto-instrumentation patches modules when they are loaded: it must start BEFORE express, http,
+ * mongoose or amqplib are required, i.e. from a preloaded file, not from `main.ts` after its imports:
+ *
+ *     node --require ./shared/kit/src/telemetry/register.ts …   (with tsx: node --import tsx --require …)
+ *
+ * (`register.ts` calls this with OTEL_SERVICE_NAME and OTEL_EXPORTER_OTLP_ENDPOINT.) Started later,
+ * spans from modules already loaded are missing but manual spans (the bus's publish/process spans)
+ * and header propagation still work.
+ *
+ * The SDK packages are loaded lazily so importing kit does not pay for them when tracing is off.
+ */
+export function startTelemetry(opts: TelemetryOptions): Telemetry | null {
+  const processors: SpanProcessor[] = [...(opts.spanProcessors ?? [])];
+  if (!opts.endpoint && processors.length === 0) return null;
+  /* eslint-disable @typescript-eslint/no-require-imports */
+  const { NodeSDK } = require('@opentelemetry/sdk-node') as typeof import('@opentelemetry/sdk-node');
+  const { BatchSpanProcessor } = require('@opentelemetry/sdk-trace-base') as typeof import('@opentelemetry/sdk-trace-base');
+  if (opts.endpoint) {
+    const { OTLPTraceExporter } = require('@opentelemetry/exporter-trace-otlp-http') as typeof import('@opentelemetry/exporter-trace-otlp-http');
+    const url = `${opts.endpoint.replace(/\/+$/, '')}/v1/traces`;
+    processors.push(new BatchSpanProcessor(new OTLPTraceExporter({ url })));
+  }
+  const instrumentations = [];
+  if (opts.autoInstrumentations !== false) {
+    const { getNodeAutoInstrumentations } = require('@opentelemetry/auto-instrumentations-node') as typeof import('@opentelemetry/auto-instrumentations-node');
+    instrumentations.push(
+      getNodeAutoInstrumentations({
+        '@opentelemetry/instrumentation-fs': { enabled: false },
+        '@opentelemetry/instrumentation-dns': { enabled: false },
+      }),
+    );
+  }
+  /* eslint-enable @typescript-eslint/no-require-imports */
+  const sdk = new NodeSDK({ serviceName: opts.serviceName, spanProcessors: processors, instrumentations });
+  sdk.start();
+  let stopped: Promise<void> | null = null;
+  return {
+    shutdown: () => (stopped ??= sdk.shutdown()),
+  };
+}

@@ -1,1 +1,3 @@
-export {};
+export { startEmbeddedMongo } from './server';
+export type { EmbeddedMongo, EmbeddedMongoOptions } from './server';
+export type { Stats } from './storage';

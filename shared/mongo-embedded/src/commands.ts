@@ -1,0 +1,1065 @@
+/**
+ * The command layer: MongoDB command semantics and reply shapes on top of the storage engine.
+ * Query, update, projection and aggregation semantics come from mingo.
+ */
+import * as os from 'node:os';
+import { calculateObjectSize, Long, ObjectId, UUID } from 'bson';
+import { Aggregator, Query, update as mingoUpdate } from 'mingo';
+import { err, MongoCommandError } from './errors';
+import { Blocked, Collection, Engine, IndexSpec, Txn } from './storage';
+import { clone, Doc, isPlainObject, keyOf, setPath, valuesAt } from './values';
+
+export const MAX_BSON = 16 * 1024 * 1024;
+const VERSION = '7.0.0';
+
+export interface CoreOptions {
+  host: string;
+  port: () => number;
+  setName: string;
+  logger?: (msg: string) => void;
+  /** How long a transaction may stay open before the server aborts it (MongoDB: 60 s). */
+  transactionLifetimeMs?: number;
+}
+
+interface Cursor {
+  id: number;
+  ns: string;
+  docs: Doc[];
+  pos: number;
+  lastUsed: number;
+}
+
+interface Session {
+  key: string;
+  txn: Txn | null;
+  lastTxnNumber: number;
+  lastUsed: number;
+}
+
+export interface CommandContext {
+  db: string;
+  txn: Txn | null;
+  session: Session | null;
+  connectionId: number;
+  remote: string;
+}
+
+type Handler = (cmd: Doc, ctx: CommandContext) => Doc | Promise<Doc>;
+
+const SAFE_STAGES = new Set(['$match', '$sort', '$skip', '$limit', '$count', '$group', '$project', '$sortByCount', '$lookup', '$unwind', '$facet']);
+const SUPPORTED_STAGES = new Set([
+  '$addFields', '$bucket', '$bucketAuto', '$count', '$densify', '$documents', '$facet', '$fill', '$graphLookup', '$group', '$limit',
+  '$lookup', '$match', '$project', '$redact', '$replaceRoot', '$replaceWith', '$sample', '$set', '$setWindowFields', '$skip',
+  '$sort', '$sortByCount', '$unionWith', '$unset', '$unwind',
+]);
+const KNOWN_UNSUPPORTED_STAGES = new Set(['$out', '$merge', '$changeStream', '$collStats', '$indexStats', '$currentOp', '$listSessions', '$geoNear', '$search', '$planCacheStats']);
+
+const TXN_COMMANDS_ALLOWED = new Set([
+  'find', 'getMore', 'insert', 'update', 'delete', 'findAndModify', 'findandmodify', 'aggregate', 'distinct', 'count',
+  'commitTransaction', 'abortTransaction', 'killCursors', 'create', 'createIndexes', 'ping',
+]);
+
+export class Core {
+  readonly engine = new Engine();
+  private readonly cursors = new Map<number, Cursor>();
+  private readonly sessions = new Map<string, Session>();
+  private nextCursorId = 1 + Math.floor(Math.random() * 1e6) * 1000;
+  private readonly handlers: Record<string, Handler>;
+  readonly startedAt = Date.now();
+  connections = 0;
+  totalConnections = 0;
+  /** Set by the server when a journal is attached: resolves once all logged writes are durable. */
+  durable: (() => Promise<void>) | null = null;
+
+  constructor(private readonly opts: CoreOptions) {
+    const h: Record<string, Handler> = {
+      hello: (c, x) => this.hello(c, x, false),
+      isMaster: (c, x) => this.hello(c, x, true),
+      ismaster: (c, x) => this.hello(c, x, true),
+      ping: () => ({ ok: 1 }),
+      buildInfo: () => this.buildInfo(),
+      buildinfo: () => this.buildInfo(),
+      insert: (c, x) => this.insert(c, x),
+      find: (c, x) => this.find(c, x),
+      getMore: (c) => this.getMore(c),
+      killCursors: (c) => this.killCursors(c),
+      update: (c, x) => this.update(c, x),
+      delete: (c, x) => this.delete(c, x),
+      findAndModify: (c, x) => this.findAndModify(c, x),
+      findandmodify: (c, x) => this.findAndModify(c, x),
+      aggregate: (c, x) => this.aggregate(c, x),
+      count: (c, x) => this.count(c, x),
+      distinct: (c, x) => this.distinct(c, x),
+      createIndexes: (c, x) => this.createIndexes(c, x),
+      listIndexes: (c, x) => this.listIndexes(c, x),
+      dropIndexes: (c, x) => this.dropIndexes(c, x),
+      deleteIndexes: (c, x) => this.dropIndexes(c, x),
+      listCollections: (c, x) => this.listCollections(c, x),
+      create: (c, x) => this.create(c, x),
+      drop: (c, x) => this.drop(c, x),
+      dropDatabase: (_c, x) => {
+        this.engine.dropDb(x.db);
+        return { ok: 1 };
+      },
+      listDatabases: (c) => this.listDatabases(c),
+      endSessions: (c) => this.endSessions(c),
+      killSessions: (c) => this.endSessions({ endSessions: c.killSessions }),
+      refreshSessions: () => ({ ok: 1 }),
+      startSession: () => ({ id: { id: new UUID() }, timeoutMinutes: 30, ok: 1 }),
+      commitTransaction: (_c, x) => this.commitTransaction(x),
+      abortTransaction: (_c, x) => this.abortTransaction(x),
+      explain: (c, x) => this.explain(c, x),
+      serverStatus: () => this.serverStatus(),
+      dbStats: (c, x) => this.dbStats(c, x),
+      collStats: (c, x) => this.collStats(c, x),
+      connectionStatus: () => ({ authInfo: { authenticatedUsers: [], authenticatedUserRoles: [] }, ok: 1 }),
+      hostInfo: () => ({
+        system: { currentTime: new Date(), hostname: os.hostname(), cpuAddrSize: 64, memSizeMB: Math.round(os.totalmem() / 1048576), numCores: os.cpus().length, cpuArch: os.arch() },
+        os: { type: os.type(), name: os.type(), version: os.release() },
+        extra: {},
+        ok: 1,
+      }),
+      getParameter: (c) => this.getParameter(c),
+      getCmdLineOpts: () => ({ argv: ['mongo-embedded'], parsed: {}, ok: 1 }),
+      whatsmyuri: (_c, x) => ({ you: x.remote, ok: 1 }),
+      getLog: (c) => (c.getLog === '*' ? { names: ['startupWarnings'], ok: 1 } : { totalLinesWritten: 0, log: [], ok: 1 }),
+      getFreeMonitoringStatus: () => ({ state: 'disabled', ok: 1 }),
+      replSetGetStatus: () => this.replSetGetStatus(),
+    };
+    this.handlers = h;
+  }
+
+  // ---- dispatch ----------------------------------------------------------------------------------
+
+  async run(body: Doc, connectionId: number, remote: string): Promise<Doc> {
+    const name = Object.keys(body)[0];
+    this.engine.stats.commands++;
+    const ctx: CommandContext = { db: typeof body.$db === 'string' ? body.$db : 'admin', txn: null, session: null, connectionId, remote };
+    const seqBefore = this.engine.writeSeq;
+    let reply: Doc;
+    try {
+      const handler = name === undefined ? undefined : Object.prototype.hasOwnProperty.call(this.handlers, name) ? this.handlers[name] : undefined;
+      if (!handler) throw err(59, `no such command: '${name}'`);
+      this.attachSession(body, name, ctx);
+      reply = await handler(body, ctx);
+      if (ctx.txn && Array.isArray(reply.writeErrors) && reply.writeErrors.length) this.engine.abortTxn(ctx.txn, 'write error');
+    } catch (e) {
+      if (ctx.txn && ctx.txn.state === 'active' && name !== 'commitTransaction') this.engine.abortTxn(ctx.txn, 'command failed');
+      reply = toErrorReply(e);
+      if (!(e instanceof MongoCommandError)) this.opts.logger?.(`command ${name} failed: ${(e as Error)?.stack ?? e}`);
+    }
+    if (this.engine.writeSeq !== seqBefore && this.durable) {
+      try {
+        await this.durable();
+      } catch (e) {
+        reply = { ok: 0, errmsg: `journal write failed: ${(e as Error).message}`, code: 1, codeName: 'InternalError' };
+      }
+    }
+    return reply;
+  }
+
+  private attachSession(body: Doc, name: string, ctx: CommandContext): void {
+    const lsid = body.lsid;
+    if (!lsid || !lsid.id) return;
+    const key = sessionKey(lsid.id);
+    let s = this.sessions.get(key);
+    if (!s) {
+      s = { key, txn: null, lastTxnNumber: -1, lastUsed: Date.now() };
+      this.sessions.set(key, s);
+    }
+    s.lastUsed = Date.now();
+    ctx.session = s;
+    if (body.txnNumber === undefined || body.autocommit !== false) return;
+    const n = Number(body.txnNumber);
+    if (body.startTransaction) {
+      if (s.txn && s.txn.state === 'active') {
+        if (s.txn.txnNumber === n) throw err(251, `Transaction with txnNumber ${n} has already been started`);
+        this.engine.abortTxn(s.txn, 'superseded');
+      }
+      if (n < s.lastTxnNumber) throw err(225, `Cannot start transaction ${n} on session because a newer transaction ${s.lastTxnNumber} has already started`);
+      if (!TXN_COMMANDS_ALLOWED.has(name)) throw err(263, `Cannot run '${name}' in a multi-document transaction.`);
+      const txn = new Txn(key, n);
+      const life = this.opts.transactionLifetimeMs ?? 60_000;
+      txn.timer = setTimeout(() => this.engine.abortTxn(txn, 'transaction lifetime exceeded'), life);
+      txn.timer.unref();
+      s.txn = txn;
+      s.lastTxnNumber = n;
+      ctx.txn = txn;
+      return;
+    }
+    const txn = s.txn;
+    if (!txn || txn.txnNumber !== n) {
+      if (name === 'abortTransaction' || name === 'commitTransaction' || n <= s.lastTxnNumber)
+        throw err(251, `Transaction with { txnNumber: ${n} } has been aborted.`, {}, ['TransientTransactionError']);
+      throw err(251, `Given transaction number ${n} does not match any in-progress transactions.`, {}, ['TransientTransactionError']);
+    }
+    if (txn.state === 'committed') {
+      if (name === 'commitTransaction') {
+        ctx.txn = txn;
+        return;
+      }
+      throw err(256, `Transaction with { txnNumber: ${n} } has been committed.`);
+    }
+    if (txn.state === 'aborted') throw err(251, `Transaction with { txnNumber: ${n} } has been aborted.`, {}, ['TransientTransactionError']);
+    if (!TXN_COMMANDS_ALLOWED.has(name)) throw err(263, `Cannot run '${name}' in a multi-document transaction.`);
+    ctx.txn = txn;
+  }
+
+  // ---- handshake / info --------------------------------------------------------------------------
+
+  private hello(cmd: Doc, ctx: CommandContext, legacy: boolean): Doc {
+    const me = `${this.opts.host}:${this.opts.port()}`;
+    const r: Doc = {
+      ...(cmd.helloOk ? { helloOk: true } : {}),
+      ...(legacy ? { ismaster: true } : { isWritablePrimary: true }),
+      setName: this.opts.setName,
+      setVersion: 1,
+      secondary: false,
+      hosts: [me],
+      primary: me,
+      me,
+      electionId: ELECTION_ID,
+      maxBsonObjectSize: MAX_BSON,
+      maxMessageSizeBytes: 48_000_000,
+      maxWriteBatchSize: 100_000,
+      localTime: new Date(),
+      logicalSessionTimeoutMinutes: 30,
+      connectionId: ctx.connectionId,
+      minWireVersion: 0,
+      maxWireVersion: 21,
+      readOnly: false,
+      ok: 1,
+    };
+    return r;
+  }
+
+  private buildInfo(): Doc {
+    return {
+      version: VERSION,
+      gitVersion: 'mongo-embedded',
+      versionArray: [7, 0, 0, 0],
+      bits: 64,
+      debug: false,
+      maxBsonObjectSize: MAX_BSON,
+      storageEngines: ['embedded'],
+      javascriptEngine: 'none',
+      modules: [],
+      openssl: { running: 'disabled' },
+      allocator: 'system',
+      sysInfo: 'deprecated',
+      ok: 1,
+    };
+  }
+
+  private getParameter(cmd: Doc): Doc {
+    const r: Doc = { ok: 1 };
+    if (cmd.featureCompatibilityVersion !== undefined || cmd.getParameter === '*') r.featureCompatibilityVersion = { version: '7.0' };
+    return r;
+  }
+
+  private replSetGetStatus(): Doc {
+    const me = `${this.opts.host}:${this.opts.port()}`;
+    return {
+      set: this.opts.setName,
+      date: new Date(),
+      myState: 1,
+      members: [{ _id: 0, name: me, health: 1, state: 1, stateStr: 'PRIMARY', self: true }],
+      ok: 1,
+    };
+  }
+
+  private serverStatus(): Doc {
+    return {
+      host: `${this.opts.host}:${this.opts.port()}`,
+      version: VERSION,
+      process: 'mongod',
+      pid: Long.fromNumber(process.pid),
+      uptime: Math.floor((Date.now() - this.startedAt) / 1000),
+      uptimeMillis: Long.fromNumber(Date.now() - this.startedAt),
+      localTime: new Date(),
+      connections: { current: this.connections, available: 1_000_000, totalCreated: this.totalConnections },
+      embedded: { ...this.engine.stats },
+      ok: 1,
+    };
+  }
+
+  private dbStats(_cmd: Doc, ctx: CommandContext): Doc {
+    const d = this.engine.dbs.get(ctx.db);
+    let objects = 0;
+    let size = 0;
+    let indexes = 0;
+    for (const c of d?.collections.values() ?? []) {
+      objects += c.docs.size;
+      indexes += c.indexes.size + 1;
+      for (const doc of c.docs.values()) size += calculateObjectSize(doc);
+    }
+    return {
+      db: ctx.db,
+      collections: d?.collections.size ?? 0,
+      views: 0,
+      objects,
+      avgObjSize: objects ? size / objects : 0,
+      dataSize: size,
+      storageSize: size,
+      indexes,
+      indexSize: 0,
+      totalSize: size,
+      scaleFactor: 1,
+      ok: 1,
+    };
+  }
+
+  private collStats(cmd: Doc, ctx: CommandContext): Doc {
+    const c = this.engine.getColl(ctx.db, String(cmd.collStats));
+    if (!c) throw err(26, `ns not found: ${ctx.db}.${cmd.collStats}`);
+    let size = 0;
+    for (const doc of c.docs.values()) size += calculateObjectSize(doc);
+    return { ns: c.ns, count: c.docs.size, size, avgObjSize: c.docs.size ? size / c.docs.size : 0, storageSize: size, nindexes: c.indexes.size + 1, totalIndexSize: 0, indexSizes: {}, ok: 1 };
+  }
+
+  private listDatabases(cmd: Doc): Doc {
+    const dbs = [...this.engine.dbs.values()].map((d) => ({ name: d.name, sizeOnDisk: 0, empty: [...d.collections.values()].every((c) => c.docs.size === 0) }));
+    let list: Doc[] = dbs;
+    if (isPlainObject(cmd.filter)) {
+      const q = new Query(cmd.filter, {});
+      list = list.filter((d) => q.test(d));
+    }
+    if (cmd.nameOnly) return { databases: list.map((d) => ({ name: d.name })), ok: 1 };
+    return { databases: list, totalSize: 0, totalSizeMb: 0, ok: 1 };
+  }
+
+  private endSessions(cmd: Doc): Doc {
+    const ids = Array.isArray(cmd.endSessions) ? cmd.endSessions : [];
+    for (const l of ids) {
+      if (!l?.id) continue;
+      const key = sessionKey(l.id);
+      const s = this.sessions.get(key);
+      if (s?.txn) this.engine.abortTxn(s.txn, 'session ended');
+      this.sessions.delete(key);
+    }
+    return { ok: 1 };
+  }
+
+  // ---- transactions ------------------------------------------------------------------------------
+
+  private commitTransaction(ctx: CommandContext): Doc {
+    const txn = ctx.txn;
+    if (!txn) throw err(251, 'no transaction in progress', {}, ['TransientTransactionError']);
+    if (txn.state === 'active') this.engine.commitTxn(txn);
+    return { ok: 1 };
+  }
+
+  private abortTransaction(ctx: CommandContext): Doc {
+    const txn = ctx.txn;
+    if (!txn) throw err(251, 'no transaction in progress');
+    this.engine.abortTxn(txn, 'abortTransaction');
+    return { ok: 1 };
+  }
+
+  // ---- cursors -----------------------------------------------------------------------------------
+
+  private cursorReply(ns: string, docs: Doc[], batchSize: number | undefined, singleBatch: boolean, field: 'firstBatch' | 'nextBatch'): Doc {
+    const cur: Cursor = { id: 0, ns, docs, pos: 0, lastUsed: Date.now() };
+    const batch = this.takeBatch(cur, batchSize);
+    let id = 0;
+    if (!singleBatch && cur.pos < docs.length) {
+      id = this.nextCursorId++;
+      cur.id = id;
+      this.cursors.set(id, cur);
+      this.sweepCursors();
+    }
+    return { cursor: { [field]: batch, id: Long.fromNumber(id), ns }, ok: 1 };
+  }
+
+  private takeBatch(cur: Cursor, batchSize: number | undefined): Doc[] {
+    const limit = batchSize === undefined || batchSize <= 0 ? (batchSize === 0 ? 0 : Infinity) : batchSize;
+    const end = Math.min(cur.docs.length, cur.pos + limit);
+    if (end - cur.pos <= 100) {
+      const b = cur.docs.slice(cur.pos, end);
+      cur.pos = end;
+      return b;
+    }
+    const out: Doc[] = [];
+    let bytes = 0;
+    while (cur.pos < end) {
+      const d = cur.docs[cur.pos];
+      bytes += calculateObjectSize(d);
+      if (out.length > 0 && bytes > MAX_BSON - 64 * 1024) break;
+      out.push(d);
+      cur.pos++;
+    }
+    return out;
+  }
+
+  private sweepCursors(): void {
+    if (this.cursors.size < 1000) return;
+    const cutoff = Date.now() - 10 * 60_000;
+    for (const [id, c] of this.cursors) if (c.lastUsed < cutoff) this.cursors.delete(id);
+  }
+
+  private getMore(cmd: Doc): Doc {
+    const id = Number(cmd.getMore);
+    const cur = this.cursors.get(id);
+    if (!cur) throw err(43, `cursor id ${id} not found`);
+    cur.lastUsed = Date.now();
+    const batch = this.takeBatch(cur, cmd.batchSize === undefined ? undefined : Number(cmd.batchSize));
+    const done = cur.pos >= cur.docs.length;
+    if (done) this.cursors.delete(id);
+    return { cursor: { nextBatch: batch, id: Long.fromNumber(done ? 0 : id), ns: cur.ns }, ok: 1 };
+  }
+
+  private killCursors(cmd: Doc): Doc {
+    const killed: Long[] = [];
+    const notFound: Long[] = [];
+    for (const raw of Array.isArray(cmd.cursors) ? cmd.cursors : []) {
+      const id = Number(raw);
+      (this.cursors.delete(id) ? killed : notFound).push(Long.fromNumber(id));
+    }
+    return { cursorsKilled: killed, cursorsNotFound: notFound, cursorsAlive: [], cursorsUnknown: [], ok: 1 };
+  }
+
+  // ---- reads -------------------------------------------------------------------------------------
+
+  private collName(cmd: Doc, key: string): string {
+    const n = cmd[key];
+    if (typeof n !== 'string' || !n) throw err(73, `collection name has invalid type ${typeof n}`);
+    return n;
+  }
+
+  /** Matching documents (stored objects: never mutate them). */
+  match(coll: Collection | undefined, filter: Doc | undefined, txn: Txn | null, opts: { sort?: Doc; skip?: number; limit?: number } = {}): Doc[] {
+    const f = isPlainObject(filter) ? filter : {};
+    const hasFilter = Object.keys(f).length > 0;
+    const q = hasFilter ? newQuery(f) : null;
+    const { docs } = this.engine.candidates(coll, hasFilter ? f : undefined, txn);
+    const sort = opts.sort && Object.keys(opts.sort).length && !('$natural' in opts.sort) ? opts.sort : undefined;
+    const skip = opts.skip ?? 0;
+    const limit = opts.limit ?? 0;
+    const stopAt = !sort && limit > 0 ? skip + limit : Infinity;
+    let out: Doc[] = [];
+    let examined = 0;
+    for (const d of docs) {
+      examined++;
+      if (!q || q.test(d)) {
+        out.push(d);
+        if (out.length >= stopAt) break;
+      }
+    }
+    this.engine.stats.docsExamined += examined;
+    if (sort) out = sortDocs(out, sort);
+    if (opts.sort && (opts.sort as Doc).$natural === -1) out.reverse();
+    if (skip || limit) out = out.slice(skip, limit > 0 ? skip + limit : undefined);
+    return out;
+  }
+
+  private find(cmd: Doc, ctx: CommandContext): Doc {
+    const name = this.collName(cmd, 'find');
+    const coll = this.engine.getColl(ctx.db, name);
+    if (cmd.filter !== undefined && !isPlainObject(cmd.filter)) throw err(14, "BSON field 'FindCommandRequest.filter' is the wrong type, expected type 'object'");
+    let limit = cmd.limit === undefined ? 0 : Number(cmd.limit);
+    let singleBatch = !!cmd.singleBatch;
+    if (limit < 0) {
+      limit = -limit;
+      singleBatch = true;
+    }
+    let docs = this.match(coll, cmd.filter, ctx.txn, { sort: cmd.sort, skip: Number(cmd.skip ?? 0), limit });
+    docs = project(docs, cmd.projection, cmd.filter);
+    const batchSize = cmd.batchSize === undefined ? 101 : Number(cmd.batchSize);
+    return this.cursorReply(`${ctx.db}.${name}`, docs, batchSize, singleBatch, 'firstBatch');
+  }
+
+  private count(cmd: Doc, ctx: CommandContext): Doc {
+    const coll = this.engine.getColl(ctx.db, this.collName(cmd, 'count'));
+    const skip = Number(cmd.skip ?? 0);
+    const limit = Math.abs(Number(cmd.limit ?? 0));
+    let n: number;
+    if (!cmd.query || Object.keys(cmd.query).length === 0) n = this.engine.count(coll, ctx.txn);
+    else n = this.match(coll, cmd.query, ctx.txn).length;
+    n = Math.max(0, n - skip);
+    if (limit > 0) n = Math.min(n, limit);
+    return { n, ok: 1 };
+  }
+
+  private distinct(cmd: Doc, ctx: CommandContext): Doc {
+    const coll = this.engine.getColl(ctx.db, this.collName(cmd, 'distinct'));
+    const key = cmd.key;
+    if (typeof key !== 'string') throw err(14, "BSON field 'distinct.key' is missing or has the wrong type");
+    const seen = new Map<string, unknown>();
+    for (const d of this.match(coll, cmd.query, ctx.txn)) {
+      for (const v of valuesAt(d, key)) {
+        if (v === undefined) continue;
+        if (Array.isArray(v)) for (const x of v) seen.set(keyOf(x), x);
+        else seen.set(keyOf(v), v);
+      }
+    }
+    return { values: sortDocs([...seen.values()].map((v) => ({ v })), { v: 1 }).map((x) => x.v), ok: 1 };
+  }
+
+  private aggregate(cmd: Doc, ctx: CommandContext): Doc {
+    const pipeline = cmd.pipeline;
+    if (!Array.isArray(pipeline)) throw err(14, "'pipeline' option must be specified as an array");
+    if (!cmd.explain && !isPlainObject(cmd.cursor)) throw err(9, "The 'cursor' option is required, except for aggregate with the explain argument");
+    const needsClone = checkPipeline(pipeline);
+    const collectionLevel = typeof cmd.aggregate === 'string';
+    if (!collectionLevel && !(pipeline.length && '$documents' in pipeline[0])) throw err(115, 'database-level aggregate is only supported with $documents in the embedded server');
+    const coll = collectionLevel ? this.engine.getColl(ctx.db, cmd.aggregate) : undefined;
+    let input: Doc[];
+    let rest = pipeline;
+    if (!collectionLevel) input = [];
+    else if (pipeline.length && isPlainObject(pipeline[0].$match)) {
+      input = this.match(coll, pipeline[0].$match, ctx.txn);
+      rest = pipeline.slice(1);
+    } else input = [...this.engine.allDocs(coll, ctx.txn)];
+    if (collectionLevel) this.engine.stats.docsExamined += 0;
+    if (needsClone) input = input.map(clone);
+    const resolver = (name: string) => {
+      const docs = [...this.engine.allDocs(this.engine.getColl(ctx.db, name), ctx.txn)];
+      return needsClone ? docs.map(clone) : docs;
+    };
+    const out = rest.length ? new Aggregator(rest, { collectionResolver: resolver }).run(input) : input;
+    if (cmd.explain) return { explainVersion: '1', stages: pipeline, ok: 1 };
+    const batchSize = cmd.cursor?.batchSize === undefined ? 101 : Number(cmd.cursor.batchSize);
+    return this.cursorReply(collectionLevel ? `${ctx.db}.${cmd.aggregate}` : `${ctx.db}.$cmd.aggregate`, out as Doc[], batchSize, false, 'firstBatch');
+  }
+
+  private explain(cmd: Doc, ctx: CommandContext): Doc {
+    const inner = cmd.explain;
+    if (!isPlainObject(inner)) throw err(9, 'explain command requires a nested object');
+    const name = Object.keys(inner)[0];
+    let filter: Doc | undefined;
+    let collName: string;
+    if (name === 'find') {
+      filter = inner.filter;
+      collName = inner.find;
+    } else if (name === 'count') {
+      filter = inner.query;
+      collName = inner.count;
+    } else if (name === 'aggregate') {
+      collName = inner.aggregate;
+      filter = Array.isArray(inner.pipeline) && isPlainObject(inner.pipeline[0]?.$match) ? inner.pipeline[0].$match : undefined;
+    } else if (name === 'distinct') {
+      filter = inner.query;
+      collName = inner.distinct;
+    } else throw err(59, `Explain failed due to unknown command: ${name}`);
+    const coll = this.engine.getColl(ctx.db, collName);
+    const before = { ...this.engine.stats };
+    const t0 = Date.now();
+    const hasFilter = isPlainObject(filter) && Object.keys(filter).length > 0;
+    const plan = coll ? this.engine.plan(coll, hasFilter ? filter : undefined) : { ids: null, index: null };
+    const n = this.match(coll, filter, ctx.txn, name === 'find' ? { sort: inner.sort, skip: inner.skip, limit: inner.limit } : {}).length;
+    const keys = this.engine.stats.keysExamined - before.keysExamined;
+    const docsExamined = this.engine.stats.docsExamined - before.docsExamined;
+    const scan = plan.index
+      ? { stage: 'FETCH', inputStage: { stage: 'IXSCAN', indexName: plan.index, keysExamined: keys } }
+      : { stage: 'COLLSCAN', docsExamined };
+    return {
+      explainVersion: '1',
+      queryPlanner: { namespace: `${ctx.db}.${collName}`, parsedQuery: filter ?? {}, winningPlan: scan, rejectedPlans: [] },
+      executionStats: { executionSuccess: true, nReturned: n, executionTimeMillis: Date.now() - t0, totalKeysExamined: keys, totalDocsExamined: docsExamined, executionStages: scan },
+      command: inner,
+      serverInfo: { host: this.opts.host, port: this.opts.port(), version: VERSION },
+      ok: 1,
+    };
+  }
+
+  // ---- writes ------------------------------------------------------------------------------------
+
+  /** Runs write statements one by one; a statement blocked by a live transaction waits for it. */
+  private async statements<T>(items: T[], ordered: boolean, fn: (item: T, i: number) => void): Promise<Doc[]> {
+    const writeErrors: Doc[] = [];
+    for (let i = 0; i < items.length; i++) {
+      for (;;) {
+        try {
+          fn(items[i], i);
+          break;
+        } catch (e) {
+          if (e instanceof Blocked) {
+            await e.txn.done;
+            continue;
+          }
+          if (e instanceof MongoCommandError && e.code !== 112 && e.code !== 251) {
+            writeErrors.push({ index: i, code: e.code, errmsg: e.message, ...e.extra });
+            break;
+          }
+          throw e;
+        }
+      }
+      if (writeErrors.length && ordered) break;
+    }
+    return writeErrors;
+  }
+
+  private async insert(cmd: Doc, ctx: CommandContext): Promise<Doc> {
+    const name = this.collName(cmd, 'insert');
+    const docs = cmd.documents;
+    if (!Array.isArray(docs)) throw err(9, "BSON field 'insert.documents' is missing but a required field");
+    const coll = this.engine.ensureColl(ctx.db, name);
+    let n = 0;
+    const writeErrors = await this.statements(docs, cmd.ordered !== false, (raw: Doc) => {
+      const live = this.liveColl(coll);
+      let doc = raw;
+      if (doc._id === undefined) doc = { _id: new ObjectId(), ...doc };
+      else if (Object.keys(doc)[0] !== '_id') {
+        const { _id, ...rest } = doc;
+        doc = { _id, ...rest };
+      }
+      validateDoc(doc);
+      this.engine.insert(live, doc, ctx.txn);
+      n++;
+    });
+    return withErrors({ n, ok: 1 }, writeErrors);
+  }
+
+  /** The collection object currently registered under coll's name (it may have been dropped and re-created). */
+  private liveColl(coll: Collection): Collection {
+    return coll.dropped ? this.engine.ensureColl(coll.db, coll.name) : coll;
+  }
+
+  private async update(cmd: Doc, ctx: CommandContext): Promise<Doc> {
+    const name = this.collName(cmd, 'update');
+    const updates = cmd.updates;
+    if (!Array.isArray(updates)) throw err(9, "BSON field 'update.updates' is missing but a required field");
+    let n = 0;
+    let nModified = 0;
+    const upserted: Doc[] = [];
+    const writeErrors = await this.statements(updates, cmd.ordered !== false, (st: Doc, i) => {
+      const r = this.updateOne(ctx, name, st);
+      n += r.n;
+      nModified += r.nModified;
+      if (r.upsertedId !== undefined) upserted.push({ index: i, _id: r.upsertedId });
+    });
+    const reply: Doc = { n, nModified, ok: 1 };
+    if (upserted.length) reply.upserted = upserted;
+    return withErrors(reply, writeErrors);
+  }
+
+  private updateOne(ctx: CommandContext, name: string, st: Doc): { n: number; nModified: number; upsertedId?: unknown } {
+    const u = st.u;
+    const kind = updateKind(u);
+    if (kind === 'replacement' && st.multi) throw err(9, 'multi update is not supported for replacement-style update');
+    const coll = this.engine.getColl(ctx.db, name);
+    const targets = coll ? this.match(coll, st.q, ctx.txn, st.multi ? { sort: st.sort } : { sort: st.sort, limit: 1 }) : [];
+    if (targets.length === 0) {
+      if (!st.upsert) return { n: 0, nModified: 0 };
+      const doc = buildUpsert(st.q ?? {}, u, kind, st.arrayFilters);
+      validateDoc(doc);
+      const c = this.engine.ensureColl(ctx.db, name);
+      this.engine.insert(c, doc, ctx.txn);
+      return { n: 1, nModified: 0, upsertedId: doc._id };
+    }
+    const c = coll!;
+    const ids = targets.map((d) => keyOf(d._id));
+    this.engine.checkWritable(c, ids, ctx.txn);
+    const changes: { id: string; doc: Doc }[] = [];
+    targets.forEach((d, i) => {
+      const nd = applyUpdate(d, u, kind, st.arrayFilters, st.q, false);
+      if (nd) changes.push({ id: ids[i], doc: nd });
+    });
+    for (const ch of changes) this.engine.checkKeys(c, ch.doc, ctx.txn);
+    let nModified = 0;
+    for (const ch of changes) {
+      validateDoc(ch.doc);
+      this.engine.replace(c, ch.id, ch.doc, ctx.txn);
+      nModified++;
+    }
+    return { n: targets.length, nModified };
+  }
+
+  private async delete(cmd: Doc, ctx: CommandContext): Promise<Doc> {
+    const name = this.collName(cmd, 'delete');
+    const deletes = cmd.deletes;
+    if (!Array.isArray(deletes)) throw err(9, "BSON field 'delete.deletes' is missing but a required field");
+    let n = 0;
+    const writeErrors = await this.statements(deletes, cmd.ordered !== false, (st: Doc) => {
+      const coll = this.engine.getColl(ctx.db, name);
+      if (!coll) return;
+      const limit = Number(st.limit ?? 0);
+      const targets = this.match(coll, st.q, ctx.txn, limit === 1 ? { limit: 1 } : {});
+      const ids = targets.map((d) => keyOf(d._id));
+      this.engine.checkWritable(coll, ids, ctx.txn);
+      for (const id of ids) this.engine.remove(coll, id, ctx.txn);
+      n += ids.length;
+    });
+    return withErrors({ n, ok: 1 }, writeErrors);
+  }
+
+  private async findAndModify(cmd: Doc, ctx: CommandContext): Promise<Doc> {
+    const name = typeof cmd.findAndModify === 'string' ? cmd.findAndModify : cmd.findandmodify;
+    if (typeof name !== 'string') throw err(73, 'invalid collection name');
+    const remove = !!cmd.remove;
+    const u = cmd.update;
+    if (remove && u !== undefined) throw err(9, 'Cannot specify both an update and remove=true');
+    if (!remove && u === undefined) throw err(9, 'Either an update or remove=true must be specified');
+    if (remove && cmd.upsert) throw err(9, 'Cannot specify both upsert=true and remove=true');
+    if (remove && cmd.new) throw err(9, 'Cannot specify both new=true and remove=true; \'remove\' always returns the deleted document');
+    const kind = remove ? 'replacement' : updateKind(u);
+    for (;;) {
+      try {
+        const coll = this.engine.getColl(ctx.db, name);
+        const target = coll ? this.match(coll, cmd.query, ctx.txn, { sort: cmd.sort, limit: 1 })[0] : undefined;
+        let value: Doc | null = null;
+        const lastErrorObject: Doc = { n: 0 };
+        if (remove) {
+          if (target && coll) {
+            const id = keyOf(target._id);
+            this.engine.checkWritable(coll, [id], ctx.txn);
+            this.engine.remove(coll, id, ctx.txn);
+            value = target;
+            lastErrorObject.n = 1;
+          }
+        } else if (target && coll) {
+          const id = keyOf(target._id);
+          this.engine.checkWritable(coll, [id], ctx.txn);
+          const nd = applyUpdate(target, u, kind, cmd.arrayFilters, cmd.query, false);
+          if (nd) {
+            validateDoc(nd);
+            this.engine.checkKeys(coll, nd, ctx.txn);
+            this.engine.replace(coll, id, nd, ctx.txn);
+          }
+          value = cmd.new ? (nd ?? target) : target;
+          lastErrorObject.n = 1;
+          lastErrorObject.updatedExisting = true;
+        } else if (cmd.upsert) {
+          const doc = buildUpsert(cmd.query ?? {}, u, kind, cmd.arrayFilters);
+          validateDoc(doc);
+          const c = this.engine.ensureColl(ctx.db, name);
+          this.engine.insert(c, doc, ctx.txn);
+          value = cmd.new ? doc : null;
+          lastErrorObject.n = 1;
+          lastErrorObject.updatedExisting = false;
+          lastErrorObject.upserted = doc._id;
+        } else lastErrorObject.updatedExisting = false;
+        if (value && cmd.fields && Object.keys(cmd.fields).length) value = project([value], cmd.fields, cmd.query)[0];
+        return { lastErrorObject, value, ok: 1 };
+      } catch (e) {
+        if (e instanceof Blocked) {
+          await e.txn.done;
+          continue;
+        }
+        throw e;
+      }
+    }
+  }
+
+  // ---- namespaces and indexes --------------------------------------------------------------------
+
+  private create(cmd: Doc, ctx: CommandContext): Doc {
+    const name = this.collName(cmd, 'create');
+    if (this.engine.getColl(ctx.db, name)) throw err(48, `Collection ${ctx.db}.${name} already exists.`);
+    if (cmd.viewOn !== undefined) throw err(115, 'views are not supported by the embedded server');
+    const options: Doc = {};
+    for (const k of Object.keys(cmd)) {
+      if (k === 'create' || k.startsWith('$') || ['lsid', 'txnNumber', 'autocommit', 'startTransaction', 'writeConcern', 'readConcern', 'comment'].includes(k)) continue;
+      options[k] = cmd[k];
+    }
+    this.engine.ensureColl(ctx.db, name, options);
+    return { ok: 1 };
+  }
+
+  private drop(cmd: Doc, ctx: CommandContext): Doc {
+    const name = this.collName(cmd, 'drop');
+    const c = this.engine.dropColl(ctx.db, name);
+    if (!c) return { ok: 1 };
+    return { nIndexesWas: c.indexes.size + 1, ns: c.ns, ok: 1 };
+  }
+
+  private listCollections(cmd: Doc, ctx: CommandContext): Doc {
+    const d = this.engine.dbs.get(ctx.db);
+    let items: Doc[] = [...(d?.collections.values() ?? [])].map((c) => ({
+      name: c.name,
+      type: 'collection',
+      options: c.options,
+      info: { readOnly: false, uuid: c.uuid },
+      idIndex: { v: 2, key: { _id: 1 }, name: '_id_' },
+    }));
+    if (isPlainObject(cmd.filter) && Object.keys(cmd.filter).length) {
+      const q = newQuery(cmd.filter);
+      items = items.filter((i) => q.test(i));
+    }
+    if (cmd.nameOnly) items = items.map((i) => ({ name: i.name, type: i.type }));
+    return this.cursorReply(`${ctx.db}.$cmd.listCollections`, items, cmd.cursor?.batchSize, false, 'firstBatch');
+  }
+
+  private listIndexes(cmd: Doc, ctx: CommandContext): Doc {
+    const name = this.collName(cmd, 'listIndexes');
+    const c = this.engine.getColl(ctx.db, name);
+    if (!c) throw err(26, `ns does not exist: ${ctx.db}.${name}`);
+    return this.cursorReply(`${ctx.db}.$cmd.listIndexes.${name}`, c.indexSpecs(), cmd.cursor?.batchSize, false, 'firstBatch');
+  }
+
+  private createIndexes(cmd: Doc, ctx: CommandContext): Doc {
+    const name = this.collName(cmd, 'createIndexes');
+    const specs = cmd.indexes;
+    if (!Array.isArray(specs) || specs.length === 0) throw err(2, 'Must specify at least one index to create');
+    const existed = !!this.engine.getColl(ctx.db, name);
+    const normalized = specs.map(normalizeIndexSpec);
+    const coll = this.engine.ensureColl(ctx.db, name);
+    const before = coll.indexes.size + 1;
+    let created = 0;
+    for (const spec of normalized) {
+      if (spec.name === '_id_' || keyOf(spec.key) === keyOf({ _id: 1 })) {
+        if (spec.name !== '_id_' || keyOf(spec.key) !== keyOf({ _id: 1 }) || spec.unique === false) {
+          throw err(85, `Index with name: ${spec.name} already exists with a different name or options`);
+        }
+        continue;
+      }
+      const byName = coll.indexes.get(spec.name);
+      if (byName) {
+        if (keyOf(byName.spec.key) !== keyOf(spec.key))
+          throw err(86, `An existing index has the same name as the requested index. When index names are not specified, they are auto generated and can cause conflicts. Please refer to our documentation. Requested index: ${JSON.stringify(spec)}, existing index: ${JSON.stringify(byName.spec)}`);
+        if (optionsKey(byName.spec) !== optionsKey(spec))
+          throw err(85, `An existing index has the same name as the requested index. When index names are not specified, they are auto generated and can cause conflicts. Please refer to our documentation. Requested index: ${JSON.stringify(spec)}, existing index: ${JSON.stringify(byName.spec)}`);
+        continue;
+      }
+      const sameKey = [...coll.indexes.values()].find((i) => keyOf(i.spec.key) === keyOf(spec.key) && keyOf(i.spec.partialFilterExpression) === keyOf(spec.partialFilterExpression));
+      if (sameKey) {
+        if (optionsKey(sameKey.spec) === optionsKey(spec)) throw err(85, `Index already exists with a different name: ${sameKey.name}`);
+        throw err(85, `An equivalent index already exists with a different name and options. Requested index: ${JSON.stringify(spec)}, existing index: ${JSON.stringify(sameKey.spec)}`);
+      }
+      this.engine.createIndex(coll, spec);
+      created++;
+    }
+    const reply: Doc = { numIndexesBefore: before, numIndexesAfter: coll.indexes.size + 1, createdCollectionAutomatically: !existed, ok: 1 };
+    if (created === 0) reply.note = 'all indexes already exist';
+    return reply;
+  }
+
+  private dropIndexes(cmd: Doc, ctx: CommandContext): Doc {
+    const name = typeof cmd.dropIndexes === 'string' ? cmd.dropIndexes : cmd.deleteIndexes;
+    const c = this.engine.getColl(ctx.db, name);
+    if (!c) throw err(26, `ns not found ${ctx.db}.${name}`);
+    const was = c.indexes.size + 1;
+    const idx = cmd.index;
+    let names: string[];
+    if (idx === '*') names = [...c.indexes.keys()];
+    else if (typeof idx === 'string') names = [idx];
+    else if (Array.isArray(idx)) names = idx.map(String);
+    else if (isPlainObject(idx)) {
+      if (keyOf(idx) === keyOf({ _id: 1 })) throw err(72, 'cannot drop _id index');
+      const found = [...c.indexes.values()].find((i) => keyOf(i.spec.key) === keyOf(idx));
+      if (!found) throw err(27, `can't find index with key: ${JSON.stringify(idx)}`);
+      names = [found.name];
+    } else throw err(14, "BSON field 'dropIndexes.index' is the wrong type");
+    for (const n of names) {
+      if (n === '_id_') throw err(72, 'cannot drop _id index');
+      if (!c.indexes.has(n)) throw err(27, `index not found with name [${n}]`);
+    }
+    for (const n of names) this.engine.dropIndex(c, n);
+    return { nIndexesWas: was, ok: 1 };
+  }
+
+  // ---- TTL ---------------------------------------------------------------------------------------
+
+  /** Deletes expired documents of every TTL index; returns how many were removed. */
+  ttlSweep(now = Date.now()): number {
+    let removed = 0;
+    for (const d of this.engine.dbs.values()) {
+      for (const c of d.collections.values()) {
+        for (const ix of c.indexes.values()) {
+          const exp = ix.spec.expireAfterSeconds;
+          if (typeof exp !== 'number' || ix.fields.length !== 1) continue;
+          const expired: string[] = [];
+          for (const [id, doc] of c.docs) {
+            if (ix.partial && !ix.partial.test(doc)) continue;
+            let min = Infinity;
+            for (const v of valuesAt(doc, ix.fields[0])) {
+              const arr = Array.isArray(v) ? v : [v];
+              for (const x of arr) if (x instanceof Date && x.getTime() < min) min = x.getTime();
+            }
+            if (min !== Infinity && min + exp * 1000 <= now && !this.engine.locks.has(c.ns + '\0' + id)) expired.push(id);
+          }
+          for (const id of expired) this.engine.remove(c, id, null);
+          removed += expired.length;
+        }
+      }
+    }
+    return removed;
+  }
+
+  abortAll(): void {
+    for (const s of this.sessions.values()) if (s.txn) this.engine.abortTxn(s.txn, 'shutdown');
+    this.sessions.clear();
+    this.cursors.clear();
+  }
+}
+
+const ELECTION_ID = new ObjectId('7fffffff0000000000000001');
+
+function sessionKey(id: unknown): string {
+  const b = id as { buffer?: Uint8Array; toHexString?: () => string };
+  if (b && b.buffer) return Buffer.from(b.buffer).toString('hex');
+  return keyOf(id);
+}
+
+export function toErrorReply(e: unknown): Doc {
+  if (e instanceof MongoCommandError) return e.toReply();
+  const msg = e instanceof Error ? e.message : String(e);
+  return { ok: 0, errmsg: msg, code: 2, codeName: 'BadValue' };
+}
+
+function withErrors(reply: Doc, writeErrors: Doc[]): Doc {
+  if (writeErrors.length) reply.writeErrors = writeErrors;
+  return reply;
+}
+
+function newQuery(filter: Doc): Query {
+  try {
+    return new Query(filter, {});
+  } catch (e) {
+    throw err(2, (e as Error).message);
+  }
+}
+
+export function sortDocs<T extends Doc>(docs: T[], sort: Doc): T[] {
+  return new Query({}, {}).find<T>(docs).sort(sort as never).all();
+}
+
+function project(docs: Doc[], projection: unknown, filter: unknown): Doc[] {
+  if (!isPlainObject(projection) || Object.keys(projection).length === 0) return docs;
+  const positional = Object.keys(projection).some((k) => k.endsWith('.$'));
+  const q = new Query(positional && isPlainObject(filter) ? filter : {}, {});
+  try {
+    return q.find<Doc>(docs, projection as never).all();
+  } catch (e) {
+    throw err(2, (e as Error).message);
+  }
+}
+
+function checkPipeline(pipeline: unknown[]): boolean {
+  let needsClone = false;
+  for (const st of pipeline) {
+    if (!isPlainObject(st) || Object.keys(st).length !== 1) throw err(40323, 'A pipeline stage specification object must contain exactly one field.');
+    const op = Object.keys(st)[0];
+    if (KNOWN_UNSUPPORTED_STAGES.has(op)) throw err(115, `${op} is not supported by the embedded server`);
+    if (!SUPPORTED_STAGES.has(op)) throw err(40324, `Unrecognized pipeline stage name: '${op}'`);
+    if (!SAFE_STAGES.has(op)) needsClone = true;
+    if (op === '$facet' && isPlainObject(st.$facet)) for (const sub of Object.values(st.$facet)) if (Array.isArray(sub) && checkPipeline(sub)) needsClone = true;
+    if (op === '$lookup' && Array.isArray((st.$lookup as Doc)?.pipeline) && checkPipeline((st.$lookup as Doc).pipeline)) needsClone = true;
+  }
+  return needsClone;
+}
+
+type UpdateKind = 'operators' | 'replacement' | 'pipeline';
+
+function updateKind(u: unknown): UpdateKind {
+  if (Array.isArray(u)) return 'pipeline';
+  if (!isPlainObject(u)) throw err(14, 'Update argument must be either an object or an array');
+  const keys = Object.keys(u);
+  const ops = keys.filter((k) => k.startsWith('$'));
+  if (ops.length === 0) return 'replacement';
+  if (ops.length !== keys.length) throw err(9, `Unknown modifier: ${keys.find((k) => !k.startsWith('$'))}. Expected a valid update modifier or pipeline-style update specified as an array`);
+  for (const op of ops) {
+    if (!UPDATE_OPS.has(op)) throw err(9, `Unknown modifier: ${op}. Expected a valid update modifier or pipeline-style update specified as an array`);
+    if (!isPlainObject(u[op])) throw err(9, `Modifiers operate on fields but we found type ${typeof u[op]} instead. For example: {$mod: {<field>: ...}} not {${op}: ${JSON.stringify(u[op])}}`);
+  }
+  return 'operators';
+}
+
+const UPDATE_OPS = new Set(['$set', '$unset', '$inc', '$mul', '$min', '$max', '$rename', '$push', '$pull', '$pullAll', '$addToSet', '$pop', '$currentDate', '$bit', '$setOnInsert']);
+
+/** Returns the updated copy of `doc`, or null when the update changes nothing. */
+function applyUpdate(doc: Doc, u: any, kind: UpdateKind, arrayFilters: Doc[] | undefined, query: Doc | undefined, isInsert: boolean): Doc | null {
+  let nd: Doc;
+  if (kind === 'pipeline') {
+    checkPipeline(u);
+    nd = new Aggregator(u, {}).run([clone(doc)])[0] as Doc;
+  } else if (kind === 'replacement') {
+    if (u._id !== undefined && keyOf(u._id) !== keyOf(doc._id)) throw immutableId();
+    const { _id: _ignored, ...rest } = u;
+    nd = { _id: doc._id, ...clone(rest) };
+  } else {
+    nd = clone(doc);
+    const mod: Doc = { ...u };
+    if (mod.$setOnInsert) {
+      if (isInsert) mod.$set = { ...(mod.$set ?? {}), ...mod.$setOnInsert };
+      delete mod.$setOnInsert;
+    }
+    for (const k of Object.keys(mod)) if (Object.keys(mod[k]).length === 0) delete mod[k];
+    for (const k of Object.keys(mod)) for (const f of Object.keys(mod[k])) if (f === '_id' || f.startsWith('_id.')) if (!isInsert || k !== '$set') throw immutableId();
+    if (Object.keys(mod).length) {
+      try {
+        mingoUpdate(nd, mod as never, arrayFilters, isInsert ? undefined : (query as never), { cloneMode: 'copy' });
+      } catch (e) {
+        throw err(2, (e as Error).message);
+      }
+    }
+  }
+  if (!isInsert && keyOf(nd._id) !== keyOf(doc._id)) throw immutableId();
+  if (!isInsert && keyOf(nd) === keyOf(doc)) return null;
+  return nd;
+}
+
+function immutableId(): MongoCommandError {
+  return err(66, "Performing an update on the path '_id' would modify the immutable field '_id'");
+}
+
+function buildUpsert(q: Doc, u: any, kind: UpdateKind, arrayFilters: Doc[] | undefined): Doc {
+  const base: Doc = {};
+  const collect = (f: Doc) => {
+    for (const k of Object.keys(f)) {
+      const v = f[k];
+      if (k === '$and' && Array.isArray(v)) {
+        for (const s of v) if (isPlainObject(s)) collect(s);
+        continue;
+      }
+      if (k.startsWith('$')) continue;
+      if (isPlainObject(v) && Object.keys(v).some((x) => x.startsWith('$'))) {
+        if ('$eq' in v) setPath(base, k, clone(v.$eq));
+        continue;
+      }
+      setPath(base, k, clone(v));
+    }
+  };
+  let doc: Doc;
+  if (kind === 'replacement') {
+    collect(q);
+    doc = clone(u);
+    if (doc._id === undefined && base._id !== undefined) doc = { _id: base._id, ...doc };
+  } else {
+    collect(q);
+    doc = applyUpdate(base, u, kind, arrayFilters, undefined, true) ?? base;
+  }
+  if (doc._id === undefined) doc = { _id: new ObjectId(), ...doc };
+  else if (Object.keys(doc)[0] !== '_id') {
+    const { _id, ...rest } = doc;
+    doc = { _id, ...rest };
+  }
+  return doc;
+}
+
+function validateDoc(doc: Doc): void {
+  const id = doc._id;
+  if (Array.isArray(id)) throw err(2, 'can\'t use an array for _id');
+  if (id instanceof RegExp) throw err(2, 'can\'t use a regex for _id');
+  for (const k of Object.keys(doc)) if (k.startsWith('$')) throw err(2, `Document can't have $ prefixed field names: ${k}`);
+}
+
+function normalizeIndexSpec(raw: unknown): IndexSpec {
+  if (!isPlainObject(raw)) throw err(2, 'index specification must be an object');
+  const key = raw.key;
+  if (!isPlainObject(key) || Object.keys(key).length === 0) throw err(67, 'Index keys cannot be empty.');
+  for (const [f, v] of Object.entries(key)) {
+    if (v === 'text' || v === '2d' || v === '2dsphere' || v === 'geoHaystack' || v === 'wildcard' || f.includes('$**'))
+      throw err(67, `${v === 'text' ? 'text' : String(v)} indexes are not supported by the embedded server`);
+    if (typeof v !== 'number' && v !== 'hashed') throw err(67, `Values in the index key pattern can only be numbers or strings, found ${JSON.stringify(v)}`);
+  }
+  if (typeof raw.name !== 'string' || !raw.name) throw err(9, "The 'name' field is a required property of an index specification");
+  const spec: IndexSpec = { v: 2, key, name: raw.name };
+  if (raw.unique) spec.unique = true;
+  if (raw.sparse) spec.sparse = true;
+  if (isPlainObject(raw.partialFilterExpression)) spec.partialFilterExpression = raw.partialFilterExpression;
+  if (raw.expireAfterSeconds !== undefined) {
+    const e = Number(raw.expireAfterSeconds);
+    if (!Number.isFinite(e) || e < 0) throw err(67, 'TTL index \'expireAfterSeconds\' option must be numeric and non-negative');
+    spec.expireAfterSeconds = e;
+  }
+  for (const k of ['collation', 'weights', 'default_language', 'textIndexVersion']) {
+    if (raw[k] !== undefined) throw err(67, `index option '${k}' is not supported by the embedded server`);
+  }
+  if (raw.hidden !== undefined) spec.hidden = !!raw.hidden;
+  return spec;
+}
+
+function optionsKey(s: IndexSpec): string {
+  return keyOf({ u: !!s.unique, s: !!s.sparse, p: s.partialFilterExpression ?? null, e: s.expireAfterSeconds ?? null });
+}

@@ -1,0 +1,332 @@
+/**
+ * Durability: an append-only journal of committed changes plus a snapshot, both made of frames
+ * `[u32 payload length][u32 crc32(payload)][BSON payload]`.
+ *
+ * - Every change is appended to an in-memory buffer; `flush()` writes and fdatasyncs everything
+ *   buffered so far in one batch (group commit). Commands reply only after their flush resolved.
+ * - Start-up loads `snapshot-<gen>.bson`, replays `journal-<gen>.log` and truncates a torn last frame.
+ * - Compaction writes the whole live state to `snapshot-<gen+1>.bson.tmp`, fsyncs, renames it into
+ *   place (atomic), starts an empty `journal-<gen+1>.log` and deletes the old generation. It runs once
+ *   the journal is larger than max(journalCompactMinBytes, 2 x snapshot size), so files stay
+ *   proportional to the live data.
+ */
+import * as fs from 'node:fs';
+import * as fsp from 'node:fs/promises';
+import * as path from 'node:path';
+import * as zlib from 'node:zlib';
+import { deserialize, serialize } from 'bson';
+import { crc32c } from './crc32c';
+import { Engine, Index, IndexSpec, JournalOp, splitNs } from './storage';
+import { Doc } from './values';
+
+const crc: (b: Uint8Array) => number = typeof zlib.crc32 === 'function' ? (b) => zlib.crc32(b) >>> 0 : crc32c;
+const DESER = { promoteLongs: true, promoteValues: true, promoteBuffers: false, bsonRegExp: false } as const;
+
+export interface JournalOptions {
+  compactMinBytes?: number;
+  logger?: (msg: string) => void;
+}
+
+function frame(payload: Uint8Array): Buffer {
+  const out = Buffer.allocUnsafe(8 + payload.length);
+  out.writeUInt32LE(payload.length, 0);
+  out.writeUInt32LE(crc(payload), 4);
+  out.set(payload, 8);
+  return out;
+}
+
+/** Reads frames; returns the payloads and the offset after the last intact frame. */
+function readFrames(buf: Buffer): { docs: Doc[]; good: number } {
+  const docs: Doc[] = [];
+  let pos = 0;
+  while (pos + 8 <= buf.length) {
+    const len = buf.readUInt32LE(pos);
+    const sum = buf.readUInt32LE(pos + 4);
+    if (pos + 8 + len > buf.length) break;
+    const payload = buf.subarray(pos + 8, pos + 8 + len);
+    if (crc(payload) !== sum) break;
+    try {
+      docs.push(deserialize(payload, DESER));
+    } catch {
+      break;
+    }
+    pos += 8 + len;
+  }
+  return { docs, good: pos };
+}
+
+export class Journal {
+  private pending: Buffer[] = [];
+  private appendedSeq = 0;
+  private flushedSeq = 0;
+  private waiters: { seq: number; resolve: () => void; reject: (e: Error) => void }[] = [];
+  private running = false;
+  private forceCompact: (() => void)[] = [];
+  private journalBytes = 0;
+  private snapshotBytes = 0;
+  private closed = false;
+  private readonly compactMin: number;
+
+  private constructor(
+    private readonly dir: string,
+    private readonly engine: Engine,
+    private gen: number,
+    private fh: fsp.FileHandle,
+    opts: JournalOptions,
+    private readonly log?: (msg: string) => void,
+  ) {
+    this.compactMin = opts.compactMinBytes ?? 8 * 1024 * 1024;
+  }
+
+  static async open(dir: string, engine: Engine, opts: JournalOptions = {}): Promise<Journal> {
+    await fsp.mkdir(dir, { recursive: true });
+    takeLock(dir);
+    const names = await fsp.readdir(dir);
+    let gen = 0;
+    for (const n of names) {
+      const m = /^snapshot-(\d+)\.bson$/.exec(n);
+      if (m) gen = Math.max(gen, Number(m[1]));
+    }
+    let snapshotBytes = 0;
+    const snapPath = path.join(dir, `snapshot-${gen}.bson`);
+    if (fs.existsSync(snapPath)) {
+      const buf = await fsp.readFile(snapPath);
+      snapshotBytes = buf.length;
+      const { docs } = readFrames(buf);
+      for (const f of docs) loadSnapshotFrame(engine, f);
+    }
+    const jPath = path.join(dir, `journal-${gen}.log`);
+    let journalBytes = 0;
+    let replayed = 0;
+    if (fs.existsSync(jPath)) {
+      const buf = await fsp.readFile(jPath);
+      const { docs, good } = readFrames(buf);
+      for (const op of docs) engine.apply(op as JournalOp);
+      replayed = docs.length;
+      if (good < buf.length) {
+        opts.logger?.(`journal: discarding a torn tail of ${buf.length - good} bytes`);
+        await fsp.truncate(jPath, good);
+      }
+      journalBytes = good;
+    }
+    for (const n of names) {
+      const m = /^(snapshot|journal)-(\d+)\.(bson|log)(\.tmp)?$/.exec(n);
+      if (m && (Number(m[2]) !== gen || m[4])) await fsp.rm(path.join(dir, n), { force: true });
+    }
+    const fh = await fsp.open(jPath, 'a');
+    const j = new Journal(dir, engine, gen, fh, opts, opts.logger);
+    j.journalBytes = journalBytes;
+    j.snapshotBytes = snapshotBytes;
+    opts.logger?.(`journal: loaded generation ${gen} (${snapshotBytes} snapshot bytes, ${replayed} journal records)`);
+    engine.onWriteSink = (op) => j.append(op);
+    return j;
+  }
+
+  sizes(): { journalBytes: number; snapshotBytes: number } {
+    return { journalBytes: this.journalBytes + this.pending.reduce((a, b) => a + b.length, 0), snapshotBytes: this.snapshotBytes };
+  }
+
+  append(op: JournalOp): void {
+    if (this.closed) throw new Error('journal is closed');
+    this.pending.push(frame(serialize(op)));
+    this.appendedSeq++;
+  }
+
+  /** Resolves once every change appended so far is on disk. */
+  flush(): Promise<void> {
+    if (this.flushedSeq >= this.appendedSeq) return Promise.resolve();
+    return new Promise((resolve, reject) => {
+      this.waiters.push({ seq: this.appendedSeq, resolve, reject });
+      this.kick();
+    });
+  }
+
+  compactNow(): Promise<void> {
+    return new Promise((resolve) => {
+      this.forceCompact.push(resolve);
+      this.kick();
+    });
+  }
+
+  private kick(): void {
+    if (this.running) return;
+    this.running = true;
+    this.loop()
+      .catch((e) => {
+        this.log?.(`journal write failed: ${(e as Error).message}`);
+        const ws = this.waiters;
+        this.waiters = [];
+        for (const w of ws) w.reject(e as Error);
+      })
+      .finally(() => {
+        this.running = false;
+        if (this.pending.length || this.forceCompact.length) this.kick();
+      });
+  }
+
+  private async loop(): Promise<void> {
+    while (this.pending.length || this.forceCompact.length) {
+      if (this.pending.length) {
+        const bufs = this.pending;
+        const seq = this.appendedSeq;
+        this.pending = [];
+        const data = bufs.length === 1 ? bufs[0] : Buffer.concat(bufs);
+        try {
+          await writeAll(this.fh, data);
+          await this.fh.datasync();
+        } catch (e) {
+          this.pending = [...bufs, ...this.pending];
+          throw e;
+        }
+        this.journalBytes += data.length;
+        this.release(seq);
+      }
+      if (this.forceCompact.length || this.journalBytes > Math.max(this.compactMin, 2 * this.snapshotBytes)) {
+        const cbs = this.forceCompact;
+        this.forceCompact = [];
+        await this.compact();
+        for (const cb of cbs) cb();
+      }
+    }
+  }
+
+  private release(seq: number): void {
+    this.flushedSeq = Math.max(this.flushedSeq, seq);
+    const keep: typeof this.waiters = [];
+    for (const w of this.waiters) {
+      if (w.seq <= this.flushedSeq) w.resolve();
+      else keep.push(w);
+    }
+    this.waiters = keep;
+  }
+
+  private async compact(): Promise<void> {
+    // Synchronously: the snapshot covers every change applied so far, including buffered ones.
+    const frames = snapshotFrames(this.engine);
+    const covered = this.pending;
+    const seq = this.appendedSeq;
+    this.pending = [];
+    const next = this.gen + 1;
+    const snapPath = path.join(this.dir, `snapshot-${next}.bson`);
+    const tmp = snapPath + '.tmp';
+    const size = frames.reduce((a, b) => a + b.length, 0);
+    try {
+      const fh = await fsp.open(tmp, 'w');
+      try {
+        for (let i = 0; i < frames.length; i += 256) await writeAll(fh, Buffer.concat(frames.slice(i, i + 256)));
+        await fh.datasync();
+      } finally {
+        await fh.close();
+      }
+      await fsp.rename(tmp, snapPath);
+      await syncDir(this.dir);
+    } catch (e) {
+      this.pending = [...covered, ...this.pending];
+      await fsp.rm(tmp, { force: true }).catch(() => undefined);
+      throw e;
+    }
+    const newFh = await fsp.open(path.join(this.dir, `journal-${next}.log`), 'a');
+    await syncDir(this.dir);
+    const oldFh = this.fh;
+    const oldGen = this.gen;
+    this.fh = newFh;
+    this.gen = next;
+    this.journalBytes = 0;
+    this.snapshotBytes = size;
+    this.release(seq);
+    await oldFh.close();
+    await fsp.rm(path.join(this.dir, `journal-${oldGen}.log`), { force: true });
+    await fsp.rm(path.join(this.dir, `snapshot-${oldGen}.bson`), { force: true });
+    this.log?.(`journal: compacted into generation ${next} (${size} bytes)`);
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    await this.flush();
+    while (this.running) await new Promise((r) => setTimeout(r, 5));
+    this.closed = true;
+    this.engine.onWriteSink = null;
+    await this.fh.close();
+    releaseLock(this.dir);
+  }
+}
+
+async function writeAll(fh: fsp.FileHandle, data: Buffer): Promise<void> {
+  let off = 0;
+  while (off < data.length) {
+    const { bytesWritten } = await fh.write(data, off, data.length - off);
+    off += bytesWritten;
+  }
+}
+
+async function syncDir(dir: string): Promise<void> {
+  try {
+    const d = await fsp.open(dir, 'r');
+    try {
+      await d.sync();
+    } finally {
+      await d.close();
+    }
+  } catch {
+    // some platforms cannot fsync a directory
+  }
+}
+
+function snapshotFrames(engine: Engine): Buffer[] {
+  const out: Buffer[] = [];
+  for (const db of engine.dbs.values()) {
+    for (const c of db.collections.values()) {
+      out.push(frame(serialize({ o: 'cc', ns: c.ns, opts: c.options, idx: [...c.indexes.values()].map((i) => i.spec) })));
+      let batch: Doc[] = [];
+      for (const d of c.docs.values()) {
+        batch.push(d);
+        if (batch.length === 256) {
+          out.push(frame(serialize({ o: 'ds', ns: c.ns, docs: batch })));
+          batch = [];
+        }
+      }
+      if (batch.length) out.push(frame(serialize({ o: 'ds', ns: c.ns, docs: batch })));
+    }
+  }
+  return out;
+}
+
+function loadSnapshotFrame(engine: Engine, f: Doc): void {
+  const [db, name] = splitNs(f.ns);
+  if (f.o === 'cc') {
+    engine.apply({ o: 'cc', ns: f.ns, opts: f.opts ?? {} });
+    const c = engine.getColl(db, name)!;
+    for (const spec of (f.idx ?? []) as IndexSpec[]) c.indexes.set(spec.name, new Index(spec));
+  } else if (f.o === 'ds') {
+    const c = engine.getColl(db, name);
+    if (c) for (const d of f.docs as Doc[]) c.putRaw(d);
+  }
+}
+
+function takeLock(dir: string): void {
+  const lock = path.join(dir, 'mongod.lock');
+  try {
+    const pid = Number(fs.readFileSync(lock, 'utf8').trim());
+    if (pid && pid !== process.pid && isAlive(pid)) throw new Error(`data folder ${dir} is in use by process ${pid}`);
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e;
+  }
+  fs.writeFileSync(lock, String(process.pid));
+}
+
+function releaseLock(dir: string): void {
+  try {
+    fs.rmSync(path.join(dir, 'mongod.lock'), { force: true });
+  } catch {
+    // ignore
+  }
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}

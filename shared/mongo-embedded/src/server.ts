@@ -1,0 +1,192 @@
+/** The TCP server: framing, per-connection ordering, lifecycle, TTL monitor and journal wiring. */
+import * as net from 'node:net';
+import { Core, toErrorReply } from './commands';
+import { err } from './errors';
+import { Journal } from './journal';
+import { Stats } from './storage';
+import { encodeReply, parseMessage, ProtocolError, Request } from './wire';
+
+export interface EmbeddedMongoOptions {
+  /** TCP port; 0 (default) picks any free port. */
+  port?: number;
+  /** Interface to bind; default 127.0.0.1. */
+  host?: string;
+  /** Data folder for the journal and snapshots; absent = in memory only. */
+  dataDir?: string;
+  logger?: (msg: string) => void;
+  /** How often expired TTL documents are removed (MongoDB: 60 s). Default 60000. */
+  ttlMonitorIntervalMs?: number;
+  /** Replica set name reported by hello. Default "embedded". */
+  replicaSetName?: string;
+  /** Compact the journal once it exceeds max(this, 2 x snapshot size). Default 8 MiB. */
+  journalCompactMinBytes?: number;
+  /** Abort transactions left open longer than this (MongoDB: 60 s). */
+  transactionLifetimeMs?: number;
+}
+
+export interface EmbeddedMongo {
+  readonly port: number;
+  readonly host: string;
+  /** mongodb:// URL that mongoose.connect / createConnection accept as is. */
+  uri(dbName?: string): string;
+  /** Flush the journal and close every socket. */
+  close(): Promise<void>;
+  /** Cumulative counters: documents and index keys examined, scans, commands. */
+  stats(): Stats;
+  /** Run the TTL monitor now; resolves with the number of documents removed. */
+  runTtlMonitor(): Promise<number>;
+  /** Compact the journal now (no-op in memory). */
+  compact(): Promise<void>;
+  /** Journal and snapshot sizes in bytes (0 in memory). */
+  storageSize(): { journalBytes: number; snapshotBytes: number };
+}
+
+const MAX_MESSAGE = 48_000_000 + 16 * 1024 * 1024;
+
+export async function startEmbeddedMongo(opts: EmbeddedMongoOptions = {}): Promise<EmbeddedMongo> {
+  const host = opts.host ?? '127.0.0.1';
+  const log = opts.logger;
+  let port = opts.port ?? 0;
+  const core = new Core({
+    host,
+    port: () => port,
+    setName: opts.replicaSetName ?? 'embedded',
+    logger: log,
+    transactionLifetimeMs: opts.transactionLifetimeMs,
+  });
+  let journal: Journal | null = null;
+  if (opts.dataDir) {
+    journal = await Journal.open(opts.dataDir, core.engine, { compactMinBytes: opts.journalCompactMinBytes, logger: log });
+    const j = journal;
+    core.durable = () => j.flush();
+  }
+
+  const sockets = new Set<net.Socket>();
+  let connCounter = 0;
+  const server = net.createServer((sock) => {
+    sockets.add(sock);
+    core.connections++;
+    core.totalConnections++;
+    const connectionId = ++connCounter;
+    const remote = `${sock.remoteAddress}:${sock.remotePort}`;
+    sock.setNoDelay(true);
+    let chunks: Buffer[] = [];
+    let buffered = 0;
+    let queue: Promise<void> = Promise.resolve();
+    let closed = false;
+
+    const handle = async (msg: Buffer) => {
+      let req: Request;
+      try {
+        req = parseMessage(msg);
+      } catch (e) {
+        log?.(`protocol error from ${remote}: ${(e as Error).message}`);
+        sock.destroy();
+        return;
+      }
+      let reply;
+      const body = req.body;
+      if (body.$unsupportedOpCode !== undefined) reply = err(5739101, `Unsupported opCode ${body.$unsupportedOpCode}`).toReply();
+      else if (body.$unsupportedLegacyQuery !== undefined) reply = err(5739101, 'OP_QUERY is only supported for commands on $cmd').toReply();
+      else {
+        try {
+          reply = await core.run(body, connectionId, remote);
+        } catch (e) {
+          reply = toErrorReply(e);
+        }
+      }
+      if (req.moreToCome || closed) return;
+      sock.write(encodeReply(req, reply));
+    };
+
+    sock.on('data', (data: Buffer) => {
+      chunks.push(data);
+      buffered += data.length;
+      while (buffered >= 4) {
+        let head = chunks[0];
+        if (head.length < 4) {
+          head = Buffer.concat(chunks);
+          chunks = [head];
+        }
+        const len = head.readInt32LE(0);
+        if (len < 16 || len > MAX_MESSAGE) {
+          log?.(`bad message length ${len} from ${remote}`);
+          sock.destroy();
+          return;
+        }
+        if (buffered < len) break;
+        if (head.length < len) {
+          head = Buffer.concat(chunks);
+          chunks = [head];
+        }
+        const msg = head.subarray(0, len);
+        const rest = head.subarray(len);
+        chunks[0] = rest;
+        if (rest.length === 0) chunks.shift();
+        buffered -= len;
+        queue = queue.then(() => handle(msg)).catch((e) => log?.(`connection error: ${(e as Error).message}`));
+      }
+    });
+    const done = () => {
+      if (closed) return;
+      closed = true;
+      sockets.delete(sock);
+      core.connections--;
+    };
+    sock.on('close', done);
+    sock.on('error', done);
+  });
+
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  port = (server.address() as net.AddressInfo).port;
+  log?.(`mongo-embedded listening on mongodb://${host}:${port}/ (${opts.dataDir ? `data in ${opts.dataDir}` : 'in memory'})`);
+
+  const runTtl = async (): Promise<number> => {
+    const n = core.ttlSweep();
+    if (n && journal) await journal.flush();
+    return n;
+  };
+  const ttlTimer = setInterval(() => {
+    runTtl().catch((e) => log?.(`TTL monitor failed: ${(e as Error).message}`));
+  }, opts.ttlMonitorIntervalMs ?? 60_000);
+  ttlTimer.unref();
+
+  let closing: Promise<void> | null = null;
+  const hostForUri = host.includes(':') ? `[${host}]` : host === '0.0.0.0' ? '127.0.0.1' : host;
+  return {
+    get port() {
+      return port;
+    },
+    host,
+    uri(dbName?: string) {
+      return `mongodb://${hostForUri}:${port}/${dbName ? encodeURIComponent(dbName) : ''}?directConnection=true`;
+    },
+    stats: () => ({ ...core.engine.stats }),
+    runTtlMonitor: runTtl,
+    compact: async () => {
+      if (journal) await journal.compactNow();
+    },
+    storageSize: () => journal?.sizes() ?? { journalBytes: 0, snapshotBytes: 0 },
+    close() {
+      if (closing) return closing;
+      closing = (async () => {
+        clearInterval(ttlTimer);
+        const closedServer = new Promise<void>((r) => server.close(() => r()));
+        for (const s of sockets) s.destroy();
+        sockets.clear();
+        core.abortAll();
+        await closedServer;
+        if (journal) await journal.close();
+      })();
+      return closing;
+    },
+  };
+}
+
+export { ProtocolError };

@@ -1,0 +1,651 @@
+/**
+ * In-memory storage: databases, collections, secondary indexes, per-session transaction overlays,
+ * document locks and unique-key reservations. Every method here is synchronous: a command runs to
+ * completion on the event loop before the next one starts, which makes each statement atomic.
+ */
+import { UUID } from 'bson';
+import { Query } from 'mingo';
+import { err, MongoCommandError, writeConflict } from './errors';
+import { clone, Doc, isPlainObject, keyOf, valuesAt } from './values';
+
+export interface IndexSpec {
+  v?: number;
+  key: Doc;
+  name: string;
+  unique?: boolean;
+  sparse?: boolean;
+  partialFilterExpression?: Doc;
+  expireAfterSeconds?: number;
+  [k: string]: unknown;
+}
+
+interface KeyEntry {
+  k: string;
+  first: string;
+  vals: unknown[];
+}
+
+/** A secondary index: key string -> ids of the documents holding that key. */
+export class Index {
+  readonly fields: string[];
+  readonly map = new Map<string, string | Set<string>>();
+  readonly prefix: Map<string, string | Set<string>> | null;
+  readonly partial: Query | null;
+
+  constructor(public readonly spec: IndexSpec) {
+    this.fields = Object.keys(spec.key);
+    this.prefix = this.fields.length > 1 ? new Map() : null;
+    this.partial = spec.partialFilterExpression ? new Query(spec.partialFilterExpression, {}) : null;
+  }
+
+  get name(): string {
+    return this.spec.name;
+  }
+  get unique(): boolean {
+    return !!this.spec.unique;
+  }
+
+  entries(doc: Doc): KeyEntry[] {
+    if (this.partial && !this.partial.test(doc)) return [];
+    const perField: { k: string; v: unknown }[][] = [];
+    let allMissing = true;
+    for (const f of this.fields) {
+      const seen = new Map<string, unknown>();
+      for (const v of valuesAt(doc, f)) {
+        if (v !== undefined) allMissing = false;
+        if (Array.isArray(v)) {
+          if (v.length === 0) seen.set('N', undefined);
+          for (const el of v) seen.set(keyOf(el), el);
+        } else seen.set(keyOf(v), v === undefined ? null : v);
+      }
+      perField.push([...seen].map(([k, v]) => ({ k, v })));
+    }
+    if (this.spec.sparse && allMissing) return [];
+    let combos: { ks: string[]; vs: unknown[] }[] = [{ ks: [], vs: [] }];
+    for (const opts of perField) {
+      const next: { ks: string[]; vs: unknown[] }[] = [];
+      for (const c of combos) for (const o of opts) next.push({ ks: [...c.ks, o.k], vs: [...c.vs, o.v] });
+      combos = next;
+    }
+    return combos.map((c) => ({ k: c.ks.join('|'), first: c.ks[0], vals: c.vs }));
+  }
+
+  add(id: string, doc: Doc): void {
+    for (const e of this.entries(doc)) {
+      addTo(this.map, e.k, id);
+      if (this.prefix) addTo(this.prefix, e.first, id);
+    }
+  }
+
+  remove(id: string, doc: Doc): void {
+    for (const e of this.entries(doc)) {
+      removeFrom(this.map, e.k, id);
+      if (this.prefix) removeFrom(this.prefix, e.first, id);
+    }
+  }
+
+  owners(k: string, prefix = false): string[] {
+    const s = (prefix ? this.prefix : this.map)?.get(k);
+    if (s === undefined) return [];
+    return typeof s === 'string' ? [s] : [...s];
+  }
+}
+
+function addTo(m: Map<string, string | Set<string>>, k: string, id: string): void {
+  const cur = m.get(k);
+  if (cur === undefined) m.set(k, id);
+  else if (typeof cur === 'string') {
+    if (cur !== id) m.set(k, new Set([cur, id]));
+  } else cur.add(id);
+}
+
+function removeFrom(m: Map<string, string | Set<string>>, k: string, id: string): void {
+  const cur = m.get(k);
+  if (cur === undefined) return;
+  if (typeof cur === 'string') {
+    if (cur === id) m.delete(k);
+  } else {
+    cur.delete(id);
+    if (cur.size === 1) m.set(k, cur.values().next().value as string);
+    else if (cur.size === 0) m.delete(k);
+  }
+}
+
+export class Collection {
+  readonly docs = new Map<string, Doc>();
+  readonly indexes = new Map<string, Index>();
+  readonly uuid = new UUID();
+  dropped = false;
+
+  constructor(
+    public readonly db: string,
+    public readonly name: string,
+    public options: Doc = {},
+  ) {}
+
+  get ns(): string {
+    return `${this.db}.${this.name}`;
+  }
+
+  /** Insert or replace without any checks (index maintenance only). */
+  putRaw(doc: Doc): void {
+    const id = keyOf(doc._id);
+    const old = this.docs.get(id);
+    if (old) for (const ix of this.indexes.values()) ix.remove(id, old);
+    this.docs.set(id, doc);
+    for (const ix of this.indexes.values()) ix.add(id, doc);
+  }
+
+  removeRaw(id: string): Doc | undefined {
+    const old = this.docs.get(id);
+    if (!old) return undefined;
+    for (const ix of this.indexes.values()) ix.remove(id, old);
+    this.docs.delete(id);
+    return old;
+  }
+
+  indexSpecs(): IndexSpec[] {
+    return [{ v: 2, key: { _id: 1 }, name: '_id_' }, ...[...this.indexes.values()].map((i) => i.spec)];
+  }
+}
+
+export class Database {
+  readonly collections = new Map<string, Collection>();
+  constructor(public readonly name: string) {}
+}
+
+/** Thrown by a non-transactional write that touches a document or key held by a live transaction. */
+export class Blocked {
+  constructor(public readonly txn: Txn) {}
+}
+
+export type TxnState = 'active' | 'committed' | 'aborted';
+
+export class Txn {
+  readonly writes = new Map<Collection, Map<string, Doc | null>>();
+  readonly locks: string[] = [];
+  readonly reservations: string[] = [];
+  state: TxnState = 'active';
+  abortReason = '';
+  readonly done: Promise<void>;
+  private resolveDone!: () => void;
+  timer?: NodeJS.Timeout;
+
+  constructor(
+    public readonly sessionKey: string,
+    public readonly txnNumber: number,
+  ) {
+    this.done = new Promise((r) => (this.resolveDone = r));
+  }
+
+  finish(state: TxnState): void {
+    this.state = state;
+    if (this.timer) clearTimeout(this.timer);
+    this.resolveDone();
+  }
+}
+
+export interface Stats {
+  docsExamined: number;
+  keysExamined: number;
+  collectionScans: number;
+  indexScans: number;
+  commands: number;
+}
+
+export type JournalOp =
+  | { o: 'i' | 'r'; ns: string; d: Doc }
+  | { o: 'd'; ns: string; id: unknown }
+  | { o: 'cc'; ns: string; opts: Doc }
+  | { o: 'dc'; ns: string }
+  | { o: 'dd'; db: string }
+  | { o: 'ci'; ns: string; spec: IndexSpec }
+  | { o: 'di'; ns: string; name: string }
+  | { o: 'tx'; ops: JournalOp[] };
+
+export function dupKeyError(coll: Collection, index: string, keyPattern: Doc, keyValue: Doc): MongoCommandError {
+  const shown = Object.entries(keyValue)
+    .map(([k, v]) => `${k}: ${showValue(v)}`)
+    .join(', ');
+  return err(11000, `E11000 duplicate key error collection: ${coll.ns} index: ${index} dup key: { ${shown} }`, {
+    keyPattern,
+    keyValue,
+  });
+}
+
+function showValue(v: unknown): string {
+  if (typeof v === 'string') return JSON.stringify(v);
+  if (v === null || v === undefined) return 'null';
+  if (v instanceof Date) return `new Date(${v.getTime()})`;
+  const t = (v as { _bsontype?: string })._bsontype;
+  if (t === 'ObjectId') return `ObjectId('${String(v)}')`;
+  if (isPlainObject(v) || Array.isArray(v)) return JSON.stringify(v);
+  return String(v);
+}
+
+export interface Plan {
+  ids: string[] | null;
+  index: string | null;
+}
+
+export class Engine {
+  readonly dbs = new Map<string, Database>();
+  readonly locks = new Map<string, Txn>();
+  readonly reservations = new Map<string, Txn>();
+  readonly stats: Stats = { docsExamined: 0, keysExamined: 0, collectionScans: 0, indexScans: 0, commands: 0 };
+  /** Called with every committed change (not during replay). */
+  onWrite: ((op: JournalOp) => void) | null = (op) => {
+    this.writeSeq++;
+    this.onWriteSink?.(op);
+  };
+  /** The journal registers here. */
+  onWriteSink: ((op: JournalOp) => void) | null = null;
+  /** Incremented for every committed change. */
+  writeSeq = 0;
+
+  private log(op: JournalOp): void {
+    this.onWrite?.(op);
+  }
+
+  // ---- namespaces --------------------------------------------------------------------------------
+
+  getColl(db: string, name: string): Collection | undefined {
+    return this.dbs.get(db)?.collections.get(name);
+  }
+
+  ensureColl(db: string, name: string, options: Doc = {}): Collection {
+    let d = this.dbs.get(db);
+    if (!d) {
+      d = new Database(db);
+      this.dbs.set(db, d);
+    }
+    let c = d.collections.get(name);
+    if (!c) {
+      validateCollName(db, name);
+      c = new Collection(db, name, options);
+      d.collections.set(name, c);
+      this.log({ o: 'cc', ns: c.ns, opts: options });
+    }
+    return c;
+  }
+
+  dropColl(db: string, name: string): Collection | undefined {
+    const d = this.dbs.get(db);
+    const c = d?.collections.get(name);
+    if (!d || !c) return undefined;
+    for (const [id] of c.docs) {
+      const owner = this.locks.get(c.ns + '\0' + id);
+      if (owner) this.abortTxn(owner, 'collection dropped');
+    }
+    d.collections.delete(name);
+    c.dropped = true;
+    if (d.collections.size === 0) this.dbs.delete(db);
+    this.log({ o: 'dc', ns: c.ns });
+    return c;
+  }
+
+  dropDb(db: string): void {
+    const d = this.dbs.get(db);
+    if (!d) return;
+    for (const name of [...d.collections.keys()]) this.dropColl(db, name);
+    this.dbs.delete(db);
+    this.log({ o: 'dd', db });
+  }
+
+  // ---- indexes -----------------------------------------------------------------------------------
+
+  createIndex(coll: Collection, spec: IndexSpec): void {
+    const ix = new Index(spec);
+    if (ix.unique) {
+      const seen = new Map<string, string>();
+      for (const [id, doc] of coll.docs) {
+        for (const e of ix.entries(doc)) {
+          const other = seen.get(e.k);
+          if (other !== undefined && other !== id) throw dupKeyError(coll, spec.name, spec.key, keyValueOf(ix, e.vals));
+          seen.set(e.k, id);
+        }
+      }
+    }
+    for (const [id, doc] of coll.docs) ix.add(id, doc);
+    coll.indexes.set(spec.name, ix);
+    this.log({ o: 'ci', ns: coll.ns, spec });
+  }
+
+  dropIndex(coll: Collection, name: string): void {
+    coll.indexes.delete(name);
+    this.log({ o: 'di', ns: coll.ns, name });
+  }
+
+  // ---- reads -------------------------------------------------------------------------------------
+
+  /** Equality predicates usable for an index lookup: field -> candidate values. */
+  private eqPredicates(filter: Doc, out = new Map<string, unknown[]>()): Map<string, unknown[]> {
+    for (const k of Object.keys(filter)) {
+      const v = filter[k];
+      if (k === '$and' && Array.isArray(v)) {
+        for (const sub of v) if (isPlainObject(sub)) this.eqPredicates(sub, out);
+        continue;
+      }
+      if (k.startsWith('$') || out.has(k)) continue;
+      if (isPlainObject(v) && Object.keys(v).some((x) => x.startsWith('$'))) {
+        if ('$eq' in v && eqUsable(v.$eq)) out.set(k, [v.$eq]);
+        else if (Array.isArray(v.$in) && v.$in.every(eqUsable)) out.set(k, v.$in);
+      } else if (eqUsable(v)) out.set(k, [v]);
+    }
+    return out;
+  }
+
+  plan(coll: Collection, filter: Doc | undefined): Plan {
+    if (!filter || coll.docs.size < 8) return { ids: null, index: null };
+    const eq = this.eqPredicates(filter);
+    if (eq.size === 0) return { ids: null, index: null };
+    const idVals = eq.get('_id');
+    if (idVals) return { ids: unique(idVals.map(keyOf)), index: '_id_' };
+    let best: { ix: Index; score: number; prefix: boolean } | null = null;
+    for (const ix of coll.indexes.values()) {
+      if (ix.partial) continue;
+      const full = ix.fields.every((f) => eq.has(f) && (!ix.spec.sparse || !eq.get(f)!.some((x) => x === null)));
+      const prefix = !full && !!ix.prefix && eq.has(ix.fields[0]) && !(ix.spec.sparse && eq.get(ix.fields[0])!.some((x) => x === null));
+      if (!full && !prefix) continue;
+      const score = full ? (ix.unique ? 3 : 2) : 1;
+      if (!best || score > best.score) best = { ix, score, prefix };
+    }
+    if (!best) return { ids: null, index: null };
+    const { ix, prefix } = best;
+    const fields = prefix ? [ix.fields[0]] : ix.fields;
+    let combos: string[] = [''];
+    for (const f of fields) {
+      const ks = unique(eq.get(f)!.map(keyOf));
+      const next: string[] = [];
+      for (const c of combos) for (const k of ks) next.push(c ? c + '|' + k : k);
+      combos = next;
+      if (combos.length > 5000) return { ids: null, index: null };
+    }
+    const ids = new Set<string>();
+    for (const k of combos) for (const id of ix.owners(k, prefix)) ids.add(id);
+    return { ids: [...ids], index: ix.name };
+  }
+
+  /** Documents that may match `filter` (index candidates or a full scan), as seen by `txn`. */
+  candidates(coll: Collection | undefined, filter: Doc | undefined, txn?: Txn | null): { docs: Iterable<Doc>; plan: Plan } {
+    if (!coll) return { docs: [], plan: { ids: null, index: null } };
+    const plan = this.plan(coll, filter);
+    const w = txn?.writes.get(coll);
+    if (plan.ids === null) {
+      this.stats.collectionScans++;
+      return { docs: this.scan(coll, w), plan };
+    }
+    this.stats.indexScans++;
+    this.stats.keysExamined += plan.ids.length;
+    const out: Doc[] = [];
+    for (const id of plan.ids) {
+      const d = w?.has(id) ? w.get(id) : coll.docs.get(id);
+      if (d) out.push(d);
+    }
+    if (w) for (const [id, d] of w) if (d && !plan.ids.includes(id)) out.push(d);
+    return { docs: out, plan };
+  }
+
+  private *scan(coll: Collection, w: Map<string, Doc | null> | undefined): Iterable<Doc> {
+    if (!w) {
+      yield* coll.docs.values();
+      return;
+    }
+    for (const [id, d] of coll.docs) {
+      if (w.has(id)) {
+        const x = w.get(id);
+        if (x) yield x;
+      } else yield d;
+    }
+    for (const [id, d] of w) if (d && !coll.docs.has(id)) yield d;
+  }
+
+  allDocs(coll: Collection | undefined, txn?: Txn | null): Iterable<Doc> {
+    if (!coll) return [];
+    return this.scan(coll, txn?.writes.get(coll));
+  }
+
+  count(coll: Collection | undefined, txn?: Txn | null): number {
+    if (!coll) return 0;
+    const w = txn?.writes.get(coll);
+    if (!w) return coll.docs.size;
+    let n = coll.docs.size;
+    for (const [id, d] of w) {
+      const inBase = coll.docs.has(id);
+      if (d && !inBase) n++;
+      else if (!d && inBase) n--;
+    }
+    return n;
+  }
+
+  private get(coll: Collection, id: string, txn?: Txn | null): Doc | undefined {
+    const w = txn?.writes.get(coll);
+    if (w?.has(id)) return w.get(id) ?? undefined;
+    return coll.docs.get(id);
+  }
+
+  // ---- writes ------------------------------------------------------------------------------------
+
+  /** Throws Blocked / WriteConflict when a document is held by another transaction. */
+  checkWritable(coll: Collection, ids: Iterable<string>, txn?: Txn | null): void {
+    for (const id of ids) {
+      const owner = this.locks.get(coll.ns + '\0' + id);
+      if (owner && owner !== txn) {
+        if (txn) throw this.conflict(txn);
+        throw new Blocked(owner);
+      }
+    }
+  }
+
+  /** Throws Blocked / WriteConflict when a unique key of `doc` is reserved by another transaction. */
+  checkKeys(coll: Collection, doc: Doc, txn?: Txn | null): void {
+    for (const ix of coll.indexes.values()) {
+      if (!ix.unique) continue;
+      for (const e of ix.entries(doc)) {
+        const owner = this.reservations.get(coll.ns + '\0' + ix.name + '\0' + e.k);
+        if (owner && owner !== txn) {
+          if (txn) throw this.conflict(txn);
+          throw new Blocked(owner);
+        }
+      }
+    }
+  }
+
+  private conflict(txn: Txn): MongoCommandError {
+    this.abortTxn(txn, 'write conflict');
+    return writeConflict();
+  }
+
+  private findDupe(coll: Collection, doc: Doc, id: string, txn?: Txn | null): MongoCommandError | null {
+    const w = txn?.writes.get(coll);
+    for (const ix of coll.indexes.values()) {
+      if (!ix.unique) continue;
+      for (const e of ix.entries(doc)) {
+        for (const other of ix.owners(e.k)) {
+          if (other === id || w?.has(other)) continue;
+          return dupKeyError(coll, ix.name, ix.spec.key, keyValueOf(ix, e.vals));
+        }
+        if (w) {
+          for (const [oid, od] of w) {
+            if (!od || oid === id) continue;
+            if (ix.entries(od).some((x) => x.k === e.k)) return dupKeyError(coll, ix.name, ix.spec.key, keyValueOf(ix, e.vals));
+          }
+        }
+      }
+    }
+    return null;
+  }
+
+  private hold(coll: Collection, id: string, doc: Doc | null, txn: Txn): void {
+    let w = txn.writes.get(coll);
+    if (!w) {
+      w = new Map();
+      txn.writes.set(coll, w);
+    }
+    w.set(id, doc);
+    const lk = coll.ns + '\0' + id;
+    if (!this.locks.has(lk)) {
+      this.locks.set(lk, txn);
+      txn.locks.push(lk);
+    }
+    if (doc) {
+      for (const ix of coll.indexes.values()) {
+        if (!ix.unique) continue;
+        for (const e of ix.entries(doc)) {
+          const rk = coll.ns + '\0' + ix.name + '\0' + e.k;
+          if (!this.reservations.has(rk)) {
+            this.reservations.set(rk, txn);
+            txn.reservations.push(rk);
+          }
+        }
+      }
+    }
+  }
+
+  insert(coll: Collection, doc: Doc, txn?: Txn | null): void {
+    const id = keyOf(doc._id);
+    this.checkWritable(coll, [id], txn);
+    this.checkKeys(coll, doc, txn);
+    if (this.get(coll, id, txn)) throw dupKeyError(coll, '_id_', { _id: 1 }, { _id: doc._id });
+    const dup = this.findDupe(coll, doc, id, txn);
+    if (dup) throw dup;
+    if (txn) return this.hold(coll, id, doc, txn);
+    coll.putRaw(doc);
+    this.log({ o: 'i', ns: coll.ns, d: doc });
+  }
+
+  /** Replace the document with id `id` by `doc` (same _id). Callers ran checkWritable/checkKeys. */
+  replace(coll: Collection, id: string, doc: Doc, txn?: Txn | null): void {
+    const dup = this.findDupe(coll, doc, id, txn);
+    if (dup) throw dup;
+    if (txn) return this.hold(coll, id, doc, txn);
+    coll.putRaw(doc);
+    this.log({ o: 'r', ns: coll.ns, d: doc });
+  }
+
+  remove(coll: Collection, id: string, txn?: Txn | null): void {
+    if (txn) return this.hold(coll, id, null, txn);
+    const old = coll.removeRaw(id);
+    if (old) this.log({ o: 'd', ns: coll.ns, id: old._id });
+  }
+
+  // ---- transactions ------------------------------------------------------------------------------
+
+  commitTxn(txn: Txn): void {
+    const ops: JournalOp[] = [];
+    for (const [c, w] of txn.writes) {
+      const coll = c.dropped ? this.ensureColl(c.db, c.name) : c;
+      const removed = new Map<string, Doc>();
+      for (const id of w.keys()) {
+        const old = coll.removeRaw(id);
+        if (old) removed.set(id, old);
+      }
+      for (const [id, d] of w) {
+        if (d) {
+          coll.putRaw(d);
+          ops.push({ o: 'r', ns: coll.ns, d });
+        } else if (removed.has(id)) ops.push({ o: 'd', ns: coll.ns, id: removed.get(id)!._id });
+      }
+    }
+    this.release(txn);
+    txn.finish('committed');
+    if (ops.length) this.log({ o: 'tx', ops });
+  }
+
+  abortTxn(txn: Txn, reason = 'aborted'): void {
+    if (txn.state !== 'active') return;
+    txn.abortReason = reason;
+    this.release(txn);
+    txn.finish('aborted');
+  }
+
+  private release(txn: Txn): void {
+    for (const k of txn.locks) if (this.locks.get(k) === txn) this.locks.delete(k);
+    for (const k of txn.reservations) if (this.reservations.get(k) === txn) this.reservations.delete(k);
+  }
+
+  // ---- journal replay ----------------------------------------------------------------------------
+
+  apply(op: JournalOp): void {
+    const save = this.onWrite;
+    this.onWrite = null;
+    try {
+      this.applyOp(op);
+    } finally {
+      this.onWrite = save;
+    }
+  }
+
+  private applyOp(op: JournalOp): void {
+    switch (op.o) {
+      case 'i':
+      case 'r': {
+        const [db, name] = splitNs(op.ns);
+        this.ensureColl(db, name).putRaw(op.d);
+        break;
+      }
+      case 'd': {
+        const [db, name] = splitNs(op.ns);
+        this.getColl(db, name)?.removeRaw(keyOf(op.id));
+        break;
+      }
+      case 'cc': {
+        const [db, name] = splitNs(op.ns);
+        this.ensureColl(db, name, op.opts);
+        break;
+      }
+      case 'dc': {
+        const [db, name] = splitNs(op.ns);
+        this.dropColl(db, name);
+        break;
+      }
+      case 'dd':
+        this.dropDb(op.db);
+        break;
+      case 'ci': {
+        const [db, name] = splitNs(op.ns);
+        const c = this.ensureColl(db, name);
+        const ix = new Index(op.spec);
+        for (const [id, d] of c.docs) ix.add(id, d);
+        c.indexes.set(op.spec.name, ix);
+        break;
+      }
+      case 'di': {
+        const [db, name] = splitNs(op.ns);
+        this.getColl(db, name)?.indexes.delete(op.name);
+        break;
+      }
+      case 'tx':
+        for (const x of op.ops) this.applyOp(x);
+        break;
+    }
+  }
+}
+
+export function splitNs(ns: string): [string, string] {
+  const i = ns.indexOf('.');
+  return [ns.slice(0, i), ns.slice(i + 1)];
+}
+
+export function keyValueOf(ix: Index, vals: unknown[]): Doc {
+  const kv: Doc = {};
+  ix.fields.forEach((f, i) => (kv[f] = vals[i] === undefined ? null : clone(vals[i])));
+  return kv;
+}
+
+function eqUsable(v: unknown): boolean {
+  if (Array.isArray(v) || v instanceof RegExp) return false;
+  if (v && typeof v === 'object' && (v as { _bsontype?: string })._bsontype === 'BSONRegExp') return false;
+  if (isPlainObject(v) && Object.keys(v).some((k) => k.startsWith('$'))) return false;
+  return true;
+}
+
+function unique<T>(xs: T[]): T[] {
+  return [...new Set(xs)];
+}
+
+export function validateCollName(db: string, name: string): void {
+  if (!db || /[/\\. "$]/.test(db)) throw err(73, `Invalid database name: '${db}'`);
+  if (!name || name.includes('$') || name.startsWith('.') || name.includes('\0'))
+    throw err(73, `Invalid collection name: ${name}`);
+}

@@ -1,0 +1,53 @@
+/**
+ * Where the conformance tests run: a real MongoDB when MONGO_URL is set (it must be a replica set
+ * or sharded cluster for the transaction tests), otherwise a fresh in-memory embedded server.
+ */
+import { randomBytes } from 'node:crypto';
+import { MongoClient } from 'mongodb';
+import { EmbeddedMongo, EmbeddedMongoOptions, startEmbeddedMongo } from '../src';
+
+export interface Target {
+  /** A mongodb:// URL for `dbName` (suffixed to be unique on a shared real server). */
+  uri(dbName: string): string;
+  /** The database name actually used for `dbName`. */
+  dbName(dbName: string): string;
+  /** The embedded server, when the tests run against it. */
+  embedded: EmbeddedMongo | null;
+  close(): Promise<void>;
+}
+
+export const REAL = !!process.env.MONGO_URL;
+
+export async function startTarget(opts: EmbeddedMongoOptions = {}): Promise<Target> {
+  const suffix = randomBytes(4).toString('hex');
+  const used = new Set<string>();
+  if (process.env.MONGO_URL) {
+    const base = new URL(process.env.MONGO_URL);
+    const name = (db: string) => {
+      const n = `${db}_${suffix}`;
+      used.add(n);
+      return n;
+    };
+    return {
+      embedded: null,
+      dbName: name,
+      uri(db) {
+        const u = new URL(base.toString());
+        u.pathname = '/' + name(db);
+        return u.toString();
+      },
+      async close() {
+        const c = await MongoClient.connect(base.toString());
+        for (const n of used) await c.db(n).dropDatabase();
+        await c.close();
+      },
+    };
+  }
+  const m = await startEmbeddedMongo(opts);
+  return {
+    embedded: m,
+    dbName: (db) => db,
+    uri: (db) => m.uri(db),
+    close: () => m.close(),
+  };
+}

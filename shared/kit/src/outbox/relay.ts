@@ -1,0 +1,164 @@
+import { randomBytes } from 'node:crypto';
+import type mongoose from 'mongoose';
+import type { EventEnvelope } from '@helpdesk/contracts';
+import type { BusLogger, EventBus } from '../bus/types';
+import { leaseModel, outboxModel } from './models';
+import { registerKick } from './with-outbox';
+
+export interface OutboxRelay {
+  /** Publish now (called by `withOutbox` after each commit on the same connection). */
+  kick(): void;
+  /** Resolves when no unpublished row is left (for tests); rejects after `timeoutMs` (default 10 s). */
+  drain(timeoutMs?: number): Promise<void>;
+  /** Stops polling, lets the batch in progress finish and hands the lease back. */
+  stop(): Promise<void>;
+}
+
+export interface OutboxRelayOptions {
+  conn: mongoose.Connection;
+  bus: EventBus;
+  logger: BusLogger;
+  /** Poll for rows written by other processes (default 500 ms). */
+  pollIntervalMs?: number;
+  /** Events per `bus.publish` (default 100). */
+  batchSize?: number;
+  /** How long the lease lasts without renewal; another replica takes over after it (default 30 s). */
+  leaseMs?: number;
+  /** Backoff after a failed publish: doubles from `minBackoffMs` (250) to `maxBackoffMs` (30 s). */
+  minBackoffMs?: number;
+  maxBackoffMs?: number;
+}
+
+const LEASE_ID = 'outbox-relay';
+
+/**
+ * Publishes the connection's `outbox` rows in insertion order, `batchSize` at a time, through
+ * `bus.publish` (which resolves only when the broker confirmed every event), then marks them
+ * published (they expire 7 days later). A failed publish is retried with capped exponential
+ * backoff: a broker outage delays events, never loses them.
+ *
+ * Replicas: a relay publishes only while it holds the lease (one `outbox_lease` row, taken with
+ * `findOneAndUpdate` when free or expired, renewed on every batch), so replicas do not double-publish
+ * and order is kept. If the holder dies between publishing and marking, the next holder publishes
+ * those events again after the lease expires: at-least-once, consumers de-duplicate (`consumeOnce`).
+ * Events written by another replica are seen at its next poll (≤ `pollIntervalMs`).
+ */
+export function startOutboxRelay(opts: OutboxRelayOptions): OutboxRelay {
+  const { conn, bus, logger } = opts;
+  const Outbox = outboxModel(conn);
+  const Lease = leaseModel(conn);
+  const pollMs = opts.pollIntervalMs ?? 500;
+  const batchSize = opts.batchSize ?? 100;
+  const leaseMs = opts.leaseMs ?? 30_000;
+  const minBackoff = opts.minBackoffMs ?? 250;
+  const maxBackoff = opts.maxBackoffMs ?? 30_000;
+  const me = `relay_${randomBytes(6).toString('hex')}`;
+
+  let stopped = false;
+  let failures = 0;
+  let kicked = false;
+  let wake: (() => void) | null = null;
+  let busy = false;
+  let leaseRowReady = false;
+
+  const sleep = (ms: number, kickable: boolean) =>
+    new Promise<void>((resolve) => {
+      const t = setTimeout(done, ms);
+      function done() {
+        clearTimeout(t);
+        wake = null;
+        resolve();
+      }
+      if (kickable) {
+        if (kicked) return done();
+        wake = done;
+      } else {
+        wake = () => (stopped ? done() : undefined);
+      }
+    });
+
+  const acquireLease = async (): Promise<boolean> => {
+    if (!leaseRowReady) {
+      try {
+        await Lease.create({ _id: LEASE_ID, owner: null, leaseUntil: new Date(0) });
+      } catch (err) {
+        if ((err as { code?: number }).code !== 11000) throw err;
+      }
+      leaseRowReady = true;
+    }
+    const now = new Date();
+    const row = await Lease.findOneAndUpdate(
+      { _id: LEASE_ID, $or: [{ owner: me }, { leaseUntil: { $lte: now } }] },
+      { $set: { owner: me, leaseUntil: new Date(now.getTime() + leaseMs) } },
+      { returnDocument: 'after' },
+    ).lean();
+    return row?.owner === me;
+  };
+
+  /** One batch: how many events were published (0 when none pending or another replica holds the lease). */
+  const tick = async (): Promise<number> => {
+    const first = await Outbox.findOne({ publishedAt: null }, { _id: 1 }).sort({ seq: 1 }).lean();
+    if (!first) return 0;
+    if (!(await acquireLease())) return 0;
+    const rows = await Outbox.find({ publishedAt: null }).sort({ seq: 1 }).limit(batchSize).lean();
+    if (!rows.length) return 0;
+    await bus.publish(rows.map((r) => r.envelope as EventEnvelope), { traceHeaders: rows.map((r) => r.trace ?? undefined) });
+    await Outbox.updateMany({ _id: { $in: rows.map((r) => r._id) } }, { $set: { publishedAt: new Date() }, $inc: { publishAttempts: 1 } });
+    return rows.length;
+  };
+
+  const loop = (async () => {
+    while (!stopped) {
+      kicked = false;
+      let delay = pollMs;
+      let kickable = true;
+      busy = true;
+      try {
+        const n = await tick();
+        if (failures) logger.info({ afterFailures: failures }, 'outbox relay publishing again');
+        failures = 0;
+        if (n >= batchSize) delay = 0;
+      } catch (err) {
+        failures++;
+        delay = Math.min(maxBackoff, minBackoff * 2 ** (failures - 1));
+        kickable = false; // during an outage new commits must not turn the backoff into a busy loop
+        logger.warn({ err: (err as Error)?.message ?? err, failures, retryInMs: delay }, 'outbox relay: publish failed; will retry');
+      } finally {
+        busy = false;
+      }
+      if (delay > 0 && !stopped) await sleep(delay, kickable);
+    }
+  })();
+
+  const unregister = registerKick(conn, () => relay.kick());
+
+  const relay: OutboxRelay = {
+    kick() {
+      kicked = true;
+      if (wake && failures === 0) wake();
+    },
+    async drain(timeoutMs = 10_000) {
+      const deadline = Date.now() + timeoutMs;
+      for (;;) {
+        if (!busy && (await Outbox.countDocuments({ publishedAt: null })) === 0 && !busy) return;
+        if (stopped) throw new Error('outbox relay stopped');
+        if (Date.now() > deadline) throw new Error(`outbox not drained after ${timeoutMs} ms`);
+        relay.kick();
+        await new Promise((r) => setTimeout(r, 20));
+      }
+    },
+    async stop() {
+      if (stopped) return loop;
+      stopped = true;
+      unregister();
+      wake?.();
+      await loop;
+      try {
+        await Lease.updateOne({ _id: LEASE_ID, owner: me }, { $set: { owner: null, leaseUntil: new Date(0) } });
+      } catch {
+        /* the lease expires on its own */
+      }
+    },
+  };
+  return relay;
+}

@@ -1,0 +1,86 @@
+import type mongoose from 'mongoose';
+import { EVENT_CATALOG, parseEvent, type Actor, type EventData, type EventEnvelope, type EventType } from '@helpdesk/contracts';
+import { newId } from '../ids';
+import { currentTraceHeaders } from '../telemetry/propagation';
+import { outboxModel } from './models';
+
+export interface EventInput<T extends EventType = EventType> {
+  type: T;
+  data: EventData<T>;
+}
+
+export interface EventScope {
+  teamId: string;
+  mode: 'test' | 'live';
+  requestId: string | null;
+  actor: Actor;
+}
+
+/** Records one event in the unit of work and returns its envelope (as it will cross the wire). */
+export type Emit = <T extends EventType>(e: EventInput<T>) => EventEnvelope;
+
+let counter = 0;
+/** Insertion order: milliseconds × 1000 + a per-process counter (exact in a double until year 2255). */
+function nextSeq(): number {
+  counter = (counter + 1) % 1000;
+  return Date.now() * 1000 + counter;
+}
+
+/** Relays per connection, woken after a commit. */
+const relayKicks = new WeakMap<mongoose.Connection, Set<() => void>>();
+
+/** @internal used by startOutboxRelay */
+export function registerKick(conn: mongoose.Connection, kick: () => void): () => void {
+  let set = relayKicks.get(conn);
+  if (!set) relayKicks.set(conn, (set = new Set()));
+  set.add(kick);
+  return () => set.delete(kick);
+}
+
+/**
+ * Runs `fn` inside `conn.transaction()` (retried by the driver on transient errors, so `fn` must only
+ * touch the database through `session`); each `emit` builds a validated envelope and the envelopes
+ * are stored in the `outbox` collection in the same transaction. After the commit, the relays on this
+ * connection are woken. Returns `fn`'s result. An invalid payload throws from `emit` itself.
+ */
+export async function withOutbox<R>(
+  conn: mongoose.Connection,
+  scope: EventScope,
+  fn: (session: mongoose.ClientSession, emit: Emit) => Promise<R>,
+): Promise<R> {
+  const Outbox = outboxModel(conn);
+  const trace = currentTraceHeaders();
+  let emitted = 0;
+  const result = await conn.transaction(async (session) => {
+    const pending: EventEnvelope[] = [];
+    const emit: Emit = (e) => {
+      const envelope = {
+        id: newId('event'),
+        type: e.type,
+        version: EVENT_CATALOG[e.type].version,
+        teamId: scope.teamId,
+        mode: scope.mode,
+        occurredAt: new Date().toISOString(),
+        requestId: scope.requestId,
+        actor: scope.actor,
+        data: e.data,
+      };
+      // Exactly what the bus will send: JSON, validated against the catalog.
+      const wire = parseEvent(JSON.parse(JSON.stringify(envelope)));
+      pending.push(wire);
+      return wire;
+    };
+    const out = await fn(session, emit);
+    if (pending.length) {
+      const now = new Date();
+      await Outbox.insertMany(
+        pending.map((envelope) => ({ _id: envelope.id, envelope, trace, seq: nextSeq(), createdAt: now, publishedAt: null, publishAttempts: 0 })),
+        { session },
+      );
+    }
+    emitted = pending.length;
+    return out;
+  });
+  if (emitted) for (const kick of relayKicks.get(conn) ?? []) kick();
+  return result;
+}

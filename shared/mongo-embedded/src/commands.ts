@@ -516,7 +516,7 @@ export class Core {
       const docs = [...this.engine.allDocs(this.engine.getColl(ctx.db, name), ctx.txn)];
       return needsClone ? docs.map(clone) : docs;
     };
-    const out = rest.length ? new Aggregator(rest, { collectionResolver: resolver }).run(input) : input;
+    const out = rest.length ? runAggregator(rewritePipeline(rest), input, resolver) : input;
     if (cmd.explain) return { explainVersion: '1', stages: pipeline, ok: 1 };
     const batchSize = cmd.cursor?.batchSize === undefined ? 101 : Number(cmd.cursor.batchSize);
     return this.cursorReply(collectionLevel ? `${ctx.db}.${cmd.aggregate}` : `${ctx.db}.$cmd.aggregate`, out as Doc[], batchSize, false, 'firstBatch');
@@ -902,6 +902,15 @@ function withErrors(reply: Doc, writeErrors: Doc[]): Doc {
   return reply;
 }
 
+function runAggregator(pipeline: Doc[], input: Doc[], resolver?: (name: string) => Doc[]): Doc[] {
+  try {
+    return new Aggregator(pipeline, resolver ? { collectionResolver: resolver } : {}).run(input) as Doc[];
+  } catch (e) {
+    if (e instanceof MongoCommandError) throw e;
+    throw err(2, (e as Error).message);
+  }
+}
+
 function newQuery(filter: Doc): Query {
   try {
     return new Query(filter, {});
@@ -923,6 +932,29 @@ function project(docs: Doc[], projection: unknown, filter: unknown): Doc[] {
   } catch (e) {
     throw err(2, (e as Error).message);
   }
+}
+
+/** Rewrites stages where mingo differs from MongoDB ($count on no input yields no document). */
+function rewritePipeline(pipeline: Doc[]): Doc[] {
+  const out: Doc[] = [];
+  for (const st of pipeline) {
+    if (!isPlainObject(st)) {
+      out.push(st);
+      continue;
+    }
+    if (typeof st.$count === 'string') {
+      out.push({ $group: { _id: null, [st.$count]: { $sum: 1 } } }, { $project: { _id: 0 } });
+    } else if (isPlainObject(st.$facet)) {
+      const f: Doc = {};
+      for (const [k, v] of Object.entries(st.$facet)) f[k] = Array.isArray(v) ? rewritePipeline(v) : v;
+      out.push({ $facet: f });
+    } else if (isPlainObject(st.$lookup) && Array.isArray(st.$lookup.pipeline)) {
+      out.push({ $lookup: { ...st.$lookup, pipeline: rewritePipeline(st.$lookup.pipeline) } });
+    } else if (isPlainObject(st.$unionWith) && Array.isArray(st.$unionWith.pipeline)) {
+      out.push({ $unionWith: { ...st.$unionWith, pipeline: rewritePipeline(st.$unionWith.pipeline) } });
+    } else out.push(st);
+  }
+  return out;
 }
 
 function checkPipeline(pipeline: unknown[]): boolean {
@@ -962,7 +994,7 @@ function applyUpdate(doc: Doc, u: any, kind: UpdateKind, arrayFilters: Doc[] | u
   let nd: Doc;
   if (kind === 'pipeline') {
     checkPipeline(u);
-    nd = new Aggregator(u, {}).run([clone(doc)])[0] as Doc;
+    nd = runAggregator(rewritePipeline(u), [clone(doc)])[0];
   } else if (kind === 'replacement') {
     if (u._id !== undefined && keyOf(u._id) !== keyOf(doc._id)) throw immutableId();
     const { _id: _ignored, ...rest } = u;

@@ -189,7 +189,7 @@ describe('update / delete / findAndModify', () => {
     expect((await c.findOne({ _id: 1 as any }))!.grades).toEqual([80, 0, 0]);
     await c.updateOne({ _id: 1 as any, 'items.k': 'y' }, { $set: { 'items.$.q': 9 } });
     expect((await c.findOne({ _id: 1 as any }))!.items).toEqual([{ k: 'x', q: 1 }, { k: 'y', q: 9 }]);
-    await c.updateOne({ _id: 2 as any }, { $push: { grades: { $each: [1, 2] } }, $addToSet: { tags: 'a' }, $unset: { b: '' } });
+    await c.updateOne({ _id: 2 as any }, { $push: { grades: { $each: [1, 2] } }, $addToSet: { tags: 'a' }, $unset: { b: '' } } as any);
     expect(await c.findOne({ _id: 2 as any })).toEqual({ _id: 2, a: 11, grades: [90, 1, 2], items: [], tags: ['a'] });
     const repl = await c.replaceOne({ _id: 3 as any }, { replaced: true });
     expect(repl.modifiedCount).toBe(1);

@@ -35,6 +35,8 @@ interface Subscription {
   patterns: string[];
   handler: EventHandler;
   opts: Required<SubscribeOptions>;
+  /** The connection this subscription's consumer runs on (so a start-up race never sets it up twice). */
+  conn: amqp.ChannelModel | null;
 }
 
 /** Header carrying the 1-based attempt number across retries. */
@@ -80,7 +82,7 @@ export class AmqpBus implements EventBus {
   private conn: amqp.ChannelModel | null = null;
   private pubChannel: amqp.ConfirmChannel | null = null;
   private readonly subs: Subscription[] = [];
-  private readonly consumerChannels: amqp.ConfirmChannel[] = [];
+  private readonly consumerChannels: Array<{ ch: amqp.ConfirmChannel; tag: string }> = [];
   private readonly inFlight = new Set<Promise<void>>();
   private closed = false;
   private connecting: Promise<void> | null = null;
@@ -182,6 +184,7 @@ export class AmqpBus implements EventBus {
         maxAttempts: opts.maxAttempts ?? DEFAULT_MAX_ATTEMPTS,
         retryDelayMs: opts.retryDelayMs ?? DEFAULT_RETRY_DELAY_MS,
       },
+      conn: null,
     };
     this.subs.push(sub);
     // Start-up: wait for the broker so the queue exists before anything is published. If the connection
@@ -204,14 +207,11 @@ export class AmqpBus implements EventBus {
     this.closed = true;
     if (this.reconnectTimer) clearTimeout(this.reconnectTimer);
     for (const w of this.waiters.splice(0)) w.reject(new Error('bus closed'));
-    for (const ch of this.consumerChannels.splice(0)) {
-      try {
-        await ch.close();
-      } catch {
-        /* already closed */
-      }
-    }
+    // Stop deliveries, let the handlers in flight finish and ack, then close the channels.
+    const consumers = this.consumerChannels.splice(0);
+    for (const { ch, tag } of consumers) await ch.cancel(tag).catch(() => undefined);
     await Promise.allSettled([...this.inFlight]);
+    for (const { ch } of consumers) await ch.close().catch(() => undefined);
     const conn = this.conn;
     this.conn = null;
     this.pubChannel = null;
@@ -299,6 +299,17 @@ export class AmqpBus implements EventBus {
   }
 
   private async setupConsumer(conn: amqp.ChannelModel, sub: Subscription): Promise<void> {
+    if (sub.conn === conn) return;
+    sub.conn = conn;
+    try {
+      await this.declareAndConsume(conn, sub);
+    } catch (err) {
+      sub.conn = null;
+      throw err;
+    }
+  }
+
+  private async declareAndConsume(conn: amqp.ChannelModel, sub: Subscription): Promise<void> {
     const { main, retry, dead } = this.queueNames(sub.service);
     const ch = await conn.createConfirmChannel();
     ch.on('error', (err) => this.logger.warn({ err, queue: main }, 'RabbitMQ consumer channel error'));
@@ -308,13 +319,13 @@ export class AmqpBus implements EventBus {
     await ch.assertQueue(retry, { durable: true, deadLetterExchange: '', deadLetterRoutingKey: main });
     for (const p of sub.patterns) await ch.bindQueue(main, this.exchange, p);
     await ch.prefetch(sub.opts.prefetch);
-    await ch.consume(main, (msg) => {
+    const { consumerTag } = await ch.consume(main, (msg) => {
       if (!msg) return; // consumer cancelled by the broker (queue deleted); the reconnection re-subscribes
       const p = this.handle(ch, sub, msg).catch((err) => this.logger.error({ err, queue: main }, 'event delivery failed'));
       this.inFlight.add(p);
       p.finally(() => this.inFlight.delete(p));
     }, { noAck: false });
-    this.consumerChannels.push(ch);
+    this.consumerChannels.push({ ch, tag: consumerTag });
   }
 
   private async handle(ch: amqp.ConfirmChannel, sub: Subscription, msg: amqp.ConsumeMessage): Promise<void> {

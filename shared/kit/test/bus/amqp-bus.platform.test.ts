@@ -1,12 +1,12 @@
 import type { EventEnvelope } from '@helpdesk/contracts';
 import { AmqpBus, ATTEMPT_HEADER, createBus, type ConsumeContext } from '../../src/bus';
 import { envelope, silentLogger, waitFor } from './fixtures';
-import { AMQP_URL, deleteTopology, describeAmqp, drainQueue, newBus, queueDepth, uniqueNames } from './amqp-helpers';
+import { AMQP_URL, deleteTopology, describeAmqp, drainQueue, newBus, queueDepth, queueInfo, uniqueNames } from './amqp-helpers';
 
 describeAmqp('AmqpBus against RabbitMQ (AMQP_URL)', () => {
   const url = AMQP_URL!;
   const names = uniqueNames();
-  const services = ['a', 'b', 'c', 'flaky', 'broken', 'fast'];
+  const services = ['a', 'b', 'c', 'flaky', 'broken', 'fast', 'early'];
   let bus: AmqpBus;
 
   beforeAll(async () => {
@@ -91,6 +91,17 @@ describeAmqp('AmqpBus against RabbitMQ (AMQP_URL)', () => {
     const ms = performance.now() - t0;
     console.log(`AmqpBus: 2000 events in batches of 100, confirmed in ${ms.toFixed(0)} ms (${Math.round(2000 / (ms / 1000))} events/s)`);
     await waitFor(() => got.size === 2000, 15000, 'all deliveries');
+  });
+
+  it('a subscribe made before the first connection gets exactly one consumer, with its prefetch', async () => {
+    const early = newBus(url, names);
+    let n = 0;
+    await early.subscribe('early', ['ticket.created'], async () => void n++, { prefetch: 7 });
+    expect(await queueInfo(url, `${names.queuePrefix}.early`)).toEqual({ messageCount: 0, consumerCount: 1 });
+    await early.publish([envelope('ticket.created')]);
+    await waitFor(() => n === 1, 5000, 'delivery');
+    await early.close();
+    expect((await queueInfo(url, `${names.queuePrefix}.early`)).consumerCount).toBe(0);
   });
 
   it('rejects publish promptly when the broker cannot be reached (no buffering)', async () => {

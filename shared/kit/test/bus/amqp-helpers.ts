@@ -32,17 +32,21 @@ export async function deleteTopology(url: string, names: { exchange: string; que
   }
 }
 
-/** Messages currently in a queue (a passive check). */
-export async function queueDepth(url: string, queue: string): Promise<number> {
+/** Messages and consumers of a queue (a passive check). */
+export async function queueInfo(url: string, queue: string): Promise<{ messageCount: number; consumerCount: number }> {
   const conn = await amqp.connect(url);
   try {
     const ch = await conn.createChannel();
-    const { messageCount } = await ch.checkQueue(queue);
+    const { messageCount, consumerCount } = await ch.checkQueue(queue);
     await ch.close();
-    return messageCount;
+    return { messageCount, consumerCount };
   } finally {
     await conn.close();
   }
+}
+
+export async function queueDepth(url: string, queue: string): Promise<number> {
+  return (await queueInfo(url, queue)).messageCount;
 }
 
 /** Reads (and acks) every message from a queue. */

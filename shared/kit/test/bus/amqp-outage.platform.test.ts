@@ -66,6 +66,13 @@ run('outbox → RabbitMQ → consumeOnce across a broker restart (private node o
     const t0 = Date.now();
     await broker.stop();
     const stoppedIn = Date.now() - t0;
+    // While the broker is down a publish fails at once (nothing buffered in memory; the outbox keeps it).
+    await new Promise((r) => setTimeout(r, 200));
+    const tp = Date.now();
+    const direct = await withOutbox(producerDb, scope, async (_s, emit) => emit({ type: 'ticket.created', data: { ticket: ticket('tkt_direct') } }));
+    ids.push(direct.id); // the relay will deliver it after the restart
+    await expect(bus.publish([direct])).rejects.toThrow(/disconnected/);
+    expect(Date.now() - tp).toBeLessThan(100);
     await new Promise((r) => setTimeout(r, 500));
     await broker.start();
     const outageMs = Date.now() - t0;

@@ -2,6 +2,7 @@ import type { Server } from 'node:http';
 import type { Express } from 'express';
 import { createLogger, createServiceApp, InternalTokens, listen, closeServer, ApiError } from '@helpdesk/kit';
 import type { InternalClaims } from '@helpdesk/contracts';
+import { startEmbeddedMongo, type EmbeddedMongo } from '@helpdesk/mongo-embedded';
 import { startGateway, type GatewayOptions, type RunningGateway, type Team } from '../src/index';
 
 export const SECRET = 'test-internal-token-secret-0123456789abcdef';
@@ -51,17 +52,11 @@ export async function startBackend(): Promise<{ url: string; seen: Seen[]; calls
   return { url: `http://127.0.0.1:${port}`, seen, calls: () => seen.length, stop: () => closeServer(server) };
 }
 
-type Embedded = { uri(): string; close(): Promise<void> };
+export type Embedded = Pick<EmbeddedMongo, 'uri' | 'close'>;
 
-/** The embedded MongoDB from @helpdesk/mongo-embedded (the real mongoose models run on it). */
-export async function startMongo(): Promise<Embedded> {
-  const mod = (await import('@helpdesk/mongo-embedded')) as unknown as { startEmbeddedMongo?: () => Promise<Embedded> };
-  if (typeof mod.startEmbeddedMongo !== 'function') {
-    // @helpdesk/mongo-embedded is not finished yet: fall back to the in-memory repository
-    const name = `memory:m${Date.now()}${Math.random().toString(36).slice(2)}`;
-    return { uri: () => name, close: async () => {} };
-  }
-  return mod.startEmbeddedMongo();
+/** The embedded MongoDB: the gateway's real mongoose models run on it in every test. */
+export function startMongo(): Promise<Embedded> {
+  return startEmbeddedMongo();
 }
 
 export interface Keys {

@@ -1,7 +1,9 @@
 import { spawn } from 'node:child_process';
 import { join, resolve } from 'node:path';
+import { startEmbeddedMongo } from '@helpdesk/mongo-embedded';
 
 it('main.ts starts from the environment, answers, and shuts down cleanly on SIGTERM', async () => {
+  const mongo = await startEmbeddedMongo();
   const root = resolve(__dirname, '..', '..');
   const child = spawn(join(root, 'node_modules', '.bin', 'tsx'), ['gateway/src/main.ts'], {
     cwd: root,
@@ -9,7 +11,7 @@ it('main.ts starts from the environment, answers, and shuts down cleanly on SIGT
       ...process.env,
       PORT: '0',
       HOST: '127.0.0.1',
-      MONGO_URL: 'memory:main',
+      MONGO_URL: mongo.uri(),
       REDIS_URL: '',
       INTERNAL_TOKEN_SECRET: 'a'.repeat(40),
       SERVICE_URLS: 'ticketing=http://127.0.0.1:1',
@@ -34,6 +36,7 @@ it('main.ts starts from the environment, answers, and shuts down cleanly on SIGT
     child.kill('SIGTERM');
   });
   expect(code).toBe(0);
+  await mongo.close();
 }, 30_000);
 
 it('main.ts refuses to start with a bad environment, naming the variable', async () => {

@@ -80,8 +80,8 @@ export class MongoKeyRepository implements KeyRepository {
 
   static async connect(url: string, dbName = 'gateway'): Promise<MongoKeyRepository> {
     const conn = await connectMongo(url, dbName);
-    const teams = conn.model('Team', teamSchema);
-    const keys = conn.model('ApiKey', keySchema);
+    const teams = conn.model('Team', teamSchema) as unknown as mongoose.Model<any>;
+    const keys = conn.model('ApiKey', keySchema) as unknown as mongoose.Model<any>;
     await Promise.all([teams.init(), keys.init()]);
     return new MongoKeyRepository(conn, teams, keys);
   }

@@ -1,7 +1,6 @@
 import type { Express } from 'express';
 import type mongoose from 'mongoose';
 import { createServiceApp, type InternalTokens, type Logger } from '@helpdesk/kit';
-import type { OutboxRelay } from './outbox';
 import { ticketModel } from './tickets/model';
 import { messageModel } from './messages/model';
 import { createTicketService } from './tickets/service';
@@ -11,14 +10,13 @@ import { messageRoutes } from './messages/routes';
 
 export interface AppDeps {
   conn: mongoose.Connection;
-  relay: OutboxRelay;
   tokens: InternalTokens;
   logger: Logger;
 }
 
 /** Builds the express app from its parts; no I/O happens here. */
 export function buildApp(deps: AppDeps): Express {
-  const services = { conn: deps.conn, tickets: ticketModel(deps.conn), messages: messageModel(deps.conn), relay: deps.relay };
+  const services = { conn: deps.conn, tickets: ticketModel(deps.conn), messages: messageModel(deps.conn) };
   const tickets = createTicketService(services);
   const messages = createMessageService(services);
   return createServiceApp({

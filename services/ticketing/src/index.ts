@@ -41,7 +41,7 @@ export async function startTicketing(opts: TicketingOptions): Promise<RunningTic
     await Promise.all([ticketModel(conn).init(), messageModel(conn).init()]);
     relay = startOutboxRelay({ conn, bus: opts.bus, logger });
     await subscribeConsumers(opts.bus, { conn, logger });
-    const app = buildApp({ conn, relay, tokens: opts.tokens, logger });
+    const app = buildApp({ conn, tokens: opts.tokens, logger });
     const host = opts.host ?? '127.0.0.1';
     const server = await listen(app, opts.port ?? 0, host);
     const { port } = server.address() as AddressInfo;

@@ -66,8 +66,7 @@ export async function call(
 /** The app with no database behind it: enough for everything refused before the first query. */
 export async function startDetached(): Promise<{ url: string; stop: () => Promise<void> }> {
   const conn = mongoose.createConnection();
-  const relay = { kick() {}, async drain() {}, async stop() {} };
-  const app = buildApp({ conn, relay, tokens, logger });
+  const app = buildApp({ conn, tokens, logger });
   const server = await listen(app, 0, '127.0.0.1');
   const { port } = server.address() as AddressInfo;
   return {

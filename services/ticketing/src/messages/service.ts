@@ -7,7 +7,7 @@ import { CHRONOLOGICAL, type MessageDoc } from './model';
 import type { AddMessageInput } from './schema';
 
 export function createMessageService(deps: TicketingDeps) {
-  const { conn, tickets: Tickets, messages: Messages, relay } = deps;
+  const { conn, tickets: Tickets, messages: Messages } = deps;
   const tickets = createTicketService(deps);
 
   return {
@@ -53,7 +53,6 @@ export function createMessageService(deps: TicketingDeps) {
         emit({ type: 'ticket.message_added', data: { ticket: ticketSnapshot(next), message: messageView(m) } });
         return m;
       });
-      relay.kick();
       return messageView(msg);
     },
   };

@@ -12,7 +12,7 @@ import {
   type Pagination,
   type RequestContext,
 } from '@helpdesk/kit';
-import { withOutbox, type OutboxRelay, type OutboxScope } from '../outbox';
+import { withOutbox, type OutboxScope } from '../outbox';
 import { CHRONOLOGICAL, type MessageDoc, type MessageModel } from '../messages/model';
 import { buildSearchText, replaceTitleInSearchText, type TicketDoc, type TicketModel } from './model';
 import {
@@ -28,7 +28,6 @@ export interface TicketingDeps {
   conn: mongoose.Connection;
   tickets: TicketModel;
   messages: MessageModel;
-  relay: OutboxRelay;
 }
 
 // ---------- views: public JSON and event snapshots ----------
@@ -123,7 +122,7 @@ const CLOSING = new Set(['resolved', 'closed']);
 // ---------- the rules ----------
 
 export function createTicketService(deps: TicketingDeps) {
-  const { conn, tickets: Tickets, messages: Messages, relay } = deps;
+  const { conn, tickets: Tickets, messages: Messages } = deps;
 
   async function findOr404(ctx: RequestContext, id: string, session?: mongoose.ClientSession): Promise<TicketDoc> {
     const t = await Tickets.findOne({ _id: id, ...scopeOf(ctx) })
@@ -218,7 +217,6 @@ export function createTicketService(deps: TicketingDeps) {
         if (msgs.length) await Messages.insertMany(msgs, { session });
         emit({ type: 'ticket.created', data: { ticket: ticketSnapshot(doc) } });
       });
-      relay.kick();
       return ticketView(doc, { messages: msgs });
     },
 
@@ -281,7 +279,6 @@ export function createTicketService(deps: TicketingDeps) {
         }
         return next;
       });
-      relay.kick();
       return ticketView(result);
     },
 
@@ -292,7 +289,6 @@ export function createTicketService(deps: TicketingDeps) {
         await Tickets.deleteOne({ _id: id, ...scopeOf(ctx) }, { session });
         emit({ type: 'ticket.deleted', data: { ticketId: id, customerId: cur.customerId ?? null, ticket: ticketSnapshot(cur) } });
       });
-      relay.kick();
       return { id, deleted: true as const };
     },
   };

@@ -22,7 +22,7 @@ export interface Telemetry {
  * Auto-instrumentation patches modules when they are loaded: it must start BEFORE express, http,
  * mongoose or amqplib are required, i.e. from a preloaded file, not from `main.ts` after its imports:
  *
- *     node --require ./shared/kit/src/telemetry/register.ts …   (with tsx: node --import tsx --require …)
+ *     node --require ./dist/…/telemetry/register.js …   (from sources: node --require tsx/cjs --require ./shared/kit/src/telemetry/register.ts …)
  *
  * (`register.ts` calls this with OTEL_SERVICE_NAME and OTEL_EXPORTER_OTLP_ENDPOINT.) Started later,
  * spans from modules already loaded are missing but manual spans (the bus's publish/process spans)

@@ -1,0 +1,73 @@
+/**
+ * Embedded MongoDB server: find-by-unique-field throughput against a full-scan query on the same
+ * 100,000-document collection, through the real mongodb driver over loopback TCP.
+ *
+ *   npx tsx bench/mongo-embedded.bench.ts [--docs 100000] [--seconds 3] [--concurrency 16]
+ *
+ * Not a test: it prints ops/s for both and their ratio.
+ */
+import { MongoClient } from 'mongodb';
+import { startEmbeddedMongo } from '../shared/mongo-embedded/src';
+
+function arg(name: string, def: number): number {
+  const i = process.argv.indexOf(`--${name}`);
+  return i > 0 ? Number(process.argv[i + 1]) : def;
+}
+
+async function measure(seconds: number, concurrency: number, op: (i: number) => Promise<unknown>): Promise<{ ops: number; perSec: number }> {
+  const end = Date.now() + seconds * 1000;
+  let ops = 0;
+  const t0 = process.hrtime.bigint();
+  await Promise.all(
+    Array.from({ length: concurrency }, async (_, w) => {
+      let i = w;
+      while (Date.now() < end) {
+        await op(i);
+        i += concurrency;
+        ops++;
+      }
+    }),
+  );
+  const secs = Number(process.hrtime.bigint() - t0) / 1e9;
+  return { ops, perSec: ops / secs };
+}
+
+async function main(): Promise<void> {
+  const N = arg('docs', 100_000);
+  const seconds = arg('seconds', 3);
+  const concurrency = arg('concurrency', 16);
+  const server = await startEmbeddedMongo();
+  const client = await MongoClient.connect(server.uri(), { maxPoolSize: concurrency });
+  const c = client.db('bench').collection('users');
+  const t0 = Date.now();
+  for (let i = 0; i < N; i += 10_000) {
+    await c.insertMany(
+      Array.from({ length: Math.min(10_000, N - i) }, (_, k) => {
+        const n = i + k;
+        return { email: `user${n}@example.com`, name: `User ${n}`, team: `team${n % 50}`, score: n % 997, createdAt: new Date() };
+      }),
+    );
+  }
+  await c.createIndex({ email: 1 }, { unique: true });
+  console.log(`loaded ${N} documents and built the unique index in ${Date.now() - t0} ms`);
+
+  const rnd = (i: number) => (i * 7919) % N;
+  await measure(0.5, concurrency, (i) => c.findOne({ email: `user${rnd(i)}@example.com` }));
+  const s0 = server.stats();
+  const indexed = await measure(seconds, concurrency, (i) => c.findOne({ email: `user${rnd(i)}@example.com` }));
+  const s1 = server.stats();
+  const scan = await measure(seconds, Math.min(concurrency, 4), (i) => c.find({ name: `User ${rnd(i)}` }).toArray());
+  const s2 = server.stats();
+
+  const fmt = (n: number) => n.toFixed(n < 100 ? 1 : 0);
+  console.log(`find by unique indexed field (email): ${fmt(indexed.perSec)} ops/s (${(s1.docsExamined - s0.docsExamined) / indexed.ops} docs examined per query)`);
+  console.log(`full-scan query (unindexed name):     ${fmt(scan.perSec)} ops/s (${Math.round((s2.docsExamined - s1.docsExamined) / scan.ops)} docs examined per query)`);
+  console.log(`ratio indexed / full scan:            ${fmt(indexed.perSec / scan.perSec)}x`);
+  await client.close();
+  await server.close();
+}
+
+main().catch((e) => {
+  console.error(e);
+  process.exit(1);
+});

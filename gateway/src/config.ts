@@ -33,6 +33,8 @@ export const gatewayEnvSchema = z.object({
   MONGO_URL: z.string().url(),
   MONGO_DB: z.string().min(1).default('gateway'),
   REDIS_URL: optionalUrl(),
+  /** Prefix of every Redis key the gateway writes (gateways sharing counters must use the same). */
+  REDIS_KEY_PREFIX: z.string().min(1).default('hd:gw:'),
   INTERNAL_TOKEN_SECRET: z.string().min(32, 'must be at least 32 characters'),
   SERVICE_URLS: z
     .string()

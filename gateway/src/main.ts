@@ -12,6 +12,7 @@ async function main(): Promise<void> {
     mongoUrl: env.MONGO_URL,
     dbName: env.MONGO_DB,
     redisUrl: env.REDIS_URL,
+    redisKeyPrefix: env.REDIS_KEY_PREFIX,
     tokens: new InternalTokens(env.INTERNAL_TOKEN_SECRET),
     services: env.SERVICE_URLS,
     logger,

@@ -304,6 +304,10 @@ export function createHandler(opts: HandlerOptions) {
     res.statusCode = out.status;
     if (out.contentType) res.setHeader('content-type', out.contentType);
     if (out.location) res.setHeader('location', out.location);
+    if (out.status === 204 || out.status === 304) {
+      res.end();
+      return;
+    }
     res.setHeader('content-length', out.body.length);
     res.end(out.body);
   }

@@ -52,7 +52,7 @@ const SUPPORTED_STAGES = new Set([
   '$lookup', '$match', '$project', '$redact', '$replaceRoot', '$replaceWith', '$sample', '$set', '$setWindowFields', '$skip',
   '$sort', '$sortByCount', '$unionWith', '$unset', '$unwind',
 ]);
-const KNOWN_UNSUPPORTED_STAGES = new Set(['$out', '$merge', '$changeStream', '$collStats', '$indexStats', '$currentOp', '$listSessions', '$geoNear', '$search', '$planCacheStats']);
+const KNOWN_UNSUPPORTED_STAGES = new Set(['$out', '$merge', '$changeStream', '$collStats', '$indexStats', '$currentOp', '$search', '$searchMeta', '$vectorSearch', '$listSessions', '$geoNear', '$search', '$planCacheStats']);
 
 const TXN_COMMANDS_ALLOWED = new Set([
   'find', 'getMore', 'insert', 'update', 'delete', 'findAndModify', 'findandmodify', 'aggregate', 'distinct', 'count',
@@ -140,6 +140,7 @@ export class Core {
     try {
       const handler = name === undefined ? undefined : Object.prototype.hasOwnProperty.call(this.handlers, name) ? this.handlers[name] : undefined;
       if (!handler) throw err(59, `no such command: '${name}'`);
+      checkCollation(body.collation);
       this.attachSession(body, name, ctx);
       reply = await handler(body, ctx);
       if (ctx.txn && Array.isArray(reply.writeErrors) && reply.writeErrors.length) this.engine.abortTxn(ctx.txn, 'write error');
@@ -430,6 +431,7 @@ export class Core {
   match(coll: Collection | undefined, filter: Doc | undefined, txn: Txn | null, opts: { sort?: Doc; skip?: number; limit?: number } = {}): Doc[] {
     const f = isPlainObject(filter) ? filter : {};
     const hasFilter = Object.keys(f).length > 0;
+    if (hasFilter) checkFilter(f);
     const q = hasFilter ? newQuery(f) : null;
     const { docs } = this.engine.candidates(coll, hasFilter ? f : undefined, txn);
     const sort = opts.sort && Object.keys(opts.sort).length && !('$natural' in opts.sort) ? opts.sort : undefined;
@@ -499,6 +501,12 @@ export class Core {
     const pipeline = cmd.pipeline;
     if (!Array.isArray(pipeline)) throw err(14, "'pipeline' option must be specified as an array");
     if (!cmd.explain && !isPlainObject(cmd.cursor)) throw err(9, "The 'cursor' option is required, except for aggregate with the explain argument");
+    if (pipeline.length && isPlainObject(pipeline[0]) && ('$collStats' in pipeline[0] || '$indexStats' in pipeline[0])) {
+      const first = this.statsStage(pipeline[0], ctx.db, String(cmd.aggregate));
+      checkPipeline(pipeline.slice(1));
+      const out = pipeline.length > 1 ? runAggregator(rewritePipeline(pipeline.slice(1)), first) : first;
+      return this.cursorReply(`${ctx.db}.${cmd.aggregate}`, out, cmd.cursor?.batchSize, false, 'firstBatch');
+    }
     const needsClone = checkPipeline(pipeline);
     const collectionLevel = typeof cmd.aggregate === 'string';
     if (!collectionLevel && !(pipeline.length && '$documents' in pipeline[0])) throw err(115, 'database-level aggregate is only supported with $documents in the embedded server');
@@ -520,6 +528,28 @@ export class Core {
     if (cmd.explain) return { explainVersion: '1', stages: pipeline, ok: 1 };
     const batchSize = cmd.cursor?.batchSize === undefined ? 101 : Number(cmd.cursor.batchSize);
     return this.cursorReply(collectionLevel ? `${ctx.db}.${cmd.aggregate}` : `${ctx.db}.$cmd.aggregate`, out as Doc[], batchSize, false, 'firstBatch');
+  }
+
+  private statsStage(stage: Doc, db: string, collName: string): Doc[] {
+    const c = this.engine.getColl(db, collName);
+    const host = `${this.opts.host}:${this.opts.port()}`;
+    if ('$indexStats' in stage) {
+      if (!c) return [];
+      return c.indexSpecs().map((spec) => ({ name: spec.name, key: spec.key, host, accesses: { ops: 0, since: new Date(this.startedAt) }, spec }));
+    }
+    if (!c) throw err(26, `Unable to retrieve storageStats in $collStats stage :: caused by :: Collection [${db}.${collName}] not found.`);
+    let size = 0;
+    for (const d of c.docs.values()) size += calculateObjectSize(d);
+    const spec = isPlainObject(stage.$collStats) ? stage.$collStats : {};
+    const out: Doc = { ns: c.ns, host, localTime: new Date() };
+    if (spec.storageStats !== undefined) {
+      const indexSizes: Doc = {};
+      for (const i of c.indexSpecs()) indexSizes[i.name] = 0;
+      out.storageStats = { size, count: c.docs.size, avgObjSize: c.docs.size ? Math.round(size / c.docs.size) : 0, storageSize: size, freeStorageSize: 0, capped: false, nindexes: c.indexes.size + 1, totalIndexSize: 0, totalSize: size, indexSizes, scaleFactor: 1 };
+    }
+    if (spec.count !== undefined) out.count = c.docs.size;
+    if (spec.latencyStats !== undefined) out.latencyStats = { reads: { latency: 0, ops: 0 }, writes: { latency: 0, ops: 0 }, commands: { latency: 0, ops: 0 }, transactions: { latency: 0, ops: 0 } };
+    return [out];
   }
 
   private explain(cmd: Doc, ctx: CommandContext): Doc {
@@ -634,6 +664,7 @@ export class Core {
   }
 
   private updateOne(ctx: CommandContext, name: string, st: Doc): { n: number; nModified: number; upsertedId?: unknown } {
+    checkCollation(st.collation);
     const u = st.u;
     const kind = updateKind(u);
     if (kind === 'replacement' && st.multi) throw err(9, 'multi update is not supported for replacement-style update');
@@ -673,6 +704,7 @@ export class Core {
     const writeErrors = await this.statements(deletes, cmd.ordered !== false, (st: Doc) => {
       const coll = this.engine.getColl(ctx.db, name);
       if (!coll) return;
+      checkCollation(st.collation);
       const limit = Number(st.limit ?? 0);
       const targets = this.match(coll, st.q, ctx.txn, limit === 1 ? { limit: 1 } : {});
       const ids = targets.map((d) => keyOf(d._id));
@@ -955,6 +987,37 @@ function rewritePipeline(pipeline: Doc[]): Doc[] {
     } else out.push(st);
   }
   return out;
+}
+
+function checkCollation(c: unknown): void {
+  if (c === undefined || c === null) return;
+  if (isPlainObject(c) && (c.locale === 'simple' || Object.keys(c).length === 0)) return;
+  throw err(115, 'collation is not supported by the embedded server (only the simple binary collation)');
+}
+
+const UNSUPPORTED_QUERY_OPS: Record<string, string> = {
+  $where: '$where is not supported by the embedded server',
+  $text: 'text search ($text) is not supported by the embedded server',
+  $near: 'geospatial queries are not supported by the embedded server',
+  $nearSphere: 'geospatial queries are not supported by the embedded server',
+  $geoWithin: 'geospatial queries are not supported by the embedded server',
+  $geoIntersects: 'geospatial queries are not supported by the embedded server',
+  $function: '$function is not supported by the embedded server',
+  $accumulator: '$accumulator is not supported by the embedded server',
+};
+
+function checkFilter(v: unknown, depth = 0): void {
+  if (depth > 50 || v === null || typeof v !== 'object') return;
+  if (Array.isArray(v)) {
+    for (const x of v) checkFilter(x, depth + 1);
+    return;
+  }
+  if (!isPlainObject(v)) return;
+  for (const k of Object.keys(v)) {
+    if (k.charCodeAt(0) === 36 && UNSUPPORTED_QUERY_OPS[k]) throw err(115, UNSUPPORTED_QUERY_OPS[k]);
+    const x = v[k];
+    if (x !== null && typeof x === 'object') checkFilter(x, depth + 1);
+  }
 }
 
 function checkPipeline(pipeline: unknown[]): boolean {

@@ -1,1 +1,3 @@
-export {};
+export * from './platform';
+export * from './config';
+export * from './credentials';

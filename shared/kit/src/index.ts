@@ -11,3 +11,6 @@ export * from './tenancy';
 export * from './mongo';
 export * from './http';
 export * from './shutdown';
+export * from './bus';
+export * from './outbox';
+export * from './telemetry';

@@ -1,0 +1,28 @@
+import { randomBytes } from 'node:crypto';
+import { z } from 'zod';
+import { optionalUrl, portNumber } from '@helpdesk/kit';
+
+/**
+ * `npm start`'s environment. Every URL variable switches that part from its embedded default to the
+ * real server; nothing else in the process reads process.env.
+ */
+export const localEnvSchema = z.object({
+  PORT: portNumber(8080),
+  /** Interface the gateway listens on; loopback by default so a laptop does not expose its keys. */
+  HOST: z.string().default('127.0.0.1'),
+  /** The embedded MongoDB's port; 27017 is tried first so mongosh/Compass find it, any free port otherwise. */
+  EMBEDDED_MONGO_PORT: portNumber(27017),
+  DATA_DIR: z.string().min(1).default('./data'),
+  MONGO_URL: optionalUrl(),
+  AMQP_URL: optionalUrl(),
+  REDIS_URL: optionalUrl(),
+  OTEL_EXPORTER_OTLP_ENDPOINT: optionalUrl(),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  INTERNAL_TOKEN_SECRET: z
+    .string()
+    .min(32, 'must be at least 32 characters')
+    .default(() => randomBytes(32).toString('hex')),
+  RATE_LIMIT_SECRET_PER_MINUTE: z.coerce.number().int().positive().optional(),
+  RATE_LIMIT_PUBLISHABLE_PER_MINUTE: z.coerce.number().int().positive().optional(),
+});
+export type LocalEnv = z.infer<typeof localEnvSchema>;

@@ -1,0 +1,58 @@
+import { promises as fs } from 'node:fs';
+import path from 'node:path';
+import type { GatewayAdmin } from '@helpdesk/gateway';
+
+export interface DevCredentials {
+  baseUrl: string;
+  teamId: string;
+  teamName: string;
+  mongoUrl: string;
+  keys: { sk_test: string; pk_test: string; sk_live: string; pk_live: string };
+  createdAt: string;
+}
+
+const KINDS = [
+  ['sk_test', 'secret', 'test'],
+  ['pk_test', 'publishable', 'test'],
+  ['sk_live', 'secret', 'live'],
+  ['pk_live', 'publishable', 'live'],
+] as const;
+
+/**
+ * First start: creates a development team and its four keys and writes them to
+ * `<dataDir>/credentials.json` (mode 0600) for scripts. Later starts reuse them while the team still
+ * exists; the base URL and MongoDB URL are refreshed, since ports may change between runs.
+ */
+export async function ensureDevCredentials(
+  admin: GatewayAdmin,
+  dataDir: string,
+  current: { baseUrl: string; mongoUrl: string },
+): Promise<{ credentials: DevCredentials; created: boolean; file: string }> {
+  const file = path.join(dataDir, 'credentials.json');
+  const existing = await readCredentials(file);
+  let created = false;
+  let credentials: DevCredentials;
+  if (existing && (await admin.getTeam(existing.teamId))) {
+    credentials = { ...existing, ...current };
+  } else {
+    const team = await admin.createTeam({ name: 'Development team', slug: 'development' });
+    const keys = {} as DevCredentials['keys'];
+    for (const [field, type, mode] of KINDS) {
+      keys[field] = (await admin.createKey({ teamId: team.id, type, mode, name: `local ${field}` })).key;
+    }
+    credentials = { ...current, teamId: team.id, teamName: team.name, keys, createdAt: new Date().toISOString() };
+    created = true;
+  }
+  await fs.mkdir(dataDir, { recursive: true });
+  await fs.writeFile(file, JSON.stringify(credentials, null, 2) + '\n', { mode: 0o600 });
+  return { credentials, created, file };
+}
+
+async function readCredentials(file: string): Promise<DevCredentials | null> {
+  try {
+    return JSON.parse(await fs.readFile(file, 'utf8')) as DevCredentials;
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    throw err;
+  }
+}

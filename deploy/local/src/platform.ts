@@ -1,0 +1,111 @@
+import path from 'node:path';
+import { startEmbeddedMongo, type EmbeddedMongo } from '@helpdesk/mongo-embedded';
+import { createBus, createLogger, InternalTokens, type EventBus, type Logger } from '@helpdesk/kit';
+import { startGateway, type RunningGateway } from '@helpdesk/gateway';
+import { startTicketing, type RunningTicketing } from '@helpdesk/ticketing';
+
+export interface PlatformOptions {
+  /** Gateway port; 0 = any free port. */
+  port: number;
+  host?: string;
+  /** Folder for the embedded MongoDB journal; null = in memory (tests). Ignored when mongoUrl is set. */
+  dataDir: string | null;
+  embeddedMongoPort?: number;
+  mongoUrl?: string;
+  amqpUrl?: string;
+  redisUrl?: string;
+  internalTokenSecret: string;
+  logLevel?: string;
+  logger?: Logger;
+  rateLimits?: { secretPerMinute?: number; publishablePerMinute?: number };
+}
+
+export interface Platform {
+  /** Public base URL, ending in /api/v1. */
+  baseUrl: string;
+  gateway: RunningGateway;
+  ticketing: RunningTicketing;
+  /** The mongodb:// URL every service database lives under (embedded or MONGO_URL). */
+  mongoUrl: string;
+  embeddedMongo: EmbeddedMongo | null;
+  /** Each service's own bus connection (one in-process bus or one AMQP connection each). */
+  buses: Record<string, EventBus>;
+  stop(): Promise<void>;
+}
+
+/**
+ * Boots the whole platform in one process: the databases (embedded unless MONGO_URL), one bus
+ * connection per service (in-process unless AMQP_URL), every service on a loopback port, then the
+ * gateway in front of them. The same start functions run each part as its own process in production.
+ */
+export async function bootPlatform(opts: PlatformOptions): Promise<Platform> {
+  const logger = opts.logger ?? createLogger('platform', opts.logLevel ?? 'info');
+  const started: { name: string; stop: () => Promise<unknown> }[] = [];
+  const stop = async () => {
+    for (const part of started.reverse()) {
+      try {
+        await part.stop();
+      } catch (err) {
+        logger.warn({ err, part: part.name }, 'stop failed');
+      }
+    }
+  };
+  try {
+    let embeddedMongo: EmbeddedMongo | null = null;
+    let mongoUrl = opts.mongoUrl;
+    if (!mongoUrl) {
+      embeddedMongo = await startEmbeddedMongoOnPreferredPort(opts, logger);
+      started.push({ name: 'embedded-mongo', stop: () => embeddedMongo!.close() });
+      mongoUrl = embeddedMongo.uri();
+    }
+    const tokens = new InternalTokens(opts.internalTokenSecret);
+    const buses: Record<string, EventBus> = {};
+    let memoryBus: EventBus | null = null;
+    /** One AMQP connection per service, as in production; in memory every service must share one bus. */
+    const busFor = (service: string): EventBus => {
+      if (opts.amqpUrl) {
+        const bus = createBus({ amqpUrl: opts.amqpUrl, logger: logger.child({ bus: service }) });
+        started.push({ name: `${service}-bus`, stop: () => bus.close() });
+        return (buses[service] = bus);
+      }
+      if (!memoryBus) {
+        const bus = createBus({ logger: logger.child({ bus: 'memory' }) });
+        started.push({ name: 'memory-bus', stop: () => bus.close() });
+        memoryBus = bus;
+      }
+      return (buses[service] = memoryBus);
+    };
+
+    const ticketing = await startTicketing({ mongoUrl, bus: busFor('ticketing'), tokens, logger: logger.child({ service: 'ticketing' }) });
+    started.push({ name: 'ticketing', stop: () => ticketing.stop() });
+
+    const gateway = await startGateway({
+      port: opts.port,
+      host: opts.host ?? '127.0.0.1',
+      mongoUrl,
+      redisUrl: opts.redisUrl,
+      tokens,
+      services: { ticketing: ticketing.url },
+      logger: logger.child({ service: 'gateway' }),
+      rateLimits: opts.rateLimits,
+    });
+    started.push({ name: 'gateway', stop: () => gateway.stop() });
+
+    return { baseUrl: gateway.url, gateway, ticketing, mongoUrl, embeddedMongo, buses, stop };
+  } catch (err) {
+    await stop();
+    throw err;
+  }
+}
+
+async function startEmbeddedMongoOnPreferredPort(opts: PlatformOptions, logger: Logger): Promise<EmbeddedMongo> {
+  const dataDir = opts.dataDir ? path.join(opts.dataDir, 'mongo') : undefined;
+  const preferred = opts.embeddedMongoPort ?? 0;
+  try {
+    return await startEmbeddedMongo({ port: preferred, dataDir });
+  } catch (err) {
+    if (preferred === 0 || (err as NodeJS.ErrnoException).code !== 'EADDRINUSE') throw err;
+    logger.info({ port: preferred }, 'embedded MongoDB port taken, using any free port');
+    return startEmbeddedMongo({ port: 0, dataDir });
+  }
+}

@@ -101,6 +101,16 @@ export function createHandler(opts: HandlerOptions) {
   }
   const { resolver, logger } = opts;
   const debug = logger.isLevelEnabled('debug');
+  let lastStoreWarning = 0;
+  /** Redis unreachable: fail closed with a retryable 503, and warn at most every 10 s. */
+  const storeDown = (err: unknown, requestId: string) => {
+    const now = Date.now();
+    if (now - lastStoreWarning > 10_000) {
+      lastStoreWarning = now;
+      logger.warn({ err, requestId }, 'rate-limit/idempotency store unavailable');
+    }
+    return new ApiError('service_unavailable', 'The service is temporarily unavailable. Please retry later.');
+  };
 
   async function proxy(
     route: RouteDef,
@@ -161,7 +171,12 @@ export function createHandler(opts: HandlerOptions) {
     const auth = await resolver.authenticate(req.headers.authorization);
 
     // 2. rate limit: every authenticated request counts, whatever it answers; all later responses carry the headers
-    const hit = await opts.rateLimits.hit(`rl:${auth.key.id}`, WINDOW_MS);
+    let hit;
+    try {
+      hit = await opts.rateLimits.hit(`rl:${auth.key.id}`, WINDOW_MS);
+    } catch (err) {
+      throw storeDown(err, requestId);
+    }
     const remaining = auth.limit - hit.count;
     const resetSec = Math.ceil(hit.resetAtMs / 1000);
     res.setHeader('X-RateLimit-Limit', auth.limitHeader);
@@ -263,7 +278,12 @@ export function createHandler(opts: HandlerOptions) {
         const h = createHash('sha256').update(method).update('\n').update(subPath + query).update('\n');
         if (body) h.update(body);
         fingerprint = h.digest('hex');
-        const found = await opts.idempotency.begin(idemKey, fingerprint, opts.idempotencyLockMs);
+        let found;
+        try {
+          found = await opts.idempotency.begin(idemKey, fingerprint, opts.idempotencyLockMs);
+        } catch (err) {
+          throw storeDown(err, requestId);
+        }
         if (found) {
           if (found.fingerprint !== fingerprint) {
             throw new ApiError('idempotency_key_in_use', 'This Idempotency-Key was already used with a different method, endpoint or body.', 'Idempotency-Key');

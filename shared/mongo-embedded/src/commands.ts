@@ -183,6 +183,7 @@ export class Core {
       const life = this.opts.transactionLifetimeMs ?? 60_000;
       txn.timer = setTimeout(() => this.engine.abortTxn(txn, 'transaction lifetime exceeded'), life);
       txn.timer.unref();
+      this.engine.beginTxn(txn);
       s.txn = txn;
       s.lastTxnNumber = n;
       ctx.txn = txn;
@@ -960,7 +961,7 @@ function project(docs: Doc[], projection: unknown, filter: unknown): Doc[] {
   const positional = Object.keys(projection).some((k) => k.endsWith('.$'));
   const q = new Query(positional && isPlainObject(filter) ? filter : {}, {});
   try {
-    return q.find<Doc>(docs, projection as never).all();
+    return q.find<Doc>(docs, projection as never).all().map(idFirst);
   } catch (e) {
     throw err(2, (e as Error).message);
   }
@@ -1018,6 +1019,16 @@ function checkFilter(v: unknown, depth = 0): void {
     const x = v[k];
     if (x !== null && typeof x === 'object') checkFilter(x, depth + 1);
   }
+}
+
+function idFirst(d: Doc): Doc {
+  if (d._id === undefined) return d;
+  for (const k in d) {
+    if (k === '_id') return d;
+    break;
+  }
+  const { _id, ...rest } = d;
+  return { _id, ...rest };
 }
 
 function checkPipeline(pipeline: unknown[]): boolean {

@@ -166,6 +166,8 @@ export class Txn {
   readonly locks: string[] = [];
   readonly reservations: string[] = [];
   state: TxnState = 'active';
+  /** Engine.modCounter when the transaction started (its first operation). */
+  startSeq = 0;
   abortReason = '';
   readonly done: Promise<void>;
   private resolveDone!: () => void;
@@ -231,6 +233,10 @@ export interface Plan {
 export class Engine {
   readonly dbs = new Map<string, Database>();
   readonly locks = new Map<string, Txn>();
+  /** Last modification counter per document (ns\0id), kept only while transactions are live. */
+  private readonly modSeq = new Map<string, number>();
+  private modCounter = 0;
+  private activeTxns = 0;
   readonly reservations = new Map<string, Txn>();
   readonly stats: Stats = { docsExamined: 0, keysExamined: 0, collectionScans: 0, indexScans: 0, commands: 0 };
   /** Called with every committed change (not during replay). */
@@ -429,11 +435,14 @@ export class Engine {
   /** Throws Blocked / WriteConflict when a document is held by another transaction. */
   checkWritable(coll: Collection, ids: Iterable<string>, txn?: Txn | null): void {
     for (const id of ids) {
-      const owner = this.locks.get(coll.ns + '\0' + id);
+      const k = coll.ns + '\0' + id;
+      const owner = this.locks.get(k);
       if (owner && owner !== txn) {
         if (txn) throw this.conflict(txn);
         throw new Blocked(owner);
       }
+      // Snapshot semantics for writes: a document changed since the transaction began conflicts.
+      if (txn && !owner && (this.modSeq.get(k) ?? 0) > txn.startSeq) throw this.conflict(txn);
     }
   }
 
@@ -511,6 +520,7 @@ export class Engine {
     if (dup) throw dup;
     if (txn) return this.hold(coll, id, doc, txn);
     coll.putRaw(doc);
+    this.touched(coll, id);
     this.log({ o: 'i', ns: coll.ns, d: doc });
   }
 
@@ -520,16 +530,27 @@ export class Engine {
     if (dup) throw dup;
     if (txn) return this.hold(coll, id, doc, txn);
     coll.putRaw(doc);
+    this.touched(coll, id);
     this.log({ o: 'r', ns: coll.ns, d: doc });
   }
 
   remove(coll: Collection, id: string, txn?: Txn | null): void {
     if (txn) return this.hold(coll, id, null, txn);
     const old = coll.removeRaw(id);
+    this.touched(coll, id);
     if (old) this.log({ o: 'd', ns: coll.ns, id: old._id });
   }
 
   // ---- transactions ------------------------------------------------------------------------------
+
+  beginTxn(txn: Txn): void {
+    txn.startSeq = this.modCounter;
+    this.activeTxns++;
+  }
+
+  private touched(coll: Collection, id: string): void {
+    if (this.activeTxns > 0) this.modSeq.set(coll.ns + '\0' + id, ++this.modCounter);
+  }
 
   commitTxn(txn: Txn): void {
     const ops: JournalOp[] = [];
@@ -541,6 +562,7 @@ export class Engine {
         if (old) removed.set(id, old);
       }
       for (const [id, d] of w) {
+        this.touched(coll, id);
         if (d) {
           coll.putRaw(d);
           ops.push({ o: 'r', ns: coll.ns, d });
@@ -560,6 +582,7 @@ export class Engine {
   }
 
   private release(txn: Txn): void {
+    if (txn.state === 'active' && --this.activeTxns === 0) this.modSeq.clear();
     for (const k of txn.locks) if (this.locks.get(k) === txn) this.locks.delete(k);
     for (const k of txn.reservations) if (this.reservations.get(k) === txn) this.reservations.delete(k);
   }

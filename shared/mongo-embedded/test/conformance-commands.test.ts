@@ -390,3 +390,66 @@ describe('TTL indexes', () => {
     expect(idx!.expireAfterSeconds).toBe(0);
   }, 80_000);
 });
+
+describe('query, update and projection operator semantics', () => {
+  it('update operators behave like MongoDB', async () => {
+    const c = await fresh('ops');
+    const id = { _id: 1 as any };
+    await c.insertOne({ _id: 1 as any, arr: [5, 1, 3], tags: ['a'], n: 2, d: { x: 1, y: 2 }, items: [{ k: 1, v: [1, 2] }, { k: 2, v: [3] }], bits: 5 });
+    const get = async () => (await c.findOne(id))!;
+    await c.updateOne(id, { $push: { arr: { $each: [4, 2], $sort: 1, $slice: 4 } } } as any);
+    expect((await get()).arr).toEqual([1, 2, 3, 4]);
+    await c.updateOne(id, { $push: { arr: { $each: [9], $position: 0 } } } as any);
+    expect((await get()).arr).toEqual([9, 1, 2, 3, 4]);
+    await c.updateOne(id, { $pull: { arr: { $gte: 4 } } } as any);
+    expect((await get()).arr).toEqual([1, 2, 3]);
+    await c.updateOne(id, { $addToSet: { tags: { $each: ['a', 'b'] } } } as any);
+    expect((await get()).tags).toEqual(['a', 'b']);
+    await c.updateOne(id, { $pop: { tags: -1 } });
+    expect((await get()).tags).toEqual(['b']);
+    await c.updateOne(id, { $min: { n: 1 }, $max: { m: 7 }, $mul: { bits: 2 } } as any);
+    expect(await get()).toMatchObject({ n: 1, m: 7, bits: 10 });
+    await c.updateOne(id, { $rename: { 'd.x': 'dx' }, $unset: { 'd.y': '' } } as any);
+    expect(await get()).toMatchObject({ d: {}, dx: 1 });
+    await c.updateOne(id, { $currentDate: { at: true } });
+    expect((await get()).at).toBeInstanceOf(Date);
+    await c.updateOne(id, { $bit: { bits: { and: 6 } } } as any);
+    expect((await get()).bits).toBe(2);
+    await c.updateOne(id, { $inc: { 'items.$[].k': 10 } } as any);
+    await c.updateOne(id, { $set: { 'items.$[i].v.$[j]': 0 } } as any, { arrayFilters: [{ 'i.k': 11 }, { j: { $gt: 1 } }] });
+    expect((await get()).items).toEqual([{ k: 11, v: [1, 0] }, { k: 12, v: [3] }]);
+    await c.updateOne({ 'a.b': 1, z: { $gt: 3 }, $and: [{ q: 'w' }] }, { $set: { s: 1 } }, { upsert: true });
+    const { _id, ...upserted } = (await c.findOne({ 'a.b': 1 }))!;
+    expect(_id).toBeDefined();
+    expect(upserted).toEqual({ a: { b: 1 }, q: 'w', s: 1 });
+  });
+
+  it('query operators, sort order across types and projections behave like MongoDB', async () => {
+    const c = await fresh('qops');
+    await c.insertMany([{ _id: 10 as any, a: null }, { _id: 11 as any }, { _id: 12 as any, a: [1, null] }, { _id: 13 as any, a: 'Hello' }, { _id: 14 as any, a: [{ x: 1, y: 2 }, { x: 2, y: 1 }] }]);
+    const ids = async (f: any) => (await c.find(f).project({ _id: 1 }).toArray()).map((d) => d._id);
+    expect(await ids({ a: null })).toEqual([10, 11, 12]);
+    expect(await ids({ a: { $exists: false } })).toEqual([11]);
+    expect(await ids({ a: /^hel/i })).toEqual([13]);
+    expect(await ids({ a: { $regex: 'ell', $options: '' } })).toEqual([13]);
+    expect(await ids({ a: { $type: 'string' } })).toEqual([13]);
+    expect(await ids({ a: { $elemMatch: { x: 1, y: 2 } } })).toEqual([14]);
+    expect(await ids({ a: { $size: 2 } })).toEqual([12, 14]);
+    expect(await ids({ a: { $not: { $eq: null } } })).toEqual([13, 14]);
+    expect(await ids({ a: { $ne: null } })).toEqual([13, 14]);
+    expect(await ids({ a: { $in: [null, 'Hello'] } })).toEqual([10, 11, 12, 13]);
+    expect(await ids({ a: { $nin: [null] } })).toEqual([13, 14]);
+    expect(await ids({ a: { $all: [1, null] } })).toEqual([12]);
+    expect(await ids({ $expr: { $eq: ['$_id', 13] } })).toEqual([13]);
+    expect(await ids({ 'a.x': 2 })).toEqual([14]);
+    expect(await ids({ $or: [{ _id: 10 }, { a: 'Hello' }], _id: { $ne: 99 } })).toEqual([10, 13]);
+    expect((await c.find().sort({ a: 1, _id: 1 }).toArray()).map((d) => d._id)).toEqual([10, 11, 12, 13, 14]);
+    expect((await c.find().sort({ a: -1, _id: 1 }).toArray()).map((d) => d._id)).toEqual([14, 13, 12, 10, 11]);
+    const [em] = await c.find({ _id: 14 as any }).project({ a: { $elemMatch: { x: 2 } } }).toArray();
+    expect(Object.keys(em)).toEqual(['_id', 'a']);
+    expect(em).toEqual({ _id: 14, a: [{ x: 2, y: 1 }] });
+    expect(await c.find({ 'a.x': 2 }).project({ 'a.$': 1 }).toArray()).toEqual([{ _id: 14, a: [{ x: 2, y: 1 }] }]);
+    expect(await c.find({ _id: 14 as any }).project({ 'a.x': 1, _id: 0 }).toArray()).toEqual([{ a: [{ x: 1 }, { x: 2 }] }]);
+    expect(await c.find({ _id: 12 as any }).project({ a: { $slice: 1 } }).toArray()).toEqual([{ _id: 12, a: [1] }]);
+  });
+});

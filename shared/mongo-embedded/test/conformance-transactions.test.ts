@@ -103,6 +103,21 @@ describe('multi-document transactions', () => {
     expect((await c.findOne({ _id: 'x' as any }))!.n).toBe(101);
   });
 
+  it('writing a document changed by someone else after the transaction began is a WriteConflict', async () => {
+    const c = await fresh('snapshot');
+    await c.insertMany([{ _id: 'x' as any, n: 0 }, { _id: 'y' as any, n: 0 }]);
+    const s = a.startSession();
+    s.startTransaction();
+    await c.updateOne({ _id: 'y' as any }, { $inc: { n: 1 } }, { session: s });
+    await dbB.collection('snapshot').updateOne({ _id: 'x' as any }, { $set: { n: 5 } });
+    const e = await c.updateOne({ _id: 'x' as any }, { $set: { n: 1 } }, { session: s }).catch((x) => x);
+    expect(e.code).toBe(112);
+    expect(e.hasErrorLabel('TransientTransactionError')).toBe(true);
+    await s.abortTransaction().catch(() => undefined);
+    await s.endSession();
+    expect(await c.find().sort({ _id: 1 }).toArray()).toEqual([{ _id: 'x', n: 5 }, { _id: 'y', n: 0 }]);
+  });
+
   it('a write outside a transaction waits for the transaction that holds the document', async () => {
     const c = await fresh('waiter');
     await c.insertOne({ _id: 1 as any, n: 0 });

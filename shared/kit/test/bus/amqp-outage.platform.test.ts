@@ -48,7 +48,7 @@ run('outbox → RabbitMQ → consumeOnce across a broker restart (private node o
       });
       if (!applied) skipped++;
     }, { prefetch: 16, retryDelayMs: 100 });
-    relay = startOutboxRelay({ conn: producerDb, bus, logger: silentLogger, pollIntervalMs: 50, batchSize: 50, minBackoffMs: 100, maxBackoffMs: 1000 });
+    relay = startOutboxRelay({ conn: producerDb, bus, logger: silentLogger, pollIntervalMs: 50, batchSize: 100, minBackoffMs: 100, maxBackoffMs: 1000 });
 
     const ids: string[] = [];
     let producing = true;
@@ -57,11 +57,11 @@ run('outbox → RabbitMQ → consumeOnce across a broker restart (private node o
       while (producing) {
         const e = await withOutbox(producerDb, scope, async (_s, emit) => emit({ type: 'ticket.created', data: { ticket: ticket(`tkt_${i++}`) } }));
         ids.push(e.id);
-        await new Promise((r) => setTimeout(r, 5));
+        await new Promise((r) => setTimeout(r, 15));
       }
     })();
 
-    await new Promise((r) => setTimeout(r, 1500));
+    await new Promise((r) => setTimeout(r, 1000));
     const beforeOutage = ids.length;
     const t0 = Date.now();
     await broker.stop();
@@ -73,10 +73,9 @@ run('outbox → RabbitMQ → consumeOnce across a broker restart (private node o
     ids.push(direct.id); // the relay will deliver it after the restart
     await expect(bus.publish([direct])).rejects.toThrow(/disconnected/);
     expect(Date.now() - tp).toBeLessThan(100);
-    await new Promise((r) => setTimeout(r, 500));
     await broker.start();
     const outageMs = Date.now() - t0;
-    await new Promise((r) => setTimeout(r, 1000));
+    await new Promise((r) => setTimeout(r, 500));
     producing = false;
     await producer;
 

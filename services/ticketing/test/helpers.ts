@@ -3,6 +3,7 @@ import mongoose from 'mongoose';
 import { PERMISSIONS, type EventEnvelope, type InternalClaims, type Permission } from '@helpdesk/contracts';
 import { createLogger, InternalTokens, listen, closeServer } from '@helpdesk/kit';
 import type { AddressInfo } from 'node:net';
+import { startEmbeddedMongo } from '@helpdesk/mongo-embedded';
 import { buildApp } from '../src/app';
 import { startTicketing, type RunningTicketing } from '../src/index';
 import { createBus, type EventBus } from '../src/outbox';
@@ -88,35 +89,9 @@ export interface Harness {
   stop(): Promise<void>;
 }
 
-/**
- * True once `@helpdesk/mongo-embedded` exports `startEmbeddedMongo` (another engineer is finishing it);
- * until then the database suites are skipped, loudly, rather than failing.
- */
-export const embeddedMongoAvailable: boolean = (() => {
-  try {
-    // eslint-disable-next-line @typescript-eslint/no-require-imports
-    return typeof require('@helpdesk/mongo-embedded').startEmbeddedMongo === 'function';
-  } catch {
-    return false;
-  }
-})();
-export const describeDb = embeddedMongoAvailable ? describe : describe.skip;
-if (!embeddedMongoAvailable) console.warn('ticketing: @helpdesk/mongo-embedded not available yet: database suites skipped');
-
-export async function loadEmbeddedMongo(): Promise<null | (() => Promise<{ uri(): string; close(): Promise<void> }>)> {
-  try {
-    const mod: any = await import('@helpdesk/mongo-embedded');
-    return typeof mod.startEmbeddedMongo === 'function' ? mod.startEmbeddedMongo : null;
-  } catch {
-    return null;
-  }
-}
-
 /** The real service on the embedded MongoDB-compatible server and the memory bus. */
 export async function startHarness(): Promise<Harness> {
-  const start = await loadEmbeddedMongo();
-  if (!start) throw new Error('@helpdesk/mongo-embedded does not export startEmbeddedMongo yet');
-  const m = await start();
+  const m = await startEmbeddedMongo();
   const bus = createBus({ logger });
   const events: EventEnvelope[] = [];
   await bus.subscribe('ticketing-test', ['ticket.*'], async (e) => {

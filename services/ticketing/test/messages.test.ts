@@ -1,7 +1,7 @@
 /** Messages over HTTP on the embedded MongoDB and the memory bus. */
 import { messageSnapshotSchema, ticketSnapshotSchema } from '@helpdesk/contracts';
-import { ticketModel } from '../src/tickets/model';
-import { call, describeDb, startHarness, type Caller, type Harness } from './helpers';
+import { messageModel } from '../src/messages/model';
+import { call, startHarness, type Caller, type Harness } from './helpers';
 
 let h: Harness;
 beforeAll(async () => {
@@ -24,7 +24,7 @@ const expectError = (r: { status: number; body: any }, status: number, code: str
   expect({ status: r.status, code: r.body?.error?.code, param: r.body?.error?.param }).toEqual({ status, code, param });
 };
 
-describeDb('POST /tickets/:id/messages', () => {
+describe('POST /tickets/:id/messages', () => {
   test('adds an agent message by default, answers 201, bumps messageCount and updatedAt, emits ticket.message_added', async () => {
     const t = await create({ title: 'conversation', messages: [{ sender: 'customer', content: 'hello' }] });
     await new Promise((r) => setTimeout(r, 5));
@@ -109,10 +109,10 @@ describeDb('POST /tickets/:id/messages', () => {
     expect(await h.eventsOf(r.requestId)).toEqual([]);
   });
 
-  test('a failure after the message insert rolls the message back (one transaction)', async () => {
+  test('a failure after the ticket was updated rolls the ticket back (one transaction)', async () => {
     const t = await create({ title: 'atomic message' });
-    const Tickets = ticketModel(h.svc.conn);
-    const spy = jest.spyOn(Tickets, 'updateOne').mockImplementationOnce(() => {
+    const Messages = messageModel(h.svc.conn);
+    const spy = jest.spyOn(Messages, 'create').mockImplementationOnce(() => {
       throw new Error('boom');
     });
     const r = await post(t.id, { content: 'lost' });
@@ -121,6 +121,18 @@ describeDb('POST /tickets/:id/messages', () => {
     expect(await count('messages', { ticketId: t.id })).toBe(0);
     expect((await api('GET', `${T}/${t.id}`)).body.data.messageCount).toBe(0);
     expect(await h.eventsOf(r.requestId)).toEqual([]);
+  });
+
+  test('concurrent messages on one ticket: every one counted, one event each, a distinct position each', async () => {
+    const t = await create({ title: 'busy' });
+    const replies = await Promise.all(Array.from({ length: 8 }, (_, i) => post(t.id, { content: `c${i}`, sender: i % 2 ? 'customer' : 'agent' })));
+    expect(replies.map((r) => r.status)).toEqual(Array(8).fill(201));
+    const after = (await api('GET', `${T}/${t.id}`)).body.data;
+    expect(after.messageCount).toBe(8);
+    expect(after.messages.map((m: any) => m.content).sort()).toEqual(Array.from({ length: 8 }, (_, i) => `c${i}`).sort());
+    for (const r of replies) expect((await h.eventsOf(r.requestId)).map((e) => e.type)).toEqual(['ticket.message_added']);
+    const counts = await Promise.all(replies.map(async (r) => ((await h.eventsOf(r.requestId))[0].data as any).ticket.messageCount));
+    expect(counts.sort((a, b) => a - b)).toEqual([1, 2, 3, 4, 5, 6, 7, 8]);
   });
 
   test('an added message is found by search', async () => {
@@ -133,7 +145,7 @@ describeDb('POST /tickets/:id/messages', () => {
   });
 });
 
-describeDb('GET /tickets/:id/messages', () => {
+describe('GET /tickets/:id/messages', () => {
   test('chronological, paginated, messages of that ticket only', async () => {
     const t = await create({ title: 'long thread', messages: [{ sender: 'customer', content: 'm1' }, { sender: 'ai', content: 'm2' }] });
     const other = await create({ title: 'other', messages: [{ sender: 'customer', content: 'elsewhere' }] });

@@ -9,7 +9,7 @@ const now = new Date('2026-01-02T03:04:05.678Z');
 const doc: TicketDoc = {
   _id: 'tkt_abcdefghabcdefghabcdefgh', teamId: 't', mode: 'test', title: 'T', status: 'resolved', priority: 'high',
   customerId: null, customerName: 'N', customerEmail: null, assignedTo: null, tags: ['a'], notes: null, messageCount: 0,
-  metadata: { k: 1 }, channel: 'api', searchText: 't\nn', createdAt: now, updatedAt: now, resolvedAt: now, closedAt: now,
+  metadata: { k: 1 }, channel: 'api', searchText: 't\nn', rev: 0, createdAt: now, updatedAt: now, resolvedAt: now, closedAt: now,
 };
 
 test('the ticket snapshot satisfies the contracts schema and the public view drops internals', () => {

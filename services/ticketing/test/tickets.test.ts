@@ -1,7 +1,7 @@
 /** Tickets over HTTP on the embedded MongoDB and the memory bus: every rule, event and scope. */
 import { ticketSnapshotSchema } from '@helpdesk/contracts';
 import { messageModel } from '../src/messages/model';
-import { call, describeDb, startHarness, TEAM_A, TEAM_B, type Caller, type Harness } from './helpers';
+import { call, startHarness, TEAM_A, TEAM_B, type Caller, type Harness } from './helpers';
 
 let h: Harness;
 beforeAll(async () => {
@@ -27,7 +27,7 @@ const expectError = (r: { status: number; body: any }, status: number, code: str
   expect({ status: r.status, code: r.body?.error?.code, param: r.body?.error?.param }).toEqual({ status, code, param });
 };
 
-describeDb('POST /tickets', () => {
+describe('POST /tickets', () => {
   test('creates a new ticket with defaults and answers 201 in the envelope', async () => {
     const r = await api('POST', T, { body: { title: 'Printer on fire' } });
     expect(r.status).toBe(201);
@@ -120,7 +120,7 @@ describeDb('POST /tickets', () => {
   });
 });
 
-describeDb('tenancy: team and partition come from the token', () => {
+describe('tenancy: team and partition come from the token', () => {
   let id: string;
   beforeAll(async () => {
     id = (await create({ title: 'scoped', messages: [{ sender: 'customer', content: 'secret' }] })).id;
@@ -161,7 +161,7 @@ describeDb('tenancy: team and partition come from the token', () => {
   });
 });
 
-describeDb('GET /tickets', () => {
+describe('GET /tickets', () => {
   const as: Caller = { teamId: '6f1c1f0e-0000-4000-8000-000000000001' };
   const list = (qs = '') => api('GET', `${T}${qs ? `?${qs}` : ''}`, { as });
   const ids = async (qs = '') => {
@@ -243,7 +243,7 @@ describeDb('GET /tickets', () => {
   });
 });
 
-describeDb('GET /tickets/:id', () => {
+describe('GET /tickets/:id', () => {
   test('includes messages in chronological order, including later ones', async () => {
     const t = await create({ title: 'thread', messages: [{ sender: 'customer', content: 'one' }, { sender: 'agent', content: 'two' }] });
     for (const content of ['three', 'four', 'five']) {
@@ -257,7 +257,7 @@ describeDb('GET /tickets/:id', () => {
   });
 });
 
-describeDb('PATCH /tickets/:id', () => {
+describe('PATCH /tickets/:id', () => {
   const patch = (id: string, body: unknown, as?: Caller) => api('PATCH', `${T}/${id}`, { body, as });
 
   test('changes only the given fields and emits ticket.updated with changes and previous values', async () => {
@@ -382,6 +382,27 @@ describeDb('PATCH /tickets/:id', () => {
     expect(await found('giraffe')).toBe(1);
   });
 
+  test('concurrent PATCHes and messages lose nothing: metadata merges, search text and counts all add up', async () => {
+    const as: Caller = { teamId: '6f1c1f0e-0000-4000-8000-000000000004' };
+    const t = await create({ title: 'Racing' }, as);
+    const writes = [
+      ...Array.from({ length: 6 }, (_, i) => patch(t.id, { metadata: { [`k${i}`]: i } }, as)),
+      patch(t.id, { title: 'Renamed racer' }, as),
+      ...Array.from({ length: 4 }, (_, i) => api('POST', `${T}/${t.id}/messages`, { body: { content: `word${i}` }, as })),
+    ];
+    const replies = await Promise.all(writes);
+    expect(replies.map((r) => r.status)).toEqual([...Array(7).fill(200), ...Array(4).fill(201)]);
+    const after = (await api('GET', `${T}/${t.id}`, { as })).body.data;
+    expect(after.metadata).toEqual({ k0: 0, k1: 1, k2: 2, k3: 3, k4: 4, k5: 5 });
+    expect(after.title).toBe('Renamed racer');
+    expect(after.messageCount).toBe(4);
+    const found = async (q: string) => (await api('GET', `${T}?search=${q}`, { as })).body.data.length;
+    expect(await found('renamed')).toBe(1);
+    expect(await found('racing')).toBe(0);
+    for (let i = 0; i < 4; i++) expect(await found(`word${i}`)).toBe(1);
+    for (const r of replies) expect(await h.eventsOf(r.requestId)).toHaveLength(1);
+  });
+
   test('unknown ticket is 404 with no event', async () => {
     const r = await patch('tkt_doesnotexist000000000000', { title: 'x' });
     expectError(r, 404, 'resource_not_found');
@@ -389,7 +410,7 @@ describeDb('PATCH /tickets/:id', () => {
   });
 });
 
-describeDb('DELETE /tickets/:id', () => {
+describe('DELETE /tickets/:id', () => {
   test('removes the ticket and all its messages and emits ticket.deleted', async () => {
     const t = await create({ title: 'bye', customerId: 'cus_cccccccc33333333', messages: [{ sender: 'customer', content: 'a' }, { sender: 'agent', content: 'b' }] });
     const other = await create({ title: 'stays', messages: [{ sender: 'customer', content: 'c' }] });
@@ -410,7 +431,7 @@ describeDb('DELETE /tickets/:id', () => {
   });
 });
 
-describeDb('atomicity', () => {
+describe('atomicity', () => {
   test('a failure inside the transaction leaves neither the change nor its event', async () => {
     const t = await create({ title: 'atomic' });
     const Messages = messageModel(h.svc.conn);

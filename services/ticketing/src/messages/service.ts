@@ -1,4 +1,4 @@
-import { newId, pageOf, scopeOf, skipOf, type RequestContext } from '@helpdesk/kit';
+import { newId, notFound, pageOf, scopeOf, skipOf, type RequestContext } from '@helpdesk/kit';
 import { withOutbox } from '../outbox';
 import type { TicketDoc } from '../tickets/model';
 import { messageView, outboxScope, resolveInternal, ticketSnapshot, type TicketingDeps } from '../tickets/service';
@@ -29,8 +29,17 @@ export function createMessageService(deps: TicketingDeps) {
     async add(ctx: RequestContext, ticketId: string, input: AddMessageInput) {
       const isInternal = resolveInternal(input);
       const msg = await withOutbox(conn, outboxScope(ctx), async (session, emit) => {
-        const cur = await tickets.findOr404(ctx, ticketId, session);
         const now = new Date();
+        // Write the ticket first: the write holds it for this transaction, so concurrent messages
+        // each get their own count and position, and the search text is extended from the latest one.
+        const next = await Tickets.findOneAndUpdate(
+          { _id: ticketId, ...scopeOf(ctx) },
+          { $inc: { messageCount: 1, rev: 1 }, $set: { updatedAt: now } },
+          { session, returnDocument: 'after' },
+        ).lean<TicketDoc>();
+        if (!next) throw notFound('ticket', ticketId);
+        next.searchText = `${next.searchText ?? ''}\n${input.content.toLowerCase()}`;
+        await Tickets.updateOne({ _id: ticketId, ...scopeOf(ctx) }, { $set: { searchText: next.searchText } }, { session });
         const m: MessageDoc = {
           _id: newId('message'),
           ...scopeOf(ctx),
@@ -40,16 +49,9 @@ export function createMessageService(deps: TicketingDeps) {
           senderName: input.senderName ?? null,
           isInternal,
           createdAt: now,
-          seq: cur.messageCount + 1,
+          seq: next.messageCount,
         };
         await Messages.create([m], { session });
-        const searchText = `${cur.searchText ?? ''}\n${input.content.toLowerCase()}`;
-        await Tickets.updateOne(
-          { _id: ticketId, ...scopeOf(ctx) },
-          { $inc: { messageCount: 1 }, $set: { updatedAt: now, searchText } },
-          { session },
-        );
-        const next: TicketDoc = { ...cur, messageCount: cur.messageCount + 1, updatedAt: now, searchText };
         emit({ type: 'ticket.message_added', data: { ticket: ticketSnapshot(next), message: messageView(m) } });
         return m;
       });

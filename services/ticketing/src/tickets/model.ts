@@ -22,6 +22,8 @@ export interface TicketDoc {
   channel: string;
   /** Lowercase `title \n customerName \n content…`: one regex query answers `search`. */
   searchText: string;
+  /** Bumped by every write: PATCH writes only if nobody wrote since it read (optimistic concurrency). */
+  rev: number;
   createdAt: Date;
   updatedAt: Date;
   resolvedAt: Date | null;
@@ -44,6 +46,7 @@ const ticketSchema = new mongoose.Schema<TicketDoc>(
     metadata: { type: mongoose.Schema.Types.Mixed, default: () => ({}) },
     channel: { type: String, required: true, default: 'api' },
     searchText: { type: String, required: true, default: '' },
+    rev: { type: Number, required: true, default: 0 },
     createdAt: { type: Date, required: true },
     updatedAt: { type: Date, required: true },
     resolvedAt: { type: Date, default: null },

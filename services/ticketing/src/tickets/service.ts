@@ -119,6 +119,10 @@ function metadataWithin50(m: Record<string, unknown>): void {
 
 const CLOSING = new Set(['resolved', 'closed']);
 
+/** A PATCH lost the race with another write to the same ticket; it is re-run from a fresh read. */
+class StaleTicket extends Error {}
+const STALE_RETRIES = 10;
+
 // ---------- the rules ----------
 
 export function createTicketService(deps: TicketingDeps) {
@@ -207,6 +211,7 @@ export function createTicketService(deps: TicketingDeps) {
         metadata: withoutNulls(input.metadata ?? {}),
         channel: 'api',
         searchText: buildSearchText(input.title, customerName, msgs.map((m) => m.content)),
+        rev: 0,
         createdAt: now,
         updatedAt: now,
         resolvedAt: null,
@@ -224,7 +229,7 @@ export function createTicketService(deps: TicketingDeps) {
       if (input.status === 'merged') {
         throw parameterInvalid('status', "Invalid status: 'merged' cannot be set through PATCH; only the ticket merge operation sets it.");
       }
-      const result = await withOutbox(conn, outboxScope(ctx), async (session, emit) => {
+      const attempt = () => withOutbox(conn, outboxScope(ctx), async (session, emit) => {
         const cur = await findOr404(ctx, id, session);
         const set: Partial<TicketDoc> = {};
         const previous: Record<string, unknown> = {};
@@ -269,8 +274,13 @@ export function createTicketService(deps: TicketingDeps) {
         const changes = Object.keys(previous);
         if (!changes.length) return cur;
         set.updatedAt = now;
-        await Tickets.updateOne({ _id: id, ...scopeOf(ctx) }, { $set: set }, { session });
-        const next: TicketDoc = { ...cur, ...set };
+        const written = await Tickets.updateOne(
+          { _id: id, ...scopeOf(ctx), rev: cur.rev ?? 0 },
+          { $set: set, $inc: { rev: 1 } },
+          { session },
+        );
+        if (written.matchedCount !== 1) throw new StaleTicket();
+        const next: TicketDoc = { ...cur, ...set, rev: (cur.rev ?? 0) + 1 };
         const ticket = ticketSnapshot(next);
         emit({ type: 'ticket.updated', data: { ticket, changes, previous } });
         // Becoming resolved or closed from any other status (resolved → closed included) also closes.
@@ -279,14 +289,22 @@ export function createTicketService(deps: TicketingDeps) {
         }
         return next;
       });
-      return ticketView(result);
+      for (let n = 1; ; n++) {
+        try {
+          return ticketView(await attempt());
+        } catch (err) {
+          if (!(err instanceof StaleTicket) || n >= STALE_RETRIES) throw err;
+        }
+      }
     },
 
     async remove(ctx: RequestContext, id: string) {
       await withOutbox(conn, outboxScope(ctx), async (session, emit) => {
-        const cur = await findOr404(ctx, id, session);
+        // The ticket first: that write holds it, so a message being added concurrently either lands
+        // before (and is deleted below) or conflicts and then finds no ticket.
+        const cur = await Tickets.findOneAndDelete({ _id: id, ...scopeOf(ctx) }, { session }).lean<TicketDoc>();
+        if (!cur) throw notFound('ticket', id);
         await Messages.deleteMany({ ...scopeOf(ctx), ticketId: id }, { session });
-        await Tickets.deleteOne({ _id: id, ...scopeOf(ctx) }, { session });
         emit({ type: 'ticket.deleted', data: { ticketId: id, customerId: cur.customerId ?? null, ticket: ticketSnapshot(cur) } });
       });
       return { id, deleted: true as const };

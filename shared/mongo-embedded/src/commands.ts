@@ -394,9 +394,17 @@ export class Core {
   }
 
   private sweepCursors(): void {
-    if (this.cursors.size < 1000) return;
-    const cutoff = Date.now() - 10 * 60_000;
-    for (const [id, c] of this.cursors) if (c.lastUsed < cutoff) this.cursors.delete(id);
+    if (this.cursors.size >= 10_000) this.sweep();
+  }
+
+  /** Drops cursors idle for 10 minutes and sessions idle for 30 (MongoDB's defaults). */
+  sweep(now = Date.now()): void {
+    for (const [id, c] of this.cursors) if (c.lastUsed < now - 10 * 60_000) this.cursors.delete(id);
+    for (const [key, s] of this.sessions) {
+      if (s.lastUsed >= now - 30 * 60_000) continue;
+      if (s.txn) this.engine.abortTxn(s.txn, 'session expired');
+      this.sessions.delete(key);
+    }
   }
 
   private getMore(cmd: Doc): Doc {

@@ -156,6 +156,8 @@ export async function startEmbeddedMongo(opts: EmbeddedMongoOptions = {}): Promi
     runTtl().catch((e) => log?.(`TTL monitor failed: ${(e as Error).message}`));
   }, opts.ttlMonitorIntervalMs ?? 60_000);
   ttlTimer.unref();
+  const sweepTimer = setInterval(() => core.sweep(), 60_000);
+  sweepTimer.unref();
 
   let closing: Promise<void> | null = null;
   const hostForUri = host.includes(':') ? `[${host}]` : host === '0.0.0.0' ? '127.0.0.1' : host;
@@ -177,6 +179,7 @@ export async function startEmbeddedMongo(opts: EmbeddedMongoOptions = {}): Promi
       if (closing) return closing;
       closing = (async () => {
         clearInterval(ttlTimer);
+        clearInterval(sweepTimer);
         const closedServer = new Promise<void>((r) => server.close(() => r()));
         for (const s of sockets) s.destroy();
         sockets.clear();

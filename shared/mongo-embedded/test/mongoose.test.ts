@@ -145,6 +145,22 @@ describe('mongoose over the wire protocol', () => {
     expect(idx.map((i: any) => i.name).sort()).toEqual(['_id_', 'team_1']);
   });
 
+  it('connects with a plain mongodb://host:port/db URL (replica-set discovery) and runs a transaction', async () => {
+    const plain = target.uri('mongoose_plain').replace(/[?&]directConnection=true/, '');
+    const c2 = await mongoose.createConnection(plain).asPromise();
+    try {
+      const M = c2.model('Plain', new Schema({ a: Number }));
+      await M.create({ a: 1 });
+      await c2.transaction(async (session) => {
+        await M.create([{ a: 2 }], { session });
+      });
+      expect(await M.countDocuments()).toBe(2);
+      await c2.db!.dropDatabase();
+    } finally {
+      await c2.close();
+    }
+  });
+
   it('applies sanitizeFilter: operator objects become literal $eq values', async () => {
     const Thing = conn.model('Thing', new Schema({ key: String, data: Schema.Types.Mixed }));
     await Thing.create([{ key: 'a', data: 1 }, { key: 'b', data: { $ne: 1 } as any }].slice(0, 1));

@@ -129,16 +129,20 @@ export class AmqpBus implements EventBus {
     let blocked: Promise<void> | null = null;
     for (let i = 0; i < events.length; i++) {
       const e = events[i];
+      const parent = opts.traceHeaders?.[i] ? extractTraceContext(opts.traceHeaders[i]) : context.active();
       const span = tracer.startSpan(`${this.exchange} publish`, {
         kind: SpanKind.PRODUCER,
         attributes: { 'messaging.system': 'rabbitmq', 'messaging.destination.name': this.exchange, 'messaging.rabbitmq.destination.routing_key': e.type, 'messaging.message.id': e.id },
-      }, opts.traceHeaders?.[i] ? extractTraceContext(opts.traceHeaders[i]) : context.active());
-      const headers = currentTraceHeaders(trace.setSpan(context.active(), span));
+      }, parent);
+      const spanCtx = trace.setSpan(parent, span);
+      const headers = currentTraceHeaders(spanCtx);
       confirms.push(
         new Promise<void>((resolve, reject) => {
           let ok: boolean;
           try {
-            ok = ch.publish(this.exchange, e.type, payloads[i], {
+            // Inside the producer span's context, so an amqplib auto-instrumentation (if enabled)
+            // injects a child of it rather than a context-less span.
+            ok = context.with(spanCtx, () => ch.publish(this.exchange, e.type, payloads[i], {
               persistent: true,
               messageId: e.id,
               type: e.type,
@@ -154,7 +158,7 @@ export class AmqpBus implements EventBus {
                 span.end();
                 resolve();
               }
-            });
+            }));
           } catch (err) {
             span.end();
             reject(err as Error);

@@ -6,7 +6,7 @@ export interface TelemetryOptions {
   endpoint?: string;
   /** Extra span processors (tests: `new SimpleSpanProcessor(new InMemorySpanExporter())`). */
   spanProcessors?: SpanProcessor[];
-  /** Auto-instrumentation of express, http, undici, mongoose/mongodb, ioredis, amqplib … (default true; fs and dns always off). */
+  /** Auto-instrumentation of express, http, undici, mongoose/mongodb, ioredis … (default true; fs, dns and amqplib off: the bus traces itself). */
   autoInstrumentations?: boolean;
 }
 
@@ -48,6 +48,9 @@ export function startTelemetry(opts: TelemetryOptions): Telemetry | null {
       getNodeAutoInstrumentations({
         '@opentelemetry/instrumentation-fs': { enabled: false },
         '@opentelemetry/instrumentation-dns': { enabled: false },
+        // The bus makes its own PRODUCER/CONSUMER spans, parented on the context stored in the outbox
+        // row (the request's), which the amqplib instrumentation cannot know: one pair, not two.
+        '@opentelemetry/instrumentation-amqplib': { enabled: false },
       }),
     );
   }

@@ -34,7 +34,7 @@ export interface RunningTicketing {
 
 /** Connects, builds indexes, starts the outbox relay and the consumers, and listens. */
 export async function startTicketing(opts: TicketingOptions): Promise<RunningTicketing> {
-  const logger = opts.logger.child({ service: 'ticketing' });
+  const { logger } = opts;
   const conn = await connectMongo(opts.mongoUrl, opts.dbName ?? 'ticketing');
   let relay: OutboxRelay | undefined;
   try {

@@ -467,6 +467,7 @@ export class Core {
     const name = this.collName(cmd, 'find');
     const coll = this.engine.getColl(ctx.db, name);
     if (cmd.filter !== undefined && !isPlainObject(cmd.filter)) throw err(14, "BSON field 'FindCommandRequest.filter' is the wrong type, expected type 'object'");
+    if (cmd.tailable || cmd.awaitData) throw err(115, 'tailable cursors are not supported by the embedded server');
     let limit = cmd.limit === undefined ? 0 : Number(cmd.limit);
     let singleBatch = !!cmd.singleBatch;
     if (limit < 0) {
@@ -788,6 +789,10 @@ export class Core {
     const name = this.collName(cmd, 'create');
     if (this.engine.getColl(ctx.db, name)) throw err(48, `Collection ${ctx.db}.${name} already exists.`);
     if (cmd.viewOn !== undefined) throw err(115, 'views are not supported by the embedded server');
+    for (const k of ['capped', 'timeseries', 'clusteredIndex', 'validator', 'changeStreamPreAndPostImages', 'encryptedFields']) {
+      if (cmd[k] !== undefined && cmd[k] !== false && !(k === 'validator' && isPlainObject(cmd[k]) && Object.keys(cmd[k]).length === 0))
+        throw err(115, `collection option '${k}' is not supported by the embedded server`);
+    }
     const options: Doc = {};
     for (const k of Object.keys(cmd)) {
       if (k === 'create' || k.startsWith('$') || ['lsid', 'txnNumber', 'autocommit', 'startTransaction', 'writeConcern', 'readConcern', 'comment'].includes(k)) continue;

@@ -103,6 +103,9 @@ describe('embedded server', () => {
     expect(await code(db.collection('c').aggregate([{ $out: 'other' }]).toArray())).toBe(115);
     expect(await code(db.collection('c').createIndex({ a: 'text' }))).toBe(67);
     expect(await code(db.command({ renameCollection: 'limits.c', to: 'limits.d' }))).toBe(59);
+    expect(await code(db.createCollection('capped', { capped: true, size: 4096 }))).toBe(115);
+    expect(await code(db.createCollection('validated', { validator: { $jsonSchema: { required: ['a'] } } }))).toBe(115);
+    expect(await code(db.collection('c').find({}, { tailable: true }).toArray())).toBe(115);
     expect(await db.collection('c').find({}, { collation: { locale: 'simple' } }).toArray()).toHaveLength(1);
   });
 

@@ -1,4 +1,6 @@
+import { context, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
 import { parseEvent, topicMatches, type EventEnvelope } from '@helpdesk/contracts';
+import { currentTraceHeaders, extractTraceContext } from '../telemetry/propagation';
 import {
   DEFAULT_MAX_ATTEMPTS,
   DEFAULT_PREFETCH,
@@ -8,13 +10,18 @@ import {
   type DeadLetter,
   type EventBus,
   type EventHandler,
+  type PublishOptions,
   type SubscribeOptions,
 } from './types';
+
+const tracer = trace.getTracer('@helpdesk/kit/bus');
 
 interface Delivery {
   /** The event as it would cross the wire: JSON text. */
   json: string;
   attempt: number;
+  /** W3C trace headers, as a message would carry them. */
+  headers: Record<string, string>;
 }
 
 interface Consumer {
@@ -45,6 +52,8 @@ interface MemoryQueue {
  * - Delivery is asynchronous (never inside `publish`), at most `prefetch` in flight per consumer; a
  *   handler that throws is retried after `retryDelayMs * 2^(attempt-1)` up to `maxAttempts`, then the
  *   event goes to `deadLetters` (inspectable). An event that fails to parse on delivery is dead-lettered at once.
+ * - Trace context travels with each message (the active context at publish, or `traceHeaders`), and the
+ *   handler runs in a consumer span joined to it, so local traces span publisher → consumer too.
  */
 export class MemoryBus implements EventBus {
   readonly deadLetters: DeadLetter[] = [];
@@ -56,17 +65,17 @@ export class MemoryBus implements EventBus {
 
   constructor(private readonly logger: BusLogger) {}
 
-  async publish(events: EventEnvelope[]): Promise<void> {
+  async publish(events: EventEnvelope[], opts: PublishOptions = {}): Promise<void> {
     if (this.closed) throw new Error('bus closed');
     // Validate the whole batch first, like a batch the broker refuses as a whole.
-    const wire = events.map((e) => {
+    const wire = events.map((e, i) => {
       const json = JSON.stringify(e);
       parseEvent(JSON.parse(json));
-      return { type: e.type, json };
+      return { type: e.type, json, headers: opts.traceHeaders?.[i] ?? currentTraceHeaders() };
     });
-    for (const { type, json } of wire) {
+    for (const { type, json, headers } of wire) {
       for (const q of this.queues.values()) {
-        if ([...q.patterns].some((p) => topicMatches(p, type))) q.ready.push({ json, attempt: 1 });
+        if ([...q.patterns].some((p) => topicMatches(p, type))) q.ready.push({ json, attempt: 1, headers });
       }
     }
     this.schedule();
@@ -154,9 +163,21 @@ export class MemoryBus implements EventBus {
         this.deadLetter(q.service, delivery, err);
         return;
       }
+      // The handler runs in a consumer span of the publisher's trace, as on RabbitMQ.
+      const parent = extractTraceContext(delivery.headers);
+      const span = tracer.startSpan(`${q.service} process`, {
+        kind: SpanKind.CONSUMER,
+        attributes: { 'messaging.system': 'memory', 'messaging.destination.name': q.service, 'messaging.message.id': event.id, 'helpdesk.attempt': delivery.attempt },
+      }, parent);
       try {
-        await consumer.handler(event, { redelivered: delivery.attempt > 1, attempt: delivery.attempt });
+        await context.with(trace.setSpan(parent, span), () =>
+          consumer.handler(event, { redelivered: delivery.attempt > 1, attempt: delivery.attempt }),
+        );
+        span.end();
       } catch (err) {
+        span.recordException(err as Error);
+        span.setStatus({ code: SpanStatusCode.ERROR, message: (err as Error)?.message });
+        span.end();
         if (this.closed) return;
         if (delivery.attempt >= consumer.maxAttempts) {
           this.deadLetter(q.service, delivery, err);
@@ -166,7 +187,7 @@ export class MemoryBus implements EventBus {
         this.logger.warn({ err, eventId: event.id, service: q.service, attempt: delivery.attempt, delay }, 'event handler failed; retrying');
         const timer = setTimeout(() => {
           this.timers.delete(timer);
-          q.ready.push({ json: delivery.json, attempt: delivery.attempt + 1 });
+          q.ready.push({ json: delivery.json, attempt: delivery.attempt + 1, headers: delivery.headers });
           this.schedule();
         }, delay);
         this.timers.add(timer);

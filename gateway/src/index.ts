@@ -3,7 +3,7 @@ import Redis from 'ioredis';
 import { closeServer, type InternalTokens, type Logger } from '@helpdesk/kit';
 import { adminOver, openRepository, type GatewayAdmin } from './admin';
 import { KeyResolver } from './auth';
-import { createTokenMinter } from './fast-token';
+import { tokenMinter } from './fast-token';
 import { DEFAULT_PUBLISHABLE_PER_MINUTE, DEFAULT_SECRET_PER_MINUTE } from './config';
 import type { RouteDef } from './routes';
 import { BASE_PATH, createGatewayServer, createHandler } from './server';
@@ -82,7 +82,7 @@ export async function startGateway(opts: GatewayOptions): Promise<RunningGateway
     resolver,
     rateLimits,
     idempotency,
-    mint: (await createTokenMinter(opts.tokens)).mint,
+    mint: tokenMinter(opts.tokens),
     services: opts.services,
     logger: opts.logger,
     routes: opts.routes,

@@ -124,7 +124,7 @@ export function createHandler(opts: HandlerOptions) {
   ): Promise<{ status: number; contentType: string | null; location: string | null; body: Buffer }> {
     const upstream = upstreams.get(route.service);
     if (!upstream) throw new ApiError('service_unavailable', 'The service for this endpoint is unavailable. Please retry later.');
-    const token = await opts.mint(auth.claims, requestId);
+    const token = opts.mint(auth.claims, requestId);
     const headers: Record<string, string> = { [INTERNAL_TOKEN_HEADER]: token, 'x-svc-request-id': requestId };
     if (body && contentType) headers['content-type'] = contentType;
     let r;

@@ -1,7 +1,7 @@
 import type { AddressInfo } from 'node:net';
 import { adminOver } from '../src/admin';
 import { KeyResolver } from '../src/auth';
-import { createTokenMinter } from '../src/fast-token';
+import { tokenMinter } from '../src/fast-token';
 import { createGatewayServer, createHandler } from '../src/server';
 import { MemoryKeyRepository } from '../src/store/memory';
 import { MemoryIdempotencyStore, MemoryRateLimitStore, type IdempotencyStore, type RateLimitStore } from '../src/stores';
@@ -26,7 +26,7 @@ it.each([
     resolver: new KeyResolver({ repo, logger, ttlMs: 0, secretPerMinute: 120, publishablePerMinute: 60 }),
     rateLimits,
     idempotency,
-    mint: (await createTokenMinter(tokens)).mint,
+    mint: tokenMinter(tokens),
     services: { ticketing: backend.url },
     logger,
     bodyLimitBytes: 1024,

@@ -26,3 +26,25 @@ describe('InternalTokens', () => {
     expect(() => new InternalTokens('short')).toThrow(/32/);
   });
 });
+
+describe('InternalTokens.mint', () => {
+  it('mints, per request, a standard HS256 JWT that jose verifies, with the TTL', async () => {
+    const tokens = new InternalTokens('x'.repeat(32), 30);
+    const { requestId: _r, ...keyClaims } = claims;
+    const a = tokens.mint(keyClaims, 'req_one');
+    const b = tokens.mint(keyClaims, 'req_two');
+    await expect(tokens.verify(a)).resolves.toEqual({ ...claims, requestId: 'req_one' });
+    await expect(tokens.verify(b)).resolves.toEqual({ ...claims, requestId: 'req_two' });
+    const header = JSON.parse(Buffer.from(a.split('.')[0], 'base64url').toString());
+    const payload = JSON.parse(Buffer.from(a.split('.')[1], 'base64url').toString());
+    expect(header).toEqual({ alg: 'HS256', typ: 'JWT' });
+    expect(payload.exp - payload.iat).toBe(30);
+    await expect(new InternalTokens('x'.repeat(31) + 'y').verify(a)).rejects.toThrow();
+  });
+  it('refuses a token whose payload was altered after signing', async () => {
+    const tokens = new InternalTokens('x'.repeat(32));
+    const [h, p, s] = (await tokens.sign(claims)).split('.');
+    const altered = Buffer.from(Buffer.from(p, 'base64url').toString().replace('"test"', '"live"')).toString('base64url');
+    await expect(tokens.verify(`${h}.${altered}.${s}`)).rejects.toThrow();
+  });
+});

@@ -136,6 +136,32 @@ describeDb('outbox (embedded MongoDB)', () => {
       expect(got.map((e) => e.id).sort()).toEqual([...ids].sort());
     });
 
+    it('a crashed lease holder delays the other replica until its lease expires, never blocks it', async () => {
+      // A holder that died without handing the lease back.
+      await conn.collection('outbox_lease').insertOne({ _id: 'outbox-relay' as never, owner: 'relay_dead', leaseUntil: new Date(Date.now() + 400) });
+      const relay = startOutboxRelay({ conn, bus, logger: silentLogger, pollIntervalMs: 20 });
+      relays.push(relay);
+      const t0 = Date.now();
+      await withOutbox(conn, scope, async (_s, emit) => void emit({ type: 'ticket.created', data: { ticket: ticket() } }));
+      await new Promise((r) => setTimeout(r, 200));
+      expect(got).toEqual([]);
+      await waitFor(() => got.length === 1, 3000, 'takeover');
+      expect(Date.now() - t0).toBeGreaterThanOrEqual(350);
+    });
+
+    it('stop() hands the lease back: another replica publishes at once', async () => {
+      const a = startOutboxRelay({ conn, bus, logger: silentLogger, pollIntervalMs: 20, leaseMs: 60_000 });
+      await withOutbox(conn, scope, async (_s, emit) => void emit({ type: 'ticket.created', data: { ticket: ticket('tkt_a') } }));
+      await a.drain();
+      await a.stop();
+      const b = startOutboxRelay({ conn, bus, logger: silentLogger, pollIntervalMs: 20, leaseMs: 60_000 });
+      relays.push(b);
+      await withOutbox(conn, scope, async (_s, emit) => void emit({ type: 'ticket.created', data: { ticket: ticket('tkt_b') } }));
+      await b.drain(2000);
+      await bus.idle();
+      expect(got.map((e) => (e.data as { ticket: { id: string } }).ticket.id)).toEqual(['tkt_a', 'tkt_b']);
+    });
+
     it('the published rows carry a 7-day TTL index', async () => {
       await outboxModel(conn).init();
       const idx = await outboxModel(conn).collection.indexes();

@@ -84,6 +84,16 @@ describe('POST /tickets body validation', () => {
     expectError(await post({ title: 'ok', metadata }), 400, 'parameter_invalid', 'metadata');
   });
   test('metadata not an object', async () => expectError(await post({ title: 'ok', metadata: [1] }), 400, 'parameter_invalid', 'metadata'));
+  test('metadata key starting with $', async () => expectError(await post({ title: 'ok', metadata: { $where: 1 } }), 400, 'parameter_invalid', 'metadata'));
+  test('metadata key with a dot', async () => expectError(await post({ title: 'ok', metadata: { 'a.b': 1 } }), 400, 'parameter_invalid', 'metadata'));
+  test('metadata key over 40 characters', async () => expectError(await post({ title: 'ok', metadata: { ['k'.repeat(41)]: 1 } }), 400, 'parameter_invalid', 'metadata.' + 'k'.repeat(41)));
+  test('51 tags', async () => expectError(await post({ title: 'ok', tags: Array.from({ length: 51 }, (_, i) => `t${i}`) }), 400, 'parameter_invalid', 'tags'));
+  test('tag over 50 characters', async () => expectError(await post({ title: 'ok', tags: ['x'.repeat(51)] }), 400, 'parameter_invalid', 'tags.0'));
+  test('empty tag', async () => expectError(await post({ title: 'ok', tags: ['  '] }), 400, 'parameter_invalid', 'tags.0'));
+  test('notes over 10,000 characters', async () => expectError(await post({ title: 'ok', notes: 'n'.repeat(10_001) }), 400, 'parameter_invalid', 'notes'));
+  test('customerName over 255 characters', async () => expectError(await post({ title: 'ok', customerName: 'n'.repeat(256) }), 400, 'parameter_invalid', 'customerName'));
+  test('101 initial messages', async () =>
+    expectError(await post({ title: 'ok', messages: Array.from({ length: 101 }, () => ({ sender: 'customer', content: 'x' })) }), 400, 'parameter_invalid', 'messages'));
   test('messages not an array', async () => expectError(await post({ title: 'ok', messages: 'hi' }), 400, 'parameter_invalid', 'messages'));
   test('message without content', async () =>
     expectError(await post({ title: 'ok', messages: [{ sender: 'customer' }] }), 400, 'parameter_missing', 'messages.0.content'));
@@ -128,6 +138,8 @@ describe('POST /messages body validation', () => {
   test('messageType and isInternal disagree', async () =>
     expectError(await post({ content: 'x', messageType: 'internal', isInternal: false }), 400, 'parameter_invalid', 'isInternal'));
   test('unknown field', async () => expectError(await post({ content: 'x', attachments: [] }), 400, 'parameter_invalid', 'attachments'));
+  test('senderName over 255 characters', async () => expectError(await post({ content: 'x', senderName: 's'.repeat(256) }), 400, 'parameter_invalid', 'senderName'));
+  test('blank content', async () => expectError(await post({ content: ' \n ' }), 400, 'parameter_invalid', 'content'));
 });
 
 describe('GET /tickets query validation', () => {
@@ -143,6 +155,11 @@ describe('GET /tickets query validation', () => {
   test('page not a number', async () => expectError(await list('page=two'), 400, 'parameter_invalid', 'page'));
   test('unknown expansion', async () => expectError(await list('expand[]=assignee'), 400, 'parameter_invalid', 'expand[].0'));
   test('unknown expansion via expand=', async () => expectError(await list('expand=customer&expand=owner'), 400, 'parameter_invalid', 'expand.1'));
+});
+
+describe('GET /tickets/:id query validation', () => {
+  test('unknown query parameter', async () => expectError(await call(base, 'GET', `${ONE}?page=2`), 400, 'parameter_invalid', 'page'));
+  test('unknown expansion', async () => expectError(await call(base, 'GET', `${ONE}?expand[]=owner`), 400, 'parameter_invalid', 'expand[].0'));
 });
 
 describe('GET /messages query validation', () => {

@@ -254,6 +254,9 @@ describe('GET /tickets/:id', () => {
     expect(r.body.data.messages.map((m: any) => m.content)).toEqual(['one', 'two', 'three', 'four', 'five']);
     expect(r.body.data.messageCount).toBe(5);
     expect(r.body.data).not.toHaveProperty('customer');
+    const withCustomer = await api('GET', `${T}/${t.id}?expand[]=customer`);
+    expect(withCustomer.body.data.customer).toBeNull();
+    expect(withCustomer.body.data.messages).toHaveLength(5);
   });
 });
 

@@ -1,7 +1,7 @@
 import { Router } from 'express';
 import { parseInput, requireObjectBody, sendData } from '@helpdesk/kit';
 import { readAccess, writeAccess } from '../access';
-import { createTicketSchema, listTicketsQuery, updateTicketSchema } from './schema';
+import { createTicketSchema, getTicketQuery, listTicketsQuery, updateTicketSchema } from './schema';
 import type { TicketService } from './service';
 
 /** `/teams/:teamId/tickets…`: the team and partition come from the internal token, never the URL. */
@@ -23,7 +23,8 @@ export function ticketRoutes(tickets: TicketService): Router {
 
   r.get('/:ticketId', async (req, res) => {
     const ctx = readAccess(res);
-    sendData(res, await tickets.get(ctx, req.params.ticketId));
+    const q = parseInput(getTicketQuery, { ...(req.query as Record<string, unknown>) });
+    sendData(res, await tickets.get(ctx, req.params.ticketId, q));
   });
 
   r.patch('/:ticketId', async (req, res) => {

@@ -99,3 +99,10 @@ export const listTicketsQuery = z.strictObject({
   ...paginationFields(20, 100),
 });
 export type ListTicketsQuery = z.infer<typeof listTicketsQuery>;
+
+/** Single retrieval: messages are always included; `expand[]=customer` embeds the customer too. */
+export const getTicketQuery = z.strictObject({
+  'expand[]': expandField.optional(),
+  expand: expandField.optional(),
+});
+export type GetTicketQuery = z.infer<typeof getTicketQuery>;

@@ -20,6 +20,7 @@ import {
   TITLE_MAX,
   type CreateTicketInput,
   type Expandable,
+  type GetTicketQuery,
   type ListTicketsQuery,
   type UpdateTicketInput,
 } from './schema';
@@ -173,10 +174,11 @@ export function createTicketService(deps: TicketingDeps) {
       };
     },
 
-    async get(ctx: RequestContext, id: string) {
+    async get(ctx: RequestContext, id: string, q: GetTicketQuery = {}) {
       const t = await findOr404(ctx, id);
       const msgs = await Messages.find({ ...scopeOf(ctx), ticketId: id }).sort(CHRONOLOGICAL).lean<MessageDoc[]>();
-      return ticketView(t, { messages: msgs });
+      const customer = [...(q['expand[]'] ?? []), ...(q.expand ?? [])].includes('customer');
+      return ticketView(t, { messages: msgs, customer });
     },
 
     async create(ctx: RequestContext, input: CreateTicketInput) {

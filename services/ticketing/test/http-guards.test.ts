@@ -54,6 +54,11 @@ describe('publishable keys and permissions', () => {
   test.each([['POST', T], ['PATCH', ONE], ['DELETE', ONE], ['POST', MSGS]])('%s %s with a publishable key is 403 publishable_key_write', async (m, p) => {
     expectError(await call(base, m, p, { as: pk, body: { title: 'x', content: 'x' } }), 403, 'publishable_key_write');
   });
+  test('a publishable key is refused even if its token carried ticket permissions', async () => {
+    const as = { keyType: 'publishable' as const, permissions: ['view_tickets', 'manage_tickets'] as any };
+    expectError(await call(base, 'GET', T, { as }), 403, 'publishable_key_forbidden');
+    expectError(await call(base, 'POST', T, { as, body: { title: 'x' } }), 403, 'publishable_key_write');
+  });
   test.each([['GET', T], ['GET', ONE], ['GET', MSGS]])('%s %s without view_tickets is 403', async (m, p) => {
     expectError(await call(base, m, p, { as: { permissions: ['manage_tickets'] } }), 403, 'insufficient_permissions');
   });

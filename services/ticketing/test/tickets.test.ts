@@ -435,6 +435,20 @@ describe('DELETE /tickets/:id', () => {
 });
 
 describe('atomicity', () => {
+  test('a create whose messages fail leaves no ticket and no event', async () => {
+    const before = await count('tickets');
+    const Messages = messageModel(h.svc.conn);
+    const spy = jest.spyOn(Messages, 'insertMany').mockImplementationOnce(() => {
+      throw new Error('disk on fire');
+    });
+    const r = await api('POST', T, { body: { title: 'half', messages: [{ sender: 'customer', content: 'x' }] } });
+    spy.mockRestore();
+    expectError(r, 500, 'internal_error');
+    expect(await count('tickets')).toBe(before);
+    expect(await h.eventsOf(r.requestId)).toEqual([]);
+    expect(await count('outbox', { 'envelope.requestId': r.requestId })).toBe(0);
+  });
+
   test('a failure inside the transaction leaves neither the change nor its event', async () => {
     const t = await create({ title: 'atomic' });
     const Messages = messageModel(h.svc.conn);

@@ -18,7 +18,6 @@ export interface OutboxRow {
   seq: number;
   createdAt: Date;
   publishedAt: Date | null;
-  publishAttempts: number;
 }
 
 const outboxSchema = new mongoose.Schema<OutboxRow>(
@@ -29,7 +28,6 @@ const outboxSchema = new mongoose.Schema<OutboxRow>(
     seq: { type: Number, required: true },
     createdAt: { type: Date, required: true },
     publishedAt: { type: Date, default: null },
-    publishAttempts: { type: Number, default: 0 },
   },
   { collection: 'outbox', versionKey: false, minimize: false, autoIndex: true },
 );

@@ -103,7 +103,7 @@ export function startOutboxRelay(opts: OutboxRelayOptions): OutboxRelay {
     const rows = await Outbox.find({ publishedAt: null }).sort({ seq: 1 }).limit(batchSize).lean();
     if (!rows.length) return 0;
     await bus.publish(rows.map((r) => r.envelope as EventEnvelope), { traceHeaders: rows.map((r) => r.trace ?? undefined) });
-    await Outbox.updateMany({ _id: { $in: rows.map((r) => r._id) } }, { $set: { publishedAt: new Date() }, $inc: { publishAttempts: 1 } });
+    await Outbox.updateMany({ _id: { $in: rows.map((r) => r._id) } }, { $set: { publishedAt: new Date() } });
     return rows.length;
   };
 

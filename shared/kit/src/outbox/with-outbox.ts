@@ -77,7 +77,7 @@ export async function withOutbox<R>(
     if (pending.length) {
       const now = new Date();
       await Outbox.insertMany(
-        pending.map((envelope) => ({ _id: envelope.id, envelope, trace, seq: nextSeq(), createdAt: now, publishedAt: null, publishAttempts: 0 })),
+        pending.map((envelope) => ({ _id: envelope.id, envelope, trace, seq: nextSeq(), createdAt: now, publishedAt: null })),
         { session },
       );
     }

@@ -119,6 +119,7 @@ function metadataWithin50(m: Record<string, unknown>): void {
 }
 
 const CLOSING = new Set(['resolved', 'closed']);
+const WITHOUT_SEARCH_TEXT = { searchText: 0 } as const;
 
 /** A PATCH lost the race with another write to the same ticket; it is re-run from a fresh read. */
 class StaleTicket extends Error {}
@@ -129,8 +130,9 @@ const STALE_RETRIES = 10;
 export function createTicketService(deps: TicketingDeps) {
   const { conn, tickets: Tickets, messages: Messages } = deps;
 
-  async function findOr404(ctx: RequestContext, id: string, session?: mongoose.ClientSession): Promise<TicketDoc> {
-    const t = await Tickets.findOne({ _id: id, ...scopeOf(ctx) })
+  /** `forWrite` also loads the search text (it can be long; reads never need it). */
+  async function findOr404(ctx: RequestContext, id: string, session?: mongoose.ClientSession, forWrite = false): Promise<TicketDoc> {
+    const t = await Tickets.findOne({ _id: id, ...scopeOf(ctx) }, forWrite ? undefined : WITHOUT_SEARCH_TEXT)
       .session(session ?? null)
       .lean<TicketDoc>();
     if (!t) throw notFound('ticket', id);
@@ -152,7 +154,7 @@ export function createTicketService(deps: TicketingDeps) {
 
       const [total, rows] = await Promise.all([
         Tickets.countDocuments(filter),
-        Tickets.find(filter)
+        Tickets.find(filter, WITHOUT_SEARCH_TEXT)
           .sort({ createdAt: -1, _id: -1 })
           .skip(skipOf(q.page, q.pageSize))
           .limit(q.pageSize)
@@ -232,7 +234,7 @@ export function createTicketService(deps: TicketingDeps) {
         throw parameterInvalid('status', "Invalid status: 'merged' cannot be set through PATCH; only the ticket merge operation sets it.");
       }
       const attempt = () => withOutbox(conn, outboxScope(ctx), async (session, emit) => {
-        const cur = await findOr404(ctx, id, session);
+        const cur = await findOr404(ctx, id, session, true);
         const set: Partial<TicketDoc> = {};
         const previous: Record<string, unknown> = {};
         const change = <K extends keyof TicketDoc>(field: K, value: TicketDoc[K]) => {

@@ -1087,14 +1087,18 @@ function applyUpdate(doc: Doc, u: any, kind: UpdateKind, arrayFilters: Doc[] | u
     const { _id: _ignored, ...rest } = u;
     nd = { _id: doc._id, ...clone(rest) };
   } else {
-    nd = clone(doc);
     const mod: Doc = { ...u };
     if (mod.$setOnInsert) {
       if (isInsert) mod.$set = { ...(mod.$set ?? {}), ...mod.$setOnInsert };
       delete mod.$setOnInsert;
     }
     for (const k of Object.keys(mod)) if (Object.keys(mod[k]).length === 0) delete mod[k];
-    for (const k of Object.keys(mod)) for (const f of Object.keys(mod[k])) if (f === '_id' || f.startsWith('_id.')) if (!isInsert || k !== '$set') throw immutableId();
+    const fast = arrayFilters?.length ? null : fastUpdate(doc, mod);
+    if (fast) {
+      if (!isInsert && keyOf(fast.doc._id) !== keyOf(doc._id)) throw immutableId();
+      return fast.changed || isInsert ? fast.doc : null;
+    }
+    nd = clone(doc);
     if (Object.keys(mod).length) {
       try {
         mingoUpdate(nd, mod as never, arrayFilters, isInsert ? undefined : (query as never), { cloneMode: 'copy' });
@@ -1106,6 +1110,152 @@ function applyUpdate(doc: Doc, u: any, kind: UpdateKind, arrayFilters: Doc[] | u
   if (!isInsert && keyOf(nd._id) !== keyOf(doc._id)) throw immutableId();
   if (!isInsert && keyOf(nd) === keyOf(doc)) return null;
   return nd;
+}
+
+const FAST_OPS = new Set(['$set', '$unset', '$inc', '$mul', '$min', '$max', '$currentDate', '$push', '$addToSet']);
+
+function hasOperatorKeys(v: unknown): boolean {
+  return isPlainObject(v) && Object.keys(v).some((k) => k.startsWith('$'));
+}
+
+function comparable(a: unknown, b: unknown): boolean {
+  return (typeof a === 'number' && typeof b === 'number') || (typeof a === 'string' && typeof b === 'string') || (a instanceof Date && b instanceof Date);
+}
+
+/**
+ * Copy-on-write update for the common cases (plain dotted paths through objects, no positional
+ * operators or array traversal, no modifiers). Returns null when mingo must handle the update.
+ * Untouched subtrees are shared with the old version: stored documents are never mutated.
+ */
+function fastUpdate(doc: Doc, mod: Doc): { doc: Doc; changed: boolean } | null {
+  const paths: string[] = [];
+  for (const op of Object.keys(mod)) {
+    if (!FAST_OPS.has(op)) return null;
+    for (const p of Object.keys(mod[op])) {
+      if (p.includes('$') || /(^|\.)\d+(\.|$)/.test(p) || p === '' || p.startsWith('.') || p.endsWith('.') || p.includes('..')) return null;
+      paths.push(p);
+    }
+  }
+  if (paths.length > 1) {
+    const sorted = [...paths].sort();
+    for (let i = 0; i + 1 < sorted.length; i++) if (sorted[i + 1] === sorted[i] || sorted[i + 1].startsWith(sorted[i] + '.')) return null;
+  }
+  const root: Doc = { ...doc };
+  let changed = false;
+  for (const op of Object.keys(mod)) {
+    for (const [p, arg] of Object.entries(mod[op] as Doc)) {
+      const parts = p.split('.');
+      let parent: Doc | null = root;
+      for (let i = 0; i < parts.length - 1; i++) {
+        const cur: unknown = parent[parts[i]];
+        if (cur === undefined) {
+          if (op === '$unset') {
+            parent = null;
+            break;
+          }
+          const created: Doc = {};
+          parent[parts[i]] = created;
+          parent = created;
+          continue;
+        }
+        if (!isPlainObject(cur)) {
+          if (Array.isArray(cur) || (cur !== null && typeof cur === 'object') || op === '$unset') return null;
+          throw err(28, `Cannot create field '${parts[i + 1]}' in element {${parts[i]}: ${JSON.stringify(cur)}}`);
+        }
+        const copy: Doc = { ...cur };
+        parent[parts[i]] = copy;
+        parent = copy;
+      }
+      if (!parent) continue;
+      const k = parts[parts.length - 1];
+      const has = Object.prototype.hasOwnProperty.call(parent, k);
+      const old = parent[k];
+      switch (op) {
+        case '$set':
+          if (!has || keyOf(old) !== keyOf(arg)) {
+            parent[k] = arg;
+            changed = true;
+          }
+          break;
+        case '$unset':
+          if (has) {
+            delete parent[k];
+            changed = true;
+          }
+          break;
+        case '$inc':
+        case '$mul': {
+          if (typeof arg !== 'number') {
+            if (arg !== null && typeof arg === 'object') return null;
+            throw err(14, `Cannot ${op === '$inc' ? 'increment' : 'multiply'} with non-numeric argument: {${p}: ${JSON.stringify(arg)}}`);
+          }
+          if (!has) {
+            parent[k] = op === '$inc' ? arg : 0;
+            changed = true;
+          } else if (typeof old === 'number') {
+            const v = op === '$inc' ? old + arg : old * arg;
+            if (v !== old) {
+              parent[k] = v;
+              changed = true;
+            }
+          } else if (old !== null && typeof old === 'object' && !Array.isArray(old) && !isPlainObject(old) && !(old instanceof Date)) return null;
+          else throw err(14, `Cannot apply ${op} to a value of non-numeric type. {_id: ${JSON.stringify(doc._id)}} has the field '${k}' of non-numeric type ${bsonTypeName(old)}`);
+          break;
+        }
+        case '$min':
+        case '$max': {
+          if (!has) {
+            parent[k] = arg;
+            changed = true;
+          } else if (comparable(old, arg)) {
+            const better = op === '$min' ? (arg as number) < (old as number) : (arg as number) > (old as number);
+            if (better) {
+              parent[k] = arg;
+              changed = true;
+            }
+          } else return null;
+          break;
+        }
+        case '$currentDate':
+          if (arg !== true && !(isPlainObject(arg) && arg.$type === 'date')) return null;
+          parent[k] = new Date();
+          changed = true;
+          break;
+        case '$push':
+        case '$addToSet': {
+          if (hasOperatorKeys(arg)) return null;
+          if (!has) {
+            parent[k] = [arg];
+            changed = true;
+          } else if (Array.isArray(old)) {
+            if (op === '$addToSet') {
+              const key = keyOf(arg);
+              if (old.some((x) => keyOf(x) === key)) break;
+            }
+            parent[k] = [...old, arg];
+            changed = true;
+          } else if (old !== null && typeof old === 'object' && !isPlainObject(old) && !(old instanceof Date)) return null;
+          else throw err(2, `The field '${p}' must be an array but is of type ${bsonTypeName(old)} in document {_id: ${JSON.stringify(doc._id)}}`);
+          break;
+        }
+        default:
+          return null;
+      }
+    }
+  }
+  return { doc: root, changed };
+}
+
+function bsonTypeName(v: unknown): string {
+  if (v === null || v === undefined) return 'null';
+  if (typeof v === 'string') return 'string';
+  if (typeof v === 'boolean') return 'bool';
+  if (typeof v === 'number') return Number.isInteger(v) ? 'int' : 'double';
+  if (Array.isArray(v)) return 'array';
+  if (v instanceof Date) return 'date';
+  if (v instanceof RegExp) return 'regex';
+  const t = (v as { _bsontype?: string })._bsontype;
+  return t ? t.toLowerCase() : 'object';
 }
 
 function immutableId(): MongoCommandError {

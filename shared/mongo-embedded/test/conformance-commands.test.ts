@@ -424,6 +424,29 @@ describe('query, update and projection operator semantics', () => {
     expect(upserted).toEqual({ a: { b: 1 }, q: 'w', s: 1 });
   });
 
+  it('common update cases: nested paths, no-op detection, type errors', async () => {
+    const c = await fresh('fastupd');
+    await c.insertOne({ _id: 1 as any, s: 'str', n: 1, o: { p: { q: 1 } }, list: [1], when: new Date(1000) });
+    const upd = (u: any) => db.command({ update: 'fastupd', updates: [{ q: { _id: 1 }, u }] });
+    expect(await upd({ $set: { 'o.p.r': 2, 'x.y.z': 3 }, $inc: { n: 2, m: 5 } })).toEqual({ n: 1, nModified: 1, ok: 1 });
+    expect(await c.findOne({ _id: 1 as any })).toMatchObject({ n: 3, m: 5, o: { p: { q: 1, r: 2 } }, x: { y: { z: 3 } } });
+    expect(await upd({ $set: { n: 3, 'o.p.q': 1 } })).toEqual({ n: 1, nModified: 0, ok: 1 });
+    expect(await upd({ $unset: { nothere: '', 'a.b': '' } })).toEqual({ n: 1, nModified: 0, ok: 1 });
+    expect(await upd({ $max: { when: new Date(500) }, $min: { n: 10 } })).toEqual({ n: 1, nModified: 0, ok: 1 });
+    expect(await upd({ $max: { when: new Date(5000) } })).toEqual({ n: 1, nModified: 1, ok: 1 });
+    expect(await upd({ $addToSet: { list: 1 } })).toEqual({ n: 1, nModified: 0, ok: 1 });
+    expect(await upd({ $push: { list: { a: 1 } }, $addToSet: { other: 'x' } })).toEqual({ n: 1, nModified: 1, ok: 1 });
+    expect(await c.findOne({ _id: 1 as any })).toMatchObject({ when: new Date(5000), list: [1, { a: 1 }], other: ['x'] });
+    expect(await upd({ $set: { _id: 1, n: 4 } })).toEqual({ n: 1, nModified: 1, ok: 1 });
+    const incStr = await upd({ $inc: { s: 1 } });
+    expect(incStr.writeErrors[0].code).toBe(14);
+    const pushStr = await upd({ $push: { s: 1 } });
+    expect(pushStr.writeErrors[0].code).toBe(2);
+    const through = await upd({ $set: { 's.x': 1 } });
+    expect(through.writeErrors[0].code).toBe(28);
+    expect((await c.findOne({ _id: 1 as any }))!.s).toBe('str');
+  });
+
   it('query operators, sort order across types and projections behave like MongoDB', async () => {
     const c = await fresh('qops');
     await c.insertMany([{ _id: 10 as any, a: null }, { _id: 11 as any }, { _id: 12 as any, a: [1, null] }, { _id: 13 as any, a: 'Hello' }, { _id: 14 as any, a: [{ x: 1, y: 2 }, { x: 2, y: 1 }] }]);

@@ -4,7 +4,8 @@
  */
 import * as os from 'node:os';
 import { calculateObjectSize, Long, ObjectId, UUID } from 'bson';
-import { Aggregator, Query, update as mingoUpdate } from 'mingo';
+import { update as mingoUpdate } from 'mingo';
+import { makeAggregator, makeQuery } from './mingo';
 import { err, MongoCommandError } from './errors';
 import { Blocked, Collection, Engine, IndexSpec, Txn } from './storage';
 import { clone, Doc, isPlainObject, keyOf, setPath, valuesAt } from './values';
@@ -323,7 +324,7 @@ export class Core {
     const dbs = [...this.engine.dbs.values()].map((d) => ({ name: d.name, sizeOnDisk: 0, empty: [...d.collections.values()].every((c) => c.docs.size === 0) }));
     let list: Doc[] = dbs;
     if (isPlainObject(cmd.filter)) {
-      const q = new Query(cmd.filter, {});
+      const q = newQuery(cmd.filter);
       list = list.filter((d) => q.test(d));
     }
     if (cmd.nameOnly) return { databases: list.map((d) => ({ name: d.name })), ok: 1 };
@@ -950,29 +951,29 @@ function withErrors(reply: Doc, writeErrors: Doc[]): Doc {
 
 function runAggregator(pipeline: Doc[], input: Doc[], resolver?: (name: string) => Doc[]): Doc[] {
   try {
-    return new Aggregator(pipeline, resolver ? { collectionResolver: resolver } : {}).run(input) as Doc[];
+    return makeAggregator(pipeline, resolver).run(input) as Doc[];
   } catch (e) {
     if (e instanceof MongoCommandError) throw e;
     throw err(2, (e as Error).message);
   }
 }
 
-function newQuery(filter: Doc): Query {
+function newQuery(filter: Doc) {
   try {
-    return new Query(filter, {});
+    return makeQuery(filter);
   } catch (e) {
     throw err(2, (e as Error).message);
   }
 }
 
 export function sortDocs<T extends Doc>(docs: T[], sort: Doc): T[] {
-  return new Query({}, {}).find<T>(docs).sort(sort as never).all();
+  return makeQuery({}).find<T>(docs).sort(sort as never).all();
 }
 
 function project(docs: Doc[], projection: unknown, filter: unknown): Doc[] {
   if (!isPlainObject(projection) || Object.keys(projection).length === 0) return docs;
   const positional = Object.keys(projection).some((k) => k.endsWith('.$'));
-  const q = new Query(positional && isPlainObject(filter) ? filter : {}, {});
+  const q = makeQuery(positional && isPlainObject(filter) ? filter : {});
   try {
     return q.find<Doc>(docs, projection as never).all().map(idFirst);
   } catch (e) {

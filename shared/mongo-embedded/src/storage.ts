@@ -4,7 +4,7 @@
  * completion on the event loop before the next one starts, which makes each statement atomic.
  */
 import { UUID } from 'bson';
-import { Query } from 'mingo';
+import { makeQuery } from './mingo';
 import { err, MongoCommandError, writeConflict } from './errors';
 import { clone, Doc, isPlainObject, keyOf, valuesAt } from './values';
 
@@ -30,12 +30,12 @@ export class Index {
   readonly fields: string[];
   readonly map = new Map<string, string | Set<string>>();
   readonly prefix: Map<string, string | Set<string>> | null;
-  readonly partial: Query | null;
+  readonly partial: ReturnType<typeof makeQuery> | null;
 
   constructor(public readonly spec: IndexSpec) {
     this.fields = Object.keys(spec.key);
     this.prefix = this.fields.length > 1 ? new Map() : null;
-    this.partial = spec.partialFilterExpression ? new Query(spec.partialFilterExpression, {}) : null;
+    this.partial = spec.partialFilterExpression ? makeQuery(spec.partialFilterExpression) : null;
   }
 
   get name(): string {

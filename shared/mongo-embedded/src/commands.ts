@@ -56,7 +56,7 @@ const SUPPORTED_STAGES = new Set([
 const KNOWN_UNSUPPORTED_STAGES = new Set(['$out', '$merge', '$changeStream', '$collStats', '$indexStats', '$currentOp', '$search', '$searchMeta', '$vectorSearch', '$listSessions', '$geoNear', '$search', '$planCacheStats']);
 
 const TXN_COMMANDS_ALLOWED = new Set([
-  'find', 'getMore', 'insert', 'update', 'delete', 'findAndModify', 'findandmodify', 'aggregate', 'distinct', 'count',
+  'find', 'getMore', 'insert', 'update', 'delete', 'findAndModify', 'findandmodify', 'aggregate', 'distinct',
   'commitTransaction', 'abortTransaction', 'killCursors', 'create', 'createIndexes', 'ping',
 ]);
 

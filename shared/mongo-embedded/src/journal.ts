@@ -114,6 +114,7 @@ export class Journal {
       if (m && (Number(m[2]) !== gen || m[4])) await fsp.rm(path.join(dir, n), { force: true });
     }
     const fh = await fsp.open(jPath, 'a');
+    await syncDir(dir);
     const j = new Journal(dir, engine, gen, fh, opts, opts.logger);
     j.journalBytes = journalBytes;
     j.snapshotBytes = snapshotBytes;
@@ -303,7 +304,11 @@ function loadSnapshotFrame(engine: Engine, f: Doc): void {
   }
 }
 
+const openDirs = new Set<string>();
+
 function takeLock(dir: string): void {
+  const abs = path.resolve(dir);
+  if (openDirs.has(abs)) throw new Error(`data folder ${dir} is already open in this process`);
   const lock = path.join(dir, 'mongod.lock');
   try {
     const pid = Number(fs.readFileSync(lock, 'utf8').trim());
@@ -312,9 +317,11 @@ function takeLock(dir: string): void {
     if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e;
   }
   fs.writeFileSync(lock, String(process.pid));
+  openDirs.add(abs);
 }
 
 function releaseLock(dir: string): void {
+  openDirs.delete(path.resolve(dir));
   try {
     fs.rmSync(path.join(dir, 'mongod.lock'), { force: true });
   } catch {

@@ -103,6 +103,19 @@ describe('multi-document transactions', () => {
     expect((await c.findOne({ _id: 'x' as any }))!.n).toBe(101);
   });
 
+  it('rejects commands that MongoDB does not allow in a transaction', async () => {
+    const c = await fresh('notallowed');
+    await c.insertOne({ a: 1 });
+    const s = a.startSession();
+    s.startTransaction();
+    await c.insertOne({ a: 2 }, { session: s });
+    const e = await dbA.command({ count: 'notallowed' }, { session: s }).catch((x) => x);
+    expect(e.code).toBe(263);
+    await s.abortTransaction().catch(() => undefined);
+    await s.endSession();
+    expect(await c.countDocuments()).toBe(1);
+  });
+
   it('writing a document changed by someone else after the transaction began is a WriteConflict', async () => {
     const c = await fresh('snapshot');
     await c.insertMany([{ _id: 'x' as any, n: 0 }, { _id: 'y' as any, n: 0 }]);

@@ -129,6 +129,15 @@ describe('durability', () => {
     }
   }, 40_000);
 
+  it('refuses a data folder that is already in use', async () => {
+    const dir = tmpDir();
+    const m = await startEmbeddedMongo({ dataDir: dir });
+    await expect(startEmbeddedMongo({ dataDir: dir })).rejects.toThrow(/already open|in use/);
+    await m.close();
+    const again = await startEmbeddedMongo({ dataDir: dir });
+    await again.close();
+  });
+
   it('tolerates a torn last journal frame', async () => {
     const dir = tmpDir();
     const m = await startEmbeddedMongo({ dataDir: dir });

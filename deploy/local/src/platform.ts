@@ -13,7 +13,11 @@ export interface PlatformOptions {
   embeddedMongoPort?: number;
   mongoUrl?: string;
   amqpUrl?: string;
+  /** RabbitMQ names (default `helpdesk.events`, queues `helpdesk.<service>`); tests isolate runs with their own. */
+  amqpNames?: { exchange: string; queuePrefix: string };
   redisUrl?: string;
+  /** Prefix of every Redis key the gateway writes (tests isolate runs with their own). */
+  redisKeyPrefix?: string;
   internalTokenSecret: string;
   logLevel?: string;
   logger?: Logger;
@@ -64,7 +68,7 @@ export async function bootPlatform(opts: PlatformOptions): Promise<Platform> {
     /** One AMQP connection per service, as in production; in memory every service must share one bus. */
     const busFor = (service: string): EventBus => {
       if (opts.amqpUrl) {
-        const bus = createBus({ amqpUrl: opts.amqpUrl, logger: logger.child({ bus: service }) });
+        const bus = createBus({ amqpUrl: opts.amqpUrl, logger: logger.child({ bus: service }), ...opts.amqpNames });
         started.push({ name: `${service}-bus`, stop: () => bus.close() });
         return (buses[service] = bus);
       }
@@ -84,6 +88,7 @@ export async function bootPlatform(opts: PlatformOptions): Promise<Platform> {
       host: opts.host ?? '127.0.0.1',
       mongoUrl,
       redisUrl: opts.redisUrl,
+      redisKeyPrefix: opts.redisKeyPrefix,
       tokens,
       services: { ticketing: ticketing.url },
       logger: logger.child({ service: 'gateway' }),

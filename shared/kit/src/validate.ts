@@ -21,7 +21,8 @@ export function toApiError(error: z.ZodError): ApiError {
     return parameterInvalid(param, `Received unknown parameter: ${param}.`);
   }
   const param = path.length ? path.join('.') : undefined;
-  if (issue.code === 'invalid_type' && issue.input === undefined && param) return parameterMissing(param);
+  // Whatever the schema (string, enum, union…), no value at a required path means it is missing.
+  if (issue.input === undefined && param && issue.code !== 'custom') return parameterMissing(param);
   return parameterInvalid(param, param ? `Invalid ${param}: ${issue.message}.` : `Invalid request: ${issue.message}.`);
 }
 

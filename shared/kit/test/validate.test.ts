@@ -60,3 +60,12 @@ describe('pagination', () => {
     expect(pageOf(1, 20, 0)).toEqual({ page: 1, pageSize: 20, total: 0, totalPages: 0, hasMore: false });
   });
 });
+
+describe('parseInput, missing fields of any kind', () => {
+  it('reports an absent required enum or union as parameter_missing', () => {
+    const s = z.strictObject({ sender: z.enum(['agent', 'customer']), at: z.union([z.string(), z.number()]) });
+    expect([errorOf(() => parseInput(s, { at: 1 })).code, errorOf(() => parseInput(s, { at: 1 })).param]).toEqual(['parameter_missing', 'sender']);
+    expect(errorOf(() => parseInput(s, { sender: 'agent' })).param).toBe('at');
+    expect(errorOf(() => parseInput(s, { sender: 'robot', at: 1 })).code).toBe('parameter_invalid');
+  });
+});

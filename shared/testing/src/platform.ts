@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
 import { optionalUrl, createLogger } from '@helpdesk/kit';
 import { bootPlatform, type Platform, type PlatformOptions } from '@helpdesk/local';
+import amqp from 'amqplib';
 import { ApiClient } from './client';
 
 /** The test run's environment: set AMQP_URL/REDIS_URL to run the suite against real servers. */
@@ -28,6 +29,8 @@ export interface TestPlatform {
   otherTeam: TeamKeys;
   /** Client on the first team's sk_test key; `.withKey(k)` for others. */
   api: ApiClient;
+  /** The RabbitMQ exchange and queue prefix of this boot (used when AMQP_URL is set). */
+  amqpNames: { exchange: string; queuePrefix: string };
   /** `/teams/{teamId}` of the first team. */
   teamPath: string;
   createTeam(name?: string): Promise<TeamKeys>;
@@ -40,12 +43,19 @@ export interface TestPlatform {
  */
 export async function startTestPlatform(overrides: Partial<PlatformOptions> = {}): Promise<TestPlatform> {
   const env = testEnvSchema.parse(process.env);
+  // Each boot gets its own RabbitMQ exchange/queues and Redis key space, removed again at stop,
+  // so test files sharing the machine's brokers never see each other's messages or counters.
+  const run = `t${randomBytes(5).toString('hex')}`;
+  const amqpUrl = overrides.amqpUrl ?? env.AMQP_URL;
+  const amqpNames = { exchange: `helpdesk.events.${run}`, queuePrefix: `helpdesk.${run}` };
   const platform = await bootPlatform({
     port: 0,
     dataDir: null,
     mongoUrl: env.MONGO_URL,
-    amqpUrl: env.AMQP_URL,
+    amqpUrl,
+    amqpNames,
     redisUrl: env.REDIS_URL,
+    redisKeyPrefix: `hd:${run}:`,
     internalTokenSecret: randomBytes(32).toString('hex'),
     logger: createLogger('test-platform', env.TEST_LOG_LEVEL),
     rateLimits: { secretPerMinute: 100_000, publishablePerMinute: 100_000 },
@@ -73,7 +83,27 @@ export async function startTestPlatform(overrides: Partial<PlatformOptions> = {}
     otherTeam,
     api: new ApiClient(platform.baseUrl, team.sk_test),
     teamPath: `/teams/${team.teamId}`,
+    amqpNames,
     createTeam,
-    stop: () => platform.stop(),
+    stop: async () => {
+      await platform.stop();
+      if (amqpUrl) await deleteAmqpNames(amqpUrl, amqpNames, Object.keys(platform.buses));
+    },
   };
+}
+
+/** Removes what a test platform declared on a shared RabbitMQ (its exchanges and each service's queues). */
+async function deleteAmqpNames(url: string, names: { exchange: string; queuePrefix: string }, services: string[]): Promise<void> {
+  const conn = await amqp.connect(url);
+  try {
+    const ch = await conn.createChannel();
+    for (const service of services) {
+      for (const suffix of ['', '.retry', '.dead']) await ch.deleteQueue(`${names.queuePrefix}.${service}${suffix}`);
+    }
+    await ch.deleteExchange(names.exchange);
+    await ch.deleteExchange(`${names.exchange}.dlx`);
+    await ch.close();
+  } finally {
+    await conn.close();
+  }
 }

@@ -8,7 +8,7 @@ import { update as mingoUpdate } from 'mingo';
 import { makeAggregator, makeQuery } from './mingo';
 import { err, MongoCommandError } from './errors';
 import { Blocked, Collection, Engine, IndexSpec, Txn } from './storage';
-import { clone, Doc, isPlainObject, keyOf, setPath, valuesAt } from './values';
+import { clone, Doc, isPlainObject, keyOf, setPath, sortBySpec, valuesAt } from './values';
 
 export const MAX_BSON = 16 * 1024 * 1024;
 const VERSION = '7.0.0';
@@ -447,7 +447,8 @@ export class Core {
     const sort = opts.sort && Object.keys(opts.sort).length && !('$natural' in opts.sort) ? opts.sort : undefined;
     const skip = opts.skip ?? 0;
     const limit = opts.limit ?? 0;
-    const stopAt = !sort && limit > 0 ? skip + limit : Infinity;
+    const reverse = !!opts.sort && (opts.sort as Doc).$natural === -1;
+    const stopAt = !sort && !reverse && limit > 0 ? skip + limit : Infinity;
     let out: Doc[] = [];
     let examined = 0;
     for (const d of docs) {
@@ -458,8 +459,8 @@ export class Core {
       }
     }
     this.engine.stats.docsExamined += examined;
-    if (sort) out = sortDocs(out, sort);
-    if (opts.sort && (opts.sort as Doc).$natural === -1) out.reverse();
+    if (sort) out = sortDocs(out, sort, limit > 0 ? skip + limit : 0);
+    if (reverse) out.reverse();
     if (skip || limit) out = out.slice(skip, limit > 0 ? skip + limit : undefined);
     return out;
   }
@@ -530,6 +531,14 @@ export class Core {
       rest = pipeline.slice(1);
     } else input = [...this.engine.allDocs(coll, ctx.txn)];
     if (collectionLevel) this.engine.stats.docsExamined += 0;
+    if (rest.length && isPlainObject(rest[0].$sort)) {
+      const lim = rest.length > 1 && typeof rest[1].$limit === 'number' && rest[1].$limit > 0 ? rest[1].$limit : 0;
+      const sorted = sortBySpec(input, rest[0].$sort, lim);
+      if (sorted) {
+        input = lim && sorted.length > lim ? sorted.slice(0, lim) : sorted;
+        rest = rest.slice(lim ? 2 : 1);
+      }
+    }
     if (needsClone) input = input.map(clone);
     const resolver = (name: string) => {
       const docs = [...this.engine.allDocs(this.engine.getColl(ctx.db, name), ctx.txn)];
@@ -966,8 +975,10 @@ function newQuery(filter: Doc) {
   }
 }
 
-export function sortDocs<T extends Doc>(docs: T[], sort: Doc): T[] {
-  return makeQuery({}).find<T>(docs).sort(sort as never).all();
+/** Sorts by a MongoDB sort spec; with `limit` > 0 only the first `limit` documents are returned. */
+export function sortDocs<T extends Doc>(docs: T[], sort: Doc, limit = 0): T[] {
+  const out = sortBySpec(docs, sort, limit) ?? makeQuery({}).find<T>(docs).sort(sort as never).all();
+  return limit > 0 && out.length > limit ? out.slice(0, limit) : out;
 }
 
 function project(docs: Doc[], projection: unknown, filter: unknown): Doc[] {

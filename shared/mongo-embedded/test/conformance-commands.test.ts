@@ -424,6 +424,28 @@ describe('query, update and projection operator semantics', () => {
     expect(upserted).toEqual({ a: { b: 1 }, q: 'w', s: 1 });
   });
 
+  it('sorts like MongoDB: dates, compound keys, nested paths, arrays, missing values, $natural', async () => {
+    const c = await fresh('sorting');
+    await c.insertMany([
+      { _id: 1 as any, at: new Date(3000), g: 'b', n: 2, s: { v: 3 }, arr: [5, 9] },
+      { _id: 2 as any, at: new Date(1000), g: 'a', n: 2, s: { v: 1 }, arr: [1, 20] },
+      { _id: 3 as any, g: 'b', n: 1, s: { v: 2 }, arr: [] },
+      { _id: 4 as any, at: new Date(2000), g: 'a', n: 7, arr: 7 },
+    ]);
+    const order = async (sort: any) => (await c.find().sort(sort).toArray()).map((d) => d._id);
+    expect(await order({ at: -1 })).toEqual([1, 4, 2, 3]);
+    expect(await order({ at: 1 })).toEqual([3, 2, 4, 1]);
+    expect(await order({ g: 1, n: -1 })).toEqual([4, 2, 1, 3]);
+    expect(await order({ 's.v': 1 })).toEqual([4, 2, 3, 1]);
+    expect(await order({ arr: 1 })).toEqual([3, 2, 1, 4]);
+    expect(await order({ arr: -1 })).toEqual([2, 1, 4, 3]);
+    expect((await c.find().sort({ $natural: -1 }).limit(2).toArray()).map((d) => d._id)).toEqual([4, 3]);
+    const agg = await c.aggregate([{ $sort: { at: -1 } }, { $limit: 2 }, { $project: { _id: 1 } }]).toArray();
+    expect(agg).toEqual([{ _id: 1 }, { _id: 4 }]);
+    const agg2 = await c.aggregate([{ $match: { g: 'a' } }, { $sort: { n: -1 } }, { $group: { _id: '$g', first: { $first: '$_id' } } }]).toArray();
+    expect(agg2).toEqual([{ _id: 'a', first: 4 }]);
+  });
+
   it('common update cases: nested paths, no-op detection, type errors', async () => {
     const c = await fresh('fastupd');
     await c.insertOne({ _id: 1 as any, s: 'str', n: 1, o: { p: { q: 1 } }, list: [1], when: new Date(1000) });

@@ -58,7 +58,7 @@ describe('deploy/docker/Dockerfile', () => {
     expect(runs).not.toMatch(/\bnpm (install|i)\b/);
     expect(runs).toMatch(/npm prune --omit=dev/);
     expect(runs).toMatch(/runtime-tools\.mjs tsx/);
-    expect(runs).toMatch(/node --import tsx/);
+    expect(runs).toMatch(/node --require tsx\/cjs/);
     // The final stage takes the whole install (workspaces may get nested node_modules), then the sources.
     const copies = finalStage.filter((i) => i.keyword === 'COPY').map((i) => i.args);
     expect(copies).toEqual(['--from=deps /app ./', '. .']);
@@ -74,10 +74,10 @@ describe('deploy/docker/Dockerfile', () => {
     expect(afterUser.filter((i) => i.keyword === 'USER')).toEqual([]);
   });
 
-  it('starts `node --import tsx <entry>` in exec form, the gateway by default', () => {
+  it('starts `node` with tsx and the telemetry preload, then the entry, in exec form, the gateway by default', () => {
     const entrypoint = finalStage.filter((i) => i.keyword === 'ENTRYPOINT').pop();
     const cmd = finalStage.filter((i) => i.keyword === 'CMD').pop();
-    expect(JSON.parse(entrypoint!.args)).toEqual(['node', '--import', 'tsx']);
+    expect(JSON.parse(entrypoint!.args)).toEqual(['node', '--require', 'tsx/cjs', '--require', './shared/kit/src/telemetry/register.ts']);
     const args: string[] = JSON.parse(cmd!.args);
     expect(args).toEqual(['gateway/src/main.ts']);
     expect(args[0]).toMatch(ENTRY);

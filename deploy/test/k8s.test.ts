@@ -125,7 +125,7 @@ describeRendered.each(OVERLAYS)('deploy/k8s/overlays/%s', (overlay) => {
       expect(container.name).toBe(name);
       expect(container.args).toEqual(compose.services[name].command);
       expect(container.args![0]).toMatch(ENTRY);
-      expect(container.command).toBeUndefined(); // the image's ENTRYPOINT (node --import tsx)
+      expect(container.command).toBeUndefined(); // the image's ENTRYPOINT (node with tsx and the telemetry preload)
       const port = container.ports!.find((p) => p.name === 'http');
       expect(String(port?.containerPort)).toBe(compose.services[name].environment.PORT);
     }

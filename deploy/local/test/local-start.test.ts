@@ -9,7 +9,7 @@ let dataDir: string;
 
 function startLocal(): Promise<{ child: ChildProcess; baseUrl: string; output: () => string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'deploy/local/src/main.ts'], {
+    const child = spawn(process.execPath, ['--require', 'tsx/cjs', '--require', './shared/kit/src/telemetry/register.ts', 'deploy/local/src/main.ts'], {
       cwd: root,
       env: { ...process.env, PORT: '0', DATA_DIR: dataDir, EMBEDDED_MONGO_PORT: '0', LOG_LEVEL: 'warn', AMQP_URL: '', REDIS_URL: '', MONGO_URL: '' },
       stdio: ['ignore', 'pipe', 'pipe'],

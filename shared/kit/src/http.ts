@@ -1,4 +1,4 @@
-import express, { type ErrorRequestHandler, type Express, type RequestHandler } from 'express';
+import express, { type ErrorRequestHandler, type Express, type RequestHandler, type Response } from 'express';
 import type { Server } from 'node:http';
 import { INTERNAL_TOKEN_HEADER } from '@helpdesk/contracts';
 import { ApiError, errorBody } from './errors';
@@ -43,7 +43,7 @@ export function errorHandler(logger: Logger): ErrorRequestHandler {
     else if (err?.type === 'entity.parse.failed') apiError = new ApiError('invalid_json', 'The request body is not valid JSON.');
     else if (err?.type === 'entity.too.large') apiError = new ApiError('parameter_invalid', 'The request body is too large.', undefined, { status: 413 });
     else {
-      logger.error({ err, requestId }, 'unhandled error');
+      ((res.locals.log as Logger | undefined) ?? logger).error({ err, requestId }, 'unhandled error');
       apiError = new ApiError('internal_error', 'An internal error occurred. Please retry the request.');
     }
     if (apiError.headers) for (const [k, v] of Object.entries(apiError.headers)) res.setHeader(k, v);
@@ -64,6 +64,11 @@ export function createServiceApp(opts: ServiceAppOptions): Express {
     res.status(ready ? 200 : 503).json({ status: ready ? 'ready' : 'not_ready', service: opts.name });
   });
   app.use(internalAuth(opts.tokens));
+  // Every log line of a request carries its id (`logOf(res).info(...)`).
+  app.use((_req, res, next) => {
+    res.locals.log = opts.logger.child({ requestId: res.locals.requestId });
+    next();
+  });
   app.use(express.json({ limit: opts.bodyLimit ?? '1mb', type: () => true, strict: false }));
   opts.routes(app);
   app.use((req, _res, next) => next(new ApiError('route_not_found', `Unrecognized request URL (${req.method} ${req.path}).`)));
@@ -85,4 +90,9 @@ export function closeServer(server: Server): Promise<void> {
     server.closeIdleConnections();
     setTimeout(() => server.closeAllConnections(), 5_000).unref();
   });
+}
+
+/** The request's logger, bound to its request id. */
+export function logOf(res: Response): Logger {
+  return res.locals.log as Logger;
 }

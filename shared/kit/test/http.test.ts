@@ -72,3 +72,18 @@ describe('service app', () => {
     expect((await call('/nope')).body.error.code).toBe('route_not_found');
   });
 });
+
+describe('request logging', () => {
+  it('binds the request id to the logger of an unexpected error', async () => {
+    const lines: string[] = [];
+    const { Writable } = await import('node:stream');
+    const pino = (await import('pino')).default;
+    const logger = pino({ level: 'error' }, new Writable({ write: (c, _e, cb) => (lines.push(String(c)), cb()) }));
+    const app = createServiceApp({ name: 'log', logger, tokens, routes: (a) => a.get('/fail', () => { throw new Error('x'); }) });
+    const s = await listen(app, 0, '127.0.0.1');
+    const res = await fetch(`http://127.0.0.1:${(s.address() as AddressInfo).port}/fail`, { headers: { 'x-internal-token': await tokens.sign(claims) } });
+    await closeServer(s);
+    expect(res.status).toBe(500);
+    expect(lines.map((l) => JSON.parse(l).requestId)).toEqual(['req_abc']);
+  });
+});

@@ -23,6 +23,7 @@ async function total(key: string): Promise<number> {
 
 /** A refused request stores nothing and publishes nothing: the fixture is unchanged and only the marker's event follows. */
 async function expectNothingWritten(fn: () => Promise<void>): Promise<void> {
+  await settle(tp, log); // every earlier event is in (with AMQP they arrive asynchronously)
   const before = expectOk(await tp.api.get(`${path()}/${ticketId}`), 200);
   const count = await total(tp.team.sk_test);
   const eventsBefore = log.events.length;

@@ -115,11 +115,13 @@ describe('POST /tickets through the gateway', () => {
     ['message with disagreeing internal flags', { title: 'a', messages: [{ sender: 'agent', content: 'x', messageType: 'internal', isInternal: false }] }, 'parameter_invalid', 'messages.0.isInternal'],
   ];
   it.each(bad)('refuses %s with 400, writes nothing and emits nothing', async (_name, body, code, param) => {
+    await settle(tp, log); // every earlier event is in (with AMQP they arrive asynchronously)
     const before = (await tp.api.get(path(), { query: { pageSize: 1 } })).body.meta.pagination.total;
     const eventsBefore = log.events.length;
     const res = await tp.api.post(path(), body);
     expectError(res, 400, 'invalid_request_error', code, param);
     await settle(tp, log);
+    expect(log.events.filter((e) => e.requestId === res.body.error.request_id)).toEqual([]);
     const after = (await tp.api.get(path(), { query: { pageSize: 1 } })).body.meta.pagination.total;
     expect(after).toBe(before + 1); // only the marker
     expect(log.events.slice(eventsBefore).map((e) => [e.type, e.data.ticket.title])).toEqual([['ticket.created', 'marker']]);

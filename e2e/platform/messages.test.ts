@@ -87,6 +87,8 @@ describe('POST /tickets/{id}/messages', () => {
     ['bad messageType', { content: 'x', messageType: 'secret' }, 'parameter_invalid', 'messageType'],
     ['isInternal wrong type', { content: 'x', isInternal: 'yes' }, 'parameter_invalid', 'isInternal'],
     ['unknown field', { content: 'x', colour: 'red' }, 'parameter_invalid', 'colour'],
+    ['content over 65,536 characters', { content: 'c'.repeat(65_537) }, 'parameter_invalid', 'content'],
+    ['senderName wrong type', { content: 'x', senderName: 5 }, 'parameter_invalid', 'senderName'],
   ];
   it.each(bad)('refuses %s with 400, stores nothing, emits nothing', async (_n, body, code, param) => {
     const t = await create();
@@ -97,6 +99,12 @@ describe('POST /tickets/{id}/messages', () => {
     expect(read.updatedAt).toBe(t.updatedAt);
     await settle(tp, log);
     expect(log.forTicket(t.id)).toHaveLength(1);
+  });
+
+  it('GET messages refuses pageSize over 100 and unknown query parameters', async () => {
+    const t = await create();
+    expectError(await tp.api.get(`${path()}/${t.id}/messages`, { query: { pageSize: 101 } }), 400, 'invalid_request_error', 'parameter_invalid', 'pageSize');
+    expectError(await tp.api.get(`${path()}/${t.id}/messages`, { query: { foo: 1 } }), 400, 'invalid_request_error', 'parameter_invalid', 'foo');
   });
 
   it('404 for messages of an unknown ticket (GET and POST)', async () => {

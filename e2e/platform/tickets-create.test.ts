@@ -112,6 +112,10 @@ describe('POST /tickets through the gateway', () => {
     ['messages not an array', { title: 'a', messages: 'hi' }, 'parameter_invalid', 'messages'],
     ['message with bad sender', { title: 'a', messages: [{ sender: 'bot', content: 'x' }] }, 'parameter_invalid', 'messages.0.sender'],
     ['message without content', { title: 'a', messages: [{ sender: 'customer' }] }, 'parameter_missing', 'messages.0.content'],
+    ['metadata key starting with $', { title: 'a', metadata: { $x: 1 } }, 'parameter_invalid', 'metadata'],
+    ['customerEmail not an email', { title: 'a', customerEmail: 'nope' }, 'parameter_invalid', 'customerEmail'],
+    ['101 initial messages', { title: 'a', messages: Array.from({ length: 101 }, () => ({ sender: 'agent', content: 'x' })) }, 'parameter_invalid', 'messages'],
+    ['notes over 10,000 characters', { title: 'a', notes: 'n'.repeat(10_001) }, 'parameter_invalid', 'notes'],
     ['message with disagreeing internal flags', { title: 'a', messages: [{ sender: 'agent', content: 'x', messageType: 'internal', isInternal: false }] }, 'parameter_invalid', 'messages.0.isInternal'],
   ];
   it.each(bad)('refuses %s with 400, writes nothing and emits nothing', async (_name, body, code, param) => {
@@ -127,9 +131,18 @@ describe('POST /tickets through the gateway', () => {
     expect(log.events.slice(eventsBefore).map((e) => [e.type, e.data.ticket.title])).toEqual([['ticket.created', 'marker']]);
   });
 
-  it('refuses a body that is not an object', async () => {
-    const res = await tp.api.post(path(), [{ title: 'a' }]);
-    expect(res.status).toBe(400);
-    expect(res.body.success).toBe(false);
+  it('refuses a JSON body that is not an object (invalid_json)', async () => {
+    expectError(await tp.api.post(path(), [{ title: 'a' }]), 400, 'invalid_request_error', 'invalid_json', undefined);
+    expectError(await tp.api.request('POST', path(), { rawBody: '"title"' }), 400, 'invalid_request_error', 'invalid_json', undefined);
+  });
+
+  it('trims tags and drops duplicates, keeping order', async () => {
+    const t = expectOk(await tp.api.post(path(), { title: 'tags', tags: [' b ', 'a', 'b'] }), 201);
+    expect(t.tags).toEqual(['b', 'a']);
+  });
+
+  it('accepts application/json with a charset and application/*+json', async () => {
+    expectOk(await tp.api.request('POST', path(), { rawBody: '{"title":"cs"}', headers: { 'content-type': 'application/json; charset=utf-8' } }), 201);
+    expectOk(await tp.api.request('POST', path(), { rawBody: '{"title":"vnd"}', headers: { 'content-type': 'application/vnd.api+json' } }), 201);
   });
 });

@@ -126,6 +126,11 @@ describe('PATCH /tickets/{id}', () => {
     ['unknown field', { foo: 1 }, 'parameter_invalid', 'foo'],
     ['assignedTo', { assignedTo: 'mem_x' }, 'parameter_invalid', 'assignedTo'],
     ['metadata not an object', { metadata: 'x' }, 'parameter_invalid', 'metadata'],
+    ['metadata null', { metadata: null }, 'parameter_invalid', 'metadata'],
+    ['title null', { title: null }, 'parameter_invalid', 'title'],
+    ['status null', { status: null }, 'parameter_invalid', 'status'],
+    ['tags null', { tags: null }, 'parameter_invalid', 'tags'],
+    ['metadata key over 40 characters', { metadata: { ['k'.repeat(41)]: 1 } }, 'parameter_invalid', `metadata.${'k'.repeat(41)}`],
   ];
   it.each(bad)('refuses %s with 400 and changes nothing', async (_n, body, code, param) => {
     const t = await create();
@@ -136,6 +141,20 @@ describe('PATCH /tickets/{id}', () => {
     expect(rest).toEqual(orig);
     await settle(tp, log);
     expect(log.forTicket(t.id)).toHaveLength(1);
+  });
+
+  it('Idempotency-Key on PATCH: the replay is byte-identical and the change is applied once (one ticket.updated)', async () => {
+    const t = await create();
+    const first = await tp.api.patch(`${path()}/${t.id}`, { priority: 'urgent' }, { headers: { 'idempotency-key': `p-${t.id}` } });
+    expectOk(first, 200);
+    const replay = await tp.api.patch(`${path()}/${t.id}`, { priority: 'urgent' }, { headers: { 'idempotency-key': `p-${t.id}` } });
+    expect(replay.status).toBe(200);
+    expect(replay.text).toBe(first.text);
+    expect(replay.headers.get('idempotent-replayed')).toBe('true');
+    await tp.platform.ticketing.relay.drain();
+    await log.waitFor(t.id, 2);
+    await settle(tp, log);
+    expect(log.forTicket(t.id).map((e) => e.type)).toEqual(['ticket.created', 'ticket.updated']);
   });
 
   it('404 resource_not_found for an unknown ticket id', async () => {

@@ -84,6 +84,17 @@ describe('gateway rules on the ticket routes', () => {
     });
   });
 
+  it('400 invalid_json for a body that is JSON null, and for a broken body on DELETE (nothing deleted)', async () => {
+    await expectNothingWritten(async () => {
+      expectError(await tp.api.request('POST', path(), { rawBody: 'null' }), 400, 'invalid_request_error', 'invalid_json', undefined);
+      expectError(await tp.api.request('DELETE', `${path()}/${ticketId}`, { rawBody: '{' }), 400, 'invalid_request_error', 'invalid_json', undefined);
+      expectError(
+        await tp.api.request('DELETE', `${path()}/${ticketId}`, { rawBody: '{}', headers: { 'content-type': 'text/plain' } }),
+        400, 'invalid_request_error', 'invalid_json', undefined,
+      );
+    });
+  });
+
   it('400 invalid_json for a wrong content type, writing nothing', async () => {
     await expectNothingWritten(async () => {
       const body = JSON.stringify({ title: 'typed wrong' });

@@ -253,13 +253,12 @@ export function createHandler(opts: HandlerOptions) {
       if (raw === null) throw new ApiError('parameter_invalid', 'The request body is too large.', undefined, { status: 413 });
       if (raw.length > 0) {
         body = raw;
-        if (method === 'POST' || method === 'PATCH' || method === 'PUT') {
-          if (!isJsonContentType(contentType)) throw new ApiError('invalid_json', 'Request bodies must be JSON, sent with Content-Type: application/json.');
-          try {
-            JSON.parse(raw.toString('utf8'));
-          } catch {
-            throw new ApiError('invalid_json', 'The request body is not valid JSON.');
-          }
+        // Any method that carries a body carries JSON (DELETE /tags takes one too).
+        if (!isJsonContentType(contentType)) throw new ApiError('invalid_json', 'Request bodies must be JSON, sent with Content-Type: application/json.');
+        try {
+          JSON.parse(raw.toString('utf8'));
+        } catch {
+          throw new ApiError('invalid_json', 'The request body is not valid JSON.');
         }
       }
     }

@@ -28,8 +28,8 @@ export function toApiError(error: z.ZodError): ApiError {
 
 /** Body must be a JSON object (not an array, not a scalar) for create/update endpoints. */
 export function requireObjectBody(body: unknown): Record<string, unknown> {
-  if (body === undefined || body === null) return {};
-  if (typeof body !== 'object' || Array.isArray(body)) {
+  if (body === undefined) return {};
+  if (body === null || typeof body !== 'object' || Array.isArray(body)) {
     throw new ApiError('invalid_json', 'The request body must be a JSON object.');
   }
   return body as Record<string, unknown>;

@@ -1,5 +1,5 @@
 // One jest run over every workspace. @swc/jest strips types (tsc --noEmit checks them separately).
-// jose is ESM-only: jest on Node 20 cannot require() it, so it is transformed too.
+// jose and @octokit/webhooks-methods are ESM-only: jest on Node 20 cannot require() it, so it is transformed too.
 /** @type {import('jest').Config} */
 module.exports = {
   testEnvironment: 'node',
@@ -9,6 +9,6 @@ module.exports = {
   testMatch: ['**/test/**/*.test.ts', '**/*.test.ts'],
   testPathIgnorePatterns: ['/node_modules/', '/dist/'],
   transform: { '^.+\\.(t|j)sx?$': ['@swc/jest', { jsc: { target: 'es2022' } }] },
-  transformIgnorePatterns: ['/node_modules/(?!(jose)/)'],
+  transformIgnorePatterns: ['/node_modules/(?!(jose|@octokit)/)'],
   testTimeout: 30000,
 };

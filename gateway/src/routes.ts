@@ -14,20 +14,59 @@ export interface RouteDef {
   staff: boolean;
   /** A GET publishable keys may make (public, customer-facing data). */
   publicRead?: boolean;
+  /** Path params that are keys chosen by the team (a customer status key), not ids: checked as slugs. */
+  slugParams?: readonly string[];
 }
+
+const tickets = (method: HttpMethod, path: string, permission: Permission): RouteDef =>
+  ({ method, path: `/teams/:teamId/tickets${path}`, service: 'ticketing', permission, staff: true });
+const customers = (method: HttpMethod, path: string, permission: Permission, extra: Partial<RouteDef> = {}): RouteDef =>
+  ({ method, path: `/teams/:teamId${path}`, service: 'customers', permission, staff: true, ...extra });
+const webhooks = (method: HttpMethod, path: string, permission: Permission): RouteDef =>
+  ({ method, path: `/teams/:teamId/webhooks${path}`, service: 'webhooks', permission, staff: true });
 
 /**
  * The route table: one row per public route. Later services add rows here (and their service URL
  * to GatewayOptions.services / SERVICE_URLS).
  */
 export const ROUTES: readonly RouteDef[] = [
-  { method: 'GET', path: '/teams/:teamId/tickets', service: 'ticketing', permission: 'view_tickets', staff: true },
-  { method: 'POST', path: '/teams/:teamId/tickets', service: 'ticketing', permission: 'manage_tickets', staff: true },
-  { method: 'GET', path: '/teams/:teamId/tickets/:ticketId', service: 'ticketing', permission: 'view_tickets', staff: true },
-  { method: 'PATCH', path: '/teams/:teamId/tickets/:ticketId', service: 'ticketing', permission: 'manage_tickets', staff: true },
-  { method: 'DELETE', path: '/teams/:teamId/tickets/:ticketId', service: 'ticketing', permission: 'manage_tickets', staff: true },
-  { method: 'GET', path: '/teams/:teamId/tickets/:ticketId/messages', service: 'ticketing', permission: 'view_tickets', staff: true },
-  { method: 'POST', path: '/teams/:teamId/tickets/:ticketId/messages', service: 'ticketing', permission: 'manage_tickets', staff: true },
+  tickets('GET', '', 'view_tickets'),
+  tickets('POST', '', 'manage_tickets'),
+  tickets('GET', '/:ticketId', 'view_tickets'),
+  tickets('PATCH', '/:ticketId', 'manage_tickets'),
+  tickets('DELETE', '/:ticketId', 'manage_tickets'),
+  tickets('GET', '/:ticketId/messages', 'view_tickets'),
+  tickets('POST', '/:ticketId/messages', 'manage_tickets'),
+
+  customers('GET', '/customers', 'view_customers'),
+  customers('POST', '/customers', 'manage_customers'),
+  customers('GET', '/customers/:customerId', 'view_customers'),
+  customers('PATCH', '/customers/:customerId', 'manage_customers'),
+  customers('DELETE', '/customers/:customerId', 'manage_customers'),
+  customers('GET', '/customer-groups', 'view_customers'),
+  customers('POST', '/customer-groups', 'manage_customers'),
+  customers('GET', '/customer-groups/:groupId', 'view_customers'),
+  customers('PATCH', '/customer-groups/:groupId', 'manage_customers'),
+  customers('DELETE', '/customer-groups/:groupId', 'manage_customers'),
+  customers('GET', '/customer-groups/:groupId/members', 'view_customers'),
+  customers('POST', '/customer-groups/:groupId/members', 'manage_customers'),
+  customers('DELETE', '/customer-groups/:groupId/members', 'manage_customers'),
+  // Team-added customer statuses (the spec shows no endpoint for them; docs/adr/0006).
+  customers('GET', '/customer-statuses', 'view_customers'),
+  customers('POST', '/customer-statuses', 'manage_settings'),
+  customers('PATCH', '/customer-statuses/:statusKey', 'manage_settings', { slugParams: ['statusKey'] }),
+  customers('DELETE', '/customer-statuses/:statusKey', 'manage_settings', { slugParams: ['statusKey'] }),
+
+  webhooks('GET', '', 'view_webhooks'),
+  webhooks('POST', '', 'manage_webhooks'),
+  webhooks('POST', '/trigger-test', 'manage_webhooks'),
+  webhooks('GET', '/:webhookId', 'view_webhooks'),
+  webhooks('PATCH', '/:webhookId', 'manage_webhooks'),
+  webhooks('DELETE', '/:webhookId', 'manage_webhooks'),
+  // The delivery log and redelivery (the spec shows none; docs/adr/0007).
+  webhooks('GET', '/:webhookId/deliveries', 'view_webhooks'),
+  webhooks('GET', '/:webhookId/deliveries/:deliveryId', 'view_webhooks'),
+  webhooks('POST', '/:webhookId/deliveries/:deliveryId/redeliver', 'manage_webhooks'),
 ];
 
 interface Node {

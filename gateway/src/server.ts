@@ -14,6 +14,7 @@ const WINDOW_MS = 60_000;
 const WINDOW_HEADER = '60';
 const JSON_CT = 'application/json; charset=utf-8';
 const IDEMPOTENCY_MAX = 255;
+const SLUG_RE = /^[a-z0-9][a-z0-9_-]{0,63}$/;
 
 export interface HandlerOptions {
   resolver: KeyResolver;
@@ -238,9 +239,12 @@ export function createHandler(opts: HandlerOptions) {
       throw new ApiError('insufficient_permissions', `This API key lacks the permission ${route.permission}.`);
     }
 
-    // 8. path id format
+    // 8. path id format (a team-chosen key such as a status key is a slug instead)
     for (let i = 0; i < names.length; i++) {
-      if (names[i] !== 'teamId' && !isWellFormedId(values[i])) {
+      if (names[i] === 'teamId') continue;
+      if (route.slugParams?.includes(names[i])) {
+        if (!SLUG_RE.test(values[i])) throw new ApiError('invalid_id_format', `Invalid ${names[i]} '${values[i]}': expected lowercase letters, digits, '_' or '-'.`, names[i]);
+      } else if (!isWellFormedId(values[i])) {
         throw new ApiError('invalid_id_format', `Invalid ${names[i]} '${values[i]}': expected a UUID or a prefixed id.`, names[i]);
       }
     }

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
-import { optionalUrl, portNumber } from '@helpdesk/kit';
+import { boolFlag, optionalUrl, portNumber } from '@helpdesk/kit';
 
 /**
  * `npm start`'s environment. Every URL variable switches that part from its embedded default to the
@@ -24,5 +24,7 @@ export const localEnvSchema = z.object({
     .default(() => randomBytes(32).toString('hex')),
   RATE_LIMIT_SECRET_PER_MINUTE: z.coerce.number().int().positive().optional(),
   RATE_LIMIT_PUBLISHABLE_PER_MINUTE: z.coerce.number().int().positive().optional(),
+  /** Unsafe, for local development: webhooks may target loopback addresses, over plain HTTP too. */
+  WEBHOOKS_ALLOW_LOOPBACK: boolFlag(false),
 });
 export type LocalEnv = z.infer<typeof localEnvSchema>;

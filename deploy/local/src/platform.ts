@@ -3,6 +3,8 @@ import { startEmbeddedMongo, type EmbeddedMongo } from '@helpdesk/mongo-embedded
 import { createBus, createLogger, InternalTokens, type EventBus, type Logger } from '@helpdesk/kit';
 import { startGateway, type RunningGateway } from '@helpdesk/gateway';
 import { startTicketing, type RunningTicketing } from '@helpdesk/ticketing';
+import { startCustomers, type RunningCustomers } from '@helpdesk/customers';
+import { startWebhooks, type RunningWebhooks, type WebhookSettings } from '@helpdesk/webhooks';
 
 export interface PlatformOptions {
   /** Gateway port; 0 = any free port. */
@@ -22,6 +24,8 @@ export interface PlatformOptions {
   logLevel?: string;
   logger?: Logger;
   rateLimits?: { secretPerMinute?: number; publishablePerMinute?: number };
+  /** The webhooks service's delivery settings (WEBHOOKS_ALLOW_LOOPBACK, timeouts…). */
+  webhooks?: Partial<WebhookSettings>;
 }
 
 export interface Platform {
@@ -29,6 +33,8 @@ export interface Platform {
   baseUrl: string;
   gateway: RunningGateway;
   ticketing: RunningTicketing;
+  customers: RunningCustomers;
+  webhooks: RunningWebhooks;
   /** The mongodb:// URL every service database lives under (embedded or MONGO_URL). */
   mongoUrl: string;
   embeddedMongo: EmbeddedMongo | null;
@@ -80,8 +86,14 @@ export async function bootPlatform(opts: PlatformOptions): Promise<Platform> {
       return (buses[service] = memoryBus);
     };
 
-    const ticketing = await startTicketing({ mongoUrl, bus: busFor('ticketing'), tokens, logger: logger.child({ service: 'ticketing' }) });
+    const serviceOpts = (name: string) => ({ mongoUrl: mongoUrl!, bus: busFor(name), tokens, logger: logger.child({ service: name }) });
+    // Customers first: ticketing asks it about customers at ticket creation.
+    const customers = await startCustomers(serviceOpts('customers'));
+    started.push({ name: 'customers', stop: () => customers.stop() });
+    const ticketing = await startTicketing({ ...serviceOpts('ticketing'), customersUrl: customers.url });
     started.push({ name: 'ticketing', stop: () => ticketing.stop() });
+    const webhooks = await startWebhooks({ ...serviceOpts('webhooks'), settings: opts.webhooks });
+    started.push({ name: 'webhooks', stop: () => webhooks.stop() });
 
     const gateway = await startGateway({
       port: opts.port,
@@ -90,13 +102,13 @@ export async function bootPlatform(opts: PlatformOptions): Promise<Platform> {
       redisUrl: opts.redisUrl,
       redisKeyPrefix: opts.redisKeyPrefix,
       tokens,
-      services: { ticketing: ticketing.url },
+      services: { ticketing: ticketing.url, customers: customers.url, webhooks: webhooks.url },
       logger: logger.child({ service: 'gateway' }),
       rateLimits: opts.rateLimits,
     });
     started.push({ name: 'gateway', stop: () => gateway.stop() });
 
-    return { baseUrl: gateway.url, gateway, ticketing, mongoUrl, embeddedMongo, buses, stop };
+    return { baseUrl: gateway.url, gateway, ticketing, customers, webhooks, mongoUrl, embeddedMongo, buses, stop };
   } catch (err) {
     await stop();
     throw err;

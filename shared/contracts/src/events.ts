@@ -59,16 +59,92 @@ export const messageSnapshotSchema = z.object({
 });
 export type MessageSnapshot = z.infer<typeof messageSnapshotSchema>;
 
+export const SENTIMENTS = ['positive', 'neutral', 'negative'] as const;
+export const BUILT_IN_CUSTOMER_STATUSES = ['active', 'inactive', 'churned', 'pending'] as const;
+
+/** A customer as events carry it (the public Customer plus `rev`, which projections order by). */
+export const customerSnapshotSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  /** Null only for customers created implicitly (a ticket that named only `customerName`). */
+  email: z.string().nullable(),
+  status: z.string(),
+  sentiment: z.enum(SENTIMENTS),
+  tags: z.array(z.string()),
+  notes: z.string().nullable(),
+  metadata: z.record(z.string(), z.unknown()),
+  ticketCount: z.number().int(),
+  createdAt: iso,
+  updatedAt: iso,
+  /** Bumped by every change: a consumer keeping a projection applies an event only when its rev is newer. */
+  rev: z.number().int().nonnegative(),
+});
+export type CustomerSnapshot = z.infer<typeof customerSnapshotSchema>;
+
+export const customerGroupSnapshotSchema = z.object({
+  id: z.string().uuid(),
+  name: z.string(),
+  slug: z.string(),
+  description: z.string().nullable(),
+  externalId: z.string().nullable(),
+  customFields: z.record(z.string(), z.unknown()),
+  customerCount: z.number().int(),
+  createdAt: iso,
+  updatedAt: iso,
+});
+export type CustomerGroupSnapshot = z.infer<typeof customerGroupSnapshotSchema>;
+
+/** A group member entry (the spec's `{id, object, name, email, joinedGroupAt}`, without `object`). */
+export const groupMemberSnapshotSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  email: z.string().nullable(),
+  joinedGroupAt: iso,
+});
+
+export const customerStatusSnapshotSchema = z.object({
+  key: z.string(),
+  label: z.string(),
+  color: z.string(),
+  position: z.number().int(),
+  isProtected: z.boolean(),
+});
+export type CustomerStatusSnapshot = z.infer<typeof customerStatusSnapshotSchema>;
+
+/** A webhook as events carry it: never its secret. */
+export const webhookSnapshotSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  url: z.string(),
+  events: z.array(z.string()),
+  isActive: z.boolean(),
+  createdAt: iso,
+  updatedAt: iso,
+});
+export type WebhookSnapshot = z.infer<typeof webhookSnapshotSchema>;
+
+/** What changed in an `*.updated` event: the changed field names and their values before the change. */
+const changeFields = {
+  changes: z.array(z.string()),
+  previous: z.record(z.string(), z.unknown()),
+};
+
 /** The catalog: event type → {version, data schema}. Publishers and consumers both validate with it. */
 export const EVENT_CATALOG = {
-  'ticket.created': { version: 1, data: z.object({ ticket: ticketSnapshotSchema }) },
+  'ticket.created': {
+    version: 1,
+    data: z.object({
+      ticket: ticketSnapshotSchema,
+      /** The messages given at creation, oldest first (they emit no ticket.message_added). Added in v1, optional. */
+      messages: z.array(messageSnapshotSchema).optional(),
+    }),
+  },
   'ticket.updated': {
     version: 1,
     data: z.object({
       ticket: ticketSnapshotSchema,
       /** Names of the fields that changed, and their values before the change. */
-      changes: z.array(z.string()),
-      previous: z.record(z.string(), z.unknown()),
+      ...changeFields,
     }),
   },
   'ticket.closed': { version: 1, data: z.object({ ticket: ticketSnapshotSchema, previousStatus: z.string() }) },
@@ -79,6 +155,48 @@ export const EVENT_CATALOG = {
   'ticket.deleted': {
     version: 1,
     data: z.object({ ticketId: z.string(), customerId: z.string().nullable(), ticket: ticketSnapshotSchema }),
+  },
+
+  'customer.created': { version: 1, data: z.object({ customer: customerSnapshotSchema }) },
+  'customer.updated': { version: 1, data: z.object({ customer: customerSnapshotSchema, ...changeFields }) },
+  'customer.deleted': { version: 1, data: z.object({ customerId: z.string(), customer: customerSnapshotSchema }) },
+
+  'customer_group.created': { version: 1, data: z.object({ group: customerGroupSnapshotSchema }) },
+  'customer_group.updated': { version: 1, data: z.object({ group: customerGroupSnapshotSchema, ...changeFields }) },
+  'customer_group.deleted': {
+    version: 1,
+    data: z.object({ groupId: z.string(), group: customerGroupSnapshotSchema, membersDetached: z.number().int() }),
+  },
+  'customer_group.member_added': {
+    version: 1,
+    data: z.object({ group: customerGroupSnapshotSchema, member: groupMemberSnapshotSchema }),
+  },
+  'customer_group.member_removed': {
+    version: 1,
+    data: z.object({
+      group: customerGroupSnapshotSchema,
+      member: groupMemberSnapshotSchema,
+      /** `removed` by the members endpoint, or `customer_deleted`. */
+      reason: z.enum(['removed', 'customer_deleted']),
+    }),
+  },
+
+  'customer_status.created': { version: 1, data: z.object({ status: customerStatusSnapshotSchema }) },
+  'customer_status.updated': { version: 1, data: z.object({ status: customerStatusSnapshotSchema, ...changeFields }) },
+  'customer_status.deleted': { version: 1, data: z.object({ key: z.string(), status: customerStatusSnapshotSchema }) },
+
+  'webhook.created': { version: 1, data: z.object({ webhook: webhookSnapshotSchema }) },
+  'webhook.updated': { version: 1, data: z.object({ webhook: webhookSnapshotSchema, ...changeFields }) },
+  'webhook.deleted': { version: 1, data: z.object({ webhookId: z.string(), webhook: webhookSnapshotSchema }) },
+  'webhook.disabled': {
+    version: 1,
+    data: z.object({
+      webhook: webhookSnapshotSchema,
+      /** `gone`: the receiver answered 410; `failing`: every delivery failed for 5 days. */
+      reason: z.enum(['gone', 'failing']),
+      lastStatusCode: z.number().int().nullable(),
+      failingSince: iso.nullable(),
+    }),
   },
 } as const;
 

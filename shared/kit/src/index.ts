@@ -14,3 +14,4 @@ export * from './shutdown';
 export * from './bus';
 export * from './outbox';
 export * from './telemetry';
+export * from './service';

@@ -27,17 +27,36 @@ it('publishable keys may GET routes marked publicRead (with the permission), not
   const routes: RouteDef[] = [
     ...ROUTES,
     { method: 'GET', path: '/teams/:teamId/articles', service: 'ticketing', permission: 'view_articles', staff: false, publicRead: true },
-    { method: 'GET', path: '/teams/:teamId/webhooks', service: 'ticketing', permission: 'view_webhooks', staff: false },
+    { method: 'GET', path: '/teams/:teamId/audit-log', service: 'ticketing', permission: 'view_audit_log', staff: false },
   ];
   const h = await startHarness({ routes });
   try {
     const a = await fetch(`${h.teamUrl}/articles`, { headers: bearer(h.keys.pk_live) });
     expect(a.status).toBe(200);
     expect(((await a.json()) as any).data.ctx).toMatchObject({ keyType: 'publishable', mode: 'live', permissions: ['view_articles', 'view_community'] });
-    const w = await fetch(`${h.teamUrl}/webhooks`, { headers: bearer(h.keys.pk_live) });
+    const w = await fetch(`${h.teamUrl}/audit-log`, { headers: bearer(h.keys.pk_live) });
     expect(w.status).toBe(403);
     expect(((await w.json()) as any).error.code).toBe('insufficient_permissions');
-    expect((await fetch(`${h.teamUrl}/webhooks`, { headers: bearer(h.keys.sk_live) })).status).toBe(200);
+    expect((await fetch(`${h.teamUrl}/audit-log`, { headers: bearer(h.keys.sk_live) })).status).toBe(200);
+  } finally {
+    await h.stop();
+  }
+});
+
+it('checks slug path params as slugs, not as ids', async () => {
+  const routes: RouteDef[] = [
+    { method: 'PATCH', path: '/teams/:teamId/statuses/:statusKey', service: 'ticketing', permission: null, staff: true, slugParams: ['statusKey'] },
+  ];
+  const h = await startHarness({ routes });
+  try {
+    const patch = (key: string) =>
+      fetch(`${h.teamUrl}/statuses/${key}`, { method: 'PATCH', headers: { ...bearer(h.keys.sk_test), 'content-type': 'application/json' }, body: '{}' });
+    expect((await patch('vip_customer-2')).status).toBe(200);
+    for (const bad of ['VIP', '-vip', 'a%20b', 'x'.repeat(65)]) {
+      const res = await patch(bad);
+      expect([bad, res.status]).toEqual([bad, 400]);
+      expect(((await res.json()) as any).error).toMatchObject({ code: 'invalid_id_format', param: 'statusKey' });
+    }
   } finally {
     await h.stop();
   }

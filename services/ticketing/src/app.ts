@@ -7,16 +7,27 @@ import { createTicketService } from './tickets/service';
 import { createMessageService } from './messages/service';
 import { ticketRoutes } from './tickets/routes';
 import { messageRoutes } from './messages/routes';
+import { customersClient } from './customers/client';
+import { customerRefModel } from './customers/model';
+import { createCustomerRefs } from './customers/service';
 
 export interface AppDeps {
   conn: mongoose.Connection;
   tokens: InternalTokens;
   logger: Logger;
+  /** The customers service's base URL (its internal endpoints). */
+  customersUrl: string;
+}
+
+/** The models and rules every part of the service shares (routes and consumers alike). */
+export function ticketingDeps(conn: mongoose.Connection) {
+  const base = { conn, tickets: ticketModel(conn), messages: messageModel(conn), refs: customerRefModel(conn) };
+  return { ...base, customerRefs: createCustomerRefs(base) };
 }
 
 /** Builds the express app from its parts; no I/O happens here. */
 export function buildApp(deps: AppDeps): Express {
-  const services = { conn: deps.conn, tickets: ticketModel(deps.conn), messages: messageModel(deps.conn) };
+  const services = ticketingDeps(deps.conn);
   const tickets = createTicketService(services);
   const messages = createMessageService(services);
   return createServiceApp({
@@ -26,7 +37,7 @@ export function buildApp(deps: AppDeps): Express {
     ready: () => deps.conn.readyState === 1,
     routes: (app) => {
       app.use('/teams/:teamId/tickets/:ticketId/messages', messageRoutes(messages));
-      app.use('/teams/:teamId/tickets', ticketRoutes(tickets));
+      app.use('/teams/:teamId/tickets', ticketRoutes(tickets, customersClient(deps.customersUrl)));
     },
   });
 }

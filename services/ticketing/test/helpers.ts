@@ -7,6 +7,7 @@ import { startEmbeddedMongo } from '@helpdesk/mongo-embedded';
 import { buildApp } from '../src/app';
 import { startTicketing, type RunningTicketing } from '../src/index';
 import { createBus, type EventBus } from '../src/outbox';
+import { FakeCustomers } from './fake-customers';
 
 export const SECRET = 'test-secret-test-secret-test-secret-0123';
 export const TEAM_A = randomUUID();
@@ -67,7 +68,7 @@ export async function call(
 /** The app with no database behind it: enough for everything refused before the first query. */
 export async function startDetached(): Promise<{ url: string; stop: () => Promise<void> }> {
   const conn = mongoose.createConnection();
-  const app = buildApp({ conn, tokens, logger });
+  const app = buildApp({ conn, tokens, logger, customersUrl: 'http://127.0.0.1:9' });
   const server = await listen(app, 0, '127.0.0.1');
   const { port } = server.address() as AddressInfo;
   return {
@@ -81,6 +82,8 @@ export async function startDetached(): Promise<{ url: string; stop: () => Promis
 
 export interface Harness {
   svc: RunningTicketing;
+  /** The customers service's internal endpoints, faked (tests add customers with `customers.put`). */
+  customers: FakeCustomers;
   bus: EventBus;
   url: string;
   events: EventEnvelope[];
@@ -97,9 +100,11 @@ export async function startHarness(): Promise<Harness> {
   await bus.subscribe('ticketing-test', ['ticket.*'], async (e) => {
     events.push(e);
   });
-  const svc = await startTicketing({ mongoUrl: m.uri(), dbName: 'ticketing', bus, tokens, logger });
+  const customers = await new FakeCustomers(tokens).start();
+  const svc = await startTicketing({ mongoUrl: m.uri(), dbName: 'ticketing', bus, tokens, logger, customersUrl: customers.url });
   return {
     svc,
+    customers,
     bus,
     url: svc.url,
     events,
@@ -110,6 +115,7 @@ export async function startHarness(): Promise<Harness> {
     },
     async stop() {
       await svc.stop();
+      await customers.stop();
       await bus.close();
       await m.close();
     },

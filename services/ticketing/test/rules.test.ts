@@ -1,7 +1,7 @@
 /** The pure parts of the rules: views, snapshots, search text, the internal flag, query parsing. */
 import { messageSnapshotSchema, ticketSnapshotSchema } from '@helpdesk/contracts';
 import { parseInput } from '@helpdesk/kit';
-import { buildSearchText, replaceTitleInSearchText, type TicketDoc } from '../src/tickets/model';
+import { buildSearchText, replaceCustomerNameInSearchText, replaceTitleInSearchText, type TicketDoc } from '../src/tickets/model';
 import { listTicketsQuery } from '../src/tickets/schema';
 import { messageView, resolveInternal, ticketSnapshot, ticketView } from '../src/tickets/service';
 
@@ -18,8 +18,9 @@ test('the ticket snapshot satisfies the contracts schema and the public view dro
   for (const k of ['channel', 'searchText', 'customerName', 'customerEmail', 'teamId', 'mode', '_id', 'messages', 'customer']) {
     expect(view).not.toHaveProperty(k);
   }
-  expect(ticketView(doc, { customer: true }).customer).toEqual({ id: null, name: 'N', email: null });
-  expect(ticketView({ ...doc, customerName: null }, { customer: true }).customer).toBeNull();
+  const summary = { id: 'cus_x', name: 'N', email: null, status: 'active', sentiment: 'neutral', tags: [] };
+  expect(ticketView(doc, { customer: summary }).customer).toEqual(summary);
+  expect(ticketView(doc, { customer: null }).customer).toBeNull();
 });
 
 test('the message view satisfies the contracts schema', () => {
@@ -34,6 +35,9 @@ test('search text: lowercase title, customer name, contents; a title change swap
   expect(s).toBe('straße i̇stanbul\nada\nhello\nworld');
   expect(replaceTitleInSearchText(s, 'Straße İstanbul', 'New Title')).toBe('new title\nada\nhello\nworld');
   expect(buildSearchText('x', null, [])).toBe('x\n');
+  expect(replaceCustomerNameInSearchText(s, 'Straße İstanbul', 'Ada', 'Grace Hopper')).toBe('straße i̇stanbul\ngrace hopper\nhello\nworld');
+  expect(replaceCustomerNameInSearchText(buildSearchText('a\nb', null, ['c']), 'a\nb', null, 'Z')).toBe('a\nb\nz\nc');
+  expect(replaceCustomerNameInSearchText(s, 'Straße İstanbul', 'Ada', null)).toBe('straße i̇stanbul\n\nhello\nworld');
 });
 
 test('messageType and isInternal', () => {

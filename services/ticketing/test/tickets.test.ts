@@ -46,8 +46,9 @@ describe('POST /tickets', () => {
   });
 
   test('keeps every given field, messages oldest first with all four senders, and emits one ticket.created', async () => {
+    const ada = h.customers.put(TEAM_A, 'test', { id: 'cus_abcdefgh12345678', name: 'Ada Lovelace', email: 'ada@example.com' });
     const body = {
-      title: 'Refund', priority: 'urgent', customerId: 'cus_abcdefgh12345678', customerName: 'Ada Lovelace',
+      title: 'Refund', priority: 'urgent', customerId: ada.id, customerName: 'Ada Lovelace',
       customerEmail: 'ADA@example.com', tags: ['billing', 'vip', 'billing'], notes: 'call back', metadata: { orderId: 42, nested: { a: 1 }, gone: null },
       messages: [
         { sender: 'customer', content: 'I want my money back' },
@@ -170,7 +171,9 @@ describe('GET /tickets', () => {
     return r.body.data.map((t: any) => t.title);
   };
   beforeAll(async () => {
-    await create({ title: 'Alpha login broken', priority: 'high', customerId: 'cus_aaaaaaaa11111111', customerName: 'Grace Hopper', customerEmail: 'grace@example.com' }, as);
+    h.customers.put(as.teamId!, 'test', { id: 'cus_aaaaaaaa11111111', name: 'Grace Hopper', email: 'grace@example.com' });
+    h.customers.put(as.teamId!, 'test', { id: 'cus_bbbbbbbb22222222', name: 'Barbara Liskov', email: 'barbara@example.com' });
+    await create({ title: 'Alpha login broken', priority: 'high', customerId: 'cus_aaaaaaaa11111111' }, as);
     await create({ title: 'Beta invoice', priority: 'low', customerName: 'Alan Turing', messages: [{ sender: 'customer', content: 'The PDF says 1.5x' }] }, as);
     await create({ title: 'Gamma (urgent?) [x]', priority: 'urgent', customerId: 'cus_bbbbbbbb22222222' }, as);
     await create({ title: 'Delta', customerId: 'cus_aaaaaaaa11111111' }, as);
@@ -223,12 +226,14 @@ describe('GET /tickets', () => {
     expect(await ids('search=')).toHaveLength(4);
   });
 
-  test('expand[]=customer embeds what the ticket knows about its customer', async () => {
+  test('expand[]=customer embeds the customer as the projection knows it', async () => {
     const r = await list('expand[]=customer');
     const by = Object.fromEntries(r.body.data.map((t: any) => [t.title, t.customer]));
-    expect(by['Alpha login broken']).toEqual({ id: 'cus_aaaaaaaa11111111', name: 'Grace Hopper', email: 'grace@example.com' });
-    expect(by['Beta invoice']).toEqual({ id: null, name: 'Alan Turing', email: null });
-    expect(by['Gamma (urgent?) [x]']).toEqual({ id: 'cus_bbbbbbbb22222222', name: null, email: null });
+    const summary = { status: 'active', sentiment: 'neutral', tags: [] };
+    expect(by['Alpha login broken']).toEqual({ id: 'cus_aaaaaaaa11111111', name: 'Grace Hopper', email: 'grace@example.com', ...summary });
+    expect(by['Beta invoice']).toEqual({ id: expect.stringMatching(/^cus_/), name: 'Alan Turing', email: null, ...summary });
+    expect(by['Gamma (urgent?) [x]']).toEqual({ id: 'cus_bbbbbbbb22222222', name: 'Barbara Liskov', email: 'barbara@example.com', ...summary });
+    expect(by['Delta']).toEqual(by['Alpha login broken']);
     expect(r.body.data[0]).not.toHaveProperty('messages');
   });
 
@@ -415,6 +420,7 @@ describe('PATCH /tickets/:id', () => {
 
 describe('DELETE /tickets/:id', () => {
   test('removes the ticket and all its messages and emits ticket.deleted', async () => {
+    h.customers.put(TEAM_A, 'test', { id: 'cus_cccccccc33333333', name: 'Leaving', email: 'leaving@example.com' });
     const t = await create({ title: 'bye', customerId: 'cus_cccccccc33333333', messages: [{ sender: 'customer', content: 'a' }, { sender: 'agent', content: 'b' }] });
     const other = await create({ title: 'stays', messages: [{ sender: 'customer', content: 'c' }] });
     const r = await api('DELETE', `${T}/${t.id}`);

@@ -25,6 +25,7 @@ export function internalAuth(tokens: InternalTokens): RequestHandler {
     try {
       const claims = await tokens.verify(token);
       res.locals.ctx = claims;
+      res.locals.internalToken = token;
       res.locals.requestId = claims.requestId;
       res.setHeader('x-svc-request-id', claims.requestId);
       next();
@@ -90,6 +91,16 @@ export function closeServer(server: Server): Promise<void> {
     server.closeIdleConnections();
     setTimeout(() => server.closeAllConnections(), 5_000).unref();
   });
+}
+
+/**
+ * The caller's verified internal token, to forward when this service asks another one for an
+ * answer it needs now (the callee scopes by the same team and partition; the token lives 60 s).
+ */
+export function internalTokenOf(res: Response): string {
+  const token = res.locals.internalToken as string | undefined;
+  if (!token) throw new Error('internal token missing: route mounted outside the internal-auth middleware');
+  return token;
 }
 
 /** The request's logger, bound to its request id. */

@@ -11,7 +11,7 @@ export interface TicketDoc {
   status: TicketStatus;
   priority: Priority;
   customerId: string | null;
-  /** What the ticket was told about its customer on create (until the customers service projection exists). */
+  /** The linked customer's name and email as last seen (search text; kept right by `customer.*` events). */
   customerName: string | null;
   customerEmail: string | null;
   assignedTo: string | null;
@@ -73,4 +73,10 @@ export function buildSearchText(title: string, customerName: string | null, cont
 
 export function replaceTitleInSearchText(searchText: string, oldTitle: string, newTitle: string): string {
   return newTitle.toLowerCase() + searchText.slice(oldTitle.toLowerCase().length);
+}
+
+/** Swaps the customer-name line (the second) of a search text built by buildSearchText. */
+export function replaceCustomerNameInSearchText(searchText: string, title: string, oldName: string | null, newName: string | null): string {
+  const start = title.toLowerCase().length + 1;
+  return searchText.slice(0, start) + (newName ?? '').toLowerCase() + searchText.slice(start + (oldName ?? '').toLowerCase().length);
 }

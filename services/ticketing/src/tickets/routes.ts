@@ -1,12 +1,15 @@
 import { Router } from 'express';
-import { parseInput, requireObjectBody, sendData } from '@helpdesk/kit';
+import { internalTokenOf, parseInput, requireObjectBody, sendData } from '@helpdesk/kit';
+import type { Response } from 'express';
+import type { CustomersClient } from '../customers/client';
 import { readAccess, writeAccess } from '../access';
 import { createTicketSchema, getTicketQuery, listTicketsQuery, updateTicketSchema } from './schema';
 import type { TicketService } from './service';
 
 /** `/teams/:teamId/tickets…`: the team and partition come from the internal token, never the URL. */
-export function ticketRoutes(tickets: TicketService): Router {
+export function ticketRoutes(tickets: TicketService, customers: CustomersClient): Router {
   const r = Router({ mergeParams: true });
+  const lookup = (res: Response) => customers.forRequest(internalTokenOf(res), res.locals.requestId as string);
 
   r.get('/', async (req, res) => {
     const ctx = readAccess(res);
@@ -18,7 +21,7 @@ export function ticketRoutes(tickets: TicketService): Router {
   r.post('/', async (req, res) => {
     const ctx = writeAccess(res);
     const input = parseInput(createTicketSchema, requireObjectBody(req.body));
-    sendData(res, await tickets.create(ctx, input), { status: 201 });
+    sendData(res, await tickets.create(ctx, input, lookup(res)), { status: 201 });
   });
 
   r.get('/:ticketId', async (req, res) => {
@@ -30,7 +33,7 @@ export function ticketRoutes(tickets: TicketService): Router {
   r.patch('/:ticketId', async (req, res) => {
     const ctx = writeAccess(res);
     const input = parseInput(updateTicketSchema, requireObjectBody(req.body));
-    sendData(res, await tickets.update(ctx, req.params.ticketId, input));
+    sendData(res, await tickets.update(ctx, req.params.ticketId, input, lookup(res)));
   });
 
   r.delete('/:ticketId', async (req, res) => {

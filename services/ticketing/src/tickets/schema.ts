@@ -65,6 +65,8 @@ export type CreateTicketInput = z.infer<typeof createTicketSchema>;
 /** PATCH: every field optional; only the given ones change. The title's length is checked by the service. */
 export const updateTicketSchema = z.strictObject({
   title: titleField.optional(),
+  /** Moves the ticket to another customer (null unlinks it); not in the spec's list (docs/adr/0004). */
+  customerId: customerIdField.nullable().optional(),
   status: z.enum(TICKET_STATUSES).optional(),
   priority: z.enum(PRIORITIES).optional(),
   tags: tagsField.optional(),

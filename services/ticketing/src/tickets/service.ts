@@ -1,7 +1,8 @@
 import type mongoose from 'mongoose';
-import type { MessageSnapshot, TicketSnapshot } from '@helpdesk/contracts';
+import type { CustomerSnapshot } from '@helpdesk/contracts';
 import {
   actorOf,
+  ApiError,
   escapeRegex,
   newId,
   notFound,
@@ -14,7 +15,11 @@ import {
 } from '@helpdesk/kit';
 import { withOutbox, type OutboxScope } from '../outbox';
 import { CHRONOLOGICAL, type MessageDoc, type MessageModel } from '../messages/model';
-import { buildSearchText, replaceTitleInSearchText, type TicketDoc, type TicketModel } from './model';
+import type { CustomerLookup } from '../customers/client';
+import { customerSummary, type CustomerRefDoc, type CustomerRefModel, type CustomerSummary } from '../customers/model';
+import type { CustomerRefs } from '../customers/service';
+import { buildSearchText, replaceCustomerNameInSearchText, replaceTitleInSearchText, type TicketDoc, type TicketModel } from './model';
+import { messageView, ticketSnapshot } from './snapshot';
 import {
   charLength,
   TITLE_MAX,
@@ -25,68 +30,27 @@ import {
   type UpdateTicketInput,
 } from './schema';
 
+export { messageView, ticketSnapshot } from './snapshot';
+
 export interface TicketingDeps {
   conn: mongoose.Connection;
   tickets: TicketModel;
   messages: MessageModel;
+  refs: CustomerRefModel;
+  customerRefs: CustomerRefs;
 }
 
-// ---------- views: public JSON and event snapshots ----------
-
-const iso = (d: Date | null) => (d ? new Date(d).toISOString() : null);
-
-export function ticketSnapshot(t: TicketDoc): TicketSnapshot {
-  return {
-    id: t._id,
-    title: t.title,
-    status: t.status,
-    priority: t.priority,
-    customerId: t.customerId ?? null,
-    assignedTo: t.assignedTo ?? null,
-    tags: [...(t.tags ?? [])],
-    notes: t.notes ?? null,
-    messageCount: t.messageCount,
-    metadata: { ...(t.metadata ?? {}) },
-    channel: t.channel ?? 'api',
-    createdAt: iso(t.createdAt)!,
-    updatedAt: iso(t.updatedAt)!,
-    resolvedAt: iso(t.resolvedAt),
-    closedAt: iso(t.closedAt),
-  };
-}
-
-export function messageView(m: MessageDoc): MessageSnapshot {
-  return {
-    id: m._id,
-    ticketId: m.ticketId,
-    content: m.content,
-    sender: m.sender,
-    senderName: m.senderName ?? null,
-    isInternal: m.isInternal,
-    createdAt: iso(m.createdAt)!,
-  };
-}
-
-export interface CustomerView {
-  id: string | null;
-  name: string | null;
-  email: string | null;
-}
-
-/** The spec's Ticket table, camelCase, nothing internal (no channel, search text or customer fields). */
-export function ticketView(t: TicketDoc, extra: { messages?: MessageDoc[]; customer?: boolean } = {}) {
+/**
+ * The spec's Ticket table, camelCase, nothing internal (no channel, search text or customer fields).
+ * `customer` (expand[]=customer) is the projection's summary, null when the ticket has none.
+ */
+export function ticketView(t: TicketDoc, extra: { messages?: MessageDoc[]; customer?: CustomerSummary | null } = {}) {
   const { channel: _channel, ...pub } = ticketSnapshot(t);
   return {
     ...pub,
-    ...(extra.customer ? { customer: customerView(t) } : {}),
+    ...(extra.customer !== undefined ? { customer: extra.customer } : {}),
     ...(extra.messages ? { messages: extra.messages.map(messageView) } : {}),
   };
-}
-
-/** Until the customers service exists, the embedded customer is what the ticket was told on create. */
-function customerView(t: TicketDoc): CustomerView | null {
-  if (!t.customerId && !t.customerName && !t.customerEmail) return null;
-  return { id: t.customerId ?? null, name: t.customerName ?? null, email: t.customerEmail ?? null };
 }
 
 export function outboxScope(ctx: RequestContext): OutboxScope {
@@ -128,7 +92,7 @@ const STALE_RETRIES = 10;
 // ---------- the rules ----------
 
 export function createTicketService(deps: TicketingDeps) {
-  const { conn, tickets: Tickets, messages: Messages } = deps;
+  const { conn, tickets: Tickets, messages: Messages, refs: Refs, customerRefs } = deps;
 
   /** `forWrite` also loads the search text (it can be long; reads never need it). */
   async function findOr404(ctx: RequestContext, id: string, session?: mongoose.ClientSession, forWrite = false): Promise<TicketDoc> {
@@ -137,6 +101,34 @@ export function createTicketService(deps: TicketingDeps) {
       .lean<TicketDoc>();
     if (!t) throw notFound('ticket', id);
     return t;
+  }
+
+  /** The projection's summaries of the tickets' customers (deleted or unknown ones are null). */
+  async function customersOf(ctx: RequestContext, rows: TicketDoc[]): Promise<Map<string, CustomerSummary>> {
+    const ids = [...new Set(rows.map((t) => t.customerId).filter((id): id is string => !!id))];
+    if (!ids.length) return new Map();
+    const refs = await Refs.find({ ...scopeOf(ctx), _id: { $in: ids }, deleted: false }).lean<CustomerRefDoc[]>();
+    return new Map(refs.map((r) => [r._id, customerSummary(r)]));
+  }
+
+  /**
+   * Which customer a create names, asked of the customers service (an answer needed now):
+   * customerId must exist in the team and partition (404); else customerEmail must be some
+   * customer's (422 customer_not_found); else customerName creates one.
+   */
+  async function resolveCustomer(input: CreateTicketInput, lookup: CustomerLookup): Promise<CustomerSnapshot | null> {
+    if (input.customerId) {
+      const c = await lookup.byId(input.customerId);
+      if (!c) throw notFound('customer', input.customerId);
+      return c;
+    }
+    if (input.customerEmail) {
+      const c = await lookup.byEmail(input.customerEmail);
+      if (!c) throw new ApiError('customer_not_found', `No customer has the email '${input.customerEmail}'. Create the customer first, or send customerName without customerEmail.`, 'customerEmail');
+      return c;
+    }
+    if (input.customerName?.trim()) return lookup.create(input.customerName.trim());
+    return null;
   }
 
   return {
@@ -170,8 +162,11 @@ export function createTicketService(deps: TicketingDeps) {
           for (const m of msgs) byTicket.get(m.ticketId)?.push(m);
         }
       }
+      const customers = expand.has('customer') ? await customersOf(ctx, rows) : undefined;
       return {
-        items: rows.map((t) => ticketView(t, { customer: expand.has('customer'), messages: byTicket?.get(t._id) })),
+        items: rows.map((t) =>
+          ticketView(t, { customer: customers ? (t.customerId ? customers.get(t.customerId) ?? null : null) : undefined, messages: byTicket?.get(t._id) }),
+        ),
         pagination: pageOf(q.page, q.pageSize, total),
       };
     },
@@ -179,11 +174,13 @@ export function createTicketService(deps: TicketingDeps) {
     async get(ctx: RequestContext, id: string, q: GetTicketQuery = {}) {
       const t = await findOr404(ctx, id);
       const msgs = await Messages.find({ ...scopeOf(ctx), ticketId: id }).sort(CHRONOLOGICAL).lean<MessageDoc[]>();
-      const customer = [...(q['expand[]'] ?? []), ...(q.expand ?? [])].includes('customer');
-      return ticketView(t, { messages: msgs, customer });
+      if (![...(q['expand[]'] ?? []), ...(q.expand ?? [])].includes('customer')) return ticketView(t, { messages: msgs });
+      const customers = await customersOf(ctx, [t]);
+      return ticketView(t, { messages: msgs, customer: t.customerId ? customers.get(t.customerId) ?? null : null });
     },
 
-    async create(ctx: RequestContext, input: CreateTicketInput) {
+    async create(ctx: RequestContext, input: CreateTicketInput, lookup: CustomerLookup) {
+      const customer = await resolveCustomer(input, lookup);
       const now = new Date();
       const id = newId('ticket');
       const scope = scopeOf(ctx);
@@ -198,23 +195,22 @@ export function createTicketService(deps: TicketingDeps) {
         createdAt: now,
         seq: i + 1,
       }));
-      const customerName = input.customerName ?? null;
       const doc: TicketDoc = {
         _id: id,
         ...scope,
         title: input.title,
         status: 'new',
         priority: input.priority ?? 'normal',
-        customerId: input.customerId ?? null,
-        customerName,
-        customerEmail: input.customerEmail ? input.customerEmail.toLowerCase() : null,
+        customerId: customer?.id ?? null,
+        customerName: customer?.name ?? null,
+        customerEmail: customer?.email ?? null,
         assignedTo: null,
         tags: input.tags ?? [],
         notes: input.notes ?? null,
         messageCount: msgs.length,
         metadata: withoutNulls(input.metadata ?? {}),
         channel: 'api',
-        searchText: buildSearchText(input.title, customerName, msgs.map((m) => m.content)),
+        searchText: '',
         rev: 0,
         createdAt: now,
         updatedAt: now,
@@ -222,16 +218,29 @@ export function createTicketService(deps: TicketingDeps) {
         closedAt: null,
       };
       await withOutbox(conn, outboxScope(ctx), async (session, emit) => {
+        if (customer) {
+          // The newest name the projection or the customers service knows (a rename may have landed meanwhile).
+          const ref = await customerRefs.link(scopeOf(ctx), customer, session);
+          doc.customerName = ref.name;
+          doc.customerEmail = ref.email;
+        }
+        doc.searchText = buildSearchText(input.title, doc.customerName, msgs.map((m) => m.content));
         await Tickets.create([doc], { session });
         if (msgs.length) await Messages.insertMany(msgs, { session });
-        emit({ type: 'ticket.created', data: { ticket: ticketSnapshot(doc) } });
+        emit({ type: 'ticket.created', data: { ticket: ticketSnapshot(doc), messages: msgs.map(messageView) } });
       });
       return ticketView(doc, { messages: msgs });
     },
 
-    async update(ctx: RequestContext, id: string, input: UpdateTicketInput) {
+    async update(ctx: RequestContext, id: string, input: UpdateTicketInput, lookup: CustomerLookup) {
       if (input.status === 'merged') {
         throw parameterInvalid('status', "Invalid status: 'merged' cannot be set through PATCH; only the ticket merge operation sets it.");
+      }
+      // Moving the ticket to another customer: the customers service says whether it exists (404 otherwise).
+      let newCustomer: CustomerSnapshot | null | undefined;
+      if (input.customerId !== undefined) {
+        newCustomer = input.customerId === null ? null : await lookup.byId(input.customerId);
+        if (newCustomer === null && input.customerId !== null) throw notFound('customer', input.customerId);
       }
       const attempt = () => withOutbox(conn, outboxScope(ctx), async (session, emit) => {
         const cur = await findOr404(ctx, id, session, true);
@@ -250,6 +259,14 @@ export function createTicketService(deps: TicketingDeps) {
           }
           change('title', input.title);
           set.searchText = replaceTitleInSearchText(cur.searchText ?? '', cur.title, input.title);
+        }
+        if (newCustomer !== undefined && (newCustomer?.id ?? null) !== (cur.customerId ?? null)) {
+          const ref = newCustomer ? await customerRefs.link(scopeOf(ctx), newCustomer, session) : null;
+          change('customerId', ref?._id ?? null);
+          const title = set.title ?? cur.title;
+          set.searchText = replaceCustomerNameInSearchText(set.searchText ?? cur.searchText ?? '', title, cur.customerName ?? null, ref?.name ?? null);
+          set.customerName = ref?.name ?? null;
+          set.customerEmail = ref?.email ?? null;
         }
         if (input.priority !== undefined) change('priority', input.priority);
         if (input.tags !== undefined) change('tags', input.tags);

@@ -1,0 +1,57 @@
+import mongoose from 'mongoose';
+import { tenancyPlugin } from '@helpdesk/kit';
+import type { CustomerSnapshot } from '@helpdesk/contracts';
+
+/**
+ * Ticketing's projection of customers, fed by `customer.*` events (and by the answer the customers
+ * service gave when a ticket was linked): what ticket search and `expand[]=customer` need, with no
+ * call to another service. `rev` orders updates (an older event never overwrites a newer one);
+ * `deleted` is a tombstone that refuses new links once `customer.deleted` is seen.
+ */
+export interface CustomerRefDoc {
+  _id: string;
+  teamId: string;
+  mode: 'test' | 'live';
+  name: string;
+  email: string | null;
+  status: string;
+  sentiment: string;
+  tags: string[];
+  rev: number;
+  deleted: boolean;
+  /** Written by every link (ticket create or move): a link and a deletion can never both commit unseen. */
+  linkedAt: Date | null;
+}
+
+const schema = new mongoose.Schema<CustomerRefDoc>(
+  {
+    _id: { type: String, required: true },
+    name: { type: String, required: true },
+    email: { type: String, default: null },
+    status: { type: String, required: true },
+    sentiment: { type: String, required: true },
+    tags: { type: [String], default: [] },
+    rev: { type: Number, required: true },
+    deleted: { type: Boolean, required: true, default: false },
+    linkedAt: { type: Date, default: null },
+  },
+  { collection: 'customer_refs', versionKey: false, strict: 'throw' },
+);
+schema.plugin(tenancyPlugin);
+
+export type CustomerRefModel = mongoose.Model<CustomerRefDoc>;
+
+export function customerRefModel(conn: mongoose.Connection): CustomerRefModel {
+  return (conn.models.CustomerRef as CustomerRefModel | undefined) ?? conn.model<CustomerRefDoc>('CustomerRef', schema);
+}
+
+/** The fields a snapshot sets on the projection. */
+export function refFields(c: CustomerSnapshot): Pick<CustomerRefDoc, 'name' | 'email' | 'status' | 'sentiment' | 'tags' | 'rev'> {
+  return { name: c.name, email: c.email, status: c.status, sentiment: c.sentiment, tags: c.tags, rev: c.rev };
+}
+
+/** What `expand[]=customer` embeds: the customer as ticketing last saw it. */
+export function customerSummary(r: CustomerRefDoc) {
+  return { id: r._id, name: r.name, email: r.email, status: r.status, sentiment: r.sentiment, tags: [...r.tags] };
+}
+export type CustomerSummary = ReturnType<typeof customerSummary>;

@@ -1,0 +1,123 @@
+import type mongoose from 'mongoose';
+import type { CustomerSnapshot, EventEnvelope } from '@helpdesk/contracts';
+import { notFound, type Scope } from '@helpdesk/kit';
+import { withOutbox } from '../outbox';
+import { replaceCustomerNameInSearchText, type TicketDoc, type TicketModel } from '../tickets/model';
+import { ticketSnapshot } from '../tickets/snapshot';
+import { refFields, type CustomerRefDoc, type CustomerRefModel } from './model';
+
+export interface CustomerRefDeps {
+  conn: mongoose.Connection;
+  tickets: TicketModel;
+  refs: CustomerRefModel;
+}
+
+/** Tickets unlinked per transaction when a customer is deleted (a customer may have many). */
+const UNLINK_BATCH = 200;
+
+/**
+ * The projection's rules. Every link (ticket create or move) and every deletion writes the
+ * customer's projection row inside its transaction, so the two conflict and one of them re-runs:
+ * a ticket can never stay linked to a customer whose deletion ticketing has seen.
+ */
+export function createCustomerRefs(deps: CustomerRefDeps) {
+  const { conn, tickets: Tickets, refs: Refs } = deps;
+
+  /** Tickets of a customer whose denormalised name or email differ from `ref`: rewrite them (no ticket event: neither is a ticket field). */
+  async function syncTickets(scope: Scope, ref: Pick<CustomerRefDoc, '_id' | 'name' | 'email'>, session: mongoose.ClientSession) {
+    const stale = await Tickets.find(
+      { ...scope, customerId: ref._id, $or: [{ customerName: { $ne: ref.name } }, { customerEmail: { $ne: ref.email } }] },
+      { title: 1, customerName: 1, searchText: 1 },
+    )
+      .session(session)
+      .lean<Pick<TicketDoc, '_id' | 'title' | 'customerName' | 'searchText'>[]>();
+    if (!stale.length) return;
+    await Tickets.bulkWrite(
+      stale.map((t) => ({
+        updateOne: {
+          filter: { _id: t._id, ...scope },
+          update: {
+            $set: { customerName: ref.name, customerEmail: ref.email, searchText: replaceCustomerNameInSearchText(t.searchText, t.title, t.customerName, ref.name) },
+            $inc: { rev: 1 },
+          },
+        },
+      })),
+      { session },
+    );
+  }
+
+  return {
+    /**
+     * Inside a ticket's transaction: records the link on the projection row (creating it from the
+     * customers service's answer `c` when absent, refreshing it when `c` is newer) and returns the
+     * newest view of the customer; 404 when its deletion has been seen.
+     */
+    async link(scope: Scope, c: CustomerSnapshot, session: mongoose.ClientSession): Promise<CustomerRefDoc> {
+      const row = await Refs.findOneAndUpdate(
+        { _id: c.id, ...scope },
+        { $setOnInsert: { ...refFields(c), deleted: false }, $set: { linkedAt: new Date() } },
+        { upsert: true, returnDocument: 'after', session },
+      ).lean<CustomerRefDoc>();
+      if (!row || row.deleted) throw notFound('customer', c.id);
+      if (c.rev <= row.rev) return row;
+      const fresher = { ...row, ...refFields(c) };
+      await Refs.updateOne({ _id: c.id, ...scope }, { $set: refFields(c) }, { session });
+      return fresher;
+    },
+
+    /** `customer.created` / `customer.updated`: newer snapshots update the row and the linked tickets' search text. */
+    async apply(event: Pick<EventEnvelope, 'teamId' | 'mode'>, c: CustomerSnapshot): Promise<void> {
+      const scope: Scope = { teamId: event.teamId, mode: event.mode };
+      await conn.transaction(async (session) => {
+        const row = await Refs.findOne({ _id: c.id, ...scope }).session(session).lean<CustomerRefDoc>();
+        if (row && (row.deleted || row.rev >= c.rev)) return;
+        await Refs.updateOne({ _id: c.id, ...scope }, { $set: refFields(c), $setOnInsert: { deleted: false, linkedAt: null } }, { upsert: true, session });
+        await syncTickets(scope, { _id: c.id, name: c.name, email: c.email }, session);
+      });
+    },
+
+    /**
+     * `customer.deleted`: the tombstone first (no new link commits after it), then the tickets are
+     * unlinked in batches, each ticket's change and its `ticket.updated` in one transaction. Re-running
+     * after a crash picks up the tickets still linked; nothing is unlinked twice.
+     */
+    async unlinkDeleted(event: EventEnvelope, c: CustomerSnapshot): Promise<number> {
+      const scope: Scope = { teamId: event.teamId, mode: event.mode };
+      await Refs.updateOne(
+        { _id: c.id, ...scope },
+        { $set: { ...refFields(c), deleted: true }, $setOnInsert: { linkedAt: null } },
+        { upsert: true },
+      );
+      const outbox = { ...scope, requestId: event.requestId, actor: event.actor };
+      let unlinked = 0;
+      for (;;) {
+        const n = await withOutbox(conn, outbox, async (session, emit) => {
+          const batch = await Tickets.find({ ...scope, customerId: c.id }).session(session).limit(UNLINK_BATCH).lean<TicketDoc[]>();
+          const now = new Date();
+          for (const t of batch) {
+            const next: TicketDoc = {
+              ...t,
+              customerId: null,
+              customerName: null,
+              customerEmail: null,
+              searchText: replaceCustomerNameInSearchText(t.searchText, t.title, t.customerName, null),
+              updatedAt: now,
+              rev: (t.rev ?? 0) + 1,
+            };
+            const { customerId, customerName, customerEmail, searchText, updatedAt } = next;
+            await Tickets.updateOne({ _id: t._id, ...scope }, { $set: { customerId, customerName, customerEmail, searchText, updatedAt }, $inc: { rev: 1 } }, { session });
+            emit({
+              type: 'ticket.updated',
+              data: { ticket: ticketSnapshot(next), changes: ['customerId'], previous: { customerId: c.id } },
+            });
+          }
+          return batch.length;
+        });
+        unlinked += n;
+        if (n < UNLINK_BATCH) return unlinked;
+      }
+    },
+  };
+}
+
+export type CustomerRefs = ReturnType<typeof createCustomerRefs>;

@@ -69,3 +69,19 @@ export function expectOk(res: ApiResponse, status: number): any {
 
 export const TICKET_KEYS = ['assignedTo', 'closedAt', 'createdAt', 'customerId', 'id', 'messageCount', 'metadata', 'notes', 'priority', 'resolvedAt', 'status', 'tags', 'title', 'updatedAt'];
 export const MESSAGE_KEYS = ['content', 'createdAt', 'id', 'isInternal', 'sender', 'senderName', 'ticketId'];
+
+/** Creates a customer through the gateway (the customers service) and returns it. */
+export async function createCustomer(tp: TestPlatform, name: string, email: string, key?: string, teamPath = tp.teamPath): Promise<any> {
+  const res = await tp.api.post(`${teamPath}/customers`, { name, email }, key ? { key } : {});
+  if (res.status !== 201) throw new Error(`customer not created: ${res.status} ${res.text}`);
+  return res.body.data;
+}
+
+/** Polls `check` (never a fixed sleep) until it holds; for effects that travel by events. */
+export async function eventually(what: string, check: () => Promise<boolean>, timeoutMs = 15_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting until ${what}`);
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}

@@ -1,5 +1,5 @@
 import { startTestPlatform, type TestPlatform } from '@helpdesk/testing';
-import { EventLog, ISO, MESSAGE_KEYS, MSG_ID, TICKET_KEYS, TKT_ID, expectError, expectOk, settle } from './helpdesk-helpers';
+import { EventLog, ISO, createCustomer, MESSAGE_KEYS, MSG_ID, TICKET_KEYS, TKT_ID, expectError, expectOk, settle } from './helpdesk-helpers';
 
 let tp: TestPlatform;
 let log: EventLog;
@@ -33,10 +33,11 @@ describe('POST /tickets through the gateway', () => {
   });
 
   it('stores every create field: priority, customerId, messages of all four senders in order, tags, notes, metadata', async () => {
+    const zed = await createCustomer(tp, 'Zed Zebra', 'zed@example.com');
     const body = {
       title: 'Full ticket',
       priority: 'urgent',
-      customerId: 'cus_abcdef123',
+      customerId: zed.id,
       customerName: 'Zed Zebra',
       customerEmail: 'Zed@Example.com',
       messages: [
@@ -50,7 +51,7 @@ describe('POST /tickets through the gateway', () => {
       metadata: { plan: 'pro', seats: 5, nested: { a: 1 } },
     };
     const t = expectOk(await tp.api.post(path(), body), 201);
-    expect(t).toMatchObject({ title: 'Full ticket', priority: 'urgent', customerId: 'cus_abcdef123', tags: ['billing', 'vip'], notes: 'handle with care', metadata: { plan: 'pro', seats: 5, nested: { a: 1 } }, messageCount: 4 });
+    expect(t).toMatchObject({ title: 'Full ticket', priority: 'urgent', customerId: zed.id, tags: ['billing', 'vip'], notes: 'handle with care', metadata: { plan: 'pro', seats: 5, nested: { a: 1 } }, messageCount: 4 });
     expect(t.customerName).toBeUndefined();
     expect(t.customerEmail).toBeUndefined();
     expect(t.messages.map((m: any) => [m.sender, m.content, m.senderName, m.isInternal, m.ticketId])).toEqual([
@@ -73,7 +74,7 @@ describe('POST /tickets through the gateway', () => {
     await settle(tp, log);
     // initial messages are part of ticket.created: no ticket.message_added for them
     expect(log.forTicket(t.id).map((e) => e.type)).toEqual(['ticket.created']);
-    expect(events[0].data.ticket).toMatchObject({ priority: 'urgent', customerId: 'cus_abcdef123', tags: ['billing', 'vip'], notes: 'handle with care', messageCount: 4 });
+    expect(events[0].data.ticket).toMatchObject({ priority: 'urgent', customerId: zed.id, tags: ['billing', 'vip'], notes: 'handle with care', messageCount: 4 });
   });
 
   it('accepts a 255-character title and a title of 255 emoji (code points), and 50 metadata keys', async () => {

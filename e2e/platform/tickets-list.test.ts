@@ -1,20 +1,24 @@
 import { startTestPlatform, type TestPlatform } from '@helpdesk/testing';
-import { TICKET_KEYS, expectError, expectOk } from './helpdesk-helpers';
+import { TICKET_KEYS, createCustomer, expectError, expectOk } from './helpdesk-helpers';
 
 let tp: TestPlatform;
 const path = () => `${tp.teamPath}/tickets`;
 const ids: Record<string, string> = {};
+let alice: any;
+let bob: any;
 
 beforeAll(async () => {
   tp = await startTestPlatform();
   const make = async (name: string, body: Record<string, unknown>) => {
     ids[name] = expectOk(await tp.api.post(path(), { title: name, ...body }), 201).id;
   };
+  alice = await createCustomer(tp, 'Alice Wonder', 'alice@example.com');
+  bob = await createCustomer(tp, 'Bob Builder', 'bob@example.com');
   // created in this order: list is newest first
-  await make('Alpha login broken', { priority: 'high', customerId: 'cus_alice0001', customerName: 'Alice Wonder', messages: [{ sender: 'customer', content: 'cannot log in' }] });
-  await make('Beta invoice', { priority: 'low', customerId: 'cus_bob000001', messages: [{ sender: 'customer', content: 'Refund Please (asap)' }] });
+  await make('Alpha login broken', { priority: 'high', customerId: alice.id, messages: [{ sender: 'customer', content: 'cannot log in' }] });
+  await make('Beta invoice', { priority: 'low', customerId: bob.id, messages: [{ sender: 'customer', content: 'Refund Please (asap)' }] });
   await make('Gamma crash', { customerName: 'Carol Quux' });
-  await make('Delta question', { priority: 'high', customerId: 'cus_alice0001' });
+  await make('Delta question', { priority: 'high', customerId: alice.id });
   expectOk(await tp.api.patch(`${path()}/${ids['Gamma crash']}`, { status: 'resolved' }), 200);
   // assignment is not settable over the API yet (ADR 0004): set it on the stored document
   await tp.platform.ticketing.conn.db!.collection('tickets').updateOne({ _id: ids['Delta question'] } as any, { $set: { assignedTo: 'mem_agent0001' } });
@@ -50,17 +54,20 @@ describe('GET /tickets', () => {
     [{ status: 'merged' }, []],
     [{ priority: 'high' }, ['Delta question', 'Alpha login broken']],
     [{ priority: 'normal' }, ['Gamma crash']],
-    [{ customerId: 'cus_alice0001' }, ['Delta question', 'Alpha login broken']],
+    [{ customerId: 'ALICE' }, ['Delta question', 'Alpha login broken']],
     [{ assignedTo: 'mem_agent0001' }, ['Delta question']],
-    [{ priority: 'high', customerId: 'cus_alice0001', assignedTo: 'mem_agent0001' }, ['Delta question']],
+    [{ priority: 'high', customerId: 'ALICE', assignedTo: 'mem_agent0001' }, ['Delta question']],
     [{ search: 'INVOICE' }, ['Beta invoice']],
-    [{ search: 'alice wond' }, ['Alpha login broken']],
+    [{ search: 'alice wond' }, ['Delta question', 'Alpha login broken']],
+    [{ search: 'bob builder' }, ['Beta invoice']],
     [{ search: 'carol' }, ['Gamma crash']],
     [{ search: 'log in' }, ['Alpha login broken']],
     [{ search: 'please (asap)' }, ['Beta invoice']],
     [{ search: '.*' }, []],
     [{ search: '' }, ['Delta question', 'Gamma crash', 'Beta invoice', 'Alpha login broken']],
-  ] as [Record<string, string>, string[]][])('filters %j', async (query, expected) => {
+  ] as [Record<string, string>, string[]][])('filters %j', async (given, expected) => {
+    // ALICE stands for the customer made in beforeAll (the table is built before it exists)
+    const query = Object.fromEntries(Object.entries(given).map(([k, v]) => [k, v === 'ALICE' ? alice.id : v]));
     const res = await tp.api.get(path(), { query });
     expect(titles(expectOk(res, 200))).toEqual(expected);
     expect(res.body.meta.pagination.total).toBe(expected.length);
@@ -73,16 +80,22 @@ describe('GET /tickets', () => {
     expectOk(await tp.api.delete(`${path()}/${t.id}`), 200);
   });
 
-  it('expand[]=messages embeds the thread oldest first; expand[]=customer embeds what the ticket knows', async () => {
-    const res = await tp.api.get(path(), { query: { 'expand[]': ['messages', 'customer'], customerId: 'cus_alice0001' } });
+  it('expand[]=messages embeds the thread oldest first; expand[]=customer embeds the customer', async () => {
+    const res = await tp.api.get(path(), { query: { 'expand[]': ['messages', 'customer'], customerId: alice.id } });
     const data = expectOk(res, 200);
     expect(titles(data)).toEqual(['Delta question', 'Alpha login broken']);
     expect(data[1].messages.map((m: any) => [m.sender, m.content])).toEqual([['customer', 'cannot log in']]);
     expect(data[0].messages).toEqual([]);
-    expect(data[1].customer).toEqual({ id: 'cus_alice0001', name: 'Alice Wonder', email: null });
+    const summary = { status: 'active', sentiment: 'neutral', tags: [] };
+    expect(data[1].customer).toEqual({ id: alice.id, name: 'Alice Wonder', email: 'alice@example.com', ...summary });
+    expect(data[0].customer).toEqual(data[1].customer);
     const only = expectOk(await tp.api.get(path(), { query: { 'expand[]': 'customer', search: 'carol' } }), 200);
     expect(only[0].messages).toBeUndefined();
-    expect(only[0].customer).toEqual({ id: null, name: 'Carol Quux', email: null });
+    expect(only[0].customer).toEqual({ id: expect.stringMatching(/^cus_/), name: 'Carol Quux', email: null, ...summary });
+    const none = expectOk(await tp.api.post(path(), { title: 'Nobody' }), 201);
+    const listed = expectOk(await tp.api.get(path(), { query: { 'expand[]': 'customer', search: 'nobody' } }), 200);
+    expect(listed.map((t: any) => [t.id, t.customer])).toEqual([[none.id, null]]);
+    expectOk(await tp.api.delete(`${path()}/${none.id}`), 200);
   });
 
   it.each([
@@ -105,7 +118,7 @@ describe('GET /tickets/{id}', () => {
   it('returns the ticket with its messages', async () => {
     const t = expectOk(await tp.api.get(`${path()}/${ids['Alpha login broken']}`), 200);
     expect(Object.keys(t).sort()).toEqual([...TICKET_KEYS, 'messages'].sort());
-    expect(t).toMatchObject({ title: 'Alpha login broken', priority: 'high', customerId: 'cus_alice0001', messageCount: 1 });
+    expect(t).toMatchObject({ title: 'Alpha login broken', priority: 'high', customerId: alice.id, messageCount: 1 });
     expect(t.messages.map((m: any) => m.content)).toEqual(['cannot log in']);
   });
 

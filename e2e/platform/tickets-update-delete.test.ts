@@ -1,5 +1,5 @@
 import { startTestPlatform, type TestPlatform } from '@helpdesk/testing';
-import { EventLog, TICKET_KEYS, expectError, expectOk, settle } from './helpdesk-helpers';
+import { EventLog, TICKET_KEYS, createCustomer, expectError, expectOk, settle } from './helpdesk-helpers';
 
 let tp: TestPlatform;
 let log: EventLog;
@@ -164,7 +164,8 @@ describe('PATCH /tickets/{id}', () => {
 
 describe('DELETE /tickets/{id}', () => {
   it('removes the ticket and all its messages, answers {id, deleted: true}, emits ticket.deleted; a second delete is 404', async () => {
-    const t = await create({ customerId: 'cus_deleteme1', messages: [{ sender: 'customer', content: 'one' }, { sender: 'agent', content: 'two' }] });
+    const customer = await createCustomer(tp, 'Deleting Dora', `dora-${Date.now()}@example.com`);
+    const t = await create({ customerId: customer.id, messages: [{ sender: 'customer', content: 'one' }, { sender: 'agent', content: 'two' }] });
     const res = await tp.api.delete(`${path()}/${t.id}`);
     expect(expectOk(res, 200)).toEqual({ id: t.id, deleted: true });
     expectError(await tp.api.get(`${path()}/${t.id}`), 404, 'not_found_error', 'resource_not_found', undefined);
@@ -175,7 +176,7 @@ describe('DELETE /tickets/{id}', () => {
     expect(msgs).toBe(0);
     await tp.platform.ticketing.relay.drain();
     const events = await log.waitFor(t.id, 2);
-    expect(events[1]).toMatchObject({ type: 'ticket.deleted', version: 1, teamId: tp.team.teamId, mode: 'test', requestId: res.body.meta.requestId, data: { ticketId: t.id, customerId: 'cus_deleteme1', ticket: { id: t.id, messageCount: 2 } } });
+    expect(events[1]).toMatchObject({ type: 'ticket.deleted', version: 1, teamId: tp.team.teamId, mode: 'test', requestId: res.body.meta.requestId, data: { ticketId: t.id, customerId: customer.id, ticket: { id: t.id, messageCount: 2 } } });
     expectError(await tp.api.delete(`${path()}/${t.id}`), 404, 'not_found_error', 'resource_not_found', undefined);
     await settle(tp, log);
     expect(log.forTicket(t.id)).toHaveLength(2);

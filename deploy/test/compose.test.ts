@@ -5,12 +5,15 @@ import {
   DOCKERFILE,
   ENTRY,
   IMAGE_NAME,
-  OPTIONAL_ENV,
+  INTERNAL_CALLS,
   RUN_AS,
+  UNSAFE_FLAGS,
+  WEBHOOKS_MAX_TIMEOUT_MS,
   exists,
   expectedEnv,
   isPinnedImage,
   loadCompose,
+  optionalEnv,
   parseDocs,
   parseServiceUrls,
   read,
@@ -28,11 +31,11 @@ const INFRA_FOR_ENV: Record<string, string> = { MONGO_URL: 'mongodb', AMQP_URL: 
 const UI_PORTS: Record<string, string> = { rabbitmq: '15672', jaeger: '16686' };
 
 describe('docker-compose.yml', () => {
-  it('has the infrastructure, the gateway and ticketing', () => {
-    for (const name of ['mongodb', 'rabbitmq', 'redis', 'otel-collector', 'jaeger', 'gateway', 'ticketing']) {
+  it('has the infrastructure, the gateway, ticketing, customers and webhooks', () => {
+    for (const name of ['mongodb', 'rabbitmq', 'redis', 'otel-collector', 'jaeger', 'gateway', 'ticketing', 'customers', 'webhooks']) {
       expect(names).toContain(name);
     }
-    expect(apps).toEqual(expect.arrayContaining(['gateway', 'ticketing']));
+    expect(apps).toEqual(expect.arrayContaining(['gateway', 'ticketing', 'customers', 'webhooks']));
   });
 
   it('gives every service an image or a build, pinned (no `latest`)', () => {
@@ -123,7 +126,7 @@ describe('docker-compose.yml', () => {
       const keys = Object.keys(env(name));
       for (const required of expectedEnv(name)) expect([name, keys.includes(required)]).toEqual([name, true]);
       for (const key of keys) {
-        expect([name, key, [...expectedEnv(name), ...OPTIONAL_ENV].includes(key)]).toEqual([name, key, true]);
+        expect([name, key, [...expectedEnv(name), ...optionalEnv(name)].includes(key)]).toEqual([name, key, true]);
       }
     }
     // The shared variables come from one YAML anchor, merged into every Node process.
@@ -139,6 +142,35 @@ describe('docker-compose.yml', () => {
     expect(Object.keys(urls).sort()).toEqual(others.sort());
     for (const name of others) expect(urls[name]).toBe(`http://${name}:${env(name).PORT}`);
     expect(env('gateway').PORT).toBe('8080');
+  });
+
+  it('calls another service directly only as documented (ticketing → customers), by its compose name and port, once it is healthy', () => {
+    for (const { caller, callee, env: variable } of INTERNAL_CALLS) {
+      expect([caller, variable, env(caller)[variable]]).toEqual([caller, variable, `http://${callee}:${env(callee).PORT}`]);
+      expect([caller, callee, services[caller].depends_on?.[callee]?.condition]).toEqual([caller, callee, 'service_healthy']);
+    }
+    // No other variable of a service points at another process (the gateway's SERVICE_URLS aside).
+    for (const name of apps.filter((a) => a !== 'gateway')) {
+      for (const [key, raw] of Object.entries<any>(env(name))) {
+        const host = /^[a-z]+:\/\/(?:[^/@]*@)?([^:/]+)/.exec(withDefaults(String(raw)))?.[1];
+        if (host === undefined || !apps.includes(host)) continue;
+        const documented = INTERNAL_CALLS.some((c) => c.caller === name && c.callee === host && c.env === key);
+        expect([name, key, host, documented]).toEqual([name, key, host, true]);
+      }
+    }
+  });
+
+  it('never turns an unsafe development switch on (WEBHOOKS_ALLOW_LOOPBACK) and bounds the webhook timeout', () => {
+    for (const name of names) {
+      for (const [flag, safe] of Object.entries(UNSAFE_FLAGS)) {
+        const value = services[name].environment?.[flag];
+        // Not even overridable from the shell: unset, or literally the safe value.
+        if (value !== undefined) expect([name, flag, String(value)]).toEqual([name, flag, safe]);
+      }
+    }
+    const timeout = withDefaults(String(env('webhooks').WEBHOOKS_TIMEOUT_MS));
+    expect(timeout).toMatch(/^[1-9][0-9]*$/);
+    expect(Number(timeout)).toBeLessThanOrEqual(WEBHOOKS_MAX_TIMEOUT_MS);
   });
 
   it('publishes only the gateway port, plus operator UIs on loopback', () => {

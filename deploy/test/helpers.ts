@@ -3,6 +3,7 @@
 // adding a service usually needs no change in this file.
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
+import { isIP } from 'node:net';
 import { join, resolve } from 'node:path';
 import { parse, parseAllDocuments } from 'yaml';
 
@@ -27,10 +28,41 @@ export const GATEWAY_ENV = [
   'LOG_LEVEL',
   'OTEL_EXPORTER_OTLP_ENDPOINT',
 ];
+/** What every service process reads (shared/kit/src/config.ts, runServiceMain). */
 export const SERVICE_ENV = ['PORT', 'MONGO_URL', 'AMQP_URL', 'INTERNAL_TOKEN_SECRET', 'LOG_LEVEL', 'OTEL_EXPORTER_OTLP_ENDPOINT'];
+/** The processes that read more than their kind's variables: all of them, exactly. */
+const PROCESS_ENV: Record<string, string[]> = {
+  gateway: GATEWAY_ENV,
+  ticketing: [...SERVICE_ENV, 'CUSTOMERS_URL'],
+  webhooks: [...SERVICE_ENV, 'WEBHOOKS_TIMEOUT_MS'],
+};
 /** Documented variables a process may also be given (ARCHITECTURE.md, Embedded defaults). */
 export const OPTIONAL_ENV = ['NODE_ENV', 'SMTP_URL', 'STRIPE_SECRET_KEY', 'AI_BASE_URL', 'KEY_CACHE_TTL_MS'];
-export const expectedEnv = (process: string): string[] => (process === 'gateway' ? GATEWAY_ENV : SERVICE_ENV);
+/** Variables only one process may also be given (each checked for its safe value by the tests). */
+const PROCESS_OPTIONAL_ENV: Record<string, string[]> = {
+  webhooks: ['WEBHOOKS_ALLOW_LOOPBACK'],
+};
+export const expectedEnv = (process: string): string[] => PROCESS_ENV[process] ?? SERVICE_ENV;
+export const optionalEnv = (process: string): string[] => [...OPTIONAL_ENV, ...(PROCESS_OPTIONAL_ENV[process] ?? [])];
+
+/**
+ * Unsafe switches, for local development only: wherever a deployment artefact sets one, it must be
+ * this (safe) value. Unset means the safe default.
+ */
+export const UNSAFE_FLAGS: Record<string, string> = { WEBHOOKS_ALLOW_LOOPBACK: 'false' };
+
+/** webhooks' per-attempt timeout: a positive integer of milliseconds, at most this. */
+export const WEBHOOKS_MAX_TIMEOUT_MS = 15_000;
+
+/**
+ * The only direct service-to-service HTTP calls (everything else goes through events): the caller
+ * reaches the callee's http port at the URL in `env`. The NetworkPolicies admit exactly these.
+ */
+export const INTERNAL_CALLS: { caller: string; callee: string; env: string }[] = [
+  { caller: 'ticketing', callee: 'customers', env: 'CUSTOMERS_URL' },
+];
+/** The processes that call the internet (webhook deliveries): their egress stays off private ranges. */
+export const INTERNET_CALLERS = ['webhooks'];
 
 /** The keys of the Secret helpdesk-secrets (deploy/k8s/base/secret.template.yaml). */
 export const SECRET_KEYS = ['INTERNAL_TOKEN_SECRET', 'MONGO_URL', 'AMQP_URL', 'REDIS_URL'];
@@ -112,4 +144,43 @@ export function isPinnedImage(image: string): boolean {
 /** Compose-style interpolation with every variable unset: `${X:-d}` → d, `${X}` → ''. */
 export function withDefaults(value: string): string {
   return value.replace(/\$\{([A-Z0-9_]+)(?::?-([^}]*))?\}/g, (_m, _name: string, fallback?: string) => fallback ?? '');
+}
+
+/** A CIDR block: address family, network address as a number, prefix length. */
+export interface Cidr {
+  family: 4 | 6;
+  base: bigint;
+  prefix: number;
+}
+
+/**
+ * Parses `a.b.c.d/n` or an IPv6 `x:y::z/n` (no embedded IPv4). Like the API server's strict
+ * validation, refuses a block with host bits set (it must be written as its network address).
+ */
+export function parseCidr(text: string): Cidr {
+  const m = /^([^/]+)\/([0-9]{1,3})$/.exec(text);
+  const family = m ? isIP(m[1]) : 0;
+  if (!m || (family !== 4 && family !== 6)) throw new Error(`not a CIDR: ${text}`);
+  const [ip, prefix, bits] = [m[1], Number(m[2]), family === 4 ? 32 : 128];
+  if (prefix > bits) throw new Error(`not a CIDR: ${text}`);
+  let base = 0n;
+  if (family === 4) {
+    for (const octet of ip.split('.')) base = (base << 8n) | BigInt(Number(octet));
+  } else {
+    if (ip.includes('.')) throw new Error(`IPv6 with embedded IPv4 is not supported: ${text}`);
+    const [head, tail] = ip.includes('::') ? ip.split('::') : [ip, undefined];
+    const h = head ? head.split(':') : [];
+    const t = tail ? tail.split(':') : [];
+    const groups = tail === undefined ? h : [...h, ...Array<string>(8 - h.length - t.length).fill('0'), ...t];
+    for (const group of groups) base = (base << 16n) | BigInt(parseInt(group, 16));
+  }
+  if ((base & ((1n << BigInt(bits - prefix)) - 1n)) !== 0n) throw new Error(`host bits set: ${text}`);
+  return { family, base, prefix };
+}
+
+/** Whether every address of `inner` is in `outer`. */
+export function cidrCovers(outer: Cidr, inner: Cidr): boolean {
+  if (outer.family !== inner.family || outer.prefix > inner.prefix) return false;
+  const shift = BigInt((outer.family === 4 ? 32 : 128) - outer.prefix);
+  return outer.base >> shift === inner.base >> shift;
 }

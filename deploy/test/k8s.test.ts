@@ -1,6 +1,7 @@
 // deploy/k8s: render each overlay with `kubectl kustomize` (offline), validate every object against
 // the Kubernetes OpenAPI schemas (kubernetes-models), and check the platform's own rules: hardened
-// pods, probes, resources, one image, the gateway-only network path, and agreement with compose.
+// pods, probes, resources, one image, the network paths (the gateway, plus the documented internal
+// calls, into the services; webhooks' egress kept off private ranges), and agreement with compose.
 import { Deployment } from 'kubernetes-models/apps/v1';
 import { HorizontalPodAutoscaler } from 'kubernetes-models/autoscaling/v2';
 import { Ingress, NetworkPolicy } from 'kubernetes-models/networking.k8s.io/v1';
@@ -10,14 +11,20 @@ import {
   DEV_DEFAULTS,
   ENTRY,
   IMAGE_NAME,
-  OPTIONAL_ENV,
+  INTERNAL_CALLS,
+  INTERNET_CALLERS,
   RUN_AS,
   SECRET_KEYS,
+  UNSAFE_FLAGS,
+  WEBHOOKS_MAX_TIMEOUT_MS,
+  cidrCovers,
   expectedEnv,
   isPinnedImage,
   kubectlAvailable,
   kustomize,
   loadCompose,
+  optionalEnv,
+  parseCidr,
   parseDocs,
   parseServiceUrls,
   quantity,
@@ -38,6 +45,37 @@ const MODELS: Record<string, new (data: any) => { validate(): void }> = {
 };
 const NAMESPACE = 'helpdesk';
 const OVERLAYS = ['local', 'production'];
+
+/**
+ * Addresses an internet caller (webhooks) must never reach: private (RFC 1918, IPv6 unique local),
+ * loopback, link-local (with the cloud metadata endpoints 169.254.169.254 and fd00:ec2::254),
+ * carrier-grade NAT and "this network". The application refuses them; its egress policy must too.
+ */
+const PRIVATE_RANGES = [
+  '0.0.0.0/8',
+  '10.0.0.0/8',
+  '100.64.0.0/10',
+  '127.0.0.0/8',
+  '169.254.0.0/16',
+  '172.16.0.0/12',
+  '192.168.0.0/16',
+  '::1/128',
+  'fc00::/7',
+  'fe80::/10',
+].map(parseCidr);
+/** Namespaces an internet caller may reach besides the internet: where the platform's infrastructure runs. */
+const INFRA_NAMESPACES = ['helpdesk-infra', 'observability'];
+/**
+ * Private addresses of infrastructure outside the cluster that an internet caller may reach, on
+ * explicit ports only (see overlays/production/kustomization.yaml). None today.
+ */
+const INFRA_EGRESS_CIDRS: string[] = [];
+const DNS_PORTS = [
+  { port: 53, protocol: 'TCP' },
+  { port: 53, protocol: 'UDP' },
+];
+const sortPorts = (ports: any[] | undefined) =>
+  [...(ports ?? [])].map((p) => ({ port: p.port, protocol: p.protocol ?? 'TCP' })).sort((a, b) => a.protocol.localeCompare(b.protocol));
 
 function validate(obj: any): void {
   const Model = MODELS[`${obj.apiVersion}/${obj.kind}`];
@@ -194,7 +232,7 @@ describeRendered.each(OVERLAYS)('deploy/k8s/overlays/%s', (overlay) => {
       const env = d.spec!.template.spec!.containers[0].env ?? [];
       const names = env.map((e) => e.name);
       for (const required of expectedEnv(name)) expect([name, names.includes(required)]).toEqual([name, true]);
-      for (const n of names) expect([name, n, [...expectedEnv(name), ...OPTIONAL_ENV].includes(n)]).toEqual([name, n, true]);
+      for (const n of names) expect([name, n, [...expectedEnv(name), ...optionalEnv(name)].includes(n)]).toEqual([name, n, true]);
       for (const e of env) {
         if (SECRET_KEYS.includes(e.name)) {
           // Secret values only ever come from the Secret.
@@ -258,28 +296,152 @@ describeRendered.each(OVERLAYS)('deploy/k8s/overlays/%s', (overlay) => {
     for (const svc of all('Service')) expect(svc.spec.type ?? 'ClusterIP').toBe('ClusterIP');
   });
 
-  it('lets only the gateway reach the services, and denies all other ingress by default', () => {
-    const policies = all('NetworkPolicy') as NetworkPolicy[];
-    const defaultDeny = policies.find((p) => Object.keys(p.spec!.podSelector.matchLabels ?? {}).length === 0 && !p.spec!.ingress);
-    expect(defaultDeny?.spec!.policyTypes).toContain('Ingress');
-    const gatewayLabels = (one('Deployment', 'gateway') as Deployment).spec!.template.metadata!.labels!;
-    for (const d of services()) {
-      const labels = d.spec!.template.metadata!.labels!;
-      expect(labels['app.kubernetes.io/component']).toBe('service');
-      const selecting = policies.filter((p) => p !== defaultDeny && matches(p.spec!.podSelector.matchLabels, labels));
-      expect(selecting.length).toBeGreaterThan(0);
-      for (const p of selecting) {
-        for (const rule of p.spec!.ingress ?? []) {
-          expect(rule.from?.length).toBeGreaterThan(0);
-          for (const peer of rule.from!) {
-            expect(peer.namespaceSelector).toBeUndefined();
-            expect(peer.ipBlock).toBeUndefined();
-            expect(matches(peer.podSelector!.matchLabels, gatewayLabels)).toBe(true);
-          }
+  it('never turns an unsafe development switch on (WEBHOOKS_ALLOW_LOOPBACK) and bounds the webhook timeout', () => {
+    const config = one('ConfigMap', 'helpdesk-config');
+    for (const [flag, safe] of Object.entries(UNSAFE_FLAGS)) {
+      if (config.data[flag] !== undefined) expect([flag, config.data[flag]]).toEqual([flag, safe]);
+      for (const d of deployments()) {
+        for (const e of (d.spec!.template.spec!.containers[0].env ?? []).filter((x) => x.name === flag)) {
+          const value = e.valueFrom?.configMapKeyRef ? config.data[e.valueFrom.configMapKeyRef.key] : e.value;
+          expect([d.metadata!.name, flag, value]).toEqual([d.metadata!.name, flag, safe]);
         }
       }
     }
+    const timeout = String(config.data.WEBHOOKS_TIMEOUT_MS);
+    expect(timeout).toMatch(/^[1-9][0-9]*$/);
+    expect(Number(timeout)).toBeLessThanOrEqual(WEBHOOKS_MAX_TIMEOUT_MS);
+  });
+
+  it('points each documented internal caller at its callee, by Service name and port (ticketing → customers)', () => {
+    const config = one('ConfigMap', 'helpdesk-config');
+    for (const { caller, callee, env: variable } of INTERNAL_CALLS) {
+      const port = one('Service', callee).spec.ports.find((p: any) => p.name === 'http').port;
+      const env = (one('Deployment', caller) as Deployment).spec!.template.spec!.containers[0].env ?? [];
+      const ref = env.find((e) => e.name === variable)?.valueFrom?.configMapKeyRef;
+      expect([caller, variable, ref?.key]).toEqual([caller, variable, variable]);
+      expect([variable, config.data[variable]]).toEqual([variable, `http://${callee}:${port}`]);
+    }
+    // No ConfigMap value points another process at a service, but the gateway's SERVICE_URLS and these.
+    const names = deployments().map((d) => d.metadata!.name!);
+    for (const [key, value] of Object.entries<string>(config.data)) {
+      const host = /^[a-z]+:\/\/([^:/]+)/.exec(value)?.[1];
+      if (key === 'SERVICE_URLS' || host === undefined || !names.includes(host)) continue;
+      expect([key, INTERNAL_CALLS.some((c) => c.env === key && c.callee === host)]).toEqual([key, true]);
+    }
+  });
+
+  it('lets only the gateway and the documented internal callers reach each service, on its http port, and denies all other ingress by default', () => {
+    const policies = all('NetworkPolicy') as NetworkPolicy[];
+    // Selectors are matchLabels only, so `matches` below is exactly what the CNI evaluates.
+    for (const p of objects.filter((o) => o.kind === 'NetworkPolicy')) {
+      expect([p.metadata.name, JSON.stringify(p.spec).includes('matchExpressions')]).toEqual([p.metadata.name, false]);
+    }
+    const defaultDeny = policies.find((p) => Object.keys(p.spec!.podSelector.matchLabels ?? {}).length === 0 && !p.spec!.ingress);
+    expect(defaultDeny?.spec!.policyTypes).toContain('Ingress');
+    const labelsOf = (d: Deployment) => d.spec!.template.metadata!.labels!;
+    /** The processes a peer's pod selector admits (in this namespace): at least one, never "all pods". */
+    const admitted = (selector: { matchLabels?: Record<string, string> } | undefined): string[] => {
+      expect(Object.keys(selector?.matchLabels ?? {}).length).toBeGreaterThan(0);
+      const found = deployments().filter((d) => matches(selector!.matchLabels, labelsOf(d))).map((d) => d.metadata!.name!);
+      expect(found.length).toBeGreaterThan(0);
+      return found;
+    };
+    for (const d of services()) {
+      const name = d.metadata!.name!;
+      const labels = labelsOf(d);
+      expect(labels['app.kubernetes.io/component']).toBe('service');
+      const allowed = ['gateway', ...INTERNAL_CALLS.filter((c) => c.callee === name).map((c) => c.caller)];
+      const selecting = policies.filter(
+        (p) => p !== defaultDeny && (p.spec!.policyTypes ?? ['Ingress']).includes('Ingress') && matches(p.spec!.podSelector.matchLabels, labels),
+      );
+      expect(selecting.length).toBeGreaterThan(0);
+      const callers = new Set<string>();
+      for (const p of selecting) {
+        for (const rule of p.spec!.ingress ?? []) {
+          expect(rule.from?.length).toBeGreaterThan(0);
+          expect([name, p.metadata!.name, sortPorts(rule.ports)]).toEqual([name, p.metadata!.name, [{ port: 'http', protocol: 'TCP' }]]);
+          for (const peer of rule.from!) {
+            expect(peer.namespaceSelector).toBeUndefined();
+            expect(peer.ipBlock).toBeUndefined();
+            for (const caller of admitted(peer.podSelector)) {
+              expect([name, p.metadata!.name, caller, allowed.includes(caller)]).toEqual([name, p.metadata!.name, caller, true]);
+              callers.add(caller);
+            }
+          }
+        }
+      }
+      // ...and each of them can: the gateway everywhere, ticketing into customers.
+      expect([name, [...callers].sort()]).toEqual([name, [...allowed].sort()]);
+    }
+    const gatewayLabels = labelsOf(one('Deployment', 'gateway') as Deployment);
     expect(policies.some((p) => matches(p.spec!.podSelector.matchLabels, gatewayLabels) && p !== defaultDeny)).toBe(true);
+  });
+
+  it("keeps webhooks' egress to DNS, its infrastructure and public addresses: never private, link-local or metadata ranges", () => {
+    const policies = (all('NetworkPolicy') as NetworkPolicy[]).filter((p) => (p.spec!.policyTypes ?? []).includes('Egress'));
+    const labelsOf = (d: Deployment) => d.spec!.template.metadata!.labels!;
+    // Only internet callers have restricted egress (the others reach their infrastructure freely).
+    for (const p of policies) {
+      const selected = deployments().filter((d) => matches(p.spec!.podSelector.matchLabels, labelsOf(d)));
+      expect(Object.keys(p.spec!.podSelector.matchLabels ?? {}).length).toBeGreaterThan(0);
+      for (const d of selected) expect([p.metadata!.name, d.metadata!.name, INTERNET_CALLERS.includes(d.metadata!.name!)]).toEqual([p.metadata!.name, d.metadata!.name, true]);
+    }
+    // The in-cluster infrastructure every process connects to, as <service>.<namespace> hosts.
+    const config = one('ConfigMap', 'helpdesk-config');
+    const urls = [config.data.OTEL_EXPORTER_OTLP_ENDPOINT];
+    for (const secret of all('Secret')) {
+      for (const key of ['MONGO_URL', 'AMQP_URL']) urls.push(Buffer.from(secret.data[key] ?? '', 'base64').toString('utf8'));
+    }
+    const infraNamespaces = urls
+      .map((u) => /^[a-z+]+:\/\/(?:[^/@]*@)?[a-z0-9-]+\.([a-z0-9-]+)(?:\.svc(?:\.cluster\.local)?)?(?::[0-9]+)?(?:[/?]|$)/.exec(u ?? '')?.[1])
+      .filter((ns): ns is string => ns !== undefined);
+    expect(infraNamespaces.length).toBeGreaterThan(0);
+
+    for (const name of INTERNET_CALLERS) {
+      const labels = labelsOf(one('Deployment', name) as Deployment);
+      const rules = policies.filter((p) => matches(p.spec!.podSelector.matchLabels, labels)).flatMap((p) => p.spec!.egress ?? []);
+      // Defence in depth is in place: egress is restricted at all.
+      expect([name, rules.length > 0]).toEqual([name, true]);
+      const namespaces = new Set<string>();
+      const cidrs = new Set<string>();
+      let dns = false;
+      for (const rule of rules) {
+        if (!rule.to || rule.to.length === 0) {
+          // Any destination: DNS only.
+          expect([name, sortPorts(rule.ports)]).toEqual([name, DNS_PORTS]);
+          dns = true;
+          continue;
+        }
+        for (const peer of rule.to) {
+          if (peer.ipBlock) {
+            const cidr = parseCidr(peer.ipBlock.cidr);
+            const except = (peer.ipBlock.except ?? []).map(parseCidr);
+            // As the API server requires: each exception a strict subset of the block.
+            for (const e of except) expect([peer.ipBlock.cidr, cidrCovers(cidr, e) && e.prefix > cidr.prefix]).toEqual([peer.ipBlock.cidr, true]);
+            if (INFRA_EGRESS_CIDRS.includes(peer.ipBlock.cidr)) {
+              expect(rule.ports?.length).toBeGreaterThan(0);
+            } else {
+              for (const range of PRIVATE_RANGES) {
+                const overlap = cidrCovers(cidr, range) ? range : cidrCovers(range, cidr) ? cidr : undefined;
+                if (overlap) expect([peer.ipBlock.cidr, range, except.some((e) => cidrCovers(e, overlap))]).toEqual([peer.ipBlock.cidr, range, true]);
+              }
+            }
+            cidrs.add(peer.ipBlock.cidr);
+          } else {
+            // A namespace of the infrastructure (never this one's services, never kube-system).
+            expect(peer.podSelector).toBeUndefined();
+            expect(Object.keys(peer.namespaceSelector?.matchLabels ?? {})).toEqual(['kubernetes.io/metadata.name']);
+            const ns = peer.namespaceSelector!.matchLabels!['kubernetes.io/metadata.name'];
+            expect([ns, INFRA_NAMESPACES.includes(ns)]).toEqual([ns, true]);
+            namespaces.add(ns);
+          }
+        }
+      }
+      // ...and it still works: DNS, the internet on IPv4 and IPv6, and every in-cluster dependency.
+      expect(dns).toBe(true);
+      expect([...cidrs]).toEqual(expect.arrayContaining(['0.0.0.0/0', '::/0']));
+      for (const ns of infraNamespaces) expect([name, ns, namespaces.has(ns)]).toEqual([name, ns, true]);
+    }
   });
 
   if (overlay === 'local') {

@@ -1,0 +1,197 @@
+import { randomUUID } from 'node:crypto';
+import type { AddressInfo } from 'node:net';
+import mongoose from 'mongoose';
+import {
+  EVENT_CATALOG,
+  PERMISSIONS,
+  type EventData,
+  type EventEnvelope,
+  type EventType,
+  type InternalClaims,
+  type MessageSnapshot,
+  type Permission,
+  type TicketSnapshot,
+} from '@helpdesk/contracts';
+import { closeServer, createBus, createLogger, InternalTokens, listen, newId, type EventBus } from '@helpdesk/kit';
+import { startEmbeddedMongo } from '@helpdesk/mongo-embedded';
+import { buildApp } from '../src/app';
+import { startCustomers, type RunningCustomers } from '../src/index';
+
+export const SECRET = 'test-secret-test-secret-test-secret-0123';
+export const TEAM_A = randomUUID();
+export const TEAM_B = randomUUID();
+export const tokens = new InternalTokens(SECRET);
+export const logger = createLogger('customers-test', 'silent');
+
+export interface Caller {
+  teamId?: string;
+  mode?: 'test' | 'live';
+  keyType?: InternalClaims['keyType'];
+  permissions?: Permission[];
+  memberId?: string | null;
+}
+
+export interface Reply {
+  status: number;
+  body: any;
+  headers: Headers;
+  requestId: string;
+}
+
+let seq = 0;
+
+/** Calls the service as the gateway (or ticketing) would: a path plus an internal token. `{team}` is the caller's team. */
+export async function call(
+  base: string,
+  method: string,
+  path: string,
+  opts: { as?: Caller | null; body?: unknown; rawBody?: string; token?: string } = {},
+): Promise<Reply> {
+  const as = opts.as === undefined ? {} : opts.as;
+  const requestId = `req_c${++seq}_${Math.random().toString(36).slice(2, 10)}`;
+  const headers: Record<string, string> = { 'content-type': 'application/json' };
+  if (opts.token !== undefined) headers['x-internal-token'] = opts.token;
+  else if (as) {
+    headers['x-internal-token'] = await tokens.sign({
+      teamId: as.teamId ?? TEAM_A,
+      mode: as.mode ?? 'test',
+      keyId: 'key_testkey0001',
+      keyType: as.keyType ?? 'secret',
+      memberId: as.memberId === undefined ? 'mem_member000001' : as.memberId,
+      permissions: as.permissions ?? [...PERMISSIONS],
+      requestId,
+    });
+  }
+  const url = base + path.replace('{team}', as?.teamId ?? TEAM_A);
+  const res = await fetch(url, {
+    method,
+    headers,
+    body: opts.rawBody ?? (opts.body === undefined ? undefined : JSON.stringify(opts.body)),
+  });
+  const text = await res.text();
+  return { status: res.status, body: text ? JSON.parse(text) : null, headers: res.headers, requestId };
+}
+
+export const expectError = (r: { status: number; body: any }, status: number, code: string, param?: string) => {
+  expect({ status: r.status, code: r.body?.error?.code, param: r.body?.error?.param }).toEqual({ status, code, param });
+  expect(r.body.success).toBe(false);
+};
+
+/** The app with no database behind it: enough for everything refused before the first query. */
+export async function startDetached(): Promise<{ url: string; stop: () => Promise<void> }> {
+  const conn = mongoose.createConnection();
+  const app = buildApp({ conn, tokens, logger });
+  const server = await listen(app, 0, '127.0.0.1');
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    stop: async () => {
+      await closeServer(server);
+      await conn.close();
+    },
+  };
+}
+
+/** Polls (never a fixed sleep) until `check` returns a truthy value; returns it. */
+export async function waitFor<T>(check: () => Promise<T> | T, what: string, timeoutMs = 5_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const v = await check();
+    if (v) return v;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 10));
+  }
+}
+
+export interface Harness {
+  svc: RunningCustomers;
+  bus: EventBus;
+  url: string;
+  events: EventEnvelope<any>[];
+  /** Events published for one request (waits for the outbox relay to drain first). */
+  eventsOf(requestId: string): Promise<EventEnvelope<any>[]>;
+  /** Publishes a ticket event as ticketing would and waits until the customers consumer has handled it. */
+  ticketEvent<T extends EventType>(type: T, data: EventData<T>, scope?: { teamId?: string; mode?: 'test' | 'live'; id?: string }): Promise<EventEnvelope>;
+  stop(): Promise<void>;
+}
+
+/** The real service on the embedded MongoDB-compatible server and kit's memory bus. */
+export async function startHarness(): Promise<Harness> {
+  const m = await startEmbeddedMongo();
+  const bus = createBus({ logger });
+  const events: EventEnvelope<any>[] = [];
+  await bus.subscribe('customers-test', ['customer.#', 'customer_group.#', 'customer_status.#'], async (e) => {
+    events.push(e);
+  });
+  const svc = await startCustomers({ mongoUrl: m.uri(), dbName: 'customers', bus, tokens, logger });
+  // Ticket events a handler skips (no customer) leave no record: a marker's record then says the queue got past them.
+  const handled = (id: string) => svc.conn.collection('processed_events').findOne({ _id: `customers:${id}` } as any);
+  return {
+    svc,
+    bus,
+    url: svc.url,
+    events,
+    async eventsOf(requestId) {
+      await svc.relay.drain(5_000);
+      await new Promise((r) => setTimeout(r, 10));
+      return events.filter((e) => e.requestId === requestId);
+    },
+    async ticketEvent(type, data, scope = {}) {
+      const e = envelope(type, data, scope);
+      await bus.publish([e]);
+      const counted = type === 'ticket.created' || type === 'ticket.deleted' || type === 'ticket.updated' || type === 'ticket.message_added';
+      if (counted) await waitFor(async () => (await handled(e.id)) || skipped(e), `${type} ${e.id} handled`);
+      await svc.relay.drain(5_000);
+      return e;
+    },
+    async stop() {
+      await svc.stop();
+      await bus.close();
+      await m.close();
+    },
+  };
+}
+
+/** True for an event the customers consumer ignores (so no processed record will appear). */
+function skipped(e: EventEnvelope): boolean {
+  const d = e.data as any;
+  switch (e.type) {
+    case 'ticket.created':
+      return !d.ticket.customerId;
+    case 'ticket.updated':
+      return !d.changes.includes('customerId');
+    case 'ticket.deleted':
+      return !d.customerId;
+    case 'ticket.message_added':
+      return !d.ticket.customerId || d.message.sender !== 'customer' || d.message.isInternal;
+    default:
+      return true;
+  }
+}
+
+export function envelope<T extends EventType>(type: T, data: EventData<T>, scope: { teamId?: string; mode?: 'test' | 'live'; id?: string } = {}): EventEnvelope {
+  return {
+    id: scope.id ?? newId('event'),
+    type,
+    version: EVENT_CATALOG[type].version,
+    teamId: scope.teamId ?? TEAM_A,
+    mode: scope.mode ?? 'test',
+    occurredAt: new Date().toISOString(),
+    requestId: `req_ticket${++seq}`,
+    actor: { type: 'key', id: 'key_testkey0001' },
+    data: data as Record<string, unknown>,
+  };
+}
+
+/** A ticket snapshot as ticketing publishes it. */
+export function ticket(customerId: string | null, fields: Partial<TicketSnapshot> = {}): TicketSnapshot {
+  const now = new Date().toISOString();
+  return {
+    id: newId('ticket'), title: 'T', status: 'new', priority: 'normal', customerId, assignedTo: null, tags: [], notes: null,
+    messageCount: 0, metadata: {}, channel: 'api', createdAt: now, updatedAt: now, resolvedAt: null, closedAt: null, ...fields,
+  };
+}
+
+export function message(ticketId: string, content: string, fields: Partial<MessageSnapshot> = {}): MessageSnapshot {
+  return { id: newId('message'), ticketId, content, sender: 'customer', senderName: null, isInternal: false, createdAt: new Date().toISOString(), ...fields };
+}

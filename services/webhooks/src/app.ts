@@ -1,20 +1,36 @@
 import type { Express } from 'express';
 import type mongoose from 'mongoose';
 import { createServiceApp, type InternalTokens, type Logger } from '@helpdesk/kit';
+import { deliveryModel } from './deliveries/model';
+import { deliveryRoutes } from './deliveries/routes';
+import { createDeliveryService } from './deliveries/service';
+import { DEFAULT_SETTINGS, type WebhookSettings } from './settings';
+import { quotaModel, webhookModel } from './webhooks/model';
+import { webhookRoutes } from './webhooks/routes';
+import { createWebhookService } from './webhooks/service';
 
 export interface AppDeps {
   conn: mongoose.Connection;
   tokens: InternalTokens;
   logger: Logger;
+  settings?: WebhookSettings;
+  /** Wakes the delivery worker after new deliveries commit (none: they go out at its next poll). */
+  kick?: () => void;
 }
 
 /** Builds the express app from its parts; no I/O happens here. */
 export function buildApp(deps: AppDeps): Express {
+  const models = { conn: deps.conn, webhooks: webhookModel(deps.conn), quotas: quotaModel(deps.conn), deliveries: deliveryModel(deps.conn) };
+  const webhooks = createWebhookService({ ...models, settings: deps.settings ?? DEFAULT_SETTINGS });
+  const deliveries = createDeliveryService({ ...models, kick: deps.kick ?? (() => {}) });
   return createServiceApp({
     name: 'webhooks',
     logger: deps.logger,
     tokens: deps.tokens,
     ready: () => deps.conn.readyState === 1,
-    routes: () => {},
+    routes: (app) => {
+      app.use('/teams/:teamId/webhooks/:webhookId/deliveries', deliveryRoutes(deliveries));
+      app.use('/teams/:teamId/webhooks', webhookRoutes(webhooks, deliveries));
+    },
   });
 }

@@ -1,27 +1,33 @@
 import { startService, type RunningService, type ServiceOptions } from '@helpdesk/kit';
 import { buildApp } from './app';
-import { initModels } from './models';
 import { subscribeConsumers } from './consumers';
-import { DEFAULT_SETTINGS, type WebhookSettings } from './settings';
+import { createDeliveryWorker } from './delivery/worker';
+import { initModels } from './models';
+import { resolveSettings, type WebhookSettings } from './settings';
 
 export { buildApp } from './app';
-
-export type { WebhookSettings } from './settings';
+export { DEFAULT_SETTINGS, MAX_TIMEOUT_MS, resolveSettings, type WebhookSettings } from './settings';
 
 export interface WebhooksOptions extends ServiceOptions {
+  /** Delivery settings; unset fields take the defaults (DEFAULT_SETTINGS). */
   settings?: Partial<WebhookSettings>;
 }
 export type RunningWebhooks = RunningService;
 
-/** Connects (database `webhooks` by default), builds indexes, starts the outbox relay and the consumers, and listens. */
+/**
+ * Connects (database `webhooks` by default), builds indexes, starts the outbox relay, the consumer of
+ * every event and the delivery worker, and listens.
+ */
 export function startWebhooks(opts: WebhooksOptions): Promise<RunningWebhooks> {
-  const _settings: WebhookSettings = { ...DEFAULT_SETTINGS, ...opts.settings };
+  const settings = resolveSettings(opts.settings);
+  const worker = createDeliveryWorker({ settings, logger: opts.logger });
   return startService(
     {
       name: 'webhooks',
       init: initModels,
-      subscribe: (bus, conn) => subscribeConsumers(bus, { conn, logger: opts.logger }),
-      app: (conn) => buildApp({ conn, tokens: opts.tokens, logger: opts.logger }),
+      subscribe: (bus, conn) => subscribeConsumers(bus, { conn, logger: opts.logger, kick: worker.kick }),
+      app: (conn) => buildApp({ conn, tokens: opts.tokens, logger: opts.logger, settings, kick: worker.kick }),
+      workers: (conn) => [worker.start(conn)],
     },
     opts,
   );

@@ -1,6 +1,18 @@
-/** Standalone process: `PORT`, `MONGO_URL` (required here), `AMQP_URL`, `INTERNAL_TOKEN_SECRET`, `LOG_LEVEL`. */
+/**
+ * Standalone process: `PORT`, `MONGO_URL` (required here), `AMQP_URL`, `INTERNAL_TOKEN_SECRET`,
+ * `LOG_LEVEL`, and the delivery settings `WEBHOOKS_ALLOW_LOOPBACK` (default false; unsafe, for local
+ * development only) and `WEBHOOKS_TIMEOUT_MS` (default 10000, at most 15000).
+ */
 import { z } from 'zod';
-import { runServiceMain } from '@helpdesk/kit';
+import { boolFlag, runServiceMain } from '@helpdesk/kit';
 import { startWebhooks } from './index';
+import { MAX_TIMEOUT_MS } from './settings';
 
-runServiceMain('webhooks', z.object({}), (opts) => startWebhooks(opts));
+const env = z.object({
+  WEBHOOKS_ALLOW_LOOPBACK: boolFlag(false),
+  WEBHOOKS_TIMEOUT_MS: z.preprocess((v) => (v === '' || v === undefined ? 10_000 : Number(v)), z.number().int().min(1).max(MAX_TIMEOUT_MS)),
+});
+
+runServiceMain('webhooks', env, (opts, e) =>
+  startWebhooks({ ...opts, settings: { allowLoopback: e.WEBHOOKS_ALLOW_LOOPBACK, timeoutMs: e.WEBHOOKS_TIMEOUT_MS } }),
+);

@@ -1,0 +1,111 @@
+import dns from 'node:dns';
+import type { LookupFunction } from 'node:net';
+import ipaddr from 'ipaddr.js';
+
+/**
+ * Where a delivery may go (README: Safety rules). Only addresses ipaddr.js classifies as `unicast`
+ * (public) are allowed, plus `loopback` when the deployment sets WEBHOOKS_ALLOW_LOOPBACK. Everything
+ * else is refused: private (RFC 1918), carrier-grade NAT, unique-local, link-local (the cloud metadata
+ * endpoints 169.254.169.254 and fd00:ec2::254 are in those), unspecified, broadcast, multicast,
+ * reserved and documentation ranges, and IPv6 forms that embed an IPv4 address (NAT64, 6to4, Teredo).
+ * An IPv4-mapped IPv6 address (`::ffff:10.0.0.1`) is judged as the IPv4 address it maps.
+ *
+ * Checked twice: the host of a URL that is an IP literal when the webhook is written (400), and every
+ * address a host name resolves to, at connect time (so DNS that points somewhere else later, or
+ * rebinds between checks, still cannot reach a refused address).
+ */
+export interface AddressPolicy {
+  allowLoopback: boolean;
+  /** Plain-HTTP connections: loopback only (and only when allowLoopback). */
+  loopbackOnly?: boolean;
+}
+
+export interface AddressVerdict {
+  allowed: boolean;
+  /** ipaddr.js's range name, e.g. `unicast`, `private`, `loopback`, `linkLocal`; `invalid` if unparsable. */
+  range: string;
+}
+
+export function addressVerdict(address: string, policy: AddressPolicy): AddressVerdict {
+  let ip: ipaddr.IPv4 | ipaddr.IPv6;
+  try {
+    // process(): an IPv4-mapped IPv6 address becomes the IPv4 address it carries.
+    ip = ipaddr.process(address.replace(/^\[|\]$/g, ''));
+  } catch {
+    return { allowed: false, range: 'invalid' };
+  }
+  const range = ip.range();
+  if (policy.loopbackOnly) return { allowed: policy.allowLoopback && range === 'loopback', range };
+  return { allowed: range === 'unicast' || (policy.allowLoopback && range === 'loopback'), range };
+}
+
+/** True when `host` (a URL's hostname, brackets allowed) is an IP literal rather than a name. */
+export function isIpLiteral(host: string): boolean {
+  return ipaddr.isValid(host.replace(/^\[|\]$/g, ''));
+}
+
+/** `localhost` and `*.localhost` always mean this machine (RFC 6761). */
+export function isLoopbackName(host: string): boolean {
+  const h = host.toLowerCase().replace(/\.$/, '');
+  return h === 'localhost' || h.endsWith('.localhost');
+}
+
+/** The error of an attempt refused before connecting; its message is what the delivery log shows. */
+export class BlockedAddressError extends Error {
+  readonly code = 'ERR_WEBHOOK_ADDRESS_BLOCKED';
+  constructor(host: string, address: string, range: string) {
+    super(
+      host === address
+        ? `address blocked: ${address} is a ${range} address; webhooks are only delivered to public addresses`
+        : `address blocked: ${host} resolved to ${address} (${range}); webhooks are only delivered to public addresses`,
+    );
+    this.name = 'BlockedAddressError';
+  }
+}
+
+/**
+ * Why a webhook URL is refused when it is written, or null. HTTPS is required; plain HTTP only to a
+ * loopback host and only when allowLoopback. A host that is an IP literal must be an allowed address
+ * (a name is resolved, and checked, at connect time).
+ */
+export function urlProblem(raw: string, policy: AddressPolicy): string | null {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    return 'must be an absolute URL';
+  }
+  if (url.username || url.password) return 'must not carry credentials (user:password@)';
+  const host = url.hostname;
+  const literal = isIpLiteral(host);
+  const verdict = literal ? addressVerdict(host, policy) : null;
+  if (url.protocol === 'http:') {
+    const loopbackHost = literal ? verdict!.range === 'loopback' : isLoopbackName(host);
+    if (!(policy.allowLoopback && loopbackHost)) return 'must use https://';
+  } else if (url.protocol !== 'https:') {
+    return 'must use https://';
+  }
+  if (verdict && !verdict.allowed) return `must not point at a ${verdict.range} address (${host})`;
+  return null;
+}
+
+/**
+ * A `lookup` for net/tls.connect (undici's `connect.lookup`): resolves the name, keeps only allowed
+ * addresses and fails with BlockedAddressError when none is left. Node calls it just before
+ * connecting, so the address checked is the address connected to.
+ */
+export function guardedLookup(policy: AddressPolicy): LookupFunction {
+  return (hostname, options, callback) => {
+    dns.lookup(hostname, { ...options, all: true }, (err, addresses) => {
+      if (err) return callback(err, '', 0);
+      const allowed = addresses.filter((a) => addressVerdict(a.address, policy).allowed);
+      if (!allowed.length) {
+        const first = addresses[0];
+        const range = first ? addressVerdict(first.address, policy).range : 'unknown';
+        return callback(new BlockedAddressError(hostname, first?.address ?? '?', range), '', 0);
+      }
+      if (options.all) return callback(null, allowed);
+      callback(null, allowed[0].address, allowed[0].family);
+    });
+  };
+}

@@ -1,0 +1,240 @@
+import { randomBytes } from 'node:crypto';
+import type mongoose from 'mongoose';
+import type { Logger, Scope, ServiceWorker } from '@helpdesk/kit';
+import { ATTEMPTS_KEPT, deliveryModel, deliveryQueueModel, NO_LEASE, type DeliveryDoc, type DeliveryStatus } from '../deliveries/model';
+import type { WebhookSettings } from '../settings';
+import { webhookModel, type WebhookDoc } from '../webhooks/model';
+import { disableWebhook } from '../webhooks/service';
+import { nextAttemptAt } from './schedule';
+import { Sender, type AttemptOutcome } from './sender';
+import { signAttempt } from './signing';
+
+/** The delivery worker's handle: `kick()` is safe before `start()` (it is then a no-op). */
+export interface DeliveryWorker {
+  start(conn: mongoose.Connection): ServiceWorker;
+  /** New deliveries were committed: look for due rows now rather than at the next poll. */
+  kick(): void;
+}
+
+/**
+ * Sends due deliveries. All its state is in MongoDB, so it survives restarts and runs on any number
+ * of replicas:
+ *
+ * - a row is claimed by setting `leaseOwner` and `leaseUntil` (now + leaseMs) on rows that are pending,
+ *   due and not leased; only the claimer sends it. A worker that stops gracefully finishes its
+ *   attempts in flight; one that dies leaves leases that expire, and the rows are sent again then
+ *   (at-least-once: receivers de-duplicate by `x-svc-delivery`);
+ * - it is woken by `kick()` after new deliveries commit (low latency) and polls every
+ *   `pollIntervalMs` for retries that became due;
+ * - at most `concurrency` attempts are in flight; each attempt's result is written back with the
+ *   lease owner and generation it was claimed with, so a redelivery or cancellation that happened
+ *   meanwhile wins (the attempt is still logged).
+ */
+export function createDeliveryWorker(opts: { settings: WebhookSettings; logger: Logger }): DeliveryWorker {
+  let running: RunningWorker | null = null;
+  return {
+    start(conn) {
+      const w = new RunningWorker(conn, opts.settings, opts.logger);
+      running = w;
+      return {
+        stop: async () => {
+          await w.stop();
+          if (running === w) running = null;
+        },
+      };
+    },
+    kick() {
+      running?.kick();
+    },
+  };
+}
+
+type Claimed = DeliveryDoc & { leaseOwner: string };
+
+class RunningWorker {
+  private readonly Queue;
+  private readonly Deliveries;
+  private readonly Webhooks;
+  private readonly sender: Sender;
+  private readonly me = `wrk_${randomBytes(6).toString('hex')}`;
+  private claims = 0;
+  private stopped = false;
+  private kicked = false;
+  private wake: (() => void) | null = null;
+  private readonly inFlight = new Set<Promise<void>>();
+  private readonly loop: Promise<void>;
+
+  constructor(
+    private readonly conn: mongoose.Connection,
+    private readonly settings: WebhookSettings,
+    private readonly logger: Logger,
+  ) {
+    this.Queue = deliveryQueueModel(conn);
+    this.Deliveries = deliveryModel(conn);
+    this.Webhooks = webhookModel(conn);
+    this.sender = new Sender({ allowLoopback: settings.allowLoopback, timeoutMs: settings.timeoutMs });
+    this.loop = this.run();
+  }
+
+  kick(): void {
+    this.kicked = true;
+    this.wake?.();
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    this.wake?.();
+    await this.loop;
+    // Attempts in flight end within timeoutMs; their results are recorded before the database closes.
+    await Promise.allSettled([...this.inFlight]);
+    await this.sender.close();
+  }
+
+  private sleep(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      const done = () => {
+        clearTimeout(t);
+        this.wake = null;
+        resolve();
+      };
+      const t = setTimeout(done, ms);
+      if (this.kicked || this.stopped) return done();
+      this.wake = done;
+    });
+  }
+
+  private async run(): Promise<void> {
+    let failures = 0;
+    while (!this.stopped) {
+      this.kicked = false;
+      let wait = this.settings.pollIntervalMs;
+      try {
+        const free = this.settings.concurrency - this.inFlight.size;
+        if (free > 0) {
+          const rows = await this.claim(free);
+          if (rows.length) await this.dispatch(rows);
+          // A full batch: there may be more due; go again as soon as slots free up.
+          if (rows.length === free) wait = Math.min(wait, 50);
+        }
+        failures = 0;
+      } catch (err) {
+        failures++;
+        wait = Math.min(30_000, this.settings.pollIntervalMs * 2 ** failures);
+        this.logger.warn({ err: (err as Error)?.message ?? err, failures, retryInMs: wait }, 'webhook delivery worker: claim failed; will retry');
+      }
+      if (this.stopped) break;
+      // Saturated: only a freed slot wakes it (see dispatch); kicks are then pointless.
+      if (this.inFlight.size >= this.settings.concurrency) this.kicked = false;
+      await this.sleep(wait);
+    }
+  }
+
+  /** Claims up to `n` due rows: one query for their ids, one conditional update, one read back. */
+  private async claim(n: number): Promise<Claimed[]> {
+    const now = new Date();
+    const due = await this.Queue.find({ status: 'pending', nextAttemptAt: { $lte: now }, leaseUntil: { $lte: now } }, { _id: 1 })
+      .sort({ nextAttemptAt: 1 })
+      .limit(n)
+      .lean();
+    if (!due.length) return [];
+    const token = `${this.me}:${++this.claims}`;
+    await this.Queue.updateMany(
+      { _id: { $in: due.map((d) => d._id) }, status: 'pending', leaseUntil: { $lte: now } },
+      { $set: { leaseOwner: token, leaseUntil: new Date(now.getTime() + this.settings.leaseMs) } },
+    );
+    return this.Queue.find({ leaseOwner: token }).lean<Claimed[]>();
+  }
+
+  private async dispatch(rows: Claimed[]): Promise<void> {
+    // The webhooks of the batch, secrets included, read through the scoped model with each row's scope.
+    const byScope = new Map<string, { scope: Scope; ids: Set<string> }>();
+    for (const r of rows) {
+      const key = `${r.teamId}:${r.mode}`;
+      if (!byScope.has(key)) byScope.set(key, { scope: { teamId: r.teamId, mode: r.mode }, ids: new Set() });
+      byScope.get(key)!.ids.add(r.webhookId);
+    }
+    const hooks = new Map<string, WebhookDoc>();
+    for (const { scope, ids } of byScope.values()) {
+      const found = await this.Webhooks.find({ _id: { $in: [...ids] }, ...scope }).select('+secret').lean<WebhookDoc[]>();
+      for (const h of found) hooks.set(h._id, h);
+    }
+    for (const row of rows) {
+      const p = this.attempt(row, hooks.get(row.webhookId))
+        .catch((err) => this.logger.error({ err, deliveryId: row._id }, 'webhook delivery: recording the attempt failed; the lease will expire and it is retried'))
+        .finally(() => {
+          this.inFlight.delete(p);
+          if (this.inFlight.size <= this.settings.concurrency / 2) this.wake?.();
+        });
+      this.inFlight.add(p);
+    }
+  }
+
+  private async attempt(row: Claimed, hook: WebhookDoc | undefined): Promise<void> {
+    if (!hook || !hook.isActive) {
+      // Deleted or disabled after the row was created: inactive webhooks receive nothing.
+      await this.Queue.updateOne(
+        { _id: row._id, leaseOwner: row.leaseOwner },
+        { $set: { status: 'cancelled', nextAttemptAt: null, leaseOwner: null, leaseUntil: NO_LEASE, updatedAt: new Date() }, $inc: { generation: 1 } },
+      );
+      return;
+    }
+    const at = new Date();
+    const headers: Record<string, string> = {
+      ...signAttempt(hook.secret, row._id, row.body, at),
+      'x-svc-event': row.eventType,
+      'x-svc-delivery': row._id,
+    };
+    if (row.requestId) headers['x-svc-request-id'] = row.requestId;
+    const outcome = await this.sender.send(hook.url, headers, row.body);
+    await this.record(row, at, outcome);
+    await this.updateHealth(row, hook, at, outcome);
+  }
+
+  private async record(row: Claimed, at: Date, outcome: AttemptOutcome): Promise<void> {
+    const now = new Date();
+    const runAttempts = row.runAttempts + 1;
+    let status: DeliveryStatus;
+    let next: Date | null = null;
+    if (outcome.ok) status = 'succeeded';
+    else if (outcome.statusCode === 410) status = 'failed'; // gone: the webhook is disabled below, nothing to retry
+    else {
+      next = nextAttemptAt({ attemptsInRun: runAttempts, statusCode: outcome.statusCode, retryAfterMs: outcome.retryAfterMs }, now, this.settings);
+      status = next ? 'pending' : 'failed';
+    }
+    const attempt = { attempt: row.attemptCount + 1, at, statusCode: outcome.statusCode, durationMs: outcome.durationMs, error: outcome.error };
+    const log = { $push: { attempts: { $each: [attempt], $slice: -ATTEMPTS_KEPT } }, $inc: { attemptCount: 1 } };
+    const release = { leaseOwner: null, leaseUntil: NO_LEASE, updatedAt: now };
+    const written = await this.Queue.updateOne(
+      { _id: row._id, leaseOwner: row.leaseOwner, generation: row.generation },
+      { $set: { ...release, status, nextAttemptAt: next, runAttempts }, ...log },
+    );
+    if (written.matchedCount === 0) {
+      // Redelivered or cancelled while in flight: keep that state, log the attempt.
+      await this.Queue.updateOne({ _id: row._id, leaseOwner: row.leaseOwner }, { $set: release, ...log });
+    }
+  }
+
+  /** A success clears the webhook's failing streak; a 410 disables it; 5 days of failures disable it. */
+  private async updateHealth(row: Claimed, hook: WebhookDoc, at: Date, outcome: AttemptOutcome): Promise<void> {
+    const scope: Scope = { teamId: row.teamId, mode: row.mode };
+    if (outcome.ok) {
+      await this.Webhooks.updateOne({ _id: hook._id, ...scope, failingSince: { $ne: null } }, { $set: { failingSince: null } });
+      return;
+    }
+    await this.Webhooks.updateOne({ _id: hook._id, ...scope, failingSince: null }, { $set: { failingSince: at } });
+    const deps = { conn: this.conn, webhooks: this.Webhooks, deliveries: this.Deliveries };
+    if (outcome.statusCode === 410) {
+      if (await disableWebhook(deps, scope, hook._id, { reason: 'gone', lastStatusCode: 410 })) {
+        this.logger.warn({ webhookId: hook._id, teamId: scope.teamId }, 'webhook disabled: the receiver answered 410 Gone');
+      }
+      return;
+    }
+    const failingBefore = new Date(Date.now() - this.settings.failingDisableMs);
+    // The cached value decides whether to look; the transaction re-checks it against the stored one.
+    if (hook.failingSince && new Date(hook.failingSince) <= failingBefore) {
+      if (await disableWebhook(deps, scope, hook._id, { reason: 'failing', lastStatusCode: outcome.statusCode, failingBefore })) {
+        this.logger.warn({ webhookId: hook._id, teamId: scope.teamId, failingSince: hook.failingSince }, 'webhook disabled: every delivery failed for too long');
+      }
+    }
+  }
+}

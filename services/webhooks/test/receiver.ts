@@ -31,6 +31,8 @@ export class Receiver {
   /** Delivery ids whose effect was applied, in order: a repeat of an id is never applied again. */
   readonly effects: string[] = [];
   private readonly seen = new Map<string, number>();
+  /** TCP connections accepted (a refused delivery must not even connect). */
+  connections = 0;
   respond: Responder;
 
   private constructor(
@@ -63,6 +65,7 @@ export class Receiver {
         else send();
       });
     });
+    server.on('connection', () => self && self.connections++);
     server.keepAliveTimeout = 1_000;
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
     self = new Receiver(server, respond);

@@ -13,7 +13,8 @@ export function parseRetryAfter(value: string | string[] | undefined, now: Date)
   const v = (Array.isArray(value) ? value[0] : value)?.trim();
   if (!v) return null;
   if (/^\d+$/.test(v)) return Number(v) * 1000;
-  const at = Date.parse(v);
+  // An HTTP date names its day and zone in letters; `Date.parse` alone would read '-5' as a year.
+  const at = /[a-z]/i.test(v) ? Date.parse(v) : NaN;
   if (Number.isNaN(at)) return null;
   return Math.max(0, at - now.getTime());
 }

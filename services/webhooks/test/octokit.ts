@@ -10,6 +10,7 @@ import type * as OctokitWebhookMethods from '@octokit/webhooks-methods';
 function load(): typeof OctokitWebhookMethods {
   for (let dir = __dirname; ; dir = path.dirname(dir)) {
     const file = path.join(dir, 'node_modules/@octokit/webhooks-methods/dist-node/index.js');
+    // eslint-disable-next-line @typescript-eslint/no-require-imports -- a file path, on purpose (see above)
     if (existsSync(file)) return require(file);
     if (path.dirname(dir) === dir) throw new Error('@octokit/webhooks-methods is not installed');
   }

@@ -51,6 +51,7 @@ describe('customer statuses through the gateway', () => {
   it.each([
     ['missing key', { label: 'x' }, 400, 'invalid_request_error', 'parameter_missing', 'key'],
     ['missing label', { key: 'x' }, 400, 'invalid_request_error', 'parameter_missing', 'label'],
+    ['label wrong type', { key: 'x', label: 5 }, 400, 'invalid_request_error', 'parameter_invalid', 'label'],
     ['key not a slug', { key: 'Has Space', label: 'x' }, 400, 'invalid_request_error', 'parameter_invalid', 'key'],
     ['color not #rrggbb', { key: 'x', label: 'x', color: 'blue' }, 400, 'invalid_request_error', 'parameter_invalid', 'color'],
     ['position among the built-ins', { key: 'x', label: 'x', position: 0 }, 400, 'invalid_request_error', 'parameter_invalid', 'position'],

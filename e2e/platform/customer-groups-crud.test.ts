@@ -13,7 +13,6 @@ beforeAll(async () => {
 }, 60_000);
 afterAll(async () => {
   await tp?.stop();
-  await log?.stop();
 }, 60_000);
 
 /** Customer-group answers are bare (no envelope, as the spec shows); the request id is in the header. */

@@ -14,7 +14,6 @@ beforeAll(async () => {
 }, 60_000);
 afterAll(async () => {
   await tp?.stop();
-  await log?.stop();
 }, 60_000);
 
 const group = async () => {

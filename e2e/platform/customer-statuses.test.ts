@@ -17,7 +17,6 @@ beforeAll(async () => {
 }, 60_000);
 afterAll(async () => {
   await tp?.stop();
-  await log?.stop();
 }, 60_000);
 
 const api = {

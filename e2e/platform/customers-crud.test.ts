@@ -14,7 +14,6 @@ beforeAll(async () => {
 }, 60_000);
 afterAll(async () => {
   await tp?.stop();
-  await log?.stop();
 }, 60_000);
 
 async function create(body: Record<string, unknown> = {}): Promise<any> {

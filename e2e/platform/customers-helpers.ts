@@ -1,5 +1,4 @@
 import { randomBytes } from 'node:crypto';
-import amqp from 'amqplib';
 import type { EventEnvelope } from '@helpdesk/contracts';
 import type { TestPlatform } from '@helpdesk/testing';
 
@@ -20,15 +19,11 @@ function subjectOf(e: EventEnvelope<any>): string | undefined {
  */
 export class CustomerEvents {
   readonly events: EventEnvelope<any>[] = [];
-  private constructor(
-    private readonly tp: TestPlatform,
-    private readonly queue: string,
-  ) {}
+  private constructor(private readonly tp: TestPlatform) {}
 
   static async start(tp: TestPlatform): Promise<CustomerEvents> {
-    const queue = `e2e-customers-observer-${randomBytes(4).toString('hex')}`;
-    const log = new CustomerEvents(tp, queue);
-    await tp.platform.buses.customers.subscribe(queue, ['customer.#', 'customer_group.#', 'customer_status.#'], async (e: EventEnvelope) => {
+    const log = new CustomerEvents(tp);
+    await tp.observe('customers', ['customer.#', 'customer_group.#', 'customer_status.#'], async (e: EventEnvelope) => {
       log.events.push(e as EventEnvelope<any>);
     });
     return log;
@@ -70,28 +65,6 @@ export class CustomerEvents {
     await this.waitForRequest(del.body.meta.requestId, 1);
   }
 
-  /** Removes this observer's queues from a shared RabbitMQ (the platform removes only its services' own). */
-  async stop(): Promise<void> {
-    const url = process.env.AMQP_URL;
-    if (!url) return;
-    const conn = await amqp.connect(url);
-    try {
-      const ch = await conn.createChannel();
-      for (const suffix of ['', '.retry', '.dead']) await ch.deleteQueue(`${this.tp.amqpNames.queuePrefix}.${this.queue}${suffix}`);
-      await ch.close();
-    } finally {
-      await conn.close();
-    }
-  }
 }
 
-/** Polls `check` until it returns a truthy value (for effects that travel by events); returns it. */
-export async function eventually<T>(what: string, check: () => Promise<T>, timeoutMs = 15_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await check();
-    if (v) return v;
-    if (Date.now() > deadline) throw new Error(`timed out waiting until ${what}`);
-    await new Promise((r) => setTimeout(r, 25));
-  }
-}
+export { eventually } from './helpdesk-helpers';

@@ -15,7 +15,6 @@ beforeAll(async () => {
 }, 60_000);
 afterAll(async () => {
   await tp?.stop();
-  await log?.stop();
 }, 60_000);
 
 const customer = async (name = `Customer ${++n}`) => expectOk(await tp.api.post(customers(), { name, email: `tk${++n}.${Date.now()}@example.com` }), 201);

@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import type { EventEnvelope } from '@helpdesk/contracts';
 import type { ApiResponse, TestPlatform } from '@helpdesk/testing';
 
@@ -13,7 +12,7 @@ export class EventLog {
 
   static async start(tp: TestPlatform): Promise<EventLog> {
     const log = new EventLog();
-    await tp.platform.buses.ticketing.subscribe(`e2e-observer-${randomBytes(4).toString('hex')}`, ['ticket.#'], async (e: EventEnvelope) => {
+    await tp.observe('ticketing', ['ticket.#'], async (e: EventEnvelope) => {
       log.events.push(e as EventEnvelope<any>);
     });
     return log;
@@ -77,10 +76,12 @@ export async function createCustomer(tp: TestPlatform, name: string, email: stri
   return res.body.data;
 }
 
-/** Polls `check` (never a fixed sleep) until it holds; for effects that travel by events. */
-export async function eventually(what: string, check: () => Promise<boolean>, timeoutMs = 15_000): Promise<void> {
+/** Polls `check` (never a fixed sleep) until it returns a truthy value, for effects that travel by events; returns it. */
+export async function eventually<T>(what: string, check: () => Promise<T>, timeoutMs = 15_000): Promise<T> {
   const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
+  for (;;) {
+    const v = await check();
+    if (v) return v;
     if (Date.now() > deadline) throw new Error(`timed out waiting until ${what}`);
     await new Promise((r) => setTimeout(r, 25));
   }

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { optionalUrl, createLogger } from '@helpdesk/kit';
 import { bootPlatform, type Platform, type PlatformOptions } from '@helpdesk/local';
 import amqp from 'amqplib';
+import type { EventEnvelope } from '@helpdesk/contracts';
 import { ApiClient } from './client';
 
 /** The test run's environment: set AMQP_URL/REDIS_URL to run the suite against real servers. */
@@ -34,6 +35,11 @@ export interface TestPlatform {
   /** `/teams/{teamId}` of the first team. */
   teamPath: string;
   createTeam(name?: string): Promise<TeamKeys>;
+  /**
+   * Subscribes a test's observer to `patterns` on a service's bus, under a queue of its own that
+   * `stop()` removes again from a shared RabbitMQ.
+   */
+  observe(service: string, patterns: string[], handler: (e: EventEnvelope) => Promise<void>): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -74,6 +80,7 @@ export async function startTestPlatform(overrides: Partial<PlatformOptions> = {}
       pk_live: await key('publishable', 'live'),
     };
   };
+  const observers: string[] = [];
   const team = await createTeam('Acme Support');
   const otherTeam = await createTeam('Other Co');
   return {
@@ -85,9 +92,16 @@ export async function startTestPlatform(overrides: Partial<PlatformOptions> = {}
     teamPath: `/teams/${team.teamId}`,
     amqpNames,
     createTeam,
+    async observe(service, patterns, handler) {
+      const bus = platform.buses[service];
+      if (!bus) throw new Error(`no bus for service ${service}`);
+      const queue = `e2e-observer-${service}-${randomBytes(4).toString('hex')}`;
+      observers.push(queue);
+      await bus.subscribe(queue, patterns, handler);
+    },
     stop: async () => {
       await platform.stop();
-      if (amqpUrl) await deleteAmqpNames(amqpUrl, amqpNames, Object.keys(platform.buses));
+      if (amqpUrl) await deleteAmqpNames(amqpUrl, amqpNames, [...Object.keys(platform.buses), ...observers]);
     },
   };
 }

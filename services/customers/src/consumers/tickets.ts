@@ -1,8 +1,7 @@
 import type mongoose from 'mongoose';
 import type { EventData, EventEnvelope } from '@helpdesk/contracts';
-import { consumeOnce, type Scope } from '@helpdesk/kit';
+import { consumeOnce, consumeOnceEmitting, type Scope } from '@helpdesk/kit';
 import type { CustomerService } from '../customers/service';
-import { consumeOnceEmitting } from './once';
 
 export const CONSUMER = 'customers';
 

@@ -4,7 +4,10 @@ import { createServiceApp, type InternalTokens, type Logger } from '@helpdesk/ki
 import { deliveryModel } from './deliveries/model';
 import { deliveryRoutes } from './deliveries/routes';
 import { createDeliveryService } from './deliveries/service';
+import type { Dispatcher } from './delivery/dispatch';
 import { DEFAULT_SETTINGS, type WebhookSettings } from './settings';
+
+const NO_WORKER: Dispatcher = { kick: () => {}, reserve: () => null, take: () => {}, release: () => {} };
 import { quotaModel, webhookModel } from './webhooks/model';
 import { webhookRoutes } from './webhooks/routes';
 import { createWebhookService } from './webhooks/service';
@@ -14,15 +17,15 @@ export interface AppDeps {
   tokens: InternalTokens;
   logger: Logger;
   settings?: WebhookSettings;
-  /** Wakes the delivery worker after new deliveries commit (none: they go out at its next poll). */
-  kick?: () => void;
+  /** The delivery worker (none: new deliveries go out at a worker's next poll). */
+  dispatch?: Dispatcher;
 }
 
 /** Builds the express app from its parts; no I/O happens here. */
 export function buildApp(deps: AppDeps): Express {
   const models = { conn: deps.conn, webhooks: webhookModel(deps.conn), quotas: quotaModel(deps.conn), deliveries: deliveryModel(deps.conn) };
   const webhooks = createWebhookService({ ...models, settings: deps.settings ?? DEFAULT_SETTINGS });
-  const deliveries = createDeliveryService({ ...models, kick: deps.kick ?? (() => {}) });
+  const deliveries = createDeliveryService({ ...models, dispatch: deps.dispatch ?? NO_WORKER });
   return createServiceApp({
     name: 'webhooks',
     logger: deps.logger,

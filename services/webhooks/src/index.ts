@@ -25,8 +25,8 @@ export function startWebhooks(opts: WebhooksOptions): Promise<RunningWebhooks> {
     {
       name: 'webhooks',
       init: initModels,
-      subscribe: (bus, conn) => subscribeConsumers(bus, { conn, logger: opts.logger, kick: worker.kick }),
-      app: (conn) => buildApp({ conn, tokens: opts.tokens, logger: opts.logger, settings, kick: worker.kick }),
+      subscribe: (bus, conn) => subscribeConsumers(bus, { conn, logger: opts.logger, dispatch: worker }),
+      app: (conn) => buildApp({ conn, tokens: opts.tokens, logger: opts.logger, settings, dispatch: worker }),
       workers: (conn) => [worker.start(conn)],
     },
     opts,

@@ -115,6 +115,12 @@ describe('consumer and worker', () => {
       })) as any[]);
       await slow.waitFor((r) => r.length === 20, '20 deliveries');
       expect(most).toBe(4);
+      // New events handed straight to the worker (rows leased in the consumer's transaction) respect it too.
+      most = 0;
+      await h.publish(...Array.from({ length: 12 }, () => ticketCreated()));
+      await slow.waitFor((r) => r.length === 32, '12 more deliveries');
+      expect(most).toBeGreaterThanOrEqual(2);
+      expect(most).toBeLessThanOrEqual(4);
       await h.api('DELETE', `${W}/${w.id}`);
     } finally {
       await slow.close();

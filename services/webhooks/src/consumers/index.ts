@@ -2,15 +2,16 @@ import type mongoose from 'mongoose';
 import type { EventEnvelope } from '@helpdesk/contracts';
 import { consumeOnce, type ConsumeContext, type EventBus, type Logger } from '@helpdesk/kit';
 import { deliveryModel } from '../deliveries/model';
-import { createEventDeliveries } from '../deliveries/service';
+import { eventDeliveryRows } from '../deliveries/service';
+import { commitAndDispatch, type Dispatcher } from '../delivery/dispatch';
 import { webhookModel, type WebhookDoc } from '../webhooks/model';
 import { subscribes } from '../webhooks/patterns';
 
 export interface ConsumerDeps {
   conn: mongoose.Connection;
   logger: Logger;
-  /** Wakes the delivery worker once new deliveries are committed. */
-  kick: () => void;
+  /** The delivery worker of this process: new deliveries go out as soon as they commit. */
+  dispatch: Dispatcher;
 }
 
 export interface Subscription {
@@ -31,13 +32,14 @@ const deliverEvent: Subscription['handler'] = (deps) => {
   const Webhooks = webhookModel(deps.conn);
   const Deliveries = deliveryModel(deps.conn);
   return async (event) => {
-    const hooks = await Webhooks.find({ teamId: event.teamId, mode: event.mode, isActive: true }, { _id: 1, events: 1 }).lean<Pick<WebhookDoc, '_id' | 'events'>[]>();
-    if (!hooks.some((h) => subscribes(h.events, event.type))) return;
-    let created = 0;
-    const first = await consumeOnce(deps.conn, CONSUMER, event, async (session) => {
-      created = await createEventDeliveries({ deliveries: Deliveries }, event, hooks, session);
-    });
-    if (first && created) deps.kick();
+    const active = await Webhooks.find({ teamId: event.teamId, mode: event.mode, isActive: true }).select('+secret').lean<WebhookDoc[]>();
+    const hooks = active.filter((h) => subscribes(h.events, event.type));
+    if (!hooks.length) return;
+    await commitAndDispatch(deps.dispatch, eventDeliveryRows(event, hooks), new Map(hooks.map((h) => [h._id, h])), (rows) =>
+      consumeOnce(deps.conn, CONSUMER, event, async (session) => {
+        await Deliveries.insertMany(rows, { session });
+      }),
+    );
   };
 };
 

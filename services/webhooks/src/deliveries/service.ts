@@ -3,7 +3,7 @@ import { isKnownEventType, type EventEnvelope } from '@helpdesk/contracts';
 import { ApiError, conflict, newId, notFound, pageOf, scopeOf, skipOf, type Pagination, type RequestContext, type Scope } from '@helpdesk/kit';
 import { deliveryBody } from '../delivery/body';
 import type { WebhookDoc, WebhookModel } from '../webhooks/model';
-import { subscribes } from '../webhooks/patterns';
+import { commitAndDispatch, type Dispatcher } from '../delivery/dispatch';
 import { newDeliveryRow, type DeliveryDoc, type DeliveryModel } from './model';
 import type { ListDeliveriesQuery } from './schema';
 
@@ -11,8 +11,8 @@ export interface DeliveryDeps {
   conn: mongoose.Connection;
   webhooks: WebhookModel;
   deliveries: DeliveryModel;
-  /** Wakes the delivery worker of this process (new deliveries go out at once, not at the next poll). */
-  kick: () => void;
+  /** The delivery worker of this process (new deliveries go out at once, not at the next poll). */
+  dispatch: Dispatcher;
 }
 
 const iso = (d: Date | null | undefined) => (d ? new Date(d).toISOString() : null);
@@ -54,35 +54,27 @@ export async function cancelPending(Deliveries: DeliveryModel, scope: Scope, web
   );
 }
 
-/**
- * Deliveries of one event from the bus to every active webhook of its team and partition that
- * subscribes to its type, created in `session` (the consumer's de-duplicating transaction).
- */
-export async function createEventDeliveries(deps: Pick<DeliveryDeps, 'deliveries'>, event: EventEnvelope, hooks: Pick<WebhookDoc, '_id' | 'events'>[], session: mongoose.ClientSession): Promise<number> {
-  const now = new Date();
+/** The deliveries of one event from the bus: one per webhook given (the active ones that subscribe to it). */
+export function eventDeliveryRows(event: EventEnvelope, hooks: Pick<WebhookDoc, '_id'>[], now = new Date()): DeliveryDoc[] {
   const body = deliveryBody(event);
-  const rows = hooks
-    .filter((h) => subscribes(h.events, event.type))
-    .map((h) =>
-      newDeliveryRow({
-        id: newId('delivery'),
-        teamId: event.teamId,
-        mode: event.mode,
-        webhookId: h._id,
-        eventId: event.id,
-        eventType: event.type,
-        requestId: event.requestId,
-        test: false,
-        body,
-        now,
-      }),
-    );
-  if (rows.length) await deps.deliveries.insertMany(rows, { session });
-  return rows.length;
+  return hooks.map((h) =>
+    newDeliveryRow({
+      id: newId('delivery'),
+      teamId: event.teamId,
+      mode: event.mode,
+      webhookId: h._id,
+      eventId: event.id,
+      eventType: event.type,
+      requestId: event.requestId,
+      test: false,
+      body,
+      now,
+    }),
+  );
 }
 
 export function createDeliveryService(deps: DeliveryDeps) {
-  const { conn, webhooks: Webhooks, deliveries: Deliveries, kick } = deps;
+  const { conn, webhooks: Webhooks, deliveries: Deliveries, dispatch } = deps;
 
   async function webhookOr404(ctx: RequestContext, webhookId: string): Promise<WebhookDoc> {
     const w = await Webhooks.findOne({ _id: webhookId, ...scopeOf(ctx) }).lean<WebhookDoc>();
@@ -127,7 +119,7 @@ export function createDeliveryService(deps: DeliveryDeps) {
         { returnDocument: 'after' },
       ).lean<DeliveryDoc>();
       if (!d) throw notFound('delivery', deliveryId);
-      kick();
+      dispatch.kick();
       return deliveryView(d);
     },
 
@@ -142,19 +134,19 @@ export function createDeliveryService(deps: DeliveryDeps) {
         throw new ApiError('PARAMETER_INVALID', `Invalid event: '${event}' is not a known event type.`, 'event');
       }
       const scope = scopeOf(ctx);
-      const hooks = await Webhooks.find({ ...scope, isActive: true }).sort({ createdAt: 1, _id: 1 }).lean<WebhookDoc[]>();
+      const hooks = await Webhooks.find({ ...scope, isActive: true }).select('+secret').sort({ createdAt: 1, _id: 1 }).lean<WebhookDoc[]>();
       const now = new Date();
       const eventId = newId('event');
       const body = deliveryBody({ id: eventId, type: event, occurredAt: now.toISOString(), ...scope, data: {} }, true);
       const rows = hooks.map((h) =>
         newDeliveryRow({ id: newId('delivery'), ...scope, webhookId: h._id, eventId, eventType: event, requestId: ctx.requestId, test: true, body, now }),
       );
-      if (rows.length) {
+      await commitAndDispatch(dispatch, rows, new Map(hooks.map((h) => [h._id, h])), async (all) => {
         await conn.transaction(async (session) => {
-          await Deliveries.insertMany(rows, { session });
+          await Deliveries.insertMany(all, { session });
         });
-        kick();
-      }
+        return true;
+      });
       const urlOf = new Map(hooks.map((h) => [h._id, h.url]));
       return {
         event,

@@ -7,13 +7,12 @@ import { webhookModel, type WebhookDoc } from '../webhooks/model';
 import { disableWebhook } from '../webhooks/service';
 import { nextAttemptAt } from './schedule';
 import { Sender, type AttemptOutcome } from './sender';
+import type { Dispatcher, Lease } from './dispatch';
 import { signAttempt } from './signing';
 
-/** The delivery worker's handle: `kick()` is safe before `start()` (it is then a no-op). */
-export interface DeliveryWorker {
+/** The delivery worker's handle: every Dispatcher call is safe before `start()` and after `stop()`. */
+export interface DeliveryWorker extends Dispatcher {
   start(conn: mongoose.Connection): ServiceWorker;
-  /** New deliveries were committed: look for due rows now rather than at the next poll. */
-  kick(): void;
 }
 
 /**
@@ -24,7 +23,8 @@ export interface DeliveryWorker {
  *   due and not leased; only the claimer sends it. A worker that stops gracefully finishes its
  *   attempts in flight; one that dies leaves leases that expire, and the rows are sent again then
  *   (at-least-once: receivers de-duplicate by `x-svc-delivery`);
- * - it is woken by `kick()` after new deliveries commit (low latency) and polls every
+ * - new deliveries are handed to it right after they commit, already leased to it, when it has free
+ *   slots (`commitAndDispatch`); otherwise it is woken by `kick()` to claim them; it polls every
  *   `pollIntervalMs` for retries that became due;
  * - at most `concurrency` attempts are in flight; each attempt's result is written back with the
  *   lease owner and generation it was claimed with, so a redelivery or cancellation that happened
@@ -46,6 +46,15 @@ export function createDeliveryWorker(opts: { settings: WebhookSettings; logger: 
     kick() {
       running?.kick();
     },
+    reserve(n) {
+      return running?.reserve(n) ?? null;
+    },
+    take(rows, hooks) {
+      running?.take(rows, hooks);
+    },
+    release(n) {
+      running?.release(n);
+    },
   };
 }
 
@@ -60,6 +69,9 @@ class RunningWorker {
   private claims = 0;
   private stopped = false;
   private kicked = false;
+  /** Slots promised to rows being committed with a direct lease (see commitAndDispatch). */
+  private reserved = 0;
+  private readonly directOwner = `${this.me}:direct`;
   private wake: (() => void) | null = null;
   private readonly inFlight = new Set<Promise<void>>();
   private readonly loop: Promise<void>;
@@ -79,6 +91,27 @@ class RunningWorker {
   kick(): void {
     this.kicked = true;
     this.wake?.();
+  }
+
+  reserve(n: number): Lease | null {
+    if (this.stopped || this.inFlight.size + this.reserved + n > this.settings.concurrency) return null;
+    this.reserved += n;
+    return { owner: this.directOwner, until: new Date(Date.now() + this.settings.leaseMs) };
+  }
+
+  release(n: number): void {
+    this.reserved = Math.max(0, this.reserved - n);
+  }
+
+  take(rows: DeliveryDoc[], hooks: ReadonlyMap<string, WebhookDoc>): void {
+    this.release(rows.length);
+    if (this.stopped) {
+      // Stopped between the reservation and the commit: hand the rows back to whichever worker polls next.
+      this.Queue.updateMany({ _id: { $in: rows.map((r) => r._id) }, leaseOwner: this.directOwner }, { $set: { leaseOwner: null, leaseUntil: NO_LEASE } })
+        .catch(() => undefined);
+      return;
+    }
+    for (const row of rows) this.launch(row as Claimed, hooks.get(row.webhookId));
   }
 
   async stop(): Promise<void> {
@@ -109,7 +142,7 @@ class RunningWorker {
       this.kicked = false;
       let wait = this.settings.pollIntervalMs;
       try {
-        const free = this.settings.concurrency - this.inFlight.size;
+        const free = this.settings.concurrency - this.inFlight.size - this.reserved;
         if (free > 0) {
           const rows = await this.claim(free);
           if (rows.length) await this.dispatch(rows);
@@ -158,15 +191,17 @@ class RunningWorker {
       const found = await this.Webhooks.find({ _id: { $in: [...ids] }, ...scope }).select('+secret').lean<WebhookDoc[]>();
       for (const h of found) hooks.set(h._id, h);
     }
-    for (const row of rows) {
-      const p = this.attempt(row, hooks.get(row.webhookId))
-        .catch((err) => this.logger.error({ err, deliveryId: row._id }, 'webhook delivery: recording the attempt failed; the lease will expire and it is retried'))
-        .finally(() => {
-          this.inFlight.delete(p);
-          if (this.inFlight.size <= this.settings.concurrency / 2) this.wake?.();
-        });
-      this.inFlight.add(p);
-    }
+    for (const row of rows) this.launch(row, hooks.get(row.webhookId));
+  }
+
+  private launch(row: Claimed, hook: WebhookDoc | undefined): void {
+    const p = this.attempt(row, hook)
+      .catch((err) => this.logger.error({ err, deliveryId: row._id }, 'webhook delivery: recording the attempt failed; the lease will expire and it is retried'))
+      .finally(() => {
+        this.inFlight.delete(p);
+        if (this.inFlight.size <= this.settings.concurrency / 2) this.wake?.();
+      });
+    this.inFlight.add(p);
   }
 
   private async attempt(row: Claimed, hook: WebhookDoc | undefined): Promise<void> {

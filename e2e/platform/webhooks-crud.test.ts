@@ -198,6 +198,7 @@ describe('GET /webhooks/{id}', () => {
     expectError(await t.live.get(`${W()}/${w.id}`), 404, 'not_found_error', 'resource_not_found', undefined);
     const other = await newTeam(tp);
     expectError(await other.api.get(`${other.path}/webhooks/${w.id}`), 404, 'not_found_error', 'resource_not_found', undefined);
+    expectError(await other.api.get(`${W()}/${w.id}`), 403, 'authorization_error', 'team_access_denied', undefined);
     expectError(await t.api.get(`${W()}/not-an-id`), 400, 'invalid_request_error', 'invalid_id_format', 'webhookId');
     expectError(await t.api.get(`${W()}/${w.id}`, { query: { expand: 'secret' } }), 400, 'invalid_request_error', 'parameter_invalid', 'expand');
     expectError(await t.api.withKey(t.keys.pk_test).get(`${W()}/${w.id}`), 403, 'authorization_error', 'publishable_key_forbidden', undefined);
@@ -276,6 +277,7 @@ describe('DELETE /webhooks/{id}', () => {
     const w = await createWebhook(t, { name: 'del', url: 'https://del.example.com', events: '*' });
     expectError(await t.live.delete(`${W()}/${w.id}`), 404, 'not_found_error', 'resource_not_found', undefined);
     expectError(await t.api.withKey(t.keys.pk_test).delete(`${W()}/${w.id}`), 403, 'authorization_error', 'publishable_key_write', undefined);
+    expectError(await (await newTeam(tp)).api.delete(`${W()}/${w.id}`), 403, 'authorization_error', 'team_access_denied', undefined);
     const res = await t.api.delete(`${W()}/${w.id}`);
     expect(expectOk(res, 200)).toEqual({ id: w.id, deleted: true });
     const e = await log.waitFor((x) => x.requestId === res.body.meta.requestId, 'webhook.deleted');

@@ -340,6 +340,7 @@ describe('the delivery log and redelivery', () => {
     ['an unknown status', { status: 'lost' }, 'status'],
     ['an unknown event type', { eventType: 'ticket.exploded' }, 'eventType'],
     ['pageSize 101', { pageSize: 101 }, 'pageSize'],
+    ['pageSize not a number', { pageSize: 'ten' }, 'pageSize'],
     ['page 0', { page: 0 }, 'page'],
     ['an unknown parameter', { webhookId: 'x' }, 'webhookId'],
   ])('the list refuses %s with 400', async (_n, query, param) => {
@@ -353,6 +354,8 @@ describe('the delivery log and redelivery', () => {
     expectError(await pk.post(`${W(t)}/${w.id}/deliveries/${ids['ticket.created']}/redeliver`), 403, 'authorization_error', 'publishable_key_write', undefined);
     const stranger = await newTeam(tp);
     expectError(await stranger.api.get(`${W(t)}/${w.id}/deliveries`), 403, 'authorization_error', 'team_access_denied', undefined);
+    expectError(await stranger.api.get(`${W(t)}/${w.id}/deliveries/${ids['ticket.created']}`), 403, 'authorization_error', 'team_access_denied', undefined);
+    expectError(await stranger.api.get(`${stranger.path}/webhooks/${w.id}/deliveries/${ids['ticket.created']}`), 404, 'not_found_error', 'resource_not_found', undefined);
     expectError(await stranger.api.post(`${W(t)}/${w.id}/deliveries/${ids['ticket.created']}/redeliver`), 403, 'authorization_error', 'team_access_denied', undefined);
   });
 

@@ -8,7 +8,10 @@
  *     `createdAt`) to the moment the same receiver has the request. Prints p50/p99 and their ratio
  *     to the baseline.
  *
- *   npx tsx bench/webhooks.bench.ts [--events 2000] [--concurrency 4]
+ * With one ticket creator (the default) the figure is the pipeline's own latency; more creators add the
+ * queueing of a saturated single process (gateway, services and database share one event loop).
+ *
+ *   npx tsx bench/webhooks.bench.ts [--events 2000] [--concurrency 1]
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -19,7 +22,7 @@ import { parseArgs } from 'node:util';
 import { Agent, request } from 'undici';
 import { Receiver } from '../services/webhooks/test/receiver';
 
-const { values } = parseArgs({ options: { events: { type: 'string', default: '2000' }, concurrency: { type: 'string', default: '4' } } });
+const { values } = parseArgs({ options: { events: { type: 'string', default: '2000' }, concurrency: { type: 'string', default: '1' } } });
 const EVENTS = Number(values.events);
 const CONCURRENCY = Number(values.concurrency);
 const root = path.resolve(__dirname, '..');

@@ -7,7 +7,7 @@ import { createDeliveryService } from './deliveries/service';
 import type { Dispatcher } from './delivery/dispatch';
 import { DEFAULT_SETTINGS, type WebhookSettings } from './settings';
 
-const NO_WORKER: Dispatcher = { kick: () => {}, reserve: () => null, take: () => {}, release: () => {} };
+const NO_WORKER: Dispatcher = { kick: () => {}, reserve: () => null };
 import { quotaModel, webhookModel } from './webhooks/model';
 import { webhookRoutes } from './webhooks/routes';
 import { createWebhookService } from './webhooks/service';

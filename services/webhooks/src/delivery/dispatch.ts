@@ -1,22 +1,25 @@
 import type { DeliveryDoc } from '../deliveries/model';
 import type { WebhookDoc } from '../webhooks/model';
 
-/** A claim written on rows before they are committed, so they go straight to this process's worker. */
-export interface Lease {
+/**
+ * Attempt slots of this process's worker promised to rows about to be committed, and the lease to
+ * write on them so that no other worker claims them.
+ */
+export interface Reservation {
   owner: string;
   until: Date;
+  /** The rows were committed with this lease: send them now (webhooks with their secrets). */
+  take(rows: DeliveryDoc[], hooks: ReadonlyMap<string, WebhookDoc>): void;
+  /** The rows were not committed (a duplicate event, an error): give the slots back. */
+  release(): void;
 }
 
 /** What code that creates deliveries needs from the worker (the consumer, trigger-test, redelivery). */
 export interface Dispatcher {
   /** New deliveries were committed: look for due rows now rather than at the next poll. */
   kick(): void;
-  /** Reserves `n` attempt slots for rows about to be committed: the lease to write on them, or null when busy or stopped. */
-  reserve(n: number): Lease | null;
-  /** Committed rows written with a reserved lease, and their webhooks (secrets included): sent at once. */
-  take(rows: DeliveryDoc[], hooks: ReadonlyMap<string, WebhookDoc>): void;
-  /** Gives back a reservation whose rows were not committed. */
-  release(n: number): void;
+  /** Reserves `n` slots, or null when the worker is busy or stopped (then commit unleased and kick). */
+  reserve(n: number): Reservation | null;
 }
 
 /**
@@ -33,15 +36,15 @@ export async function commitAndDispatch(
   write: (rows: DeliveryDoc[]) => Promise<boolean>,
 ): Promise<void> {
   if (!rows.length) return;
-  const lease = dispatch.reserve(rows.length);
-  if (lease) for (const r of rows) Object.assign(r, { leaseOwner: lease.owner, leaseUntil: lease.until });
+  const reservation = dispatch.reserve(rows.length);
+  if (reservation) for (const r of rows) Object.assign(r, { leaseOwner: reservation.owner, leaseUntil: reservation.until });
   let committed = false;
   try {
     committed = await write(rows);
   } finally {
-    if (!lease) {
+    if (!reservation) {
       if (committed) dispatch.kick();
-    } else if (committed) dispatch.take(rows, hooks);
-    else dispatch.release(rows.length);
+    } else if (committed) reservation.take(rows, hooks);
+    else reservation.release();
   }
 }

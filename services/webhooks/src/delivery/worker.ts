@@ -7,7 +7,7 @@ import { webhookModel, type WebhookDoc } from '../webhooks/model';
 import { disableWebhook } from '../webhooks/service';
 import { nextAttemptAt } from './schedule';
 import { Sender, type AttemptOutcome } from './sender';
-import type { Dispatcher, Lease } from './dispatch';
+import type { Dispatcher, Reservation } from './dispatch';
 import { signAttempt } from './signing';
 
 /** The delivery worker's handle: every Dispatcher call is safe before `start()` and after `stop()`. */
@@ -49,12 +49,6 @@ export function createDeliveryWorker(opts: { settings: WebhookSettings; logger: 
     reserve(n) {
       return running?.reserve(n) ?? null;
     },
-    take(rows, hooks) {
-      running?.take(rows, hooks);
-    },
-    release(n) {
-      running?.release(n);
-    },
   };
 }
 
@@ -69,7 +63,7 @@ class RunningWorker {
   private claims = 0;
   private stopped = false;
   private kicked = false;
-  /** Slots promised to rows being committed with a direct lease (see commitAndDispatch). */
+  /** Slots promised to rows being committed with a direct lease (see commitAndDispatch in dispatch.ts). */
   private reserved = 0;
   private readonly directOwner = `${this.me}:direct`;
   private wake: (() => void) | null = null;
@@ -93,25 +87,29 @@ class RunningWorker {
     this.wake?.();
   }
 
-  reserve(n: number): Lease | null {
+  reserve(n: number): Reservation | null {
     if (this.stopped || this.inFlight.size + this.reserved + n > this.settings.concurrency) return null;
     this.reserved += n;
-    return { owner: this.directOwner, until: new Date(Date.now() + this.settings.leaseMs) };
-  }
-
-  release(n: number): void {
-    this.reserved = Math.max(0, this.reserved - n);
-  }
-
-  take(rows: DeliveryDoc[], hooks: ReadonlyMap<string, WebhookDoc>): void {
-    this.release(rows.length);
-    if (this.stopped) {
-      // Stopped between the reservation and the commit: hand the rows back to whichever worker polls next.
-      this.Queue.updateMany({ _id: { $in: rows.map((r) => r._id) }, leaseOwner: this.directOwner }, { $set: { leaseOwner: null, leaseUntil: NO_LEASE } })
-        .catch(() => undefined);
-      return;
-    }
-    for (const row of rows) this.launch(row as Claimed, hooks.get(row.webhookId));
+    let settled = false;
+    const release = () => {
+      if (!settled) this.reserved -= n;
+      settled = true;
+    };
+    return {
+      owner: this.directOwner,
+      until: new Date(Date.now() + this.settings.leaseMs),
+      release,
+      take: (rows, hooks) => {
+        release();
+        if (this.stopped) {
+          // Stopped between the reservation and the commit: hand the rows back to whichever worker polls next.
+          this.Queue.updateMany({ _id: { $in: rows.map((r) => r._id) }, leaseOwner: this.directOwner }, { $set: { leaseOwner: null, leaseUntil: NO_LEASE } })
+            .catch(() => undefined);
+          return;
+        }
+        for (const row of rows) this.launch(row as Claimed, hooks.get(row.webhookId));
+      },
+    };
   }
 
   async stop(): Promise<void> {

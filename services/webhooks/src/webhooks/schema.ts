@@ -19,7 +19,7 @@ export const urlField = z.string().min(1).max(URL_MAX);
 /**
  * `events` on write: a comma-separated string (`"ticket.created, ticket.closed"`, as the spec shows)
  * or, equally, an array of strings (what a read returns, so a client can send back what it read).
- * Items are trimmed; empty items, unknown types and duplicates of nothing are refused; repeats are dropped.
+ * Items are trimmed; an empty item or an unknown type or pattern is refused; repeats are dropped.
  */
 export const eventsField = z
   .union([z.string(), z.array(z.string())])

@@ -1,0 +1,58 @@
+/** commitAndDispatch: rows leased to the local worker when it has room, handed over only once committed. */
+import { commitAndDispatch, type Dispatcher, type Reservation } from '../src/delivery/dispatch';
+import { newDeliveryRow, NO_LEASE, type DeliveryDoc } from '../src/deliveries/model';
+
+const rows = () =>
+  [1, 2].map((i) =>
+    newDeliveryRow({ id: `dlv_${i}`, teamId: 't', mode: 'test', webhookId: 'whk_1', eventId: 'evt_1', eventType: 'ticket.created', requestId: null, test: false, body: '{}', now: new Date() }),
+  );
+
+function fake(room: boolean) {
+  const calls: string[] = [];
+  const until = new Date(Date.now() + 60_000);
+  const dispatch: Dispatcher = {
+    kick: () => calls.push('kick'),
+    reserve: (n): Reservation | null =>
+      room ? { owner: 'wrk_me:direct', until, take: (r) => calls.push(`take ${r.length}`), release: () => calls.push(`release ${n}`) } : null,
+  };
+  return { calls, dispatch, until };
+}
+
+test('with room: the rows are written leased to the worker and handed over after the commit', async () => {
+  const f = fake(true);
+  let written: DeliveryDoc[] = [];
+  await commitAndDispatch(f.dispatch, rows(), new Map(), async (r) => {
+    written = r.map((x) => ({ ...x }));
+    f.calls.push('commit');
+    return true;
+  });
+  expect(written.map((r) => [r.leaseOwner, r.leaseUntil])).toEqual([['wrk_me:direct', f.until], ['wrk_me:direct', f.until]]);
+  expect(f.calls).toEqual(['commit', 'take 2']);
+});
+
+test('a duplicate event (nothing committed) gives the slots back; an error too, and is rethrown', async () => {
+  const f = fake(true);
+  await commitAndDispatch(f.dispatch, rows(), new Map(), async () => false);
+  await expect(commitAndDispatch(f.dispatch, rows(), new Map(), async () => Promise.reject(new Error('write conflict')))).rejects.toThrow('write conflict');
+  expect(f.calls).toEqual(['release 2', 'release 2']);
+});
+
+test('without room: the rows are written unleased and the worker is kicked, only if they were committed', async () => {
+  const f = fake(false);
+  let written: DeliveryDoc[] = [];
+  await commitAndDispatch(f.dispatch, rows(), new Map(), async (r) => {
+    written = r;
+    return true;
+  });
+  expect(written.map((r) => [r.leaseOwner, r.leaseUntil])).toEqual([[null, NO_LEASE], [null, NO_LEASE]]);
+  await commitAndDispatch(f.dispatch, rows(), new Map(), async () => false);
+  expect(f.calls).toEqual(['kick']);
+});
+
+test('no rows: nothing is written', async () => {
+  const f = fake(true);
+  const write = jest.fn(async () => true);
+  await commitAndDispatch(f.dispatch, [], new Map(), write);
+  expect(write).not.toHaveBeenCalled();
+  expect(f.calls).toEqual([]);
+});

@@ -6,13 +6,12 @@
 import { Webhook, WebhookVerificationError } from 'standardwebhooks';
 import type { EventEnvelope } from '@helpdesk/contracts';
 import { startTestPlatform, type TestPlatform } from '@helpdesk/testing';
-import { expectError, expectOk, ISO } from './helpdesk-helpers';
+import { eventually, expectError, expectOk, ISO } from './helpdesk-helpers';
 import {
   createTicket,
   createWebhook,
   DLV_ID,
   EVT_ID,
-  eventually,
   newTeam,
   octokitVerify,
   readDelivery,
@@ -33,7 +32,7 @@ const receivers: Receiver[] = [];
 beforeAll(async () => {
   tp = await startTestPlatform({ webhooks: { allowLoopback: true, timeoutMs: 400, retryScheduleMs: SCHEDULE, jitter: 0, pollIntervalMs: 50, retryAfterMaxMs: 10_000 } });
   log = await WebhookEventLog.start(tp);
-  await tp.platform.buses.webhooks.subscribe('e2e-everything-observer', ['#'], async (e) => {
+  await tp.observe('webhooks', ['#'], async (e) => {
     published.push(e);
   });
 }, 60_000);
@@ -76,7 +75,7 @@ describe('a delivery', () => {
     expect(b.id).toMatch(EVT_ID);
     expect(b.createdAt).toMatch(ISO);
     // createdAt is when the event happened; data is the event's payload, as published.
-    const event = await eventually(() => published.find((e) => e.id === b.id), 'the ticket.created event');
+    const event = (await eventually('the ticket.created event is seen', async () => published.find((e) => e.id === b.id)))!;
     expect(b.createdAt).toBe(event.occurredAt);
     expect(b.data).toEqual(event.data);
 

@@ -3,7 +3,7 @@ import type { EventEnvelope } from '@helpdesk/contracts';
 import { ApiClient, type TeamKeys, type TestPlatform } from '@helpdesk/testing';
 import { expectOk } from './helpdesk-helpers';
 
-export { Receiver, eventually, type Received, type Reply, type Responder } from '../../services/webhooks/test/receiver';
+export { Receiver, type Received, type Reply, type Responder } from '../../services/webhooks/test/receiver';
 export { verify as octokitVerify } from '../../services/webhooks/test/octokit';
 
 export const WHK_ID = /^whk_[A-Za-z0-9]{24}$/;
@@ -40,7 +40,7 @@ export class WebhookEventLog {
 
   static async start(tp: TestPlatform): Promise<WebhookEventLog> {
     const log = new WebhookEventLog();
-    await tp.platform.buses.webhooks.subscribe(`e2e-webhook-observer-${randomBytes(4).toString('hex')}`, ['webhook.#'], async (e: EventEnvelope) => {
+    await tp.observe('webhooks', ['webhook.#'], async (e: EventEnvelope) => {
       log.events.push(e as EventEnvelope<any>);
     });
     return log;

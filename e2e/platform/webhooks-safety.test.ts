@@ -4,7 +4,7 @@
  * refused when connecting: the delivery fails with the reason, and no request reaches the receiver.
  */
 import { startTestPlatform, type TestPlatform } from '@helpdesk/testing';
-import { expectError, expectOk } from './helpdesk-helpers';
+import { eventually, expectError, expectOk } from './helpdesk-helpers';
 import { createTicket, createWebhook, newTeam, Receiver, waitForDelivery, type Team } from './webhooks-helpers';
 
 let tp: TestPlatform;
@@ -41,15 +41,10 @@ it.each([
 it('a name resolving to 127.0.0.1 is refused at connect time: the delivery fails with "address blocked", no request arrives', async () => {
   const w = await createWebhook(t, { name: 'rebinding', url: `https://localhost:${rx.port}/hook`, events: 'ticket.created' });
   await createTicket(t);
-  const [d] = await (async () => {
-    const deadline = Date.now() + 10_000;
-    for (;;) {
-      const list = expectOk(await t.api.get(`${W()}/${w.id}/deliveries`), 200);
-      if (list.length) return list;
-      if (Date.now() > deadline) throw new Error('no delivery was created');
-      await new Promise((r) => setTimeout(r, 25));
-    }
-  })();
+  const [d] = await eventually('the delivery is created', async () => {
+    const list = expectOk(await t.api.get(`${W()}/${w.id}/deliveries`), 200);
+    return list.length ? list : undefined;
+  });
   const failed = await waitForDelivery(t, w.id, d.id, 'failed');
   expect(failed.attempts).toHaveLength(3);
   for (const a of failed.attempts) {

@@ -10,5 +10,7 @@ module.exports = {
   testPathIgnorePatterns: ['/node_modules/', '/dist/'],
   transform: { '^.+\\.(t|j)sx?$': ['@swc/jest', { jsc: { target: 'es2022' } }] },
   transformIgnorePatterns: ['/node_modules/(?!(jose|@octokit)/)'],
+  // @octokit/webhooks-methods exports only an `import` condition, which jest's CommonJS resolver does not match.
+  moduleNameMapper: { '^@octokit/webhooks-methods$': '<rootDir>/node_modules/@octokit/webhooks-methods/dist-node/index.js' },
   testTimeout: 30000,
 };

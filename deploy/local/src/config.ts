@@ -26,5 +26,7 @@ export const localEnvSchema = z.object({
   RATE_LIMIT_PUBLISHABLE_PER_MINUTE: z.coerce.number().int().positive().optional(),
   /** Unsafe, for local development: webhooks may target loopback addresses, over plain HTTP too. */
   WEBHOOKS_ALLOW_LOOPBACK: boolFlag(false),
+  /** Per-attempt webhook delivery timeout, at most 15 s. */
+  WEBHOOKS_TIMEOUT_MS: z.preprocess((v) => (v === '' || v === undefined ? 10_000 : Number(v)), z.number().int().min(1).max(15_000)),
 });
 export type LocalEnv = z.infer<typeof localEnvSchema>;

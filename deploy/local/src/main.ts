@@ -18,7 +18,7 @@ async function main(): Promise<void> {
     internalTokenSecret: env.INTERNAL_TOKEN_SECRET,
     logger,
     rateLimits: { secretPerMinute: env.RATE_LIMIT_SECRET_PER_MINUTE, publishablePerMinute: env.RATE_LIMIT_PUBLISHABLE_PER_MINUTE },
-    webhooks: { allowLoopback: env.WEBHOOKS_ALLOW_LOOPBACK },
+    webhooks: { allowLoopback: env.WEBHOOKS_ALLOW_LOOPBACK, timeoutMs: env.WEBHOOKS_TIMEOUT_MS },
   });
   onShutdown(logger, [{ name: 'platform', close: () => platform.stop() }]);
   const { credentials, created, file } = await ensureDevCredentials(platform.gateway.admin, env.DATA_DIR, {

@@ -3,74 +3,28 @@ import type { AddressInfo } from 'node:net';
 import mongoose from 'mongoose';
 import {
   EVENT_CATALOG,
-  PERMISSIONS,
   type EventData,
   type EventEnvelope,
   type EventType,
-  type InternalClaims,
   type MessageSnapshot,
-  type Permission,
   type TicketSnapshot,
 } from '@helpdesk/contracts';
 import { closeServer, createLogger, InternalTokens, listen, MemoryBus, newId } from '@helpdesk/kit';
 import { startEmbeddedMongo } from '@helpdesk/mongo-embedded';
 import { buildApp } from '../src/app';
 import { startCustomers, type RunningCustomers } from '../src/index';
+// Deep import: @helpdesk/testing's index also loads the whole platform, which a service test does not need.
+import { serviceCaller, TEST_INTERNAL_SECRET, type Caller, type Reply } from '@helpdesk/testing/src/service';
 
-export const SECRET = 'test-secret-test-secret-test-secret-0123';
+export const SECRET = TEST_INTERNAL_SECRET;
 export const TEAM_A = randomUUID();
 export const TEAM_B = randomUUID();
 export const tokens = new InternalTokens(SECRET);
 export const logger = createLogger('customers-test', 'silent');
 
-export interface Caller {
-  teamId?: string;
-  mode?: 'test' | 'live';
-  keyType?: InternalClaims['keyType'];
-  permissions?: Permission[];
-  memberId?: string | null;
-}
-
-export interface Reply {
-  status: number;
-  body: any;
-  headers: Headers;
-  requestId: string;
-}
-
-let seq = 0;
-
-/** Calls the service as the gateway (or ticketing) would: a path plus an internal token. `{team}` is the caller's team. */
-export async function call(
-  base: string,
-  method: string,
-  path: string,
-  opts: { as?: Caller | null; body?: unknown; rawBody?: string; token?: string } = {},
-): Promise<Reply> {
-  const as = opts.as === undefined ? {} : opts.as;
-  const requestId = `req_c${++seq}_${Math.random().toString(36).slice(2, 10)}`;
-  const headers: Record<string, string> = { 'content-type': 'application/json' };
-  if (opts.token !== undefined) headers['x-internal-token'] = opts.token;
-  else if (as) {
-    headers['x-internal-token'] = await tokens.sign({
-      teamId: as.teamId ?? TEAM_A,
-      mode: as.mode ?? 'test',
-      keyId: 'key_testkey0001',
-      keyType: as.keyType ?? 'secret',
-      memberId: as.memberId === undefined ? 'mem_member000001' : as.memberId,
-      permissions: as.permissions ?? [...PERMISSIONS],
-      requestId,
-    });
-  }
-  const url = base + path.replace('{team}', as?.teamId ?? TEAM_A);
-  const res = await fetch(url, {
-    method,
-    headers,
-    body: opts.rawBody ?? (opts.body === undefined ? undefined : JSON.stringify(opts.body)),
-  });
-  const text = await res.text();
-  return { status: res.status, body: text ? JSON.parse(text) : null, headers: res.headers, requestId };
-}
+export type { Caller, Reply };
+/** Calls the service as the gateway would: a path (`{team}` = the caller's team) plus an internal token. */
+export const call = serviceCaller(tokens, TEAM_A);
 
 export const expectError = (r: { status: number; body: any }, status: number, code: string, param?: string) => {
   expect({ status: r.status, code: r.body?.error?.code, param: r.body?.error?.param }).toEqual({ status, code, param });
@@ -159,7 +113,7 @@ export function envelope<T extends EventType>(type: T, data: EventData<T>, scope
     teamId: scope.teamId ?? TEAM_A,
     mode: scope.mode ?? 'test',
     occurredAt: new Date().toISOString(),
-    requestId: `req_ticket${++seq}`,
+    requestId: `req_ticket${Math.random().toString(36).slice(2, 10)}`,
     actor: { type: 'key', id: 'key_testkey0001' },
     data: data as Record<string, unknown>,
   };

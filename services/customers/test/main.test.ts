@@ -1,22 +1,9 @@
 /** The standalone process: config from the environment, listening, graceful shutdown. */
-import { spawn } from 'node:child_process';
-import path from 'node:path';
 import { startEmbeddedMongo } from '@helpdesk/mongo-embedded';
+import { runServiceProcess } from '@helpdesk/testing/src/service';
 import { SECRET } from './helpers';
 
-const root = path.resolve(__dirname, '../../..');
-const tsx = path.join(root, 'node_modules/.bin/tsx');
-const main = path.join(root, 'services/customers/src/main.ts');
-
-function run(env: Record<string, string>) {
-  const child = spawn(tsx, [main], { cwd: root, env: { PATH: process.env.PATH ?? '', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-  let out = '';
-  let err = '';
-  child.stdout.on('data', (d) => (out += d));
-  child.stderr.on('data', (d) => (err += d));
-  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-  return { child, exited, out: () => out, err: () => err };
-}
+const run = (env: Record<string, string>) => runServiceProcess('services/customers/src/main.ts', env);
 
 test('refuses to start without MONGO_URL, naming it', async () => {
   const p = run({ INTERNAL_TOKEN_SECRET: SECRET });
@@ -28,13 +15,7 @@ test('starts from the environment, answers health checks, and exits 0 on SIGTERM
   const m = await startEmbeddedMongo();
   try {
     const p = run({ MONGO_URL: m.uri(), INTERNAL_TOKEN_SECRET: SECRET, PORT: '0', LOG_LEVEL: 'info' });
-    let url: string | undefined;
-    for (let i = 0; i < 200 && !url; i++) {
-      await new Promise((r) => setTimeout(r, 50));
-      url = /"url":"(http:\/\/[^"]+)"/.exec(p.out())?.[1];
-    }
-    expect(url).toBeDefined();
-    const base = url!.replace('0.0.0.0', '127.0.0.1');
+    const base = await p.listening();
     expect((await fetch(`${base}/healthz`)).status).toBe(200);
     expect((await fetch(`${base}/readyz`)).status).toBe(200);
     expect((await fetch(`${base}/teams/x/customers`)).status).toBe(401);

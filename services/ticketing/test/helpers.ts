@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import mongoose from 'mongoose';
-import { PERMISSIONS, type EventEnvelope, type InternalClaims, type Permission } from '@helpdesk/contracts';
+import type { EventEnvelope } from '@helpdesk/contracts';
 import { createLogger, InternalTokens, listen, closeServer } from '@helpdesk/kit';
 import type { AddressInfo } from 'node:net';
 import { startEmbeddedMongo } from '@helpdesk/mongo-embedded';
@@ -8,62 +8,18 @@ import { buildApp } from '../src/app';
 import { startTicketing, type RunningTicketing } from '../src/index';
 import { createBus, type EventBus } from '../src/outbox';
 import { FakeCustomers } from './fake-customers';
+// Deep import: @helpdesk/testing's index also loads the whole platform, which a service test does not need.
+import { serviceCaller, TEST_INTERNAL_SECRET, type Caller, type Reply } from '@helpdesk/testing/src/service';
 
-export const SECRET = 'test-secret-test-secret-test-secret-0123';
+export const SECRET = TEST_INTERNAL_SECRET;
 export const TEAM_A = randomUUID();
 export const TEAM_B = randomUUID();
 export const tokens = new InternalTokens(SECRET);
 export const logger = createLogger('ticketing-test', 'silent');
 
-export interface Caller {
-  teamId?: string;
-  mode?: 'test' | 'live';
-  keyType?: InternalClaims['keyType'];
-  permissions?: Permission[];
-  memberId?: string | null;
-}
-
-export interface Reply {
-  status: number;
-  body: any;
-  headers: Headers;
-  requestId: string;
-}
-
-let seq = 0;
-
-/** Calls the service as the gateway would: path `/teams/{teamId}/…` plus an internal token. */
-export async function call(
-  base: string,
-  method: string,
-  path: string,
-  opts: { as?: Caller | null; body?: unknown; rawBody?: string; token?: string } = {},
-): Promise<Reply> {
-  const as = opts.as === undefined ? {} : opts.as;
-  const requestId = `req_t${++seq}_${Math.random().toString(36).slice(2, 10)}`;
-  const headers: Record<string, string> = { 'content-type': 'application/json' };
-  if (opts.token !== undefined) headers['x-internal-token'] = opts.token;
-  else if (as) {
-    headers['x-internal-token'] = await tokens.sign({
-      teamId: as.teamId ?? TEAM_A,
-      mode: as.mode ?? 'test',
-      keyId: 'key_testkey0001',
-      keyType: as.keyType ?? 'secret',
-      memberId: as.memberId === undefined ? 'mem_member000001' : as.memberId,
-      permissions: as.permissions ?? [...PERMISSIONS],
-      requestId,
-    });
-  }
-  const teamId = as?.teamId ?? TEAM_A;
-  const url = base + path.replace('{team}', teamId);
-  const res = await fetch(url, {
-    method,
-    headers,
-    body: opts.rawBody ?? (opts.body === undefined ? undefined : JSON.stringify(opts.body)),
-  });
-  const text = await res.text();
-  return { status: res.status, body: text ? JSON.parse(text) : null, headers: res.headers, requestId };
-}
+export type { Caller, Reply };
+/** Calls the service as the gateway would: a path (`{team}` = the caller's team) plus an internal token. */
+export const call = serviceCaller(tokens, TEAM_A);
 
 /** The app with no database behind it: enough for everything refused before the first query. */
 export async function startDetached(): Promise<{ url: string; stop: () => Promise<void> }> {

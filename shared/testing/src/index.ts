@@ -1,3 +1,4 @@
 export * from './client';
 export * from './platform';
 export * from './broker';
+export * from './service';

@@ -7,7 +7,7 @@
  *
  *   npx tsx bench/gateway.bench.ts [--duration 10] [--connections 50]
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { start, stop } from './processes';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -17,32 +17,6 @@ import autocannon from 'autocannon';
 const { values } = parseArgs({ options: { duration: { type: 'string', default: '10' }, connections: { type: 'string', default: '50' } } });
 const duration = Number(values.duration);
 const connections = Number(values.connections);
-const root = path.resolve(__dirname, '..');
-
-function start(script: string, env: Record<string, string>, readyLine: RegExp): Promise<{ child: ChildProcess; match: RegExpMatchArray }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', script], { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
-    let out = '';
-    const timer = setTimeout(() => reject(new Error(`${script} did not start: ${out}`)), 60_000);
-    child.stdout!.on('data', (chunk: Buffer) => {
-      out += chunk.toString();
-      const match = out.match(readyLine);
-      if (match) {
-        clearTimeout(timer);
-        resolve({ child, match });
-      }
-    });
-    child.on('exit', (code) => reject(new Error(`${script} exited with ${code}: ${out}`)));
-  });
-}
-
-function stop(child: ChildProcess): Promise<void> {
-  return new Promise((resolve) => {
-    child.removeAllListeners('exit');
-    child.once('exit', () => resolve());
-    child.kill('SIGTERM');
-  });
-}
 
 interface Figure { name: string; rps: number; p50: number; p99: number; non2xx: number }
 

@@ -13,7 +13,7 @@
  *
  *   npx tsx bench/webhooks.bench.ts [--events 2000] [--concurrency 1]
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { start, stop } from './processes';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -25,32 +25,6 @@ import { Receiver } from '../services/webhooks/test/receiver';
 const { values } = parseArgs({ options: { events: { type: 'string', default: '2000' }, concurrency: { type: 'string', default: '1' } } });
 const EVENTS = Number(values.events);
 const CONCURRENCY = Number(values.concurrency);
-const root = path.resolve(__dirname, '..');
-
-function start(script: string, env: Record<string, string>, readyLine: RegExp): Promise<{ child: ChildProcess; match: RegExpMatchArray }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', script], { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
-    let out = '';
-    const timer = setTimeout(() => reject(new Error(`${script} did not start: ${out}`)), 60_000);
-    child.stdout!.on('data', (chunk: Buffer) => {
-      out += chunk.toString();
-      const match = out.match(readyLine);
-      if (match) {
-        clearTimeout(timer);
-        resolve({ child, match });
-      }
-    });
-    child.on('exit', (code) => reject(new Error(`${script} exited with ${code}: ${out}`)));
-  });
-}
-
-function stop(child: ChildProcess): Promise<void> {
-  return new Promise((resolve) => {
-    child.removeAllListeners('exit');
-    child.once('exit', () => resolve());
-    child.kill('SIGTERM');
-  });
-}
 
 const pct = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
 const sortNum = (xs: number[]) => [...xs].sort((a, b) => a - b);

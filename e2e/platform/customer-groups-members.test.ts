@@ -117,6 +117,8 @@ describe('GET /customer-groups/{id}/members through the gateway', () => {
     expectOk(await tp.api.patch(`${tp.teamPath}/customers/${ids[26]}`, { name: 'Newest Member' }), 200);
     const res = await tp.api.get(members(g.id));
     expect(res.status).toBe(200);
+    expect(Object.keys(res.body).sort()).toEqual(['data', 'pagination']);
+    expect(res.headers.get('x-svc-request-id')).toMatch(/^req_/);
     expect(res.body.data).toHaveLength(25);
     expect(res.body.pagination).toEqual({ page: 1, pageSize: 25, total: 27, totalPages: 2, hasMore: true });
     expect(res.body.data[0]).toEqual({ id: ids[26], object: 'customer', name: 'Newest Member', email: expect.any(String), joinedGroupAt: expect.stringMatching(ISO) });

@@ -1,13 +1,13 @@
 import { Router } from 'express';
-import { parseInput, requireObjectBody, sendTopLevelPage } from '@helpdesk/kit';
+import { parseInput, requireObjectBody } from '@helpdesk/kit';
 import { readAccess, writeAccess } from '../access';
 import { createGroupSchema, listGroupsQuery, updateGroupSchema } from './schema';
 import type { GroupService } from './service';
 
 /**
  * `/teams/:teamId/customer-groups…`. The spec shows customer-group responses without the envelope:
- * a group (and a delete's `{deleted, id}`) is the bare object; the list is `{data, pagination}`
- * (kit's top-level page, which also carries `success` and `meta`). Errors keep the standard body.
+ * a group (and a delete's `{deleted, id}`) is the bare object; the list is the bare `{data,
+ * pagination}`. The request id is in the `x-svc-request-id` header. Errors keep the standard body.
  */
 export function groupRoutes(groups: GroupService): Router {
   const r = Router({ mergeParams: true });
@@ -16,7 +16,7 @@ export function groupRoutes(groups: GroupService): Router {
     const ctx = readAccess(res);
     const q = parseInput(listGroupsQuery, { ...(req.query as Record<string, unknown>) });
     const { items, pagination } = await groups.list(ctx, q);
-    sendTopLevelPage(res, items, pagination);
+    res.json({ data: items, pagination });
   });
 
   r.post('/', async (req, res) => {

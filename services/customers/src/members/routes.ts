@@ -1,5 +1,5 @@
 import { Router, type Request } from 'express';
-import { parseInput, requireObjectBody, sendTopLevelPage } from '@helpdesk/kit';
+import { parseInput, requireObjectBody } from '@helpdesk/kit';
 import { readAccess, writeAccess } from '../access';
 import { addMembersSchema, listMembersQuery, removeMemberQuery } from './schema';
 import type { MemberService } from './service';
@@ -13,7 +13,7 @@ export function memberRoutes(members: MemberService): Router {
     const ctx = readAccess(res);
     const q = parseInput(listMembersQuery, { ...(req.query as Record<string, unknown>) });
     const { items, pagination } = await members.list(ctx, groupIdOf(req), q);
-    sendTopLevelPage(res, items, pagination);
+    res.json({ data: items, pagination });
   });
 
   r.post('/', async (req, res) => {

@@ -30,3 +30,24 @@ export function requirePermission(ctx: RequestContext, permission: Permission): 
     throw new ApiError('insufficient_permissions', `This key lacks the permission ${permission}.`);
   }
 }
+
+/** Who a request's events are attributed to, in which team and partition, for which request. */
+export function eventScopeOf(ctx: RequestContext): { teamId: string; mode: 'test' | 'live'; requestId: string; actor: Actor } {
+  return { ...scopeOf(ctx), requestId: ctx.requestId, actor: actorOf(ctx) };
+}
+
+/**
+ * Defence in depth for a staff resource (the gateway checks the same): a publishable key may neither
+ * read it (`publishable_key_forbidden`) nor write it (`publishable_key_write`), and the key must
+ * carry `permission`. `what` names the resource in the message ("tickets").
+ */
+export function staffAccess(res: Response, access: 'read' | 'write', permission: Permission, what: string): RequestContext {
+  const ctx = ctxOf(res);
+  if (ctx.keyType === 'publishable') {
+    throw access === 'read'
+      ? new ApiError('publishable_key_forbidden', `Publishable keys cannot read ${what}; use a secret key.`)
+      : new ApiError('publishable_key_write', 'Publishable keys cannot create, update or delete; use a secret key.');
+  }
+  requirePermission(ctx, permission);
+  return ctx;
+}

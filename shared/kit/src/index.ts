@@ -15,3 +15,4 @@ export * from './bus';
 export * from './outbox';
 export * from './telemetry';
 export * from './service';
+export * from './fields';

@@ -41,8 +41,3 @@ export const queryInt = () =>
 
 /** A query-string boolean: `true`/`false` only. */
 export const queryBool = () => z.preprocess((v) => (v === 'true' ? true : v === 'false' ? false : v), z.boolean());
-
-/** Metadata: an object of at most 50 keys (key length ≤ 40, values JSON). */
-export const metadataSchema = z
-  .record(z.string().min(1).max(40), z.unknown())
-  .refine((m) => Object.keys(m).length <= 50, { message: 'at most 50 keys' });

@@ -1,7 +1,10 @@
 import { z } from 'zod';
 import { SENTIMENTS } from '@helpdesk/contracts';
 import { paginationFields } from '@helpdesk/kit';
-import { keyValueField, nameField, notesField, OBJECT_KEYS_MAX, SEARCH_MAX, tagsField } from '../common';
+import { keyValueField, nameField as kitNameField, notesField, OBJECT_KEYS_MAX, tagsField } from '@helpdesk/kit';
+import { SEARCH_MAX } from '../common';
+
+const nameField = kitNameField();
 
 export const EMAIL_MAX = 254;
 /** An email address, kept as sent; the service also stores a lowercase copy. */

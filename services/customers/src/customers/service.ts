@@ -1,7 +1,13 @@
 import type mongoose from 'mongoose';
 import type { CustomerSnapshot, MessageSnapshot } from '@helpdesk/contracts';
 import {
+  conflictOnDuplicate,
   escapeRegex,
+  eventScopeOf,
+  mergeKeyValues,
+  OBJECT_KEYS_MAX,
+  sameJson,
+  withoutNulls,
   newId,
   notFound,
   pageOf,
@@ -14,7 +20,6 @@ import {
   type RequestContext,
   type Scope,
 } from '@helpdesk/kit';
-import { conflictOnDuplicate, eventScope, mergeKeyValues, OBJECT_KEYS_MAX, sameJson, withoutNulls } from '../common';
 import type { GroupDoc, GroupModel } from '../groups/model';
 import type { MembershipDoc, MembershipModel } from '../members/model';
 import type { StatusService } from '../statuses/service';
@@ -68,7 +73,7 @@ export function createCustomerService(deps: CustomerDeps) {
   async function insert(ctx: RequestContext, doc: CustomerDoc): Promise<CustomerDoc> {
     await conflictOnDuplicate(
       () =>
-        withOutbox(conn, eventScope(ctx), async (session, emit) => {
+        withOutbox(conn, eventScopeOf(ctx), async (session, emit) => {
           await Customers.create([doc], { session });
           emit({ type: 'customer.created', data: { customer: customerSnapshot(doc) } });
         }),
@@ -133,7 +138,7 @@ export function createCustomerService(deps: CustomerDeps) {
       const scope = scopeOf(ctx);
       const next = await conflictOnDuplicate(
         () =>
-          withOutbox(conn, eventScope(ctx), async (session, emit) => {
+          withOutbox(conn, eventScopeOf(ctx), async (session, emit) => {
             const cur = await findOr404(scope, id, session);
             const set: Partial<CustomerDoc> = {};
             const previous: Partial<Record<PublicField, unknown>> = {};
@@ -193,7 +198,7 @@ export function createCustomerService(deps: CustomerDeps) {
      */
     async remove(ctx: RequestContext, id: string) {
       const scope = scopeOf(ctx);
-      await withOutbox(conn, eventScope(ctx), async (session, emit) => {
+      await withOutbox(conn, eventScopeOf(ctx), async (session, emit) => {
         // The customer first: this write conflicts with any membership being added for it right now.
         const cur = await Customers.findOneAndDelete({ _id: id, ...scope }, { session }).lean<CustomerDoc>();
         if (!cur) throw notFound('customer', id);

@@ -1,6 +1,9 @@
 import { z } from 'zod';
 import { paginationFields } from '@helpdesk/kit';
-import { keyValueField, nameField, OBJECT_KEYS_MAX, SEARCH_MAX } from '../common';
+import { keyValueField, nameField as kitNameField, OBJECT_KEYS_MAX } from '@helpdesk/kit';
+import { SEARCH_MAX } from '../common';
+
+const nameField = kitNameField();
 
 export const SLUG_MAX = 100;
 export const SLUG_RE = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;

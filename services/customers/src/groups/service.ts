@@ -1,7 +1,13 @@
 import type mongoose from 'mongoose';
 import slugify from 'slugify';
 import {
+  conflictOnDuplicate,
   escapeRegex,
+  eventScopeOf,
+  mergeKeyValues,
+  OBJECT_KEYS_MAX,
+  sameJson,
+  withoutNulls,
   newUuid,
   notFound,
   pageOf,
@@ -14,7 +20,6 @@ import {
   type RequestContext,
   type Scope,
 } from '@helpdesk/kit';
-import { conflictOnDuplicate, eventScope, mergeKeyValues, OBJECT_KEYS_MAX, sameJson, withoutNulls } from '../common';
 import type { CustomerModel } from '../customers/model';
 import type { MembershipDoc, MembershipModel } from '../members/model';
 import { groupSnapshot, groupView } from '../views';
@@ -89,7 +94,7 @@ export function createGroupService(deps: GroupDeps) {
       };
       await conflictOnDuplicate(
         () =>
-          withOutbox(conn, eventScope(ctx), async (session, emit) => {
+          withOutbox(conn, eventScopeOf(ctx), async (session, emit) => {
             await Groups.create([doc], { session });
             emit({ type: 'customer_group.created', data: { group: groupSnapshot(doc) } });
           }),
@@ -103,7 +108,7 @@ export function createGroupService(deps: GroupDeps) {
       const scope = scopeOf(ctx);
       const next = await conflictOnDuplicate(
         () =>
-          withOutbox(conn, eventScope(ctx), async (session, emit) => {
+          withOutbox(conn, eventScopeOf(ctx), async (session, emit) => {
             const cur = await findOr404(scope, id, session);
             const set: Partial<GroupDoc> = {};
             const previous: Partial<Record<GroupField, unknown>> = {};
@@ -137,7 +142,7 @@ export function createGroupService(deps: GroupDeps) {
     /** Members are detached (memberships removed), never deleted; one customer_group.deleted says how many. */
     async remove(ctx: RequestContext, id: string) {
       const scope = scopeOf(ctx);
-      await withOutbox(conn, eventScope(ctx), async (session, emit) => {
+      await withOutbox(conn, eventScopeOf(ctx), async (session, emit) => {
         // The group first: this write conflicts with any member add on it right now.
         const cur = await Groups.findOneAndDelete({ _id: id, ...scope }, { session }).lean<GroupDoc>();
         if (!cur) throw notFound('customer group', id);

@@ -1,6 +1,8 @@
 import type mongoose from 'mongoose';
 import {
   ApiError,
+  duplicateKeyOf,
+  eventScopeOf,
   newUuid,
   notFound,
   pageOf,
@@ -12,7 +14,6 @@ import {
   type Pagination,
   type RequestContext,
 } from '@helpdesk/kit';
-import { duplicateKeyOf, eventScope } from '../common';
 import type { CustomerDoc, CustomerModel } from '../customers/model';
 import type { GroupDoc, GroupModel } from '../groups/model';
 import type { GroupService } from '../groups/service';
@@ -68,7 +69,7 @@ export function createMemberService(deps: MemberDeps) {
       const scope = scopeOf(ctx);
 
       const attempt = () =>
-        withOutbox(conn, eventScope(ctx), async (session, emit) => {
+        withOutbox(conn, eventScopeOf(ctx), async (session, emit) => {
           await groupService.findOr404(scope, groupId, session);
           const customers = await Customers.find({ ...scope, _id: { $in: wanted } }, { name: 1, email: 1 }).session(session).lean<CustomerDoc[]>();
           const byId = new Map(customers.map((c) => [c._id, c]));
@@ -113,7 +114,7 @@ export function createMemberService(deps: MemberDeps) {
 
     async remove(ctx: RequestContext, groupId: string, customerId: string) {
       const scope = scopeOf(ctx);
-      await withOutbox(conn, eventScope(ctx), async (session, emit) => {
+      await withOutbox(conn, eventScopeOf(ctx), async (session, emit) => {
         await groupService.findOr404(scope, groupId, session);
         const m = await Memberships.findOneAndDelete({ ...scope, groupId, customerId }, { session }).lean<MembershipDoc>();
         if (!m) throw new ApiError('resource_not_found', `The customer '${customerId}' is not a member of the customer group '${groupId}'.`);

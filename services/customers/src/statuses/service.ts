@@ -1,7 +1,18 @@
 import type mongoose from 'mongoose';
 import type { CustomerStatusSnapshot } from '@helpdesk/contracts';
-import { ApiError, conflict, notFound, parameterInvalid, scopeOf, withOutbox, type RequestContext, type Scope } from '@helpdesk/kit';
-import { conflictOnDuplicate, eventScope, sameJson } from '../common';
+import {
+  ApiError,
+  conflict,
+  conflictOnDuplicate,
+  eventScopeOf,
+  notFound,
+  parameterInvalid,
+  sameJson,
+  scopeOf,
+  withOutbox,
+  type RequestContext,
+  type Scope,
+} from '@helpdesk/kit';
 import type { CustomerModel } from '../customers/model';
 import type { StatusDoc, StatusModel } from './model';
 import {
@@ -60,7 +71,7 @@ export function createStatusService(deps: StatusDeps) {
       const now = new Date();
       return conflictOnDuplicate(
         () =>
-          withOutbox(conn, eventScope(ctx), async (session, emit) => {
+          withOutbox(conn, eventScopeOf(ctx), async (session, emit) => {
             let position = input.position;
             if (position === undefined) {
               // Default: after the last one (read in the transaction; two concurrent defaults may share a position).
@@ -82,7 +93,7 @@ export function createStatusService(deps: StatusDeps) {
 
     async update(ctx: RequestContext, key: string, input: UpdateStatusInput): Promise<CustomerStatusSnapshot> {
       if (isBuiltInStatus(key)) throw protectedStatus(key);
-      return withOutbox(conn, eventScope(ctx), async (session, emit) => {
+      return withOutbox(conn, eventScopeOf(ctx), async (session, emit) => {
         const cur = await Statuses.findOne({ ...scopeOf(ctx), key }).session(session).lean<StatusDoc>();
         if (!cur) throw notFound('customer status', key);
         const set: Partial<StatusDoc> = {};
@@ -106,7 +117,7 @@ export function createStatusService(deps: StatusDeps) {
     /** Refused (409) while any customer has the status: move them first. */
     async remove(ctx: RequestContext, key: string): Promise<{ key: string; deleted: true }> {
       if (isBuiltInStatus(key)) throw protectedStatus(key);
-      await withOutbox(conn, eventScope(ctx), async (session, emit) => {
+      await withOutbox(conn, eventScopeOf(ctx), async (session, emit) => {
         // The delete first: it conflicts with any transaction assigning this status right now.
         const cur = await Statuses.findOneAndDelete({ ...scopeOf(ctx), key }, { session }).lean<StatusDoc>();
         if (!cur) throw notFound('customer status', key);

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { hasPrefix } from '@helpdesk/contracts';
-import { metadataSchema, paginationFields } from '@helpdesk/kit';
+import { charLength, keyValueField, metadataSchema, NAME_MAX, notesField, paginationFields, tagsField } from '@helpdesk/kit';
 
 export const TICKET_STATUSES = ['new', 'open', 'pending', 'resolved', 'closed', 'merged'] as const;
 export type TicketStatus = (typeof TICKET_STATUSES)[number];
@@ -10,15 +10,8 @@ export const SENDERS = ['agent', 'customer', 'system', 'ai'] as const;
 export type Sender = (typeof SENDERS)[number];
 
 export const TITLE_MAX = 255;
-export const TAGS_MAX = 50;
-export const TAG_MAX = 50;
-export const NOTES_MAX = 10_000;
 export const CONTENT_MAX = 65_536;
-export const NAME_MAX = 255;
 export const INITIAL_MESSAGES_MAX = 100;
-
-/** Length in characters (code points), so an emoji counts as one. */
-export const charLength = (s: string) => [...s].length;
 
 export const titleField = z
   .string()
@@ -28,15 +21,7 @@ export const customerIdField = z
   .string()
   .refine((s) => hasPrefix(s, 'customer'), { message: "must be a customer id (cus_…)" });
 
-export const tagsField = z
-  .array(z.string().trim().min(1).max(TAG_MAX))
-  .max(TAGS_MAX)
-  .transform((tags) => [...new Set(tags)]);
-
-const metadataKeys = (m: Record<string, unknown>) =>
-  Object.keys(m).every((k) => !k.startsWith('$') && !k.includes('.'));
-const metadataKeyMessage = { message: "keys may not start with '$' or contain '.'" };
-
+/** A sender's or customer's name on a ticket: at most 255 characters. */
 export const nameField = z.string().max(NAME_MAX);
 
 /** A message given at ticket creation: `sender` may also be `ai` there. */
@@ -57,8 +42,8 @@ export const createTicketSchema = z.strictObject({
   customerName: nameField.nullable().optional(),
   messages: z.array(initialMessageSchema).max(INITIAL_MESSAGES_MAX).optional(),
   tags: tagsField.optional(),
-  notes: z.string().max(NOTES_MAX).nullable().optional(),
-  metadata: metadataSchema.refine(metadataKeys, metadataKeyMessage).optional(),
+  notes: notesField.optional(),
+  metadata: metadataSchema.optional(),
 });
 export type CreateTicketInput = z.infer<typeof createTicketSchema>;
 
@@ -70,11 +55,9 @@ export const updateTicketSchema = z.strictObject({
   status: z.enum(TICKET_STATUSES).optional(),
   priority: z.enum(PRIORITIES).optional(),
   tags: tagsField.optional(),
-  notes: z.string().max(NOTES_MAX).nullable().optional(),
-  metadata: z
-    .record(z.string().min(1).max(40), z.unknown())
-    .refine(metadataKeys, metadataKeyMessage)
-    .optional(),
+  notes: notesField.optional(),
+  // The 50-key limit applies to the merged result (tickets/service.ts).
+  metadata: keyValueField(null).optional(),
 });
 export type UpdateTicketInput = z.infer<typeof updateTicketSchema>;
 

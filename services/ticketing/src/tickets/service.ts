@@ -1,9 +1,14 @@
 import type mongoose from 'mongoose';
 import type { CustomerSnapshot } from '@helpdesk/contracts';
 import {
-  actorOf,
   ApiError,
+  charLength,
   escapeRegex,
+  eventScopeOf,
+  mergeKeyValues,
+  OBJECT_KEYS_MAX,
+  sameJson,
+  withoutNulls,
   newId,
   notFound,
   pageOf,
@@ -21,7 +26,6 @@ import type { CustomerRefs } from '../customers/service';
 import { buildSearchText, replaceCustomerNameInSearchText, replaceTitleInSearchText, type TicketDoc, type TicketModel } from './model';
 import { messageView, ticketSnapshot } from './snapshot';
 import {
-  charLength,
   TITLE_MAX,
   type CreateTicketInput,
   type Expandable,
@@ -53,9 +57,7 @@ export function ticketView(t: TicketDoc, extra: { messages?: MessageDoc[]; custo
   };
 }
 
-export function outboxScope(ctx: RequestContext): OutboxScope {
-  return { ...scopeOf(ctx), requestId: ctx.requestId, actor: actorOf(ctx) };
-}
+export const outboxScope = (ctx: RequestContext): OutboxScope => eventScopeOf(ctx);
 
 /** `messageType` and `isInternal` say the same thing; both sent and disagreeing is a 400. */
 export function resolveInternal(
@@ -72,14 +74,8 @@ export function resolveInternal(
   return fromType ?? input.isInternal ?? false;
 }
 
-const sameJson = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
-
-function withoutNulls(m: Record<string, unknown>): Record<string, unknown> {
-  return Object.fromEntries(Object.entries(m).filter(([, v]) => v !== null));
-}
-
-function metadataWithin50(m: Record<string, unknown>): void {
-  if (Object.keys(m).length > 50) throw parameterInvalid('metadata', 'Invalid metadata: at most 50 keys.');
+function metadataWithinLimit(m: Record<string, unknown>): void {
+  if (Object.keys(m).length > OBJECT_KEYS_MAX) throw parameterInvalid('metadata', `Invalid metadata: at most ${OBJECT_KEYS_MAX} keys.`);
 }
 
 const CLOSING = new Set(['resolved', 'closed']);
@@ -272,12 +268,8 @@ export function createTicketService(deps: TicketingDeps) {
         if (input.tags !== undefined) change('tags', input.tags);
         if (input.notes !== undefined) change('notes', input.notes);
         if (input.metadata !== undefined) {
-          const merged: Record<string, unknown> = { ...(cur.metadata ?? {}) };
-          for (const [k, v] of Object.entries(input.metadata)) {
-            if (v === null) delete merged[k];
-            else merged[k] = v;
-          }
-          metadataWithin50(merged);
+          const merged = mergeKeyValues(cur.metadata ?? {}, input.metadata);
+          metadataWithinLimit(merged);
           change('metadata', merged);
         }
         if (input.status !== undefined && input.status !== cur.status) {

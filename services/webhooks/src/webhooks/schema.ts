@@ -1,17 +1,11 @@
 import { z } from 'zod';
-import { paginationFields, queryBool } from '@helpdesk/kit';
+import { nameField as kitNameField, paginationFields, queryBool } from '@helpdesk/kit';
 import { MAX_PATTERNS, patternProblem } from './patterns';
 
-export const NAME_MAX = 255;
 export const URL_MAX = 2048;
 
-/** Length in characters (code points), so an emoji counts as one. */
-const charLength = (s: string) => [...s].length;
-
-export const nameField = z
-  .string()
-  .refine((s) => s.trim().length > 0, { message: 'must not be empty' })
-  .refine((s) => charLength(s) <= NAME_MAX, { message: `must be at most ${NAME_MAX} characters` });
+/** A webhook's name: 1 to 255 characters, not only whitespace. */
+export const nameField = kitNameField();
 
 /** Checked further by the service (scheme and address rules depend on the deployment's settings). */
 export const urlField = z.string().min(1).max(URL_MAX);

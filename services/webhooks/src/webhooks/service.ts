@@ -1,8 +1,10 @@
 import type mongoose from 'mongoose';
 import type { WebhookSnapshot } from '@helpdesk/contracts';
 import {
-  actorOf,
   ApiError,
+  duplicateKeyOf,
+  eventScopeOf,
+  SYSTEM_ACTOR,
   conflict,
   newId,
   notFound,
@@ -50,14 +52,12 @@ export function webhookSnapshot(w: WebhookDoc): WebhookSnapshot {
   };
 }
 
-export function outboxScope(ctx: RequestContext): EventScope {
-  return { ...scopeOf(ctx), requestId: ctx.requestId, actor: actorOf(ctx) };
-}
+export const outboxScope = (ctx: RequestContext): EventScope => eventScopeOf(ctx);
 
 /** Events the service emits on its own (a webhook disabled by the delivery worker). */
-export const systemScope = (scope: Scope): EventScope => ({ ...scope, requestId: null, actor: { type: 'system', id: null } });
+export const systemScope = (scope: Scope): EventScope => ({ ...scope, requestId: null, actor: SYSTEM_ACTOR });
 
-const isDuplicateKey = (err: unknown) => (err as { code?: number })?.code === 11000;
+const isDuplicateKey = (err: unknown) => duplicateKeyOf(err) !== null;
 const duplicate = () =>
   conflict('A webhook with this url and the same events already exists in this team and partition.', 'url');
 

@@ -81,3 +81,27 @@ export async function conflictOnDuplicate<R>(fn: () => Promise<R>, fields: Recor
     throw err;
   }
 }
+
+/**
+ * A PATCH's changes against the stored document `cur`: `change(field, value)` puts the field in `set`
+ * when the value differs (JSON-equal counts as unchanged) and remembers its previous value (dates as
+ * ISO strings) for the `*.updated` event's `changes`/`previous`. Internal fields that are no public
+ * change may be written to `set` directly.
+ */
+export function changeSet<D extends object>(cur: D) {
+  const set: Partial<D> = {};
+  const previous: Record<string, unknown> = {};
+  return {
+    set,
+    previous,
+    change<K extends keyof D & string>(field: K, value: D[K]): boolean {
+      const old = cur[field] ?? null;
+      if (sameJson(old, value)) return false;
+      set[field] = value;
+      previous[field] = old instanceof Date ? old.toISOString() : old;
+      return true;
+    },
+    /** The changed fields, in the order they were changed. */
+    changes: (): string[] => Object.keys(previous),
+  };
+}

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { parseInput, ApiError, paginationFields, pageOf, metadataSchema } from '../src';
+import { parseInput, ApiError, paginationFields, pageOf, metadataSchema, changeSet } from '../src';
 
 const schema = z.strictObject({
   title: z.string().min(1).max(255),
@@ -67,5 +67,19 @@ describe('parseInput, missing fields of any kind', () => {
     expect([errorOf(() => parseInput(s, { at: 1 })).code, errorOf(() => parseInput(s, { at: 1 })).param]).toEqual(['parameter_missing', 'sender']);
     expect(errorOf(() => parseInput(s, { sender: 'agent' })).param).toBe('at');
     expect(errorOf(() => parseInput(s, { sender: 'robot', at: 1 })).code).toBe('parameter_invalid');
+  });
+});
+
+describe('changeSet', () => {
+  it('sets only what differs and remembers previous values, dates as ISO strings', () => {
+    const at = new Date('2026-01-02T03:04:05.000Z');
+    const c = changeSet<{ a: string; b: string[]; when: Date | null; n: number | null }>({ a: 'x', b: ['1'], when: at, n: null });
+    expect(c.change('a', 'x')).toBe(false);
+    expect(c.change('b', ['1'])).toBe(false);
+    expect(c.change('when', null)).toBe(true);
+    expect(c.change('n', 2)).toBe(true);
+    expect(c.set).toEqual({ when: null, n: 2 });
+    expect(c.previous).toEqual({ when: at.toISOString(), n: null });
+    expect(c.changes()).toEqual(['when', 'n']);
   });
 });

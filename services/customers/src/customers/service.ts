@@ -1,12 +1,12 @@
 import type mongoose from 'mongoose';
 import type { CustomerSnapshot, MessageSnapshot } from '@helpdesk/contracts';
 import {
+  changeSet,
   conflictOnDuplicate,
   escapeRegex,
   eventScopeOf,
   mergeKeyValues,
   OBJECT_KEYS_MAX,
-  sameJson,
   withoutNulls,
   newId,
   notFound,
@@ -37,8 +37,6 @@ export interface CustomerDeps {
 }
 
 const EMAIL_TAKEN = { emailLower: { param: 'email', message: 'A customer with this email already exists.' } };
-/** Fields the public JSON shows; `previous` in customer.updated uses their public values. */
-type PublicField = 'name' | 'email' | 'status' | 'sentiment' | 'tags' | 'notes' | 'metadata';
 
 export function createCustomerService(deps: CustomerDeps) {
   const { conn, customers: Customers, groups: Groups, memberships: Memberships, statuses } = deps;
@@ -140,13 +138,7 @@ export function createCustomerService(deps: CustomerDeps) {
         () =>
           withOutbox(conn, eventScopeOf(ctx), async (session, emit) => {
             const cur = await findOr404(scope, id, session);
-            const set: Partial<CustomerDoc> = {};
-            const previous: Partial<Record<PublicField, unknown>> = {};
-            const change = <K extends PublicField>(field: K, value: CustomerDoc[K]) => {
-              if (sameJson(cur[field] ?? null, value)) return;
-              set[field] = value;
-              previous[field] = cur[field] ?? null;
-            };
+            const { set, previous, change, changes: changedFields } = changeSet<CustomerDoc>(cur);
 
             if (input.name !== undefined) change('name', input.name);
             if (input.email !== undefined && input.email !== cur.email) {
@@ -172,7 +164,7 @@ export function createCustomerService(deps: CustomerDeps) {
               change('metadata', merged);
             }
 
-            const changes = Object.keys(previous);
+            const changes = changedFields();
             if (!changes.length) {
               if (set.sentimentOverride === undefined) return cur;
               return (await Customers.findOneAndUpdate({ _id: id, ...scope }, { $set: set }, { session, returnDocument: 'after' }).lean<CustomerDoc>())!;

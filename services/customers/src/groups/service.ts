@@ -1,12 +1,12 @@
 import type mongoose from 'mongoose';
 import slugify from 'slugify';
 import {
+  changeSet,
   conflictOnDuplicate,
   escapeRegex,
   eventScopeOf,
   mergeKeyValues,
   OBJECT_KEYS_MAX,
-  sameJson,
   withoutNulls,
   newUuid,
   notFound,
@@ -46,8 +46,6 @@ const conflicts = (slug: string) => ({
   slug: { param: 'slug', message: `A customer group with the slug '${slug}' already exists.` },
   externalId: { param: 'externalId', message: 'A customer group with this externalId already exists.' },
 });
-
-type GroupField = 'name' | 'slug' | 'description' | 'customFields';
 
 export function createGroupService(deps: GroupDeps) {
   const { conn, groups: Groups, memberships: Memberships, customers: Customers } = deps;
@@ -110,13 +108,7 @@ export function createGroupService(deps: GroupDeps) {
         () =>
           withOutbox(conn, eventScopeOf(ctx), async (session, emit) => {
             const cur = await findOr404(scope, id, session);
-            const set: Partial<GroupDoc> = {};
-            const previous: Partial<Record<GroupField, unknown>> = {};
-            const change = <K extends GroupField>(field: K, value: GroupDoc[K]) => {
-              if (sameJson(cur[field] ?? null, value)) return;
-              set[field] = value;
-              previous[field] = cur[field] ?? null;
-            };
+            const { set, previous, change, changes: changedFields } = changeSet<GroupDoc>(cur);
             if (input.name !== undefined) change('name', input.name);
             if (input.slug !== undefined) change('slug', input.slug);
             if (input.description !== undefined) change('description', input.description);
@@ -127,7 +119,7 @@ export function createGroupService(deps: GroupDeps) {
               }
               change('customFields', merged);
             }
-            const changes = Object.keys(previous);
+            const changes = changedFields();
             if (!changes.length) return cur;
             set.updatedAt = new Date();
             const written = await Groups.findOneAndUpdate({ _id: id, ...scope }, { $set: set }, { session, returnDocument: 'after' }).lean<GroupDoc>();

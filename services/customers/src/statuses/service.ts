@@ -2,12 +2,12 @@ import type mongoose from 'mongoose';
 import type { CustomerStatusSnapshot } from '@helpdesk/contracts';
 import {
   ApiError,
+  changeSet,
   conflict,
   conflictOnDuplicate,
   eventScopeOf,
   notFound,
   parameterInvalid,
-  sameJson,
   scopeOf,
   withOutbox,
   type RequestContext,
@@ -96,15 +96,11 @@ export function createStatusService(deps: StatusDeps) {
       return withOutbox(conn, eventScopeOf(ctx), async (session, emit) => {
         const cur = await Statuses.findOne({ ...scopeOf(ctx), key }).session(session).lean<StatusDoc>();
         if (!cur) throw notFound('customer status', key);
-        const set: Partial<StatusDoc> = {};
-        const previous: Record<string, unknown> = {};
-        for (const field of ['label', 'color', 'position'] as const) {
-          const value = input[field];
-          if (value === undefined || sameJson(cur[field], value)) continue;
-          (set as Record<string, unknown>)[field] = value;
-          previous[field] = cur[field];
-        }
-        const changes = Object.keys(previous);
+        const { set, previous, change, changes: changedFields } = changeSet<StatusDoc>(cur);
+        if (input.label !== undefined) change('label', input.label);
+        if (input.color !== undefined) change('color', input.color);
+        if (input.position !== undefined) change('position', input.position);
+        const changes = changedFields();
         if (!changes.length) return statusView(cur);
         set.updatedAt = new Date();
         const next = await Statuses.findOneAndUpdate({ ...scopeOf(ctx), key }, { $set: set }, { session, returnDocument: 'after' }).lean<StatusDoc>();

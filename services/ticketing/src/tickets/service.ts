@@ -2,12 +2,12 @@ import type mongoose from 'mongoose';
 import type { CustomerSnapshot } from '@helpdesk/contracts';
 import {
   ApiError,
+  changeSet,
   charLength,
   escapeRegex,
   eventScopeOf,
   mergeKeyValues,
   OBJECT_KEYS_MAX,
-  sameJson,
   withoutNulls,
   newId,
   notFound,
@@ -240,13 +240,7 @@ export function createTicketService(deps: TicketingDeps) {
       }
       const attempt = () => withOutbox(conn, outboxScope(ctx), async (session, emit) => {
         const cur = await findOr404(ctx, id, session, true);
-        const set: Partial<TicketDoc> = {};
-        const previous: Record<string, unknown> = {};
-        const change = <K extends keyof TicketDoc>(field: K, value: TicketDoc[K]) => {
-          if (sameJson(cur[field] ?? null, value)) return;
-          set[field] = value;
-          previous[field] = cur[field] instanceof Date ? (cur[field] as Date).toISOString() : (cur[field] ?? null);
-        };
+        const { set, previous, change, changes: changedFields } = changeSet(cur);
         const now = new Date();
 
         if (input.title !== undefined && input.title !== cur.title) {
@@ -284,7 +278,7 @@ export function createTicketService(deps: TicketingDeps) {
           }
         }
 
-        const changes = Object.keys(previous);
+        const changes = changedFields();
         if (!changes.length) return cur;
         set.updatedAt = now;
         const written = await Tickets.updateOne(

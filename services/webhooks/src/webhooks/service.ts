@@ -2,6 +2,7 @@ import type mongoose from 'mongoose';
 import type { WebhookSnapshot } from '@helpdesk/contracts';
 import {
   ApiError,
+  changeSet,
   duplicateKeyOf,
   eventScopeOf,
   SYSTEM_ACTOR,
@@ -154,29 +155,16 @@ export function createWebhookService(deps: WebhookDeps) {
       const attempt = () =>
         withOutbox(conn, outboxScope(ctx), async (session, emit) => {
           const cur = await findOr404(ctx, id, session);
-          const set: Partial<WebhookDoc> = {};
-          const previous: Record<string, unknown> = {};
-          if (input.name !== undefined && input.name !== cur.name) {
-            set.name = input.name;
-            previous.name = cur.name;
-          }
-          if (url !== undefined && url !== cur.url) {
-            set.url = url;
-            previous.url = cur.url;
-          }
-          if (input.events !== undefined && JSON.stringify(input.events) !== JSON.stringify(cur.events)) {
-            set.events = input.events;
-            set.eventsKey = patternsKey(input.events);
-            previous.events = cur.events;
-          }
-          if (input.isActive !== undefined && input.isActive !== cur.isActive) {
-            set.isActive = input.isActive;
-            previous.isActive = cur.isActive;
+          const { set, previous, change, changes: changedFields } = changeSet<WebhookDoc>(cur);
+          if (input.name !== undefined) change('name', input.name);
+          if (url !== undefined) change('url', url);
+          if (input.events !== undefined && change('events', input.events)) set.eventsKey = patternsKey(input.events);
+          if (input.isActive !== undefined && change('isActive', input.isActive)) {
             // Enabled again: its failing streak starts over. Disabled: what waits for it is cancelled.
             if (input.isActive) set.failingSince = null;
             else await cancelPending(Deliveries, scopeOf(ctx), id, session);
           }
-          const changes = Object.keys(previous);
+          const changes = changedFields();
           if (!changes.length) return cur;
           set.updatedAt = new Date();
           const written = await Webhooks.updateOne({ _id: id, ...scopeOf(ctx), rev: cur.rev }, { $set: set, $inc: { rev: 1 } }, { session });

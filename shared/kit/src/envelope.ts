@@ -24,16 +24,3 @@ export function sendData(res: Response, data: unknown, opts: { status?: number; 
     },
   });
 }
-
-/**
- * Lists the spec shows with a top-level `pagination` (members, community posts, saved-view execution,
- * customer groups, group members): `{success, data, pagination, meta}`. Clients tolerate both shapes.
- */
-export function sendTopLevelPage(res: Response, data: unknown[], pagination: Pagination, status = 200): void {
-  res.status(status).json({
-    success: true,
-    data,
-    pagination,
-    meta: { requestId: requestIdOf(res), timestamp: new Date().toISOString() },
-  });
-}

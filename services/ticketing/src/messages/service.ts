@@ -1,7 +1,7 @@
-import { newId, notFound, pageOf, scopeOf, skipOf, type RequestContext } from '@helpdesk/kit';
+import { eventScopeOf, newId, notFound, pageOf, scopeOf, skipOf, type RequestContext } from '@helpdesk/kit';
 import { withOutbox } from '../outbox';
 import type { TicketDoc } from '../tickets/model';
-import { messageView, outboxScope, resolveInternal, ticketSnapshot, type TicketingDeps } from '../tickets/service';
+import { messageView, resolveInternal, ticketSnapshot, type TicketingDeps } from '../tickets/service';
 import { createTicketService } from '../tickets/service';
 import { CHRONOLOGICAL, type MessageDoc } from './model';
 import type { AddMessageInput } from './schema';
@@ -28,7 +28,7 @@ export function createMessageService(deps: TicketingDeps) {
      */
     async add(ctx: RequestContext, ticketId: string, input: AddMessageInput) {
       const isInternal = resolveInternal(input);
-      const msg = await withOutbox(conn, outboxScope(ctx), async (session, emit) => {
+      const msg = await withOutbox(conn, eventScopeOf(ctx), async (session, emit) => {
         const now = new Date();
         // Write the ticket first: the write holds it for this transaction, so concurrent messages
         // each get their own count and position, and the search text is extended from the latest one.

@@ -18,7 +18,7 @@ import {
   type Pagination,
   type RequestContext,
 } from '@helpdesk/kit';
-import { withOutbox, type OutboxScope } from '../outbox';
+import { withOutbox } from '../outbox';
 import { CHRONOLOGICAL, type MessageDoc, type MessageModel } from '../messages/model';
 import type { CustomerLookup } from '../customers/client';
 import { customerSummary, type CustomerRefDoc, type CustomerRefModel, type CustomerSummary } from '../customers/model';
@@ -57,7 +57,6 @@ export function ticketView(t: TicketDoc, extra: { messages?: MessageDoc[]; custo
   };
 }
 
-export const outboxScope = (ctx: RequestContext): OutboxScope => eventScopeOf(ctx);
 
 /** `messageType` and `isInternal` say the same thing; both sent and disagreeing is a 400. */
 export function resolveInternal(
@@ -213,7 +212,7 @@ export function createTicketService(deps: TicketingDeps) {
         resolvedAt: null,
         closedAt: null,
       };
-      await withOutbox(conn, outboxScope(ctx), async (session, emit) => {
+      await withOutbox(conn, eventScopeOf(ctx), async (session, emit) => {
         if (customer) {
           // The newest name the projection or the customers service knows (a rename may have landed meanwhile).
           const ref = await customerRefs.link(scopeOf(ctx), customer, session);
@@ -238,7 +237,7 @@ export function createTicketService(deps: TicketingDeps) {
         newCustomer = input.customerId === null ? null : await lookup.byId(input.customerId);
         if (newCustomer === null && input.customerId !== null) throw notFound('customer', input.customerId);
       }
-      const attempt = () => withOutbox(conn, outboxScope(ctx), async (session, emit) => {
+      const attempt = () => withOutbox(conn, eventScopeOf(ctx), async (session, emit) => {
         const cur = await findOr404(ctx, id, session, true);
         const { set, previous, change, changes: changedFields } = changeSet(cur);
         const now = new Date();
@@ -306,7 +305,7 @@ export function createTicketService(deps: TicketingDeps) {
     },
 
     async remove(ctx: RequestContext, id: string) {
-      await withOutbox(conn, outboxScope(ctx), async (session, emit) => {
+      await withOutbox(conn, eventScopeOf(ctx), async (session, emit) => {
         // The ticket first: that write holds it, so a message being added concurrently either lands
         // before (and is deleted below) or conflicts and then finds no ticket.
         const cur = await Tickets.findOneAndDelete({ _id: id, ...scopeOf(ctx) }, { session }).lean<TicketDoc>();

@@ -53,7 +53,6 @@ export function webhookSnapshot(w: WebhookDoc): WebhookSnapshot {
   };
 }
 
-export const outboxScope = (ctx: RequestContext): EventScope => eventScopeOf(ctx);
 
 /** Events the service emits on its own (a webhook disabled by the delivery worker). */
 export const systemScope = (scope: Scope): EventScope => ({ ...scope, requestId: null, actor: SYSTEM_ACTOR });
@@ -128,7 +127,7 @@ export function createWebhookService(deps: WebhookDeps) {
         if (!isDuplicateKey(err)) throw err; // a concurrent first create made it
       }
       try {
-        await withOutbox(conn, outboxScope(ctx), async (session, emit) => {
+        await withOutbox(conn, eventScopeOf(ctx), async (session, emit) => {
           const counted = await Quotas.updateOne(
             { ...quota, count: { $lt: settings.maxWebhooksPerTeam } },
             { $inc: { count: 1 } },
@@ -153,7 +152,7 @@ export function createWebhookService(deps: WebhookDeps) {
     async update(ctx: RequestContext, id: string, input: UpdateWebhookInput): Promise<WebhookSnapshot> {
       const url = input.url === undefined ? undefined : checkedUrl(input.url);
       const attempt = () =>
-        withOutbox(conn, outboxScope(ctx), async (session, emit) => {
+        withOutbox(conn, eventScopeOf(ctx), async (session, emit) => {
           const cur = await findOr404(ctx, id, session);
           const { set, previous, change, changes: changedFields } = changeSet<WebhookDoc>(cur);
           if (input.name !== undefined) change('name', input.name);
@@ -185,7 +184,7 @@ export function createWebhookService(deps: WebhookDeps) {
 
     async remove(ctx: RequestContext, id: string): Promise<{ id: string; deleted: true }> {
       const scope = scopeOf(ctx);
-      await withOutbox(conn, outboxScope(ctx), async (session, emit) => {
+      await withOutbox(conn, eventScopeOf(ctx), async (session, emit) => {
         const cur = await Webhooks.findOneAndDelete({ _id: id, ...scope }, { session }).lean<WebhookDoc>();
         if (!cur) throw notFound('webhook', id);
         await Quotas.updateOne({ ...quotaKey(scope), count: { $gt: 0 } }, { $inc: { count: -1 } }, { session });

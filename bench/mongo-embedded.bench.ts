@@ -7,7 +7,7 @@
  * Not a test: it prints ops/s for both and their ratio.
  */
 import { MongoClient } from 'mongodb';
-import { startEmbeddedMongo } from '../shared/mongo-embedded/src';
+import { startEmbeddedMongo } from '@helpdesk/mongo-embedded';
 
 function arg(name: string, def: number): number {
   const i = process.argv.indexOf(`--${name}`);

@@ -20,7 +20,7 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
 import { Agent, request } from 'undici';
-import { Receiver } from '../services/webhooks/test/receiver';
+import { Receiver } from '@helpdesk/testing';
 
 const { values } = parseArgs({ options: { events: { type: 'string', default: '2000' }, concurrency: { type: 'string', default: '1' } } });
 const EVENTS = Number(values.events);

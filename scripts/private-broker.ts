@@ -3,7 +3,7 @@ import * as path from 'node:path';
 import { promisify } from 'node:util';
 
 const run = promisify(execFile);
-const ROOT = path.resolve(__dirname, '../../..');
+const ROOT = path.resolve(__dirname, '..');
 
 /**
  * A private RabbitMQ node under `dir` on its own port, for fault tests that stop and start a broker

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { rmSync } from 'node:fs';
-import { PrivateBroker, startTestPlatform, type TestPlatform } from '@helpdesk/testing';
+import { startTestPlatform, type TestPlatform } from '../support/platform';
+import { PrivateBroker } from '../../scripts/private-broker';
 
 /**
  * Issue 4's fault test: a customer deleted while RabbitMQ (a private node on its own port) is down

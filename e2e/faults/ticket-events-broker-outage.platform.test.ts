@@ -3,7 +3,8 @@ import { rmSync } from 'node:fs';
 import mongoose from 'mongoose';
 import type { EventEnvelope } from '@helpdesk/contracts';
 import { AmqpBus, consumeOnce, connectMongo, createLogger } from '@helpdesk/kit';
-import { PrivateBroker, startTestPlatform, type TestPlatform } from '@helpdesk/testing';
+import { startTestPlatform, type TestPlatform } from '../support/platform';
+import { PrivateBroker } from '../../scripts/private-broker';
 
 /**
  * Issue 3's fault test: RabbitMQ (a private node on its own port) is stopped while 1,000 tickets

@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { createBus, createLogger, InternalTokens, type EventBus } from '@helpdesk/kit';
-import { startTestPlatform, type TestPlatform } from '@helpdesk/testing';
+import { startTestPlatform, type TestPlatform } from '../support/platform';
 import { startWebhooks, type RunningWebhooks, type WebhookSettings } from '@helpdesk/webhooks';
-import { Receiver } from '../../services/webhooks/test/receiver';
+import { Receiver } from '@helpdesk/testing';
 
 /**
  * Issue 5's fault test: 1,000 tickets are created through the gateway while the webhooks service is

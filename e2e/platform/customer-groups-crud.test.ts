@@ -1,4 +1,5 @@
-import { startTestPlatform, type ApiResponse, type TestPlatform } from '@helpdesk/testing';
+import { type ApiResponse } from '@helpdesk/testing';
+import { startTestPlatform, type TestPlatform } from '../support/platform';
 import { ISO, REQ_ID, expectError } from './helpdesk-helpers';
 import { CustomerEvents, GROUP_KEYS, UUID } from './customers-helpers';
 

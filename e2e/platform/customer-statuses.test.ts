@@ -1,4 +1,4 @@
-import { startTestPlatform, type TestPlatform } from '@helpdesk/testing';
+import { startTestPlatform, type TestPlatform } from '../support/platform';
 import { expectError, expectOk } from './helpdesk-helpers';
 import { CustomerEvents } from './customers-helpers';
 

@@ -1,4 +1,4 @@
-import { startTestPlatform, type TestPlatform } from '@helpdesk/testing';
+import { startTestPlatform, type TestPlatform } from '../support/platform';
 import { ISO, expectError, expectOk } from './helpdesk-helpers';
 import { CUSTOMER_KEYS, CUS_ID, CustomerEvents } from './customers-helpers';
 

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { EventEnvelope } from '@helpdesk/contracts';
-import type { TestPlatform } from '@helpdesk/testing';
+import type { TestPlatform } from '../support/platform';
 
 export const CUS_ID = /^cus_[A-Za-z0-9]{24}$/;
 export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;

@@ -1,4 +1,4 @@
-import { startTestPlatform, type TestPlatform } from '@helpdesk/testing';
+import { startTestPlatform, type TestPlatform } from '../support/platform';
 import { expectOk } from './helpdesk-helpers';
 import { CUS_ID, CustomerEvents, eventually } from './customers-helpers';
 

@@ -1,4 +1,4 @@
-import { startTestPlatform, type TestPlatform } from '@helpdesk/testing';
+import { startTestPlatform, type TestPlatform } from '../support/platform';
 import { EventLog, expectError, expectOk, settle } from './helpdesk-helpers';
 
 let tp: TestPlatform;

@@ -1,5 +1,6 @@
 import type { EventEnvelope } from '@helpdesk/contracts';
-import type { ApiResponse, TestPlatform } from '@helpdesk/testing';
+import type { ApiResponse } from '@helpdesk/testing';
+import type { TestPlatform } from '../support/platform';
 
 export const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/;
 export const REQ_ID = /^req_[A-Za-z0-9]+$/;
@@ -76,13 +77,4 @@ export async function createCustomer(tp: TestPlatform, name: string, email: stri
   return res.body.data;
 }
 
-/** Polls `check` (never a fixed sleep) until it returns a truthy value, for effects that travel by events; returns it. */
-export async function eventually<T>(what: string, check: () => Promise<T>, timeoutMs = 15_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await check();
-    if (v) return v;
-    if (Date.now() > deadline) throw new Error(`timed out waiting until ${what}`);
-    await new Promise((r) => setTimeout(r, 25));
-  }
-}
+export { eventually } from '@helpdesk/testing';

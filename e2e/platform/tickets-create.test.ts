@@ -1,4 +1,4 @@
-import { startTestPlatform, type TestPlatform } from '@helpdesk/testing';
+import { startTestPlatform, type TestPlatform } from '../support/platform';
 import { EventLog, ISO, createCustomer, MESSAGE_KEYS, MSG_ID, TICKET_KEYS, TKT_ID, expectError, expectOk, settle } from './helpdesk-helpers';
 
 let tp: TestPlatform;

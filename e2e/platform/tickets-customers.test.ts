@@ -3,7 +3,7 @@
  * customers service at create/move time and keeps a projection of `customer.*` events for search
  * and expand. Effects that travel by events are awaited by polling, never by fixed sleeps.
  */
-import { startTestPlatform, type TestPlatform } from '@helpdesk/testing';
+import { startTestPlatform, type TestPlatform } from '../support/platform';
 import { EventLog, createCustomer, eventually, expectError, expectOk, settle } from './helpdesk-helpers';
 
 let tp: TestPlatform;

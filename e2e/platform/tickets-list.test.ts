@@ -1,4 +1,4 @@
-import { startTestPlatform, type TestPlatform } from '@helpdesk/testing';
+import { startTestPlatform, type TestPlatform } from '../support/platform';
 import { TICKET_KEYS, createCustomer, expectError, expectOk } from './helpdesk-helpers';
 
 let tp: TestPlatform;

@@ -1,5 +1,5 @@
 /** Webhook subscriptions through the gateway: create, list, get, update, delete, and every refusal. */
-import { startTestPlatform, type TestPlatform } from '@helpdesk/testing';
+import { startTestPlatform, type TestPlatform } from '../support/platform';
 import { expectError, expectOk, ISO } from './helpdesk-helpers';
 import { createWebhook, newTeam, WEBHOOK_KEYS, WebhookEventLog, WHK_ID, type Team } from './webhooks-helpers';
 

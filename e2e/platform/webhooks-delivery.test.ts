@@ -5,7 +5,7 @@
  */
 import { Webhook, WebhookVerificationError } from 'standardwebhooks';
 import type { EventEnvelope } from '@helpdesk/contracts';
-import { startTestPlatform, type TestPlatform } from '@helpdesk/testing';
+import { startTestPlatform, type TestPlatform } from '../support/platform';
 import { eventually, expectError, expectOk, ISO } from './helpdesk-helpers';
 import {
   createTicket,

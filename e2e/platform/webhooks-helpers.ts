@@ -1,10 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import type { EventEnvelope } from '@helpdesk/contracts';
-import { ApiClient, type TeamKeys, type TestPlatform } from '@helpdesk/testing';
+import { ApiClient } from '@helpdesk/testing';
+import { type TeamKeys, type TestPlatform } from '../support/platform';
 import { expectOk } from './helpdesk-helpers';
 
-export { Receiver, type Received, type Reply, type Responder } from '../../services/webhooks/test/receiver';
-export { verify as octokitVerify } from '../../services/webhooks/test/octokit';
+export { Receiver, type Received, type Reply, type Responder } from '@helpdesk/testing';
+export { verify as octokitVerify } from '@octokit/webhooks-methods';
 
 export const WHK_ID = /^whk_[A-Za-z0-9]{24}$/;
 export const DLV_ID = /^dlv_[A-Za-z0-9]{24}$/;

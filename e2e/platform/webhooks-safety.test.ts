@@ -3,7 +3,7 @@
  * loopback and metadata addresses are refused when written, and a name that resolves to loopback is
  * refused when connecting: the delivery fails with the reason, and no request reaches the receiver.
  */
-import { startTestPlatform, type TestPlatform } from '@helpdesk/testing';
+import { startTestPlatform, type TestPlatform } from '../support/platform';
 import { eventually, expectError, expectOk } from './helpdesk-helpers';
 import { createTicket, createWebhook, newTeam, Receiver, waitForDelivery, type Team } from './webhooks-helpers';
 

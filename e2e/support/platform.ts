@@ -4,7 +4,7 @@ import { optionalUrl, createLogger } from '@helpdesk/kit';
 import { bootPlatform, type Platform, type PlatformOptions } from '@helpdesk/local';
 import amqp from 'amqplib';
 import type { EventEnvelope } from '@helpdesk/contracts';
-import { ApiClient } from './client';
+import { ApiClient } from '@helpdesk/testing';
 
 /** The test run's environment: set AMQP_URL/REDIS_URL to run the suite against real servers. */
 const testEnvSchema = z.object({

@@ -1,12 +1,17 @@
 import type { AddressInfo } from 'node:net';
 import Redis from 'ioredis';
-import { closeServer, type InternalTokens, type Logger } from '@helpdesk/kit';
+import { ApiError, closeServer, type InternalTokens, type Logger } from '@helpdesk/kit';
 import { adminOver, openRepository, type GatewayAdmin } from './admin';
 import { KeyResolver } from './auth';
 import { tokenMinter } from './fast-token';
 import { DEFAULT_PUBLISHABLE_PER_MINUTE, DEFAULT_SECRET_PER_MINUTE } from './config';
-import type { RouteDef } from './routes';
-import { BASE_PATH, createGatewayServer, createHandler } from './server';
+import { buildOpenApiDocument, PUBLIC_OPERATIONS, type OperationDef } from '@helpdesk/contracts';
+import { docsApp } from './docs';
+import { createListener } from './pipeline';
+import type { GatewayContext } from './pipeline/exchange';
+import { Upstreams } from './proxy';
+import { RouteTable } from './routes';
+import { BASE_PATH, createGatewayServer } from './server';
 import {
   MemoryIdempotencyStore,
   MemoryRateLimitStore,
@@ -43,8 +48,8 @@ export interface GatewayOptions {
   idempotencyLockMs?: number;
   /** Largest request body. Default 1 MiB. */
   bodyLimitBytes?: number;
-  /** Replaces the route table (tests). */
-  routes?: readonly RouteDef[];
+  /** Replaces the API manifest's public operations (tests of the gateway alone). */
+  operations?: Record<string, OperationDef>;
 }
 
 export interface RunningGateway {
@@ -78,19 +83,32 @@ export async function startGateway(opts: GatewayOptions): Promise<RunningGateway
     secretPerMinute: opts.rateLimits?.secretPerMinute ?? DEFAULT_SECRET_PER_MINUTE,
     publishablePerMinute: opts.rateLimits?.publishablePerMinute ?? DEFAULT_PUBLISHABLE_PER_MINUTE,
   });
-  const handler = createHandler({
+  const operations = opts.operations ?? PUBLIC_OPERATIONS;
+  const upstreams = new Upstreams(opts.services, opts.logger);
+  let lastStoreWarning = 0;
+  const context: GatewayContext = {
     resolver,
     rateLimits,
     idempotency,
     mint: tokenMinter(opts.tokens),
-    services: opts.services,
+    table: new RouteTable(operations),
+    upstreams,
     logger: opts.logger,
-    routes: opts.routes,
     bodyLimitBytes: opts.bodyLimitBytes ?? 1024 * 1024,
     idempotencyTtlMs: opts.idempotencyTtlMs ?? 24 * 60 * 60 * 1000,
     idempotencyLockMs: opts.idempotencyLockMs ?? 60_000,
-  });
-  const server = createGatewayServer(handler.listener);
+    openApiJson: JSON.stringify(buildOpenApiDocument(operations)),
+    docs: docsApp(),
+    storeDown(err, requestId) {
+      const now = Date.now();
+      if (now - lastStoreWarning > 10_000) {
+        lastStoreWarning = now;
+        opts.logger.warn({ err, requestId }, 'rate-limit/idempotency store unavailable');
+      }
+      return new ApiError('service_unavailable', 'The service is temporarily unavailable. Please retry later.');
+    },
+  };
+  const server = createGatewayServer(createListener(context));
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(opts.port, host, () => {
@@ -109,7 +127,7 @@ export async function startGateway(opts: GatewayOptions): Promise<RunningGateway
     stop() {
       stopping ??= (async () => {
         await closeServer(server);
-        await handler.close();
+        await upstreams.close();
         await rateLimits.close();
         await idempotency.close();
         if (redis) await redis.quit().catch(() => {});
@@ -122,7 +140,8 @@ export async function startGateway(opts: GatewayOptions): Promise<RunningGateway
 
 export { createGatewayAdmin, effectivePermissions, AdminError, type GatewayAdmin, type CreateKeyInput } from './admin';
 export { gatewayEnvSchema, parseServiceUrls, type GatewayEnv } from './config';
-export { ROUTES, RouteTable, type RouteDef } from './routes';
+export { RouteTable, type Route } from './routes';
+export { STEPS } from './pipeline';
 export type { Team, ApiKeyRecord, TeamRateLimits, SubscriptionStatus } from './store/types';
 export type { RateLimitStore, IdempotencyStore, IdempotencyRecord } from './stores';
 export { MemoryRateLimitStore, MemoryIdempotencyStore, RedisRateLimitStore, RedisIdempotencyStore } from './stores';

@@ -5,7 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import type { CustomerSnapshot, EventEnvelope, EventType } from '@helpdesk/contracts';
 import { newId } from '@helpdesk/kit';
-import { ticketingDeps } from '../src/app';
+import { ticketingModels } from '../src/models';
 import { call, startHarness, type Caller, type Harness } from './helpers';
 
 let h: Harness;
@@ -210,7 +210,9 @@ describe('customer.* events', () => {
   });
 
   test('a deletion that arrives while a link is uncommitted waits for it, then unlinks that ticket too', async () => {
-    const { customerRefs: refs, tickets: Tickets, conn } = ticketingDeps(h.svc.conn);
+    const { customerRefs: refs } = h.svc.rules;
+    const { conn } = h.svc;
+    const Tickets = ticketingModels(conn).tickets;
     const as = team();
     const scope = { teamId: as.teamId, mode: 'test' as const };
     const c = h.customers.put(as.teamId, 'test', { name: 'Racer', email: 'racer@example.com' });

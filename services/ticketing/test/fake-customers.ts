@@ -1,59 +1,59 @@
-import { createServer, type Server } from 'node:http';
+import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { INTERNAL_TOKEN_HEADER, type CustomerSnapshot } from '@helpdesk/contracts';
-import { randomBase62, type InternalTokens } from '@helpdesk/kit';
+import { CUSTOMERS_INTERNAL, type CustomerSnapshot } from '@helpdesk/contracts';
+import { closeServer, createServiceApp, handlersFor, listen, mountOperations, notFound, randomBase62, type InternalTokens, type Logger, type RequestContext } from '@helpdesk/kit';
+
+type Stored = CustomerSnapshot & { teamId: string; mode: string };
 
 /**
- * A stand-in for the customers service's internal endpoints (services/customers README), so the
- * ticketing service is tested alone. It checks the forwarded internal token like the real one and
- * answers within the token's team and partition. The gateway suites run against the real service.
+ * A stand-in for the customers service's internal operations, built from the same internal
+ * manifest and kit's skeleton as the real one (so it checks the forwarded token and the inputs
+ * alike), answering from memory within the token's team and partition. The platform suites run
+ * against the real service.
  */
 export class FakeCustomers {
   private server!: Server;
-  readonly store = new Map<string, CustomerSnapshot & { teamId: string; mode: string }>();
+  readonly store = new Map<string, Stored>();
   readonly calls: { method: string; path: string; requestId: string | undefined }[] = [];
   /** When set, every call answers this status (e.g. 503) or fails at the socket ('down'). */
   failure: number | 'down' | null = null;
   url = '';
 
-  constructor(private readonly tokens: InternalTokens) {}
+  constructor(private readonly tokens: InternalTokens, private readonly logger: Logger) {}
+
+  private mine(ctx: RequestContext): CustomerSnapshot[] {
+    return [...this.store.values()].filter((c) => c.teamId === ctx.teamId && c.mode === ctx.mode).map(({ teamId: _t, mode: _m, ...c }) => c);
+  }
 
   async start(): Promise<this> {
-    this.server = createServer(async (req, res) => {
-      const send = (status: number, body: unknown) => {
-        res.writeHead(status, { 'content-type': 'application/json' });
-        res.end(JSON.stringify(body));
-      };
-      if (this.failure === 'down') return req.socket.destroy();
-      if (this.failure) return send(this.failure, { success: false });
-      let claims;
-      try {
-        claims = await this.tokens.verify(String(req.headers[INTERNAL_TOKEN_HEADER] ?? ''));
-      } catch {
-        return send(401, { success: false });
-      }
-      const url = new URL(req.url ?? '/', 'http://x');
-      this.calls.push({ method: req.method ?? '', path: url.pathname + url.search, requestId: req.headers['x-svc-request-id'] as string | undefined });
-      const mine = [...this.store.values()].filter((c) => c.teamId === claims.teamId && c.mode === claims.mode);
-      const view = ({ teamId: _t, mode: _m, ...c }: CustomerSnapshot & { teamId: string; mode: string }) => c;
-      if (req.method === 'GET' && url.pathname.startsWith('/internal/customers/')) {
-        const c = mine.find((x) => x.id === decodeURIComponent(url.pathname.split('/')[3]));
-        return c ? send(200, { success: true, data: view(c) }) : send(404, { success: false });
-      }
-      if (req.method === 'GET' && url.pathname === '/internal/customers') {
-        const email = url.searchParams.get('email')?.toLowerCase();
-        const c = mine.find((x) => x.email?.toLowerCase() === email);
-        return c ? send(200, { success: true, data: view(c) }) : send(404, { success: false });
-      }
-      if (req.method === 'POST' && url.pathname === '/internal/customers') {
-        let raw = '';
-        for await (const chunk of req) raw += chunk;
-        const c = this.put(claims.teamId, claims.mode, { name: JSON.parse(raw).name, email: null });
-        return send(201, { success: true, data: c });
-      }
-      send(404, { success: false });
+    const handlers = handlersFor(CUSTOMERS_INTERNAL)({
+      findCustomerByEmail: async ({ ctx, query }) => {
+        const c = this.mine(ctx).find((x) => x.email?.toLowerCase() === query.email.toLowerCase());
+        if (!c) throw notFound('customer with this email');
+        return c;
+      },
+      getCustomerSnapshot: async ({ ctx, params }) => {
+        const c = this.mine(ctx).find((x) => x.id === params.customerId);
+        if (!c) throw notFound('customer', params.customerId);
+        return c;
+      },
+      createImplicitCustomer: async ({ ctx, body }) => this.put(ctx.teamId, ctx.mode, { name: body.name, email: null }),
     });
-    await new Promise<void>((r) => this.server.listen(0, '127.0.0.1', r));
+    const app = createServiceApp({
+      name: 'fake-customers',
+      logger: this.logger,
+      tokens: this.tokens,
+      routes: (a) => {
+        a.use((req, res, next) => {
+          if (this.failure === 'down') return req.socket.destroy();
+          if (this.failure) return void res.status(this.failure).json({ success: false });
+          this.calls.push({ method: req.method, path: req.originalUrl, requestId: req.header('x-svc-request-id') });
+          next();
+        });
+        mountOperations(a, CUSTOMERS_INTERNAL, handlers);
+      },
+    });
+    this.server = await listen(app, 0, '127.0.0.1');
     this.url = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
     return this;
   }
@@ -70,6 +70,6 @@ export class FakeCustomers {
   }
 
   stop(): Promise<void> {
-    return new Promise((r) => this.server.close(() => r()));
+    return closeServer(this.server);
   }
 }

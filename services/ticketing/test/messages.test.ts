@@ -1,6 +1,6 @@
 /** Messages over HTTP on the embedded MongoDB and the memory bus. */
 import { messageSnapshotSchema, ticketSnapshotSchema } from '@helpdesk/contracts';
-import { messageModel } from '../src/messages/model';
+import { messageModel } from '../src/tickets/messages/model';
 import { call, startHarness, type Caller, type Harness } from './helpers';
 
 let h: Harness;

@@ -2,8 +2,10 @@
 import { messageSnapshotSchema, ticketSnapshotSchema } from '@helpdesk/contracts';
 import { parseInput } from '@helpdesk/kit';
 import { buildSearchText, replaceCustomerNameInSearchText, replaceTitleInSearchText, type TicketDoc } from '../src/tickets/model';
-import { listTicketsQuery } from '../src/tickets/schema';
-import { messageView, resolveInternal, ticketSnapshot, ticketView } from '../src/tickets/service';
+import { listTicketsQuery } from '@helpdesk/contracts';
+import { messageView } from '../src/tickets/messages/view';
+import { resolveInternal } from '../src/tickets/rules';
+import { ticketSnapshot, ticketView } from '../src/tickets/view';
 
 const now = new Date('2026-01-02T03:04:05.678Z');
 const doc: TicketDoc = {
@@ -25,7 +27,7 @@ test('the ticket snapshot satisfies the contracts schema and the public view dro
 
 test('the message view satisfies the contracts schema', () => {
   const m = messageView({
-    _id: 'msg_x', teamId: 't', mode: 'test', ticketId: doc._id, content: 'c', sender: 'ai', senderName: null, isInternal: true, createdAt: now, seq: 1,
+    _id: 'msg_x', ticketId: doc._id, content: 'c', sender: 'ai', senderName: null, isInternal: true, createdAt: now, seq: 1,
   });
   expect(messageSnapshotSchema.parse(m)).toEqual(m);
 });

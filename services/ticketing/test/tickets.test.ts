@@ -1,6 +1,6 @@
 /** Tickets over HTTP on the embedded MongoDB and the memory bus: every rule, event and scope. */
 import { ticketSnapshotSchema } from '@helpdesk/contracts';
-import { messageModel } from '../src/messages/model';
+import { messageModel } from '../src/tickets/messages/model';
 import { call, startHarness, TEAM_A, TEAM_B, type Caller, type Harness } from './helpers';
 
 let h: Harness;
@@ -143,9 +143,10 @@ describe('tenancy: team and partition come from the token', () => {
     expect(still.body.data).toMatchObject({ title: 'scoped', messageCount: 1 });
   });
 
-  test("the URL's team is ignored: the token's team decides", async () => {
+  test("a URL naming another team than the token's is refused, as the gateway refuses it", async () => {
     const r = await call(h.url, 'GET', `/teams/${TEAM_B}/tickets/${id}`, {});
-    expect(r.status).toBe(200);
+    expect(r.status).toBe(403);
+    expect(r.body.error.code).toBe('team_access_denied');
   });
 
   test('the same data set in the live partition and another team stays apart', async () => {

@@ -3,3 +3,7 @@ export * from './errors';
 export * from './permissions';
 export * from './internal-token';
 export * from './events';
+export * from './fields';
+export * from './webhook-patterns';
+export * from './manifest';
+export * from './openapi';

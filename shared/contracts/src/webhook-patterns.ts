@@ -1,4 +1,4 @@
-import { EVENT_TYPES, isKnownEventType } from '@helpdesk/contracts';
+import { EVENT_TYPES, isKnownEventType } from './events';
 
 /**
  * What a webhook subscribes to: exact event types from the catalog (`ticket.created`), a whole

@@ -1,5 +1,5 @@
 import type { Response } from 'express';
-import type { Actor, InternalClaims } from '@helpdesk/contracts';
+import type { Actor, EventEnvelope, InternalClaims } from '@helpdesk/contracts';
 import type { Permission } from '@helpdesk/contracts';
 import { ApiError } from './errors';
 
@@ -31,9 +31,17 @@ export function requirePermission(ctx: RequestContext, permission: Permission): 
   }
 }
 
-/** Who a request's events are attributed to, in which team and partition, for which request. */
-export function eventScopeOf(ctx: RequestContext): { teamId: string; mode: 'test' | 'live'; requestId: string; actor: Actor } {
-  return { ...scopeOf(ctx), requestId: ctx.requestId, actor: actorOf(ctx) };
+/**
+ * Who events are attributed to, in which team and partition, for which request: a request's caller,
+ * or, for events a consumer emits in reaction to an event, that event's own actor and request.
+ */
+export function eventScopeOf(source: RequestContext | Pick<EventEnvelope, 'teamId' | 'mode' | 'requestId' | 'actor'>): {
+  teamId: string;
+  mode: 'test' | 'live';
+  requestId: string | null;
+  actor: Actor;
+} {
+  return { ...scopeOf(source), requestId: source.requestId, actor: 'actor' in source ? source.actor : actorOf(source) };
 }
 
 /**

@@ -1,12 +1,7 @@
 import type { Response } from 'express';
+import type { Pagination } from '@helpdesk/contracts';
 
-export interface Pagination {
-  page: number;
-  pageSize: number;
-  total: number;
-  totalPages: number;
-  hasMore: boolean;
-}
+export type { Pagination };
 
 export function requestIdOf(res: Response): string {
   return (res.locals.requestId as string | undefined) ?? 'req_unknown';

@@ -1,50 +1,25 @@
-import { z } from 'zod';
-import { conflict } from './errors';
+import { describeProblem, FREE_FORM, freeFormProblem } from '@helpdesk/contracts';
+import { conflict, parameterInvalid } from './errors';
 
 /**
- * Field rules and helpers every resource shares (names, tags, notes, key/value objects, PATCH
- * merging, unique-index conflicts), so the services agree on their limits.
+ * Field rules every resource shares. The pure zod rules (names, tags, notes, free-form objects and
+ * their bounds) live in contracts, where the API manifest's schemas are built from them; the helpers
+ * for writing records (PATCH merging, changes, unique-index conflicts) are here.
  */
-export const NAME_MAX = 255;
-export const TAGS_MAX = 50;
-export const TAG_MAX = 50;
-export const NOTES_MAX = 10_000;
-/** Keys of metadata (and other key/value objects such as customFields). */
-export const OBJECT_KEYS_MAX = 50;
-
-/** Length in characters (code points), so an emoji counts as one. */
-export const charLength = (s: string) => [...s].length;
-
-/** A display name: 1 to `max` characters, not only whitespace, kept as sent. */
-export const nameField = (max = NAME_MAX) =>
-  z
-    .string()
-    .refine((s) => s.trim().length > 0, { message: 'must not be empty' })
-    .refine((s) => charLength(s) <= max, { message: `must be at most ${max} characters` });
-
-/** Tags: trimmed, duplicates dropped (order kept), at most 50 of 1 to 50 characters. */
-export const tagsField = z
-  .array(z.string().trim().min(1).max(TAG_MAX))
-  .max(TAGS_MAX)
-  .transform((tags) => [...new Set(tags)]);
-
-export const notesField = z.string().max(NOTES_MAX).nullable();
-
-const storableKeys = (m: Record<string, unknown>) => Object.keys(m).every((k) => !k.startsWith('$') && !k.includes('.'));
-
-/**
- * A key/value object (metadata, customFields): keys of 1 to 40 characters that MongoDB can store as
- * field names (no leading `$`, no `.`), at most `max` keys sent (null: unbounded, for a PATCH whose
- * merged result is checked instead).
- */
-export const keyValueField = (max: number | null = OBJECT_KEYS_MAX) =>
-  z
-    .record(z.string().min(1).max(40), z.unknown())
-    .refine(storableKeys, { message: "keys may not start with '$' or contain '.'" })
-    .refine((m) => max === null || Object.keys(m).length <= max, { message: `at most ${max} keys` });
-
-/** Metadata on create: at most 50 storable keys. */
-export const metadataSchema = keyValueField();
+export {
+  NAME_MAX,
+  TAGS_MAX,
+  TAG_MAX,
+  NOTES_MAX,
+  FREE_FORM,
+  charLength,
+  nameField,
+  tagsField,
+  notesField,
+  freeFormObject,
+  freeFormProblem,
+  metadataSchema,
+} from '@helpdesk/contracts';
 
 /** Merges a PATCH into a key/value object: a null value removes the key. */
 export function mergeKeyValues(current: Record<string, unknown>, patch: Record<string, unknown>): Record<string, unknown> {
@@ -53,6 +28,19 @@ export function mergeKeyValues(current: Record<string, unknown>, patch: Record<s
     if (v === null) delete merged[k];
     else merged[k] = v;
   }
+  return merged;
+}
+
+/**
+ * A PATCH of a free-form object (`metadata`, `customFields`): merged into the stored one (null removes a
+ * key), and the result must still be within FREE_FORM's bounds (at most 50 keys, 16 KiB …), else
+ * 400 `parameter_invalid` naming `param` and nothing changes.
+ */
+export function mergeFreeForm(current: Record<string, unknown>, patch: Record<string, unknown>, param: string): Record<string, unknown> {
+  const merged = mergeKeyValues(current, patch);
+  if (Object.keys(merged).length > FREE_FORM.keysMax) throw parameterInvalid(param, `Invalid ${param}: at most ${FREE_FORM.keysMax} keys after merging.`);
+  const problem = freeFormProblem(merged);
+  if (problem) throw parameterInvalid(param, `Invalid ${param} after merging: ${describeProblem(problem)}.`);
   return merged;
 }
 

@@ -1,4 +1,5 @@
 import express, { type ErrorRequestHandler, type Express, type RequestHandler, type Response } from 'express';
+import { isUtf8 } from 'node:buffer';
 import type { Server } from 'node:http';
 import { INTERNAL_TOKEN_HEADER } from '@helpdesk/contracts';
 import { ApiError, errorBody } from './errors';
@@ -42,6 +43,7 @@ export function errorHandler(logger: Logger): ErrorRequestHandler {
     let apiError: ApiError;
     if (err instanceof ApiError) apiError = err;
     else if (err?.type === 'entity.parse.failed') apiError = new ApiError('invalid_json', 'The request body is not valid JSON.');
+    else if (err?.type === 'entity.verify.failed') apiError = new ApiError('invalid_json', 'The request body is not valid UTF-8.');
     else if (err?.type === 'entity.too.large') apiError = new ApiError('parameter_invalid', 'The request body is too large.', undefined, { status: 413 });
     else {
       ((res.locals.log as Logger | undefined) ?? logger).error({ err, requestId }, 'unhandled error');
@@ -70,7 +72,17 @@ export function createServiceApp(opts: ServiceAppOptions): Express {
     res.locals.log = opts.logger.child({ requestId: res.locals.requestId });
     next();
   });
-  app.use(express.json({ limit: opts.bodyLimit ?? '1mb', type: () => true, strict: false }));
+  // JSON is UTF-8 (RFC 8259): other bytes are refused, never decoded into replacement characters.
+  app.use(
+    express.json({
+      limit: opts.bodyLimit ?? '1mb',
+      type: () => true,
+      strict: false,
+      verify: (_req, _res, buf) => {
+        if (!isUtf8(buf)) throw new Error('body is not valid UTF-8');
+      },
+    }),
+  );
   opts.routes(app);
   app.use((req, _res, next) => next(new ApiError('route_not_found', `Unrecognized request URL (${req.method} ${req.path}).`)));
   app.use(errorHandler(opts.logger));

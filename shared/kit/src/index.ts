@@ -16,3 +16,7 @@ export * from './outbox';
 export * from './telemetry';
 export * from './service';
 export * from './fields';
+export * from './operations';
+export * from './subscriptions';
+export * from './scoped';
+export * from './internal-client';

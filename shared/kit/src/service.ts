@@ -2,15 +2,93 @@ import type { AddressInfo } from 'node:net';
 import type { Express } from 'express';
 import type mongoose from 'mongoose';
 import { z } from 'zod';
+import type { Operations } from '@helpdesk/contracts';
 import type { EventBus } from './bus';
 import { createBus } from './bus';
 import { loadConfig, serviceEnvSchema } from './config';
-import { closeServer, listen } from './http';
+import { closeServer, createServiceApp, listen } from './http';
 import { InternalTokens } from './internal-token';
 import { createLogger, type Logger } from './logger';
 import { connectMongo } from './mongo';
+import { mountOperations, type Handlers } from './operations';
 import { startOutboxRelay, type OutboxRelay } from './outbox';
 import { onShutdown } from './shutdown';
+import { subscribeAll, type Subscription } from './subscriptions';
+
+/**
+ * The one service skeleton. A service is a definition (its `src/service.ts`):
+ *
+ *   defineService({
+ *     name: 'ticketing',
+ *     operations: TICKETING,                      // its part of the API manifest
+ *     models: (conn) => ({ tickets: ticketModel(conn), … }),
+ *     rules: ({ conn, models, logger }) => ({ tickets: ticketRules(…), … }),
+ *     handlers: (rules) => ({ ...ticketHandlers(rules), … }),   // every operation id, or tsc fails
+ *     consumers: (rules) => [on('customer.created', …), …],     // consumers/index.ts
+ *     workers: (rules, deps) => [ … ],
+ *   })
+ *
+ * and kit does the rest: the app (health, internal token, JSON, handlers by operation id, errors),
+ * the models' indexes, the outbox relay, the subscriptions, the workers, listening and stopping.
+ */
+
+/** What a service's parts are built from (no I/O happens while building them). */
+export interface ServiceDeps<M> {
+  conn: mongoose.Connection;
+  models: M;
+  logger: Logger;
+}
+
+/** A part a service runs beside its HTTP server (a delivery worker, a timer): stopped before the relay. */
+export interface ServiceWorker {
+  stop(): Promise<void>;
+}
+
+export interface ServiceDefinition<Ops extends Operations = Operations, M extends Record<string, mongoose.Model<any>> = any, R = any> {
+  /** The service's name: its default database and its bus queue (`helpdesk.<name>`). */
+  name: string;
+  /** The operations it answers: its manifest file (and its internal manifest). */
+  operations: Ops;
+  /** Its mongoose models on its connection; their indexes are built before it takes a request or an event. */
+  models(conn: mongoose.Connection): M;
+  /** Its rules (the resources' services), shared by handlers, consumers and workers. */
+  rules(deps: ServiceDeps<M>): R;
+  /** A handler for every operation. */
+  handlers(rules: R, deps: ServiceDeps<M>): Handlers<Ops>;
+  /** What it reacts to: the typed subscription list of its `consumers/index.ts`. */
+  consumers?(rules: R, deps: ServiceDeps<M>): Subscription[];
+  /** Started after the consumers, before listening. */
+  workers?(rules: R, deps: ServiceDeps<M>): ServiceWorker[];
+}
+
+/** Declares a service (keeps the operation ids, models and rules typed). */
+export const defineService = <Ops extends Operations, M extends Record<string, mongoose.Model<any>>, R>(
+  def: ServiceDefinition<Ops, M, R>,
+): ServiceDefinition<Ops, M, R> => def;
+
+/** A service built on a connection: its app, models and rules (nothing listens, nothing is subscribed). */
+export interface BuiltService<M = any, R = any> {
+  app: Express;
+  deps: ServiceDeps<M>;
+  rules: R;
+}
+
+export function buildService<Ops extends Operations, M extends Record<string, mongoose.Model<any>>, R>(
+  def: ServiceDefinition<Ops, M, R>,
+  opts: { conn: mongoose.Connection; tokens: InternalTokens; logger: Logger },
+): BuiltService<M, R> {
+  const deps: ServiceDeps<M> = { conn: opts.conn, models: def.models(opts.conn), logger: opts.logger };
+  const rules = def.rules(deps);
+  const handlers = def.handlers(rules, deps);
+  const app = createServiceApp({
+    name: def.name,
+    logger: opts.logger,
+    tokens: opts.tokens,
+    ready: () => opts.conn.readyState === 1,
+    routes: (a) => mountOperations(a, def.operations, handlers),
+  });
+  return { app, deps, rules };
+}
 
 /** What every service's `start…` function takes. */
 export interface ServiceOptions {
@@ -26,38 +104,26 @@ export interface ServiceOptions {
   host?: string;
 }
 
-export interface RunningService {
+export interface RunningService<R = any> {
   /** `http://host:port` */
   url: string;
   conn: mongoose.Connection;
   relay: OutboxRelay;
+  /** The service's rules (tests and the local platform reach its internals through them). */
+  rules: R;
   /** Stops taking requests, then the service's own workers, the relay and the connection. The bus is the caller's. */
   stop(): Promise<void>;
 }
 
-/** A part a service runs beside its HTTP server (a delivery worker, a timer): stopped before the relay. */
-export interface ServiceWorker {
-  stop(): Promise<void>;
-}
-
-export interface ServiceDefinition {
-  /** The service's name: its default database and its bus queue (`helpdesk.<name>`). */
-  name: string;
-  /** Builds the models' indexes (before the service takes a request or an event). */
-  init(conn: mongoose.Connection): Promise<unknown>;
-  /** Subscribes the service's consumers (its `consumers/index.ts` list). */
-  subscribe?(bus: EventBus, conn: mongoose.Connection): Promise<void>;
-  /** The express app (no I/O at build time). */
-  app(conn: mongoose.Connection): Express;
-  /** Started after the consumers, before listening. */
-  workers?(conn: mongoose.Connection): Promise<ServiceWorker[]> | ServiceWorker[];
-}
-
 /**
- * The one start-up every service shares: connect to its own database, build indexes, start the
- * outbox relay, subscribe the consumers, start workers, listen. Failure part-way undoes what started.
+ * The one start-up every service shares: connect to its own database, build its models' indexes,
+ * start the outbox relay, subscribe the consumers, start workers, listen. Failure part-way undoes
+ * what started.
  */
-export async function startService(def: ServiceDefinition, opts: ServiceOptions): Promise<RunningService> {
+export async function startService<Ops extends Operations, M extends Record<string, mongoose.Model<any>>, R>(
+  def: ServiceDefinition<Ops, M, R>,
+  opts: ServiceOptions,
+): Promise<RunningService<R>> {
   const { logger } = opts;
   const conn = await connectMongo(opts.mongoUrl, opts.dbName ?? def.name);
   let relay: OutboxRelay | undefined;
@@ -66,12 +132,13 @@ export async function startService(def: ServiceDefinition, opts: ServiceOptions)
     for (const w of workers.splice(0).reverse()) await w.stop();
   };
   try {
-    await def.init(conn);
+    const built = buildService(def, { conn, tokens: opts.tokens, logger });
+    await Promise.all(Object.values(built.deps.models).map((m) => (m as mongoose.Model<any>).init()));
     relay = startOutboxRelay({ conn, bus: opts.bus, logger });
-    await def.subscribe?.(opts.bus, conn);
-    workers.push(...((await def.workers?.(conn)) ?? []));
+    await subscribeAll(opts.bus, def.name, def.consumers?.(built.rules, built.deps) ?? []);
+    workers.push(...(def.workers?.(built.rules, built.deps) ?? []));
     const host = opts.host ?? '127.0.0.1';
-    const server = await listen(def.app(conn), opts.port ?? 0, host);
+    const server = await listen(built.app, opts.port ?? 0, host);
     const { port } = server.address() as AddressInfo;
     const started = relay;
     let stopping: Promise<void> | null = null;
@@ -79,6 +146,7 @@ export async function startService(def: ServiceDefinition, opts: ServiceOptions)
       url: `http://${host}:${port}`,
       conn,
       relay: started,
+      rules: built.rules,
       stop() {
         stopping ??= (async () => {
           await closeServer(server);

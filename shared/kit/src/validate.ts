@@ -35,9 +35,4 @@ export function requireObjectBody(body: unknown): Record<string, unknown> {
   return body as Record<string, unknown>;
 }
 
-/** A query-string integer (`"2"` → 2); anything else is a type error reported by zod. */
-export const queryInt = () =>
-  z.preprocess((v) => (typeof v === 'string' && /^-?\d+$/.test(v.trim()) ? Number(v) : v), z.number().int());
-
-/** A query-string boolean: `true`/`false` only. */
-export const queryBool = () => z.preprocess((v) => (v === 'true' ? true : v === 'false' ? false : v), z.boolean());
+export { queryInt, queryBool } from '@helpdesk/contracts';

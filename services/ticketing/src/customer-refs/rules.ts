@@ -1,41 +1,38 @@
 import type mongoose from 'mongoose';
 import type { CustomerSnapshot, EventEnvelope } from '@helpdesk/contracts';
-import { notFound, type Scope } from '@helpdesk/kit';
-import { withOutbox } from '../outbox';
-import { replaceCustomerNameInSearchText, type TicketDoc, type TicketModel } from '../tickets/model';
-import { ticketSnapshot } from '../tickets/snapshot';
-import { refFields, type CustomerRefDoc, type CustomerRefModel } from './model';
+import { eventScopeOf, notFound, scoped, withOutbox, type Scope } from '@helpdesk/kit';
+import type { TicketingModels } from '../models';
+import { replaceCustomerNameInSearchText, type TicketDoc } from '../tickets/model';
+import { ticketSnapshot } from '../tickets/view';
+import { refFields, type CustomerRefDoc } from './model';
 
-export interface CustomerRefDeps {
+export interface CustomerRefsDeps {
   conn: mongoose.Connection;
-  tickets: TicketModel;
-  refs: CustomerRefModel;
+  models: TicketingModels;
 }
 
 /** Tickets unlinked per transaction when a customer is deleted (a customer may have many). */
 const UNLINK_BATCH = 200;
 
 /**
- * The projection's rules. Every link (ticket create or move) and every deletion writes the
- * customer's projection row inside its transaction, so the two conflict and one of them re-runs:
- * a ticket can never stay linked to a customer whose deletion ticketing has seen.
+ * The rules of ticketing's projection of customers (docs/adr/0004). Every link (ticket create or
+ * move) and every deletion writes the customer's projection row inside its transaction, so the two
+ * conflict and one of them re-runs: a ticket can never stay linked to a customer whose deletion
+ * ticketing has seen.
  */
-export function createCustomerRefs(deps: CustomerRefDeps) {
-  const { conn, tickets: Tickets, refs: Refs } = deps;
-
+export function customerRefsRules({ conn, models }: CustomerRefsDeps) {
   /** Tickets of a customer whose denormalised name or email differ from `ref`: rewrite them (no ticket event: neither is a ticket field). */
   async function syncTickets(scope: Scope, ref: Pick<CustomerRefDoc, '_id' | 'name' | 'email'>, session: mongoose.ClientSession) {
-    const stale = await Tickets.find(
-      { ...scope, customerId: ref._id, $or: [{ customerName: { $ne: ref.name } }, { customerEmail: { $ne: ref.email } }] },
-      { title: 1, customerName: 1, searchText: 1 },
-    )
+    const db = scoped(models, scope);
+    const stale = await db.tickets
+      .find({ customerId: ref._id, $or: [{ customerName: { $ne: ref.name } }, { customerEmail: { $ne: ref.email } }] }, { title: 1, customerName: 1, searchText: 1 })
       .session(session)
       .lean<Pick<TicketDoc, '_id' | 'title' | 'customerName' | 'searchText'>[]>();
     if (!stale.length) return;
-    await Tickets.bulkWrite(
+    await db.tickets.bulkWrite(
       stale.map((t) => ({
         updateOne: {
-          filter: { _id: t._id, ...scope },
+          filter: { _id: t._id },
           update: {
             $set: { customerName: ref.name, customerEmail: ref.email, searchText: replaceCustomerNameInSearchText(t.searchText, t.title, t.customerName, ref.name) },
             $inc: { rev: 1 },
@@ -53,26 +50,24 @@ export function createCustomerRefs(deps: CustomerRefDeps) {
      * newest view of the customer; 404 when its deletion has been seen.
      */
     async link(scope: Scope, c: CustomerSnapshot, session: mongoose.ClientSession): Promise<CustomerRefDoc> {
-      const row = await Refs.findOneAndUpdate(
-        { _id: c.id, ...scope },
-        { $setOnInsert: { ...refFields(c), deleted: false }, $set: { linkedAt: new Date() } },
-        { upsert: true, returnDocument: 'after', session },
-      ).lean<CustomerRefDoc>();
+      const refs = scoped(models, scope).customerRefs;
+      const row = await refs
+        .findOneAndUpdate({ _id: c.id }, { $setOnInsert: { ...refFields(c), deleted: false }, $set: { linkedAt: new Date() } }, { upsert: true, returnDocument: 'after', session })
+        .lean<CustomerRefDoc>();
       if (!row || row.deleted) throw notFound('customer', c.id);
       if (c.rev <= row.rev) return row;
-      const fresher = { ...row, ...refFields(c) };
-      await Refs.updateOne({ _id: c.id, ...scope }, { $set: refFields(c) }, { session });
-      return fresher;
+      await refs.updateOne({ _id: c.id }, { $set: refFields(c) }, { session });
+      return { ...row, ...refFields(c) };
     },
 
     /** `customer.created` / `customer.updated`: newer snapshots update the row and the linked tickets' search text. */
-    async apply(event: Pick<EventEnvelope, 'teamId' | 'mode'>, c: CustomerSnapshot): Promise<void> {
-      const scope: Scope = { teamId: event.teamId, mode: event.mode };
+    async apply(event: EventEnvelope, c: CustomerSnapshot): Promise<void> {
+      const refs = scoped(models, event).customerRefs;
       await conn.transaction(async (session) => {
-        const row = await Refs.findOne({ _id: c.id, ...scope }).session(session).lean<CustomerRefDoc>();
+        const row = await refs.findOne({ _id: c.id }).session(session).lean<CustomerRefDoc>();
         if (row && (row.deleted || row.rev >= c.rev)) return;
-        await Refs.updateOne({ _id: c.id, ...scope }, { $set: refFields(c), $setOnInsert: { deleted: false, linkedAt: null } }, { upsert: true, session });
-        await syncTickets(scope, { _id: c.id, name: c.name, email: c.email }, session);
+        await refs.updateOne({ _id: c.id }, { $set: refFields(c), $setOnInsert: { deleted: false, linkedAt: null } }, { upsert: true, session });
+        await syncTickets(event, { _id: c.id, name: c.name, email: c.email }, session);
       });
     },
 
@@ -82,17 +77,12 @@ export function createCustomerRefs(deps: CustomerRefDeps) {
      * after a crash picks up the tickets still linked; nothing is unlinked twice.
      */
     async unlinkDeleted(event: EventEnvelope, c: CustomerSnapshot): Promise<number> {
-      const scope: Scope = { teamId: event.teamId, mode: event.mode };
-      await Refs.updateOne(
-        { _id: c.id, ...scope },
-        { $set: { ...refFields(c), deleted: true }, $setOnInsert: { linkedAt: null } },
-        { upsert: true },
-      );
-      const outbox = { ...scope, requestId: event.requestId, actor: event.actor };
+      const db = scoped(models, event);
+      await db.customerRefs.updateOne({ _id: c.id }, { $set: { ...refFields(c), deleted: true }, $setOnInsert: { linkedAt: null } }, { upsert: true });
       let unlinked = 0;
       for (;;) {
-        const n = await withOutbox(conn, outbox, async (session, emit) => {
-          const batch = await Tickets.find({ ...scope, customerId: c.id }).session(session).limit(UNLINK_BATCH).lean<TicketDoc[]>();
+        const n = await withOutbox(conn, eventScopeOf(event), async (session, emit) => {
+          const batch = await db.tickets.find({ customerId: c.id }).session(session).limit(UNLINK_BATCH).lean<TicketDoc[]>();
           const now = new Date();
           for (const t of batch) {
             const next: TicketDoc = {
@@ -105,11 +95,8 @@ export function createCustomerRefs(deps: CustomerRefDeps) {
               rev: (t.rev ?? 0) + 1,
             };
             const { customerId, customerName, customerEmail, searchText, updatedAt } = next;
-            await Tickets.updateOne({ _id: t._id, ...scope }, { $set: { customerId, customerName, customerEmail, searchText, updatedAt }, $inc: { rev: 1 } }, { session });
-            emit({
-              type: 'ticket.updated',
-              data: { ticket: ticketSnapshot(next), changes: ['customerId'], previous: { customerId: c.id } },
-            });
+            await db.tickets.updateOne({ _id: t._id }, { $set: { customerId, customerName, customerEmail, searchText, updatedAt }, $inc: { rev: 1 } }, { session });
+            emit({ type: 'ticket.updated', data: { ticket: ticketSnapshot(next), changes: ['customerId'], previous: { customerId: c.id } } });
           }
           return batch.length;
         });
@@ -120,4 +107,4 @@ export function createCustomerRefs(deps: CustomerRefDeps) {
   };
 }
 
-export type CustomerRefs = ReturnType<typeof createCustomerRefs>;
+export type CustomerRefs = ReturnType<typeof customerRefsRules>;

@@ -1,6 +1,6 @@
 import mongoose from 'mongoose';
 import { tenancyPlugin } from '@helpdesk/kit';
-import { PRIORITIES, TICKET_STATUSES, type Priority, type TicketStatus } from './schema';
+import { PRIORITIES, TICKET_STATUSES, type Priority, type TicketStatus } from '@helpdesk/contracts';
 
 /** A stored ticket. `_id` is the public `tkt_…` id. `searchText` and the customer fields are internal. */
 export interface TicketDoc {

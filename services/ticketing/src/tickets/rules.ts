@@ -1,68 +1,55 @@
 import type mongoose from 'mongoose';
-import type { CustomerSnapshot } from '@helpdesk/contracts';
+import {
+  TITLE_MAX,
+  type CreateTicketInput,
+  type CustomerSnapshot,
+  type CUSTOMERS_INTERNAL,
+  type Expandable,
+  type GetTicketQuery,
+  type ListTicketsQuery,
+  type Page,
+  type TicketView,
+  type UpdateTicketInput,
+} from '@helpdesk/contracts';
 import {
   ApiError,
   changeSet,
   charLength,
   escapeRegex,
   eventScopeOf,
-  mergeKeyValues,
-  OBJECT_KEYS_MAX,
-  withoutNulls,
+  mergeFreeForm,
   newId,
   notFound,
   pageOf,
   parameterInvalid,
-  scopeOf,
+  scoped,
   skipOf,
-  type Pagination,
+  withoutNulls,
+  withOutbox,
+  type InternalCalls,
   type RequestContext,
+  type Scope,
+  type Unscoped,
 } from '@helpdesk/kit';
-import { withOutbox } from '../outbox';
-import { CHRONOLOGICAL, type MessageDoc, type MessageModel } from '../messages/model';
-import type { CustomerLookup } from '../customers/client';
-import { customerSummary, type CustomerRefDoc, type CustomerRefModel, type CustomerSummary } from '../customers/model';
-import type { CustomerRefs } from '../customers/service';
-import { buildSearchText, replaceCustomerNameInSearchText, replaceTitleInSearchText, type TicketDoc, type TicketModel } from './model';
-import { messageView, ticketSnapshot } from './snapshot';
-import {
-  TITLE_MAX,
-  type CreateTicketInput,
-  type Expandable,
-  type GetTicketQuery,
-  type ListTicketsQuery,
-  type UpdateTicketInput,
-} from './schema';
+import type { TicketingModels } from '../models';
+import { customerSummary, type CustomerRefDoc, type CustomerSummary } from '../customer-refs/model';
+import type { CustomerRefs } from '../customer-refs/rules';
+import { CHRONOLOGICAL, type MessageDoc } from './messages/model';
+import { messageView } from './messages/view';
+import { buildSearchText, replaceCustomerNameInSearchText, replaceTitleInSearchText, type TicketDoc } from './model';
+import { ticketSnapshot, ticketView } from './view';
 
-export { messageView, ticketSnapshot } from './snapshot';
-
-export interface TicketingDeps {
+export interface TicketRulesDeps {
   conn: mongoose.Connection;
-  tickets: TicketModel;
-  messages: MessageModel;
-  refs: CustomerRefModel;
+  models: TicketingModels;
   customerRefs: CustomerRefs;
 }
 
-/**
- * The spec's Ticket table, camelCase, nothing internal (no channel, search text or customer fields).
- * `customer` (expand[]=customer) is the projection's summary, null when the ticket has none.
- */
-export function ticketView(t: TicketDoc, extra: { messages?: MessageDoc[]; customer?: CustomerSummary | null } = {}) {
-  const { channel: _channel, ...pub } = ticketSnapshot(t);
-  return {
-    ...pub,
-    ...(extra.customer !== undefined ? { customer: extra.customer } : {}),
-    ...(extra.messages ? { messages: extra.messages.map(messageView) } : {}),
-  };
-}
-
+/** The customers service's internal operations, bound to the request that needs an answer now. */
+export type CustomerCalls = InternalCalls<typeof CUSTOMERS_INTERNAL>;
 
 /** `messageType` and `isInternal` say the same thing; both sent and disagreeing is a 400. */
-export function resolveInternal(
-  input: { messageType?: 'internal' | 'public'; isInternal?: boolean },
-  paramPrefix = '',
-): boolean {
+export function resolveInternal(input: { messageType?: 'internal' | 'public'; isInternal?: boolean }, paramPrefix = ''): boolean {
   const fromType = input.messageType === undefined ? undefined : input.messageType === 'internal';
   if (fromType !== undefined && input.isInternal !== undefined && fromType !== input.isInternal) {
     throw parameterInvalid(
@@ -73,115 +60,108 @@ export function resolveInternal(
   return fromType ?? input.isInternal ?? false;
 }
 
-function metadataWithinLimit(m: Record<string, unknown>): void {
-  if (Object.keys(m).length > OBJECT_KEYS_MAX) throw parameterInvalid('metadata', `Invalid metadata: at most ${OBJECT_KEYS_MAX} keys.`);
-}
-
 const CLOSING = new Set(['resolved', 'closed']);
 const WITHOUT_SEARCH_TEXT = { searchText: 0 } as const;
+const expansions = (q: { 'expand[]'?: Expandable[]; expand?: Expandable[] }) => new Set<Expandable>([...(q['expand[]'] ?? []), ...(q.expand ?? [])]);
 
 /** A PATCH lost the race with another write to the same ticket; it is re-run from a fresh read. */
 class StaleTicket extends Error {}
 const STALE_RETRIES = 10;
 
-// ---------- the rules ----------
-
-export function createTicketService(deps: TicketingDeps) {
-  const { conn, tickets: Tickets, messages: Messages, refs: Refs, customerRefs } = deps;
-
+/** The rules of tickets (docs/adr/0004). */
+export function ticketRules({ conn, models, customerRefs }: TicketRulesDeps) {
   /** `forWrite` also loads the search text (it can be long; reads never need it). */
-  async function findOr404(ctx: RequestContext, id: string, session?: mongoose.ClientSession, forWrite = false): Promise<TicketDoc> {
-    const t = await Tickets.findOne({ _id: id, ...scopeOf(ctx) }, forWrite ? undefined : WITHOUT_SEARCH_TEXT)
+  async function findOr404(scope: Scope, id: string, session?: mongoose.ClientSession, forWrite = false): Promise<TicketDoc> {
+    const t = await scoped(models, scope)
+      .tickets.findOne({ _id: id }, forWrite ? undefined : WITHOUT_SEARCH_TEXT)
       .session(session ?? null)
       .lean<TicketDoc>();
     if (!t) throw notFound('ticket', id);
     return t;
   }
 
-  /** The projection's summaries of the tickets' customers (deleted or unknown ones are null). */
-  async function customersOf(ctx: RequestContext, rows: TicketDoc[]): Promise<Map<string, CustomerSummary>> {
+  /** The projection's summaries of the tickets' customers (deleted or unknown ones are absent). */
+  async function customersOf(scope: Scope, rows: TicketDoc[]): Promise<Map<string, CustomerSummary>> {
     const ids = [...new Set(rows.map((t) => t.customerId).filter((id): id is string => !!id))];
     if (!ids.length) return new Map();
-    const refs = await Refs.find({ ...scopeOf(ctx), _id: { $in: ids }, deleted: false }).lean<CustomerRefDoc[]>();
+    const refs = await scoped(models, scope).customerRefs.find({ _id: { $in: ids }, deleted: false }).lean<CustomerRefDoc[]>();
     return new Map(refs.map((r) => [r._id, customerSummary(r)]));
   }
+
+  const customerOf = (customers: Map<string, CustomerSummary>, t: TicketDoc) => (t.customerId ? (customers.get(t.customerId) ?? null) : null);
 
   /**
    * Which customer a create names, asked of the customers service (an answer needed now):
    * customerId must exist in the team and partition (404); else customerEmail must be some
    * customer's (422 customer_not_found); else customerName creates one.
    */
-  async function resolveCustomer(input: CreateTicketInput, lookup: CustomerLookup): Promise<CustomerSnapshot | null> {
+  async function resolveCustomer(input: CreateTicketInput, customers: CustomerCalls): Promise<CustomerSnapshot | null> {
     if (input.customerId) {
-      const c = await lookup.byId(input.customerId);
+      const c = await customers.call('getCustomerSnapshot', { params: { customerId: input.customerId } });
       if (!c) throw notFound('customer', input.customerId);
       return c;
     }
     if (input.customerEmail) {
-      const c = await lookup.byEmail(input.customerEmail);
-      if (!c) throw new ApiError('customer_not_found', `No customer has the email '${input.customerEmail}'. Create the customer first, or send customerName without customerEmail.`, 'customerEmail');
+      const c = await customers.call('findCustomerByEmail', { query: { email: input.customerEmail } });
+      if (!c) {
+        throw new ApiError(
+          'customer_not_found',
+          `No customer has the email '${input.customerEmail}'. Create the customer first, or send customerName without customerEmail.`,
+          'customerEmail',
+        );
+      }
       return c;
     }
-    if (input.customerName?.trim()) return lookup.create(input.customerName.trim());
+    if (input.customerName?.trim()) return (await customers.call('createImplicitCustomer', { body: { name: input.customerName.trim() } }))!;
     return null;
   }
 
   return {
     findOr404,
 
-    async list(ctx: RequestContext, q: ListTicketsQuery): Promise<{ items: ReturnType<typeof ticketView>[]; pagination: Pagination }> {
-      const filter: Record<string, unknown> = { ...scopeOf(ctx) };
+    async list(ctx: RequestContext, q: ListTicketsQuery): Promise<Page<TicketView>> {
+      const db = scoped(models, ctx);
+      const filter: mongoose.QueryFilter<TicketDoc> = {};
       if (q.status) filter.status = q.status;
       if (q.priority) filter.priority = q.priority;
       if (q.customerId) filter.customerId = q.customerId;
       if (q.assignedTo) filter.assignedTo = q.assignedTo;
       const search = q.search?.trim();
       if (search) filter.searchText = { $regex: escapeRegex(search.toLowerCase()) };
-      const expand = new Set<Expandable>([...(q['expand[]'] ?? []), ...(q.expand ?? [])]);
+      const expand = expansions(q);
 
       const [total, rows] = await Promise.all([
-        Tickets.countDocuments(filter),
-        Tickets.find(filter, WITHOUT_SEARCH_TEXT)
-          .sort({ createdAt: -1, _id: -1 })
-          .skip(skipOf(q.page, q.pageSize))
-          .limit(q.pageSize)
-          .lean<TicketDoc[]>(),
+        db.tickets.countDocuments(filter),
+        db.tickets.find(filter, WITHOUT_SEARCH_TEXT).sort({ createdAt: -1, _id: -1 }).skip(skipOf(q.page, q.pageSize)).limit(q.pageSize).lean<TicketDoc[]>(),
       ]);
       let byTicket: Map<string, MessageDoc[]> | undefined;
       if (expand.has('messages')) {
         byTicket = new Map(rows.map((t) => [t._id, [] as MessageDoc[]]));
         if (rows.length) {
-          const msgs = await Messages.find({ ...scopeOf(ctx), ticketId: { $in: rows.map((t) => t._id) } })
-            .sort(CHRONOLOGICAL)
-            .lean<MessageDoc[]>();
+          const msgs = await db.messages.find({ ticketId: { $in: rows.map((t) => t._id) } }).sort(CHRONOLOGICAL).lean<MessageDoc[]>();
           for (const m of msgs) byTicket.get(m.ticketId)?.push(m);
         }
       }
       const customers = expand.has('customer') ? await customersOf(ctx, rows) : undefined;
       return {
-        items: rows.map((t) =>
-          ticketView(t, { customer: customers ? (t.customerId ? customers.get(t.customerId) ?? null : null) : undefined, messages: byTicket?.get(t._id) }),
-        ),
+        data: rows.map((t) => ticketView(t, { customer: customers ? customerOf(customers, t) : undefined, messages: byTicket?.get(t._id) })),
         pagination: pageOf(q.page, q.pageSize, total),
       };
     },
 
-    async get(ctx: RequestContext, id: string, q: GetTicketQuery = {}) {
+    async get(ctx: RequestContext, id: string, q: GetTicketQuery = {}): Promise<TicketView> {
       const t = await findOr404(ctx, id);
-      const msgs = await Messages.find({ ...scopeOf(ctx), ticketId: id }).sort(CHRONOLOGICAL).lean<MessageDoc[]>();
-      if (![...(q['expand[]'] ?? []), ...(q.expand ?? [])].includes('customer')) return ticketView(t, { messages: msgs });
-      const customers = await customersOf(ctx, [t]);
-      return ticketView(t, { messages: msgs, customer: t.customerId ? customers.get(t.customerId) ?? null : null });
+      const msgs = await scoped(models, ctx).messages.find({ ticketId: id }).sort(CHRONOLOGICAL).lean<MessageDoc[]>();
+      if (!expansions(q).has('customer')) return ticketView(t, { messages: msgs });
+      return ticketView(t, { messages: msgs, customer: customerOf(await customersOf(ctx, [t]), t) });
     },
 
-    async create(ctx: RequestContext, input: CreateTicketInput, lookup: CustomerLookup) {
-      const customer = await resolveCustomer(input, lookup);
+    async create(ctx: RequestContext, input: CreateTicketInput, customers: CustomerCalls): Promise<TicketView> {
+      const customer = await resolveCustomer(input, customers);
       const now = new Date();
       const id = newId('ticket');
-      const scope = scopeOf(ctx);
-      const msgs: MessageDoc[] = (input.messages ?? []).map((m, i) => ({
+      const msgs: Unscoped<MessageDoc>[] = (input.messages ?? []).map((m, i) => ({
         _id: newId('message'),
-        ...scope,
         ticketId: id,
         content: m.content,
         sender: m.sender,
@@ -190,9 +170,8 @@ export function createTicketService(deps: TicketingDeps) {
         createdAt: now,
         seq: i + 1,
       }));
-      const doc: TicketDoc = {
+      const doc: Unscoped<TicketDoc> = {
         _id: id,
-        ...scope,
         title: input.title,
         status: 'new',
         priority: input.priority ?? 'normal',
@@ -212,89 +191,80 @@ export function createTicketService(deps: TicketingDeps) {
         resolvedAt: null,
         closedAt: null,
       };
+      const db = scoped(models, ctx);
       await withOutbox(conn, eventScopeOf(ctx), async (session, emit) => {
         if (customer) {
           // The newest name the projection or the customers service knows (a rename may have landed meanwhile).
-          const ref = await customerRefs.link(scopeOf(ctx), customer, session);
+          const ref = await customerRefs.link(ctx, customer, session);
           doc.customerName = ref.name;
           doc.customerEmail = ref.email;
         }
         doc.searchText = buildSearchText(input.title, doc.customerName, msgs.map((m) => m.content));
-        await Tickets.create([doc], { session });
-        if (msgs.length) await Messages.insertMany(msgs, { session });
+        await db.tickets.create([doc], { session });
+        if (msgs.length) await db.messages.insertMany(msgs, { session });
         emit({ type: 'ticket.created', data: { ticket: ticketSnapshot(doc), messages: msgs.map(messageView) } });
       });
       return ticketView(doc, { messages: msgs });
     },
 
-    async update(ctx: RequestContext, id: string, input: UpdateTicketInput, lookup: CustomerLookup) {
+    async update(ctx: RequestContext, id: string, input: UpdateTicketInput, customers: CustomerCalls): Promise<TicketView> {
       if (input.status === 'merged') {
         throw parameterInvalid('status', "Invalid status: 'merged' cannot be set through PATCH; only the ticket merge operation sets it.");
       }
       // Moving the ticket to another customer: the customers service says whether it exists (404 otherwise).
       let newCustomer: CustomerSnapshot | null | undefined;
       if (input.customerId !== undefined) {
-        newCustomer = input.customerId === null ? null : await lookup.byId(input.customerId);
+        newCustomer = input.customerId === null ? null : await customers.call('getCustomerSnapshot', { params: { customerId: input.customerId } });
         if (newCustomer === null && input.customerId !== null) throw notFound('customer', input.customerId);
       }
-      const attempt = () => withOutbox(conn, eventScopeOf(ctx), async (session, emit) => {
-        const cur = await findOr404(ctx, id, session, true);
-        const { set, previous, change, changes: changedFields } = changeSet(cur);
-        const now = new Date();
+      const db = scoped(models, ctx);
+      const attempt = () =>
+        withOutbox(conn, eventScopeOf(ctx), async (session, emit) => {
+          const cur = await findOr404(ctx, id, session, true);
+          const { set, previous, change, changes: changedFields } = changeSet(cur);
+          const now = new Date();
 
-        if (input.title !== undefined && input.title !== cur.title) {
-          if (charLength(input.title) > TITLE_MAX) {
-            throw parameterInvalid('title', `Invalid title: must be at most ${TITLE_MAX} characters.`);
+          if (input.title !== undefined && input.title !== cur.title) {
+            if (charLength(input.title) > TITLE_MAX) throw parameterInvalid('title', `Invalid title: must be at most ${TITLE_MAX} characters.`);
+            change('title', input.title);
+            set.searchText = replaceTitleInSearchText(cur.searchText ?? '', cur.title, input.title);
           }
-          change('title', input.title);
-          set.searchText = replaceTitleInSearchText(cur.searchText ?? '', cur.title, input.title);
-        }
-        if (newCustomer !== undefined && (newCustomer?.id ?? null) !== (cur.customerId ?? null)) {
-          const ref = newCustomer ? await customerRefs.link(scopeOf(ctx), newCustomer, session) : null;
-          change('customerId', ref?._id ?? null);
-          const title = set.title ?? cur.title;
-          set.searchText = replaceCustomerNameInSearchText(set.searchText ?? cur.searchText ?? '', title, cur.customerName ?? null, ref?.name ?? null);
-          set.customerName = ref?.name ?? null;
-          set.customerEmail = ref?.email ?? null;
-        }
-        if (input.priority !== undefined) change('priority', input.priority);
-        if (input.tags !== undefined) change('tags', input.tags);
-        if (input.notes !== undefined) change('notes', input.notes);
-        if (input.metadata !== undefined) {
-          const merged = mergeKeyValues(cur.metadata ?? {}, input.metadata);
-          metadataWithinLimit(merged);
-          change('metadata', merged);
-        }
-        if (input.status !== undefined && input.status !== cur.status) {
-          change('status', input.status);
-          if (CLOSING.has(input.status)) {
-            change('closedAt', now);
-            if (input.status === 'resolved') change('resolvedAt', now);
-          } else {
-            // Reopening (new/open/pending) clears both closing timestamps.
-            change('closedAt', null);
-            change('resolvedAt', null);
+          if (newCustomer !== undefined && (newCustomer?.id ?? null) !== (cur.customerId ?? null)) {
+            const ref = newCustomer ? await customerRefs.link(ctx, newCustomer, session) : null;
+            change('customerId', ref?._id ?? null);
+            const title = set.title ?? cur.title;
+            set.searchText = replaceCustomerNameInSearchText(set.searchText ?? cur.searchText ?? '', title, cur.customerName ?? null, ref?.name ?? null);
+            set.customerName = ref?.name ?? null;
+            set.customerEmail = ref?.email ?? null;
           }
-        }
+          if (input.priority !== undefined) change('priority', input.priority);
+          if (input.tags !== undefined) change('tags', input.tags);
+          if (input.notes !== undefined) change('notes', input.notes);
+          if (input.metadata !== undefined) change('metadata', mergeFreeForm(cur.metadata ?? {}, input.metadata, 'metadata'));
+          if (input.status !== undefined && input.status !== cur.status) {
+            change('status', input.status);
+            if (CLOSING.has(input.status)) {
+              change('closedAt', now);
+              if (input.status === 'resolved') change('resolvedAt', now);
+            } else {
+              // Reopening (new/open/pending) clears both closing timestamps.
+              change('closedAt', null);
+              change('resolvedAt', null);
+            }
+          }
 
-        const changes = changedFields();
-        if (!changes.length) return cur;
-        set.updatedAt = now;
-        const written = await Tickets.updateOne(
-          { _id: id, ...scopeOf(ctx), rev: cur.rev ?? 0 },
-          { $set: set, $inc: { rev: 1 } },
-          { session },
-        );
-        if (written.matchedCount !== 1) throw new StaleTicket();
-        const next: TicketDoc = { ...cur, ...set, rev: (cur.rev ?? 0) + 1 };
-        const ticket = ticketSnapshot(next);
-        emit({ type: 'ticket.updated', data: { ticket, changes, previous } });
-        // Becoming resolved or closed from any other status (resolved → closed included) also closes.
-        if (set.status && CLOSING.has(set.status)) {
-          emit({ type: 'ticket.closed', data: { ticket, previousStatus: cur.status } });
-        }
-        return next;
-      });
+          const changes = changedFields();
+          if (!changes.length) return cur;
+          set.updatedAt = now;
+          const written = await db.tickets.updateOne({ _id: id, rev: cur.rev ?? 0 }, { $set: set, $inc: { rev: 1 } }, { session });
+          if (written.matchedCount !== 1) throw new StaleTicket();
+          const next: TicketDoc = { ...cur, ...set, rev: (cur.rev ?? 0) + 1 };
+          const ticket = ticketSnapshot(next);
+          emit({ type: 'ticket.updated', data: { ticket, changes, previous } });
+          // Becoming resolved or closed from any other status (resolved → closed included) also closes.
+          if (set.status && CLOSING.has(set.status)) emit({ type: 'ticket.closed', data: { ticket, previousStatus: cur.status } });
+          return next;
+        });
       for (let n = 1; ; n++) {
         try {
           return ticketView(await attempt());
@@ -304,18 +274,19 @@ export function createTicketService(deps: TicketingDeps) {
       }
     },
 
-    async remove(ctx: RequestContext, id: string) {
+    async remove(ctx: RequestContext, id: string): Promise<{ id: string; deleted: true }> {
+      const db = scoped(models, ctx);
       await withOutbox(conn, eventScopeOf(ctx), async (session, emit) => {
         // The ticket first: that write holds it, so a message being added concurrently either lands
         // before (and is deleted below) or conflicts and then finds no ticket.
-        const cur = await Tickets.findOneAndDelete({ _id: id, ...scopeOf(ctx) }, { session }).lean<TicketDoc>();
+        const cur = await db.tickets.findOneAndDelete({ _id: id }, { session }).lean<TicketDoc>();
         if (!cur) throw notFound('ticket', id);
-        await Messages.deleteMany({ ...scopeOf(ctx), ticketId: id }, { session });
+        await db.messages.deleteMany({ ticketId: id }, { session });
         emit({ type: 'ticket.deleted', data: { ticketId: id, customerId: cur.customerId ?? null, ticket: ticketSnapshot(cur) } });
       });
-      return { id, deleted: true as const };
+      return { id, deleted: true };
     },
   };
 }
 
-export type TicketService = ReturnType<typeof createTicketService>;
+export type TicketRules = ReturnType<typeof ticketRules>;

@@ -1,12 +1,14 @@
-import type { MessageSnapshot, TicketSnapshot } from '@helpdesk/contracts';
-import type { MessageDoc } from '../messages/model';
+import type { TicketSnapshot, TicketView } from '@helpdesk/contracts';
+import type { Unscoped } from '@helpdesk/kit';
+import type { CustomerSummary } from '../customer-refs/model';
+import type { MessageDoc } from './messages/model';
+import { messageView } from './messages/view';
 import type { TicketDoc } from './model';
-
-// Event snapshots (the public JSON adds to these in ./service.ts).
 
 const iso = (d: Date | null) => (d ? new Date(d).toISOString() : null);
 
-export function ticketSnapshot(t: TicketDoc): TicketSnapshot {
+/** The ticket as events carry it (the public JSON without `channel` is `ticketView`). */
+export function ticketSnapshot(t: Unscoped<TicketDoc>): TicketSnapshot {
   return {
     id: t._id,
     title: t.title,
@@ -26,15 +28,15 @@ export function ticketSnapshot(t: TicketDoc): TicketSnapshot {
   };
 }
 
-export function messageView(m: MessageDoc): MessageSnapshot {
+/**
+ * The spec's Ticket (contracts' `ticketSchema`), nothing internal. `customer` (expand[]=customer) is
+ * the projection's summary, null when the ticket has none; `messages` where the operation includes them.
+ */
+export function ticketView(t: Unscoped<TicketDoc>, extra: { messages?: Unscoped<MessageDoc>[]; customer?: CustomerSummary | null } = {}): TicketView {
+  const { channel: _channel, ...pub } = ticketSnapshot(t);
   return {
-    id: m._id,
-    ticketId: m.ticketId,
-    content: m.content,
-    sender: m.sender,
-    senderName: m.senderName ?? null,
-    isInternal: m.isInternal,
-    createdAt: iso(m.createdAt)!,
+    ...pub,
+    ...(extra.customer !== undefined ? { customer: extra.customer } : {}),
+    ...(extra.messages ? { messages: extra.messages.map(messageView) } : {}),
   };
 }
-

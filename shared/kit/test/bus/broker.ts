@@ -1,2 +1,2 @@
-// The private-broker helper lives in the testing package, shared with the platform fault tests.
-export { PrivateBroker } from '@helpdesk/testing';
+// The private-broker helper lives beside the scripts it runs, shared with the platform fault tests.
+export { PrivateBroker } from '../../../../scripts/private-broker';

@@ -1,6 +1,6 @@
 import mongoose from 'mongoose';
 import { tenancyPlugin } from '@helpdesk/kit';
-import { SENDERS, type Sender } from '../tickets/schema';
+import { SENDERS, type Sender } from '@helpdesk/contracts';
 
 export interface MessageDoc {
   _id: string;

@@ -1,48 +1,52 @@
-import { eventScopeOf, newId, notFound, pageOf, scopeOf, skipOf, type RequestContext } from '@helpdesk/kit';
-import { withOutbox } from '../outbox';
-import type { TicketDoc } from '../tickets/model';
-import { messageView, resolveInternal, ticketSnapshot, type TicketingDeps } from '../tickets/service';
-import { createTicketService } from '../tickets/service';
+import type mongoose from 'mongoose';
+import type { AddMessageInput, MessageSnapshot, Page } from '@helpdesk/contracts';
+import { eventScopeOf, newId, notFound, pageOf, scoped, skipOf, withOutbox, type RequestContext, type Unscoped } from '@helpdesk/kit';
+import type { TicketingModels } from '../../models';
+import type { TicketDoc } from '../model';
+import { resolveInternal, type TicketRules } from '../rules';
+import { ticketSnapshot } from '../view';
 import { CHRONOLOGICAL, type MessageDoc } from './model';
-import type { AddMessageInput } from './schema';
+import { messageView } from './view';
 
-export function createMessageService(deps: TicketingDeps) {
-  const { conn, tickets: Tickets, messages: Messages } = deps;
-  const tickets = createTicketService(deps);
+export interface MessageRulesDeps {
+  conn: mongoose.Connection;
+  models: TicketingModels;
+  tickets: TicketRules;
+}
 
+/** The rules of a ticket's messages (docs/adr/0004). */
+export function messageRules({ conn, models, tickets }: MessageRulesDeps) {
   return {
     /** The thread, oldest first; 404 when the ticket is not in the caller's team and partition. */
-    async list(ctx: RequestContext, ticketId: string, q: { page: number; pageSize: number }) {
+    async list(ctx: RequestContext, ticketId: string, q: { page: number; pageSize: number }): Promise<Page<MessageSnapshot>> {
       await tickets.findOr404(ctx, ticketId);
-      const filter = { ...scopeOf(ctx), ticketId };
+      const db = scoped(models, ctx);
       const [total, rows] = await Promise.all([
-        Messages.countDocuments(filter),
-        Messages.find(filter).sort(CHRONOLOGICAL).skip(skipOf(q.page, q.pageSize)).limit(q.pageSize).lean<MessageDoc[]>(),
+        db.messages.countDocuments({ ticketId }),
+        db.messages.find({ ticketId }).sort(CHRONOLOGICAL).skip(skipOf(q.page, q.pageSize)).limit(q.pageSize).lean<MessageDoc[]>(),
       ]);
-      return { items: rows.map(messageView), pagination: pageOf(q.page, q.pageSize, total) };
+      return { data: rows.map(messageView), pagination: pageOf(q.page, q.pageSize, total) };
     },
 
     /**
      * Adds a message; the ticket's messageCount, updatedAt and search text change in the same
      * transaction, and `ticket.message_added` carries both snapshots. The status never changes here.
      */
-    async add(ctx: RequestContext, ticketId: string, input: AddMessageInput) {
+    async add(ctx: RequestContext, ticketId: string, input: AddMessageInput): Promise<MessageSnapshot> {
       const isInternal = resolveInternal(input);
+      const db = scoped(models, ctx);
       const msg = await withOutbox(conn, eventScopeOf(ctx), async (session, emit) => {
         const now = new Date();
         // Write the ticket first: the write holds it for this transaction, so concurrent messages
         // each get their own count and position, and the search text is extended from the latest one.
-        const next = await Tickets.findOneAndUpdate(
-          { _id: ticketId, ...scopeOf(ctx) },
-          { $inc: { messageCount: 1, rev: 1 }, $set: { updatedAt: now } },
-          { session, returnDocument: 'after' },
-        ).lean<TicketDoc>();
+        const next = await db.tickets
+          .findOneAndUpdate({ _id: ticketId }, { $inc: { messageCount: 1, rev: 1 }, $set: { updatedAt: now } }, { session, returnDocument: 'after' })
+          .lean<TicketDoc>();
         if (!next) throw notFound('ticket', ticketId);
         next.searchText = `${next.searchText ?? ''}\n${input.content.toLowerCase()}`;
-        await Tickets.updateOne({ _id: ticketId, ...scopeOf(ctx) }, { $set: { searchText: next.searchText } }, { session });
-        const m: MessageDoc = {
+        await db.tickets.updateOne({ _id: ticketId }, { $set: { searchText: next.searchText } }, { session });
+        const m: Unscoped<MessageDoc> = {
           _id: newId('message'),
-          ...scopeOf(ctx),
           ticketId,
           content: input.content,
           sender: input.sender ?? 'agent',
@@ -51,7 +55,7 @@ export function createMessageService(deps: TicketingDeps) {
           createdAt: now,
           seq: next.messageCount,
         };
-        await Messages.create([m], { session });
+        await db.messages.create([m], { session });
         emit({ type: 'ticket.message_added', data: { ticket: ticketSnapshot(next), message: messageView(m) } });
         return m;
       });
@@ -60,4 +64,4 @@ export function createMessageService(deps: TicketingDeps) {
   };
 }
 
-export type MessageService = ReturnType<typeof createMessageService>;
+export type MessageRules = ReturnType<typeof messageRules>;

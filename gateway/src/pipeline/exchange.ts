@@ -1,0 +1,78 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { ApiError, errorBody, type Logger } from '@helpdesk/kit';
+import type { KeyResolver, ResolvedKey } from '../auth';
+import type { TokenMinter } from '../fast-token';
+import type { Upstreams } from '../proxy';
+import type { Route, RouteMatch, RouteTable } from '../routes';
+import type { IdempotencyStore, RateLimitStore } from '../stores';
+
+export const BASE_PATH = '/api/v1';
+export const JSON_CT = 'application/json; charset=utf-8';
+
+/** What the steps share: the stores, the route table, the upstream services, the settings. */
+export interface GatewayContext {
+  resolver: KeyResolver;
+  rateLimits: RateLimitStore;
+  idempotency: IdempotencyStore;
+  mint: TokenMinter;
+  table: RouteTable;
+  upstreams: Upstreams;
+  logger: Logger;
+  bodyLimitBytes: number;
+  idempotencyTtlMs: number;
+  idempotencyLockMs: number;
+  /** The OpenAPI document, serialised once. */
+  openApiJson: string;
+  /** Serves the HTML API reference under /docs (swagger-ui, assets from the npm package). */
+  docs: (req: IncomingMessage, res: ServerResponse) => void;
+  /** Redis unreachable: a retryable 503 (fail closed), warned about at most every 10 s. */
+  storeDown(err: unknown, requestId: string): ApiError;
+}
+
+/** One request on its way through the steps; each step reads what earlier ones found. */
+export interface Exchange {
+  req: IncomingMessage;
+  res: ServerResponse;
+  requestId: string;
+  method: string;
+  /** Path below `/api/v1` (`/teams/…`), without the query string. */
+  subPath: string;
+  /** `?…` or empty. */
+  query: string;
+  /** The browser's `Origin`, when a browser sent the request. */
+  origin: string | null;
+  /** The route table's answer for this method and path (null: no such path). */
+  match: RouteMatch | null;
+  /** The caller's key, once authenticated. */
+  auth: ResolvedKey | null;
+  route: Route | null;
+  /** The raw JSON body (forwarded as is, never re-serialised). */
+  body: Buffer | null;
+  /** The claimed `Idempotency-Key` record, completed with the answer. */
+  idempotency: { key: string; fingerprint: string } | null;
+}
+
+/** What a step returns when it has answered the request: no later step runs. */
+export const DONE = 'done' as const;
+export type Step = (x: Exchange, g: GatewayContext) => Promise<typeof DONE | void> | typeof DONE | void;
+
+export function sendJson(res: ServerResponse, status: number, text: string): void {
+  res.statusCode = status;
+  res.setHeader('content-type', JSON_CT);
+  res.setHeader('content-length', Buffer.byteLength(text));
+  res.end(text);
+}
+
+/** The success envelope, for what the gateway answers itself. */
+export function sendEnvelope(res: ServerResponse, requestId: string, data: unknown, status = 200): void {
+  sendJson(res, status, JSON.stringify({ success: true, data, meta: { requestId, timestamp: new Date().toISOString() } }));
+}
+
+export function sendError(res: ServerResponse, err: ApiError, requestId: string): void {
+  if (res.headersSent) {
+    res.destroy();
+    return;
+  }
+  if (err.headers) for (const k in err.headers) res.setHeader(k, err.headers[k]);
+  sendJson(res, err.status, JSON.stringify(errorBody(err, requestId)));
+}

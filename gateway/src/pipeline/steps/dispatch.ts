@@ -1,0 +1,57 @@
+import type { GATEWAY } from '@helpdesk/contracts';
+import { DONE, sendEnvelope, type Exchange, type GatewayContext, type Step } from '../exchange';
+import { completeIdempotency, releaseIdempotency } from './idempotency';
+
+/** The gateway's own operations (`service: gateway` in the manifest; the keyless document is served earlier). */
+const OWN: Record<Exclude<keyof typeof GATEWAY, 'getOpenApiDocument'>, (x: Exchange) => unknown> = {
+  whoami: (x) => {
+    const { key, team } = x.auth!;
+    return {
+      teamId: team.id,
+      teamName: team.name,
+      teamSlug: team.slug,
+      keyId: key.id,
+      keyType: key.type,
+      environment: key.mode,
+      createdAt: key.createdAt.toISOString(),
+      subscriptionStatus: team.subscriptionStatus,
+    };
+  },
+};
+
+/** Step: the gateway's own operation, or the owning service through a short-lived internal token. */
+export const dispatch: Step = async (x: Exchange, g: GatewayContext) => {
+  const route = x.route!;
+  const own = (OWN as Record<string, (x: Exchange) => unknown>)[route.id];
+  if (route.op.service === 'gateway' && own) {
+    sendEnvelope(x.res, x.requestId, own(x));
+    return DONE;
+  }
+  let answer;
+  try {
+    answer = await g.upstreams.forward({
+      service: route.op.service,
+      method: x.method,
+      pathAndQuery: x.subPath + x.query,
+      body: x.body,
+      contentType: x.req.headers['content-type'],
+      token: g.mint(x.auth!.claims, x.requestId),
+      requestId: x.requestId,
+    });
+  } catch (err) {
+    await releaseIdempotency(x, g);
+    throw err;
+  }
+  await completeIdempotency(x, g, answer);
+  const { res } = x;
+  res.statusCode = answer.status;
+  if (answer.contentType) res.setHeader('content-type', answer.contentType);
+  if (answer.location) res.setHeader('location', answer.location);
+  if (answer.status === 204 || answer.status === 304) {
+    res.end();
+    return DONE;
+  }
+  res.setHeader('content-length', answer.body.length);
+  res.end(answer.body);
+  return DONE;
+};

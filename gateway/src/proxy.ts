@@ -1,0 +1,73 @@
+import { Pool } from 'undici';
+import { INTERNAL_TOKEN_HEADER } from '@helpdesk/contracts';
+import { ApiError, type Logger } from '@helpdesk/kit';
+
+interface Upstream {
+  pool: Pool;
+  basePath: string;
+}
+
+export interface ProxyRequest {
+  service: string;
+  method: string;
+  /** Path and query string below `/api/v1`. */
+  pathAndQuery: string;
+  body: Buffer | null;
+  contentType: string | undefined;
+  token: string;
+  requestId: string;
+}
+
+export interface ProxyAnswer {
+  status: number;
+  contentType: string | null;
+  location: string | null;
+  body: Buffer;
+}
+
+const unavailable = () => new ApiError('service_unavailable', 'The service for this endpoint is unavailable. Please retry later.');
+
+/** One keep-alive connection pool per service; the client's `Authorization` is never forwarded. */
+export class Upstreams {
+  private readonly pools = new Map<string, Upstream>();
+  private readonly debug: boolean;
+
+  constructor(services: Record<string, string>, private readonly logger: Logger) {
+    for (const [name, url] of Object.entries(services)) {
+      const u = new URL(url);
+      this.pools.set(name, {
+        pool: new Pool(u.origin, { connections: 128, keepAliveTimeout: 30_000, headersTimeout: 30_000, bodyTimeout: 30_000 }),
+        basePath: u.pathname.replace(/\/+$/, ''),
+      });
+    }
+    this.debug = logger.isLevelEnabled('debug');
+  }
+
+  async forward(r: ProxyRequest): Promise<ProxyAnswer> {
+    const upstream = this.pools.get(r.service);
+    if (!upstream) throw unavailable();
+    const headers: Record<string, string> = { [INTERNAL_TOKEN_HEADER]: r.token, 'x-svc-request-id': r.requestId };
+    if (r.body && r.contentType) headers['content-type'] = r.contentType;
+    let answer;
+    try {
+      answer = await upstream.pool.request({ method: r.method as 'GET', path: upstream.basePath + r.pathAndQuery, headers, body: r.body });
+    } catch (err) {
+      if (this.debug) this.logger.debug({ err, requestId: r.requestId, service: r.service }, 'service unreachable');
+      throw unavailable();
+    }
+    let body: Buffer;
+    try {
+      body = Buffer.from(await answer.body.arrayBuffer());
+    } catch (err) {
+      if (this.debug) this.logger.debug({ err, requestId: r.requestId }, 'service response interrupted');
+      throw unavailable();
+    }
+    const ct = answer.headers['content-type'];
+    const loc = answer.headers['location'];
+    return { status: answer.statusCode, contentType: typeof ct === 'string' ? ct : null, location: typeof loc === 'string' ? loc : null, body };
+  }
+
+  async close(): Promise<void> {
+    await Promise.all([...this.pools.values()].map((u) => u.pool.close().catch(() => {})));
+  }
+}

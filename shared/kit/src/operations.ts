@@ -1,0 +1,102 @@
+import type { Express, Request, Response } from 'express';
+import { z } from 'zod';
+import {
+  accessRefusal,
+  colonPath,
+  paramRefusal,
+  type BodyOf,
+  type OperationDef,
+  type Operations,
+  type ParamsOf,
+  type QueryOf,
+  type ResultOf,
+} from '@helpdesk/contracts';
+import { ctxOf, type RequestContext } from './context';
+import { requestIdOf } from './envelope';
+import { ApiError } from './errors';
+import { parseInput, requireObjectBody } from './validate';
+
+/**
+ * A service mounts its handlers by operation id: the path, the access rules, and the params, query
+ * and body schemas come from the API manifest (shared/contracts), and everything is checked before
+ * the handler runs. A handler returns its data (or a page of it); the answer's shape (envelope or
+ * bare, where the pagination goes, the status) is the manifest's too.
+ */
+export interface HandlerInput<O extends OperationDef> {
+  /** The verified caller: team, partition, key, permissions, request id. */
+  ctx: RequestContext;
+  params: ParamsOf<O>;
+  query: QueryOf<O>;
+  body: BodyOf<O>;
+  /** The caller's internal token, to forward when this service must ask another one (internal client). */
+  token: string;
+  req: Request;
+  res: Response;
+}
+
+export type Handler<O extends OperationDef> = (input: HandlerInput<O>) => Promise<ResultOf<O>>;
+
+/** One handler per operation of the manifest: leaving one out fails the typecheck. */
+export type Handlers<Ops extends Operations> = { [K in keyof Ops]: Handler<Ops[K]> };
+
+/**
+ * Typed handlers for some operations of a manifest, written in a resource's `handlers.ts`:
+ * `handlersFor(TICKETING)({ listTickets: async ({ ctx, query }) => … })`.
+ */
+export const handlersFor =
+  <Ops extends Operations>(_ops: Ops) =>
+  <K extends keyof Ops>(handlers: { [P in K]: Handler<Ops[P]> }): { [P in K]: Handler<Ops[P]> } =>
+    handlers;
+
+const NO_QUERY = z.strictObject({});
+
+/** Access (publishable keys, permission), then path params, query, body: the gateway's order, again. */
+function checkRequest(op: OperationDef, req: Request, res: Response): { ctx: RequestContext; params: Record<string, string>; query: unknown; body: unknown } {
+  const ctx = ctxOf(res);
+  const refused = accessRefusal(op, ctx);
+  if (refused) throw new ApiError(refused.code, refused.message, refused.param);
+  const params: Record<string, string> = {};
+  for (const [name, kind] of Object.entries(op.params)) {
+    const value = String((req.params as Record<string, string>)[name]);
+    const bad = paramRefusal(name, kind, value);
+    if (bad) throw new ApiError(bad.code, bad.message, bad.param);
+    // The team comes from the token; a URL naming another team is refused, as the gateway does.
+    if (kind === 'team' && value.toLowerCase() !== ctx.teamId) throw new ApiError('team_access_denied', 'This API key does not have access to this team.');
+    params[name] = value;
+  }
+  const query = parseInput(op.query ?? NO_QUERY, { ...(req.query as Record<string, unknown>) });
+  const body = op.body ? parseInput(op.body, requireObjectBody(req.body)) : undefined;
+  return { ctx, params, query, body };
+}
+
+/** Writes a handler's result in the operation's documented shape. */
+function reply(op: OperationDef, res: Response, result: any): void {
+  const { status, shape, pagination } = op.success;
+  if (shape === 'bare') {
+    res.status(status).json(pagination ? { data: result.data, pagination: result.pagination } : result);
+    return;
+  }
+  const meta = { requestId: requestIdOf(res), timestamp: new Date().toISOString(), ...(pagination === 'meta' ? { pagination: result.pagination } : {}) };
+  const body = pagination === 'top'
+    ? { success: true, data: result.data, pagination: result.pagination, meta }
+    : { success: true, data: pagination ? result.data : result, meta };
+  res.status(status).json(body);
+}
+
+/** Static segments before parameters, so `/webhooks/trigger-test` is matched before `/webhooks/:webhookId`. */
+const specificity = (path: string) => path.split('/').map((seg) => (seg.startsWith('{') ? '1' : '0')).join('');
+
+/** Mounts every operation of `ops` on `app` with its handler. */
+export function mountOperations<Ops extends Operations>(app: Express, ops: Ops, handlers: Handlers<Ops>): void {
+  const entries = Object.entries(ops).sort(([, a], [, b]) => specificity(a.path).localeCompare(specificity(b.path)));
+  for (const [id, op] of entries) {
+    const handler = (handlers as Record<string, Handler<OperationDef>>)[id];
+    if (typeof handler !== 'function') throw new Error(`operation ${id} has no handler`);
+    const method = op.method.toLowerCase() as 'get' | 'post' | 'patch' | 'delete';
+    app[method](colonPath(op.path), async (req, res) => {
+      const input = checkRequest(op, req, res);
+      const result = await handler({ ...input, token: res.locals.internalToken as string, req, res } as HandlerInput<OperationDef>);
+      reply(op, res, result);
+    });
+  }
+}

@@ -48,6 +48,8 @@ export interface GatewayOptions {
   idempotencyLockMs?: number;
   /** Largest request body. Default 1 MiB. */
   bodyLimitBytes?: number;
+  /** Replaces the rate-limit and idempotency stores (tests of a store that is down). */
+  stores?: { rateLimits: RateLimitStore; idempotency: IdempotencyStore };
   /** Replaces the API manifest's public operations (tests of the gateway alone). */
   operations?: Record<string, OperationDef>;
 }
@@ -66,7 +68,9 @@ export async function startGateway(opts: GatewayOptions): Promise<RunningGateway
   let redis: Redis | null = null;
   let rateLimits: RateLimitStore;
   let idempotency: IdempotencyStore;
-  if (opts.redisUrl) {
+  if (opts.stores) {
+    ({ rateLimits, idempotency } = opts.stores);
+  } else if (opts.redisUrl) {
     redis = new Redis(opts.redisUrl, { enableAutoPipelining: true, maxRetriesPerRequest: 2, lazyConnect: true });
     await redis.connect();
     const prefix = opts.redisKeyPrefix ?? 'hd:gw:';

@@ -1,5 +1,7 @@
 import { createGatewayAdmin } from '../src/admin';
-import { ROUTES, RouteTable, type RouteDef } from '../src/routes';
+import { PUBLIC_OPERATIONS, type OperationDef } from '@helpdesk/contracts';
+import { z } from 'zod';
+import { RouteTable } from '../src/routes';
 import { bearer, startHarness, startMongo } from './helpers';
 
 it('a key revoked by another process (the CLI) stops working within the cache TTL', async () => {
@@ -23,13 +25,28 @@ it('a key revoked by another process (the CLI) stops working within the cache TT
   }
 });
 
-it('publishable keys may GET routes marked publicRead (with the permission), nothing else', async () => {
-  const routes: RouteDef[] = [
-    ...ROUTES,
-    { method: 'GET', path: '/teams/:teamId/articles', service: 'ticketing', permission: 'view_articles', staff: false, publicRead: true },
-    { method: 'GET', path: '/teams/:teamId/audit-log', service: 'ticketing', permission: 'view_audit_log', staff: false },
-  ];
-  const h = await startHarness({ routes });
+/** An operation served by the test backend (which answers as "ticketing"). */
+const op = (method: OperationDef['method'], path: string, extra: Partial<OperationDef> = {}): OperationDef => ({
+  service: 'ticketing',
+  method,
+  path,
+  tag: 'Test',
+  summary: 'test',
+  permission: null,
+  keys: 'staff',
+  params: Object.fromEntries([...path.matchAll(/\{(\w+)\}/g)].map(([, n]) => [n, n === 'teamId' ? 'team' : 'ticket'])) as OperationDef['params'],
+  success: { status: 200, data: z.unknown(), shape: 'envelope' },
+  errors: [],
+  ...extra,
+});
+
+it('publishable keys may GET operations marked public (with the permission), nothing else', async () => {
+  const operations = {
+    ...PUBLIC_OPERATIONS,
+    listArticles: op('GET', '/teams/{teamId}/articles', { permission: 'view_articles', keys: 'public' }),
+    listAuditLog: op('GET', '/teams/{teamId}/audit-log', { permission: 'view_audit_log', keys: 'secret' }),
+  };
+  const h = await startHarness({ operations });
   try {
     const a = await fetch(`${h.teamUrl}/articles`, { headers: bearer(h.keys.pk_live) });
     expect(a.status).toBe(200);
@@ -44,10 +61,8 @@ it('publishable keys may GET routes marked publicRead (with the permission), not
 });
 
 it('checks slug path params as slugs, not as ids', async () => {
-  const routes: RouteDef[] = [
-    { method: 'PATCH', path: '/teams/:teamId/statuses/:statusKey', service: 'ticketing', permission: null, staff: true, slugParams: ['statusKey'] },
-  ];
-  const h = await startHarness({ routes });
+  const operations = { patchStatus: op('PATCH', '/teams/{teamId}/statuses/{statusKey}', { params: { teamId: 'team', statusKey: 'slug' } }) };
+  const h = await startHarness({ operations });
   try {
     const patch = (key: string) =>
       fetch(`${h.teamUrl}/statuses/${key}`, { method: 'PATCH', headers: { ...bearer(h.keys.sk_test), 'content-type': 'application/json' }, body: '{}' });
@@ -62,14 +77,20 @@ it('checks slug path params as slugs, not as ids', async () => {
   }
 });
 
-it('the route table refuses clashing or duplicate rows', () => {
-  const row = (method: RouteDef['method'], path: string): RouteDef => ({ method, path, service: 's', permission: null, staff: true });
-  expect(() => new RouteTable([row('GET', '/a/:x'), row('GET', '/a/:x')])).toThrow(/duplicate/);
-  expect(() => new RouteTable([row('GET', '/a/:x'), row('GET', '/a/:y/b')])).toThrow(/clashes/);
-  const t = new RouteTable([row('GET', '/a/:x'), row('POST', '/a/:x'), row('GET', '/a/static')]);
+it('the route table comes from the manifest, and refuses clashing or duplicate operations', () => {
+  expect(() => new RouteTable({ a: op('GET', '/a/{x}'), b: op('GET', '/a/{x}') })).toThrow(/duplicate/);
+  expect(() => new RouteTable({ a: op('GET', '/a/{x}'), b: op('GET', '/a/{y}/b') })).toThrow(/clashes/);
+  const t = new RouteTable({ a: op('GET', '/a/{x}'), b: op('POST', '/a/{x}'), c: op('GET', '/a/static'), hidden: op('GET', '/internal/x', { internal: true }) });
   expect(t.match('GET', '/a/static')!.paramValues).toEqual([]);
+  expect(t.match('GET', '/a/static')!.route!.id).toBe('c');
   expect(t.match('DELETE', '/a/1')).toMatchObject({ route: null, allow: 'GET, POST' });
   expect(t.match('GET', '/a/1/')!.paramValues).toEqual(['1']);
   expect(t.match('GET', '/a//')).toBeNull();
   expect(t.match('GET', '/a')).toBeNull();
+  expect(t.match('GET', '/internal/x')).toBeNull(); // internal operations are never routed
+  const real = new RouteTable(PUBLIC_OPERATIONS);
+  for (const [id, o] of Object.entries(PUBLIC_OPERATIONS)) {
+    const path = o.path.replace(/\{(\w+)\}/g, 'tkt_abcdefgh12345678');
+    expect([id, real.match(o.method, path)?.route?.id]).toEqual([id, id]);
+  }
 });

@@ -244,6 +244,10 @@ describe('bodies and proxying', () => {
       400,
       'invalid_json',
     );
+    // Bytes that are not UTF-8 are refused, never decoded into replacement characters.
+    const latin1 = Buffer.concat([Buffer.from('{"title":"Caf'), Buffer.from([0xe9]), Buffer.from('"}')]);
+    const bad = await expectError(await fetch(`${h.teamUrl}/tickets`, { method: 'POST', headers: jsonHeaders(h.keys.sk_test), body: latin1 }), 400, 'invalid_json');
+    expect(bad.error.message).toMatch(/UTF-8/);
     expect(h.backend.calls()).toBe(before);
   });
 

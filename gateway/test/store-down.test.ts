@@ -1,9 +1,4 @@
-import type { AddressInfo } from 'node:net';
-import { adminOver } from '../src/admin';
-import { KeyResolver } from '../src/auth';
-import { tokenMinter } from '../src/fast-token';
-import { createGatewayServer, createHandler } from '../src/server';
-import { MemoryKeyRepository } from '../src/store/memory';
+import { startGateway } from '../src';
 import { MemoryIdempotencyStore, MemoryRateLimitStore, type IdempotencyStore, type RateLimitStore } from '../src/stores';
 import { bearer, jsonHeaders, logger, startBackend, tokens } from './helpers';
 
@@ -17,25 +12,20 @@ it.each([
   const idempotency: IdempotencyStore = rateDown
     ? new MemoryIdempotencyStore()
     : { begin: boom, complete: boom, release: boom, close: async () => {} };
-  const repo = new MemoryKeyRepository();
-  const admin = adminOver(repo);
-  const team = await admin.createTeam({ name: 'Down' });
-  const { key } = await admin.createKey({ teamId: team.id, type: 'secret', mode: 'test' });
   const backend = await startBackend();
-  const handler = createHandler({
-    resolver: new KeyResolver({ repo, logger, ttlMs: 0, secretPerMinute: 120, publishablePerMinute: 60 }),
-    rateLimits,
-    idempotency,
-    mint: tokenMinter(tokens),
-    services: { ticketing: backend.url },
+  const gw = await startGateway({
+    port: 0,
+    mongoUrl: 'memory:',
+    tokens,
     logger,
+    services: { ticketing: backend.url },
+    stores: { rateLimits, idempotency },
+    keyCacheTtlMs: 0,
     bodyLimitBytes: 1024,
-    idempotencyTtlMs: 60_000,
-    idempotencyLockMs: 1_000,
   });
-  const server = createGatewayServer(handler.listener);
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/v1`;
+  const team = await gw.admin.createTeam({ name: 'Down' });
+  const { key } = await gw.admin.createKey({ teamId: team.id, type: 'secret', mode: 'test' });
+  const base = gw.url;
   try {
     const res = rateDown
       ? await fetch(`${base}/auth/whoami`, { headers: bearer(key) })
@@ -53,8 +43,7 @@ it.each([
       expect(((await big.json()) as any).error.code).toBe('parameter_invalid');
     }
   } finally {
-    await new Promise((r) => server.close(r));
-    await handler.close();
+    await gw.stop();
     await backend.stop();
   }
 });

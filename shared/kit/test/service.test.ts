@@ -1,39 +1,197 @@
-/** kit's startService: the start-up every service shares, and its undoing on failure and at stop. */
+/**
+ * kit's service skeleton: a definition (manifest operations, models, rules, handlers, consumers,
+ * workers) becomes a running service; handlers run only after the manifest's checks; the start-up
+ * order and its undoing on failure and at stop.
+ */
+import mongoose from 'mongoose';
+import { z } from 'zod';
+import { defineOperations, EVENT_CATALOG, PERMISSIONS, type EventEnvelope } from '@helpdesk/contracts';
 import { startEmbeddedMongo, type EmbeddedMongo } from '@helpdesk/mongo-embedded';
-import { createServiceApp, createLogger, InternalTokens, MemoryBus, startService, type ServiceDefinition } from '../src';
+import {
+  createLogger,
+  defineService,
+  handlersFor,
+  InternalTokens,
+  MemoryBus,
+  newId,
+  on,
+  onEvery,
+  pageOf,
+  scoped,
+  startService,
+  tenancyPlugin,
+  type ServiceDefinition,
+} from '../src';
 
 const logger = createLogger('service-test', 'silent');
 const tokens = new InternalTokens('s'.repeat(32));
+const TEAM = '3f1c2a4e-8b7d-4c2a-9f1e-2b3c4d5e6f70';
 let mongo: EmbeddedMongo;
 beforeAll(async () => {
   mongo = await startEmbeddedMongo();
 });
 afterAll(() => mongo.close());
 
-function definition(log: string[], overrides: Partial<ServiceDefinition> = {}): ServiceDefinition {
-  return {
+interface NoteDoc {
+  _id: string;
+  teamId: string;
+  mode: 'test' | 'live';
+  text: string;
+}
+const noteSchema = new mongoose.Schema<NoteDoc>({ _id: String, text: String }, { versionKey: false });
+noteSchema.plugin(tenancyPlugin);
+const models = (conn: mongoose.Connection) => ({ notes: (conn.models.Note as mongoose.Model<NoteDoc> | undefined) ?? conn.model<NoteDoc>('Note', noteSchema) });
+
+const note = z.object({ id: z.string(), text: z.string() });
+const OPS = defineOperations({
+  listNotes: {
+    service: 'demo', tag: 'Notes', method: 'GET', path: '/teams/{teamId}/notes', summary: 'List notes', permission: 'view_tickets',
+    keys: 'staff', params: { teamId: 'team' }, query: z.strictObject({ page: z.coerce.number().default(1) }),
+    success: { status: 200, data: z.array(note), shape: 'envelope', pagination: 'meta' }, errors: [],
+  },
+  createNote: {
+    service: 'demo', tag: 'Notes', method: 'POST', path: '/teams/{teamId}/notes', summary: 'Create a note', permission: 'manage_tickets',
+    keys: 'staff', params: { teamId: 'team' }, body: z.strictObject({ text: z.string().min(1) }),
+    success: { status: 201, data: note, shape: 'envelope' }, errors: [],
+  },
+  getNote: {
+    service: 'demo', tag: 'Notes', method: 'GET', path: '/teams/{teamId}/notes/{noteId}', summary: 'Get a bare note', permission: null,
+    keys: 'staff', params: { teamId: 'team', noteId: 'ticket' }, success: { status: 200, data: note, shape: 'bare' }, errors: [],
+  },
+});
+
+type Models = ReturnType<typeof models>;
+type Definition = ServiceDefinition<typeof OPS, Models, { notes: Models['notes'] }>;
+
+function definition(log: string[], overrides: Partial<Definition> = {}): Definition {
+  const base = defineService({
     name: 'demo',
-    init: async (conn) => log.push(`init ${conn.name}`),
-    subscribe: async (bus) => {
-      log.push('subscribe');
-      await bus.subscribe('demo', ['ticket.created'], async () => {});
-    },
+    operations: OPS,
+    models,
+    rules: ({ models: m }) => ({ notes: m.notes }),
+    handlers: ({ notes }) =>
+      handlersFor(OPS)({
+        listNotes: async ({ ctx }) => {
+          const rows = await scoped({ notes }, ctx).notes.find().lean<NoteDoc[]>();
+          return { data: rows.map((n) => ({ id: n._id, text: n.text })), pagination: pageOf(1, 20, rows.length) };
+        },
+        createNote: async ({ ctx, body }) => {
+          const doc = { _id: newId('ticket'), text: body.text };
+          await scoped({ notes }, ctx).notes.create([doc]);
+          return { id: doc._id, text: doc.text };
+        },
+        getNote: async ({ params }) => ({ id: params.noteId, text: 'bare' }),
+      }),
+    consumers: () => [
+      on('ticket.deleted', async (e) => void log.push(`deleted ${e.data.ticketId}`)),
+      onEvery('ticket.*', async (e) => void log.push(`any ${e.type}`)),
+    ],
     workers: () => [{ stop: async () => void log.push('worker stopped') }],
-    app: () => createServiceApp({ name: 'demo', logger, tokens, routes: () => {} }),
-    ...overrides,
-  };
+  });
+  return { ...base, ...overrides };
 }
 
-test('connects to its own database, starts in order, listens, and stops the workers before the connection', async () => {
+const token = (over: Partial<Parameters<InternalTokens['sign']>[0]> = {}) =>
+  tokens.sign({ teamId: TEAM, mode: 'test', keyId: 'key_x', keyType: 'secret', memberId: null, permissions: [...PERMISSIONS], requestId: 'req_svc00001', ...over });
+const call = async (url: string, method: string, path: string, body?: unknown, over = {}) => {
+  const res = await fetch(url + path, {
+    method,
+    headers: { 'x-internal-token': await token(over), 'content-type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  return { status: res.status, body: (await res.json()) as any };
+};
+
+test('handlers run after the manifest checks, answer in the manifest shape, and see only their scope', async () => {
+  const bus = new MemoryBus(logger);
+  const svc = await startService(definition([]), { mongoUrl: mongo.uri(), bus, tokens, logger });
+  const notes = `/teams/${TEAM}/notes`;
+  try {
+    const made = await call(svc.url, 'POST', notes, { text: 'hello' });
+    expect(made.status).toBe(201);
+    expect(made.body).toMatchObject({ success: true, data: { text: 'hello' }, meta: { requestId: 'req_svc00001' } });
+    const stored = await svc.conn.collection('notes').findOne({ _id: made.body.data.id } as any);
+    expect(stored).toMatchObject({ teamId: TEAM, mode: 'test' }); // the scope was added to the insert
+    expect((await call(svc.url, 'GET', notes)).body.meta.pagination).toMatchObject({ total: 1 });
+    expect((await call(svc.url, 'GET', notes, undefined, { mode: 'live' })).body.data).toEqual([]);
+    // bare shape
+    expect((await call(svc.url, 'GET', `${notes}/tkt_abcdefgh12345678`)).body).toEqual({ id: 'tkt_abcdefgh12345678', text: 'bare' });
+    // refused before any handler: unknown field, missing field, unknown query, bad id, other team, publishable key, permission
+    expect((await call(svc.url, 'POST', notes, { text: 'x', extra: 1 })).body.error).toMatchObject({ code: 'parameter_invalid', param: 'extra' });
+    expect((await call(svc.url, 'POST', notes, {})).body.error).toMatchObject({ code: 'parameter_missing', param: 'text' });
+    expect((await call(svc.url, 'GET', `${notes}?sort=x`)).body.error).toMatchObject({ code: 'parameter_invalid', param: 'sort' });
+    expect((await call(svc.url, 'GET', `${notes}/nope`)).body.error).toMatchObject({ code: 'invalid_id_format', param: 'noteId' });
+    expect((await call(svc.url, 'GET', notes, undefined, { teamId: '3f1c2a4e-8b7d-4c2a-9f1e-2b3c4d5e6f71' })).body.error.code).toBe('team_access_denied');
+    expect((await call(svc.url, 'GET', notes, undefined, { keyType: 'publishable' })).body.error.code).toBe('publishable_key_forbidden');
+    expect((await call(svc.url, 'POST', notes, { text: 'x' }, { permissions: ['view_tickets'] })).body.error.code).toBe('insufficient_permissions');
+    // a body that is not UTF-8 is invalid_json, not replacement characters
+    const latin1 = await fetch(svc.url + notes, {
+      method: 'POST',
+      headers: { 'x-internal-token': await token(), 'content-type': 'application/json' },
+      body: Buffer.concat([Buffer.from('{"text":"Caf'), Buffer.from([0xe9]), Buffer.from('"}')]),
+    });
+    expect(latin1.status).toBe(400);
+    expect(((await latin1.json()) as any).error.code).toBe('invalid_json');
+    expect(await svc.conn.collection('notes').countDocuments()).toBe(1);
+  } finally {
+    await svc.stop();
+    await bus.close();
+  }
+});
+
+test('a scoped model refuses nothing it should allow and never leaves its scope', async () => {
+  const conn = await mongoose.createConnection(mongo.uri(), { dbName: 'scoped' }).asPromise();
+  try {
+    const m = models(conn);
+    const a = scoped(m, { teamId: TEAM, mode: 'test' });
+    const b = scoped(m, { teamId: TEAM, mode: 'live' });
+    await a.notes.insertMany([{ _id: 'n1', text: 'a' }]);
+    await b.notes.create([{ _id: 'n2', text: 'b' }]);
+    await a.notes.bulkWrite([{ updateOne: { filter: { _id: 'n2' }, update: { $set: { text: 'hijacked' } } } }]);
+    expect((await b.notes.findOne({ _id: 'n2' }).lean())?.text).toBe('b');
+    expect(await a.notes.countDocuments()).toBe(1);
+    expect(await a.notes.distinct('text')).toEqual(['a']);
+    expect((await a.notes.aggregate([{ $project: { text: 1 } }])).map((n) => n._id)).toEqual(['n1']);
+    expect((await a.notes.deleteMany({})).deletedCount).toBe(1);
+    expect(await b.notes.exists({ _id: 'n2' })).toBeTruthy();
+    // the plugin still refuses an unscoped query on the plain model
+    expect(() => m.notes.find({})).not.toThrow();
+    await expect(m.notes.find({}).exec()).rejects.toThrow(/tenancy/);
+  } finally {
+    await conn.close();
+  }
+});
+
+test('consumers: typed subscriptions by type and by pattern, one queue, exact types first', async () => {
+  const log: string[] = [];
+  const bus = new MemoryBus(logger);
+  const svc = await startService(definition(log), { mongoUrl: mongo.uri(), dbName: 'demo_consumers', bus, tokens, logger });
+  try {
+    const snapshot = { id: 'tkt_a', title: 't', status: 'new', priority: 'normal', customerId: null, assignedTo: null, tags: [], notes: null, messageCount: 0, metadata: {}, channel: 'api', createdAt: new Date().toISOString(), updatedAt: new Date().toISOString(), resolvedAt: null, closedAt: null } as const;
+    const e: EventEnvelope = {
+      id: newId('event'), type: 'ticket.deleted', version: EVENT_CATALOG['ticket.deleted'].version, teamId: TEAM, mode: 'test',
+      occurredAt: new Date().toISOString(), requestId: null, actor: { type: 'system', id: null }, data: { ticketId: 'tkt_a', customerId: null, ticket: snapshot },
+    };
+    await bus.publish([e, { ...e, id: newId('event'), type: 'ticket.created', data: { ticket: snapshot } }]);
+    await bus.idle();
+    expect([...log].sort()).toEqual(['any ticket.created', 'any ticket.deleted', 'deleted tkt_a']);
+    // one event's subscriptions run in order: its exact type's first
+    expect(log.indexOf('deleted tkt_a')).toBeLessThan(log.indexOf('any ticket.deleted'));
+  } finally {
+    await svc.stop();
+    await bus.close();
+  }
+});
+
+test('starts in order (indexes, relay, consumers, workers, listen) and stops the workers before the connection', async () => {
   const log: string[] = [];
   const bus = new MemoryBus(logger);
   const svc = await startService(definition(log), { mongoUrl: mongo.uri(), bus, tokens, logger });
-  expect(log).toEqual(['init demo', 'subscribe']);
   expect(svc.conn.name).toBe('demo');
   expect((await fetch(`${svc.url}/healthz`)).status).toBe(200);
   expect((await fetch(`${svc.url}/anything`)).status).toBe(401); // no internal token
   await svc.stop();
-  expect(log).toEqual(['init demo', 'subscribe', 'worker stopped']);
+  expect(log).toEqual(['worker stopped']);
   expect(svc.conn.readyState).toBe(0);
   await expect(fetch(`${svc.url}/healthz`)).rejects.toThrow();
   await bus.close();
@@ -43,12 +201,19 @@ test('a failure part-way stops what had started and closes the connection', asyn
   const log: string[] = [];
   const bus = new MemoryBus(logger);
   const boom = definition(log, {
-    dbName: undefined,
-    app: () => {
-      throw new Error('app failed');
+    consumers: () => {
+      throw new Error('consumers failed');
     },
-  } as Partial<ServiceDefinition>);
-  await expect(startService(boom, { mongoUrl: mongo.uri(), dbName: 'demo2', bus, tokens, logger })).rejects.toThrow('app failed');
-  expect(log).toEqual(['init demo2', 'subscribe', 'worker stopped']);
+  });
+  await expect(startService(boom, { mongoUrl: mongo.uri(), dbName: 'demo2', bus, tokens, logger })).rejects.toThrow('consumers failed');
+  expect(log).toEqual([]);
+  const late = definition(log, {
+    workers: () => {
+      log.push('worker started');
+      throw new Error('worker failed');
+    },
+  });
+  await expect(startService(late, { mongoUrl: mongo.uri(), dbName: 'demo3', bus, tokens, logger })).rejects.toThrow('worker failed');
+  expect(log).toEqual(['worker started']);
   await bus.close();
 });

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Makes sure a RabbitMQ (127.0.0.1:5672) and a Redis (127.0.0.1:6379) answer on loopback.
+# Makes sure a RabbitMQ (127.0.0.1:5672) and a Redis (127.0.0.1:6379) answer on loopback, and that
+# Debian's Chromium is there for the browser test of the API reference (/docs).
 # Where they already run (developer machines, CI) nothing is started. Otherwise they are installed
 # from Debian's packages when missing and started in the background; their pids go to
 # ${INFRA_DIR:-/tmp/helpdesk-infra}/*.pid so scripts/stop-infra.sh stops exactly what this started.
@@ -31,3 +32,6 @@ else
   need_pkg rabbitmq-server rabbitmq-server
   RABBITMQ_PORT=5672 RABBITMQ_DIST=25672 NODE_NAME=helpdesk-ci bash "$(dirname "$0")/rabbitmq-start.sh" "$INFRA_DIR/rabbitmq"
 fi
+
+# The browser test of /docs drives Debian's Chromium with playwright-core (never a downloaded browser).
+need_pkg chromium chromium

@@ -65,6 +65,7 @@ export class Journal {
   private journalBytes = 0;
   private snapshotBytes = 0;
   private closed = false;
+  private closing: Promise<void> | null = null;
   private readonly compactMin: number;
 
   private constructor(
@@ -81,46 +82,54 @@ export class Journal {
   static async open(dir: string, engine: Engine, opts: JournalOptions = {}): Promise<Journal> {
     await fsp.mkdir(dir, { recursive: true });
     takeLock(dir);
-    const names = await fsp.readdir(dir);
-    let gen = 0;
-    for (const n of names) {
-      const m = /^snapshot-(\d+)\.bson$/.exec(n);
-      if (m) gen = Math.max(gen, Number(m[1]));
-    }
-    let snapshotBytes = 0;
-    const snapPath = path.join(dir, `snapshot-${gen}.bson`);
-    if (fs.existsSync(snapPath)) {
-      const buf = await fsp.readFile(snapPath);
-      snapshotBytes = buf.length;
-      const { docs } = readFrames(buf);
-      for (const f of docs) loadSnapshotFrame(engine, f);
-    }
-    const jPath = path.join(dir, `journal-${gen}.log`);
-    let journalBytes = 0;
-    let replayed = 0;
-    if (fs.existsSync(jPath)) {
-      const buf = await fsp.readFile(jPath);
-      const { docs, good } = readFrames(buf);
-      for (const op of docs) engine.apply(op as JournalOp);
-      replayed = docs.length;
-      if (good < buf.length) {
-        opts.logger?.(`journal: discarding a torn tail of ${buf.length - good} bytes`);
-        await fsp.truncate(jPath, good);
+    let fh: fsp.FileHandle | null = null;
+    try {
+      const names = await fsp.readdir(dir);
+      let gen = 0;
+      for (const n of names) {
+        const m = /^snapshot-(\d+)\.bson$/.exec(n);
+        if (m) gen = Math.max(gen, Number(m[1]));
       }
-      journalBytes = good;
+      let snapshotBytes = 0;
+      const snapPath = path.join(dir, `snapshot-${gen}.bson`);
+      if (fs.existsSync(snapPath)) {
+        const buf = await fsp.readFile(snapPath);
+        snapshotBytes = buf.length;
+        const { docs } = readFrames(buf);
+        for (const f of docs) loadSnapshotFrame(engine, f);
+      }
+      const jPath = path.join(dir, `journal-${gen}.log`);
+      let journalBytes = 0;
+      let replayed = 0;
+      if (fs.existsSync(jPath)) {
+        const buf = await fsp.readFile(jPath);
+        const { docs, good } = readFrames(buf);
+        for (const op of docs) engine.apply(op as JournalOp);
+        replayed = docs.length;
+        if (good < buf.length) {
+          opts.logger?.(`journal: discarding a torn tail of ${buf.length - good} bytes`);
+          await fsp.truncate(jPath, good);
+        }
+        journalBytes = good;
+      }
+      for (const n of names) {
+        const m = /^(snapshot|journal)-(\d+)\.(bson|log)(\.tmp)?$/.exec(n);
+        if (m && (Number(m[2]) !== gen || m[4])) await fsp.rm(path.join(dir, n), { force: true });
+      }
+      fh = await fsp.open(jPath, 'a');
+      await syncDir(dir);
+      const j = new Journal(dir, engine, gen, fh, opts, opts.logger);
+      j.journalBytes = journalBytes;
+      j.snapshotBytes = snapshotBytes;
+      opts.logger?.(`journal: loaded generation ${gen} (${snapshotBytes} snapshot bytes, ${replayed} journal records)`);
+      engine.onWriteSink = (op) => j.append(op);
+      return j;
+    } catch (e) {
+      // A failed open leaves the folder as free as it found it.
+      await fh?.close().catch(() => undefined);
+      releaseLock(dir);
+      throw e;
     }
-    for (const n of names) {
-      const m = /^(snapshot|journal)-(\d+)\.(bson|log)(\.tmp)?$/.exec(n);
-      if (m && (Number(m[2]) !== gen || m[4])) await fsp.rm(path.join(dir, n), { force: true });
-    }
-    const fh = await fsp.open(jPath, 'a');
-    await syncDir(dir);
-    const j = new Journal(dir, engine, gen, fh, opts, opts.logger);
-    j.journalBytes = journalBytes;
-    j.snapshotBytes = snapshotBytes;
-    opts.logger?.(`journal: loaded generation ${gen} (${snapshotBytes} snapshot bytes, ${replayed} journal records)`);
-    engine.onWriteSink = (op) => j.append(op);
-    return j;
   }
 
   sizes(): { journalBytes: number; snapshotBytes: number } {
@@ -241,14 +250,23 @@ export class Journal {
     this.log?.(`journal: compacted into generation ${next} (${size} bytes)`);
   }
 
-  async close(): Promise<void> {
-    if (this.closed) return;
-    await this.flush();
-    while (this.running) await new Promise((r) => setTimeout(r, 5));
-    this.closed = true;
-    this.engine.onWriteSink = null;
-    await this.fh.close();
-    releaseLock(this.dir);
+  /** Flushes what is buffered, then closes the file and releases the folder, even when the flush fails. */
+  close(): Promise<void> {
+    this.closing ??= (async () => {
+      try {
+        await this.flush();
+        while (this.running) await new Promise((r) => setTimeout(r, 5));
+      } finally {
+        this.closed = true;
+        this.engine.onWriteSink = null;
+        try {
+          await this.fh.close();
+        } finally {
+          releaseLock(this.dir);
+        }
+      }
+    })();
+    return this.closing;
   }
 }
 

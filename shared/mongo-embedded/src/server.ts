@@ -55,11 +55,6 @@ export async function startEmbeddedMongo(opts: EmbeddedMongoOptions = {}): Promi
     transactionLifetimeMs: opts.transactionLifetimeMs,
   });
   let journal: Journal | null = null;
-  if (opts.dataDir) {
-    journal = await Journal.open(opts.dataDir, core.engine, { compactMinBytes: opts.journalCompactMinBytes, logger: log });
-    const j = journal;
-    core.durable = () => j.flush();
-  }
 
   const sockets = new Set<net.Socket>();
   let connCounter = 0;
@@ -137,14 +132,31 @@ export async function startEmbeddedMongo(opts: EmbeddedMongoOptions = {}): Promi
     sock.on('error', done);
   });
 
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(port, host, () => {
-      server.off('error', reject);
-      resolve();
+  // Everything opened from here on is released again if the start fails part-way (the port is
+  // taken, the folder is locked or unreadable…): the caller may retry on the same folder, e.g. on
+  // another port, in this same process.
+  try {
+    if (opts.dataDir) {
+      journal = await Journal.open(opts.dataDir, core.engine, { compactMinBytes: opts.journalCompactMinBytes, logger: log });
+      const j = journal;
+      core.durable = () => j.flush();
+    }
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(port, host, () => {
+        server.off('error', reject);
+        resolve();
+      });
     });
-  });
-  port = (server.address() as net.AddressInfo).port;
+    port = (server.address() as net.AddressInfo).port;
+  } catch (e) {
+    if (server.listening) await new Promise<void>((r) => server.close(() => r()));
+    core.abortAll();
+    if (journal) {
+      await journal.close().catch((closeErr: Error) => log?.(`closing the journal after a failed start: ${closeErr.message}`));
+    }
+    throw e;
+  }
   log?.(`mongo-embedded listening on mongodb://${host}:${port}/ (${opts.dataDir ? `data in ${opts.dataDir}` : 'in memory'})`);
 
   const runTtl = async (): Promise<number> => {

@@ -5,6 +5,7 @@
 import * as os from 'node:os';
 import { calculateObjectSize, Long, ObjectId, UUID } from 'bson';
 import { update as mingoUpdate } from 'mingo';
+import { checkInsertDepth, checkUpdateDepth, DEFAULT_MAX_BSON_DEPTH, maxDepthForUserStorage } from './depth';
 import { makeAggregator, makeQuery } from './mingo';
 import { err, MongoCommandError } from './errors';
 import { Blocked, Collection, Engine, IndexSpec, Txn } from './storage';
@@ -20,6 +21,8 @@ export interface CoreOptions {
   logger?: (msg: string) => void;
   /** How long a transaction may stay open before the server aborts it (MongoDB: 60 s). */
   transactionLifetimeMs?: number;
+  /** MongoDB's maxBSONDepth (default 200); stored documents may nest 20 levels less (see depth.ts). */
+  maxBSONDepth?: number;
 }
 
 interface Cursor {
@@ -71,8 +74,11 @@ export class Core {
   totalConnections = 0;
   /** Set by the server when a journal is attached: resolves once all logged writes are durable. */
   durable: (() => Promise<void>) | null = null;
+  /** How many levels a stored document may nest (MongoDB: 180). */
+  private readonly maxStorageDepth: number;
 
   constructor(private readonly opts: CoreOptions) {
+    this.maxStorageDepth = maxDepthForUserStorage(opts.maxBSONDepth ?? DEFAULT_MAX_BSON_DEPTH);
     const h: Record<string, Handler> = {
       hello: (c, x) => this.hello(c, x, false),
       isMaster: (c, x) => this.hello(c, x, true),
@@ -257,6 +263,7 @@ export class Core {
   private getParameter(cmd: Doc): Doc {
     const r: Doc = { ok: 1 };
     if (cmd.featureCompatibilityVersion !== undefined || cmd.getParameter === '*') r.featureCompatibilityVersion = { version: '7.0' };
+    if (cmd.maxBSONDepth !== undefined || cmd.getParameter === '*') r.maxBSONDepth = this.opts.maxBSONDepth ?? DEFAULT_MAX_BSON_DEPTH;
     return r;
   }
 
@@ -653,6 +660,7 @@ export class Core {
         const { _id, ...rest } = doc;
         doc = { _id, ...rest };
       }
+      checkInsertDepth(doc, this.maxStorageDepth);
       validateDoc(doc);
       this.engine.insert(live, doc, ctx.txn);
       n++;
@@ -693,6 +701,7 @@ export class Core {
     if (targets.length === 0) {
       if (!st.upsert) return { n: 0, nModified: 0 };
       const doc = buildUpsert(st.q ?? {}, u, kind, st.arrayFilters);
+      checkUpdateDepth(doc, this.maxStorageDepth);
       validateDoc(doc);
       const c = this.engine.ensureColl(ctx.db, name);
       this.engine.insert(c, doc, ctx.txn);
@@ -704,7 +713,10 @@ export class Core {
     const changes: { id: string; doc: Doc }[] = [];
     targets.forEach((d, i) => {
       const nd = applyUpdate(d, u, kind, st.arrayFilters, st.q, false);
-      if (nd) changes.push({ id: ids[i], doc: nd });
+      if (nd) {
+        checkUpdateDepth(nd, this.maxStorageDepth);
+        changes.push({ id: ids[i], doc: nd });
+      }
     });
     for (const ch of changes) this.engine.checkKeys(c, ch.doc, ctx.txn);
     let nModified = 0;
@@ -764,6 +776,7 @@ export class Core {
           this.engine.checkWritable(coll, [id], ctx.txn);
           const nd = applyUpdate(target, u, kind, cmd.arrayFilters, cmd.query, false);
           if (nd) {
+            checkUpdateDepth(nd, this.maxStorageDepth);
             validateDoc(nd);
             this.engine.checkKeys(coll, nd, ctx.txn);
             this.engine.replace(coll, id, nd, ctx.txn);
@@ -773,6 +786,7 @@ export class Core {
           lastErrorObject.updatedExisting = true;
         } else if (cmd.upsert) {
           const doc = buildUpsert(cmd.query ?? {}, u, kind, cmd.arrayFilters);
+          checkUpdateDepth(doc, this.maxStorageDepth);
           validateDoc(doc);
           const c = this.engine.ensureColl(ctx.db, name);
           this.engine.insert(c, doc, ctx.txn);

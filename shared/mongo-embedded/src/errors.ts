@@ -5,6 +5,7 @@ export const CODE_NAMES: Record<number, string> = {
   9: 'FailedToParse',
   11: 'UserNotFound',
   14: 'TypeMismatch',
+  15: 'Overflow',
   20: 'IllegalOperation',
   26: 'NamespaceNotFound',
   27: 'IndexNotFound',

@@ -1,6 +1,7 @@
 /** The TCP server: framing, per-connection ordering, lifecycle, TTL monitor and journal wiring. */
 import * as net from 'node:net';
 import { Core, toErrorReply } from './commands';
+import { checkMaxBSONDepth, DEFAULT_MAX_BSON_DEPTH } from './depth';
 import { err } from './errors';
 import { Journal } from './journal';
 import { Stats } from './storage';
@@ -22,6 +23,12 @@ export interface EmbeddedMongoOptions {
   journalCompactMinBytes?: number;
   /** Abort transactions left open longer than this (MongoDB: 60 s). */
   transactionLifetimeMs?: number;
+  /**
+   * MongoDB's `maxBSONDepth` startup parameter (default 200, 21 to 250): commands may nest
+   * maxBSONDepth + 1 levels and stored documents maxBSONDepth − 20 (180 by default). 120 enforces the
+   * 100 levels MongoDB's manual documents. See depth.ts.
+   */
+  maxBSONDepth?: number;
 }
 
 export interface EmbeddedMongo {
@@ -47,7 +54,9 @@ export async function startEmbeddedMongo(opts: EmbeddedMongoOptions = {}): Promi
   const host = opts.host ?? '127.0.0.1';
   const log = opts.logger;
   let port = opts.port ?? 0;
+  const maxBSONDepth = checkMaxBSONDepth(opts.maxBSONDepth ?? DEFAULT_MAX_BSON_DEPTH);
   const core = new Core({
+    maxBSONDepth,
     host,
     port: () => port,
     setName: opts.replicaSetName ?? 'embedded',
@@ -73,7 +82,7 @@ export async function startEmbeddedMongo(opts: EmbeddedMongoOptions = {}): Promi
     const handle = async (msg: Buffer) => {
       let req: Request;
       try {
-        req = parseMessage(msg);
+        req = parseMessage(msg, maxBSONDepth);
       } catch (e) {
         log?.(`protocol error from ${remote}: ${(e as Error).message}`);
         sock.destroy();
@@ -83,6 +92,7 @@ export async function startEmbeddedMongo(opts: EmbeddedMongoOptions = {}): Promi
       const body = req.body;
       if (body.$unsupportedOpCode !== undefined) reply = err(5739101, `Unsupported opCode ${body.$unsupportedOpCode}`).toReply();
       else if (body.$unsupportedLegacyQuery !== undefined) reply = err(5739101, 'OP_QUERY is only supported for commands on $cmd').toReply();
+      else if (body.$overflow !== undefined) reply = err(15, body.$overflow).toReply();
       else {
         try {
           reply = await core.run(body, connectionId, remote);

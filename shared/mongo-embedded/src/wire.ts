@@ -1,6 +1,7 @@
 /** MongoDB wire protocol framing: OP_MSG (2013), legacy OP_QUERY (2004) and its OP_REPLY (1). */
 import { deserialize, serialize } from 'bson';
 import { crc32c } from './crc32c';
+import { DEFAULT_MAX_BSON_DEPTH, wireDepthError } from './depth';
 import { Doc } from './values';
 
 export const OP_REPLY = 1;
@@ -20,10 +21,35 @@ export interface Request {
 
 export class ProtocolError extends Error {}
 
-/** Parses one complete message (header included). */
-export function parseMessage(buf: Buffer): Request {
+/** Thrown while parsing when a document nests deeper than maxBSONDepth allows (see depth.ts). */
+class TooDeep extends Error {}
+
+/** Decodes the BSON object at buf[pos, pos + size) once its depth has been checked without recursion. */
+function decode(buf: Buffer, pos: number, size: number, maxBSONDepth: number): Doc {
+  const tooDeep = wireDepthError(buf, pos, size, maxBSONDepth);
+  if (tooDeep) throw new TooDeep(tooDeep);
+  return deserialize(buf.subarray(pos, pos + size), DESER);
+}
+
+/**
+ * Parses one complete message (header included). A document nested deeper than MongoDB accepts is
+ * not decoded (the decoder recurses, so a deep enough one would overflow the stack): the request's
+ * body is then `{ $overflow: <MongoDB's message> }`, which the server answers as MongoDB does, with
+ * error 15 Overflow on a connection that stays open.
+ */
+export function parseMessage(buf: Buffer, maxBSONDepth = DEFAULT_MAX_BSON_DEPTH): Request {
   const requestId = buf.readInt32LE(4);
   const opCode = buf.readInt32LE(12);
+  try {
+    return parseBody(buf, requestId, opCode, maxBSONDepth);
+  } catch (e) {
+    if (!(e instanceof TooDeep)) throw e;
+    const moreToCome = opCode === OP_MSG && (buf.readUInt32LE(16) & 2) !== 0;
+    return { requestId, opCode, body: { $overflow: e.message }, moreToCome, legacy: opCode !== OP_MSG };
+  }
+}
+
+function parseBody(buf: Buffer, requestId: number, opCode: number, maxBSONDepth: number): Request {
   if (opCode === OP_MSG) {
     const flags = buf.readUInt32LE(16);
     const checksum = (flags & 1) !== 0;
@@ -39,7 +65,7 @@ export function parseMessage(buf: Buffer): Request {
       const kind = buf[pos++];
       if (kind === 0) {
         const size = buf.readInt32LE(pos);
-        body = deserialize(buf.subarray(pos, pos + size), DESER);
+        body = decode(buf, pos, size, maxBSONDepth);
         pos += size;
       } else if (kind === 1) {
         const size = buf.readInt32LE(pos);
@@ -51,7 +77,7 @@ export function parseMessage(buf: Buffer): Request {
         const docs: Doc[] = [];
         while (p < secEnd) {
           const dsize = buf.readInt32LE(p);
-          docs.push(deserialize(buf.subarray(p, p + dsize), DESER));
+          docs.push(decode(buf, p, dsize, maxBSONDepth));
           p += dsize;
         }
         seqs.push([id, docs]);
@@ -71,7 +97,7 @@ export function parseMessage(buf: Buffer): Request {
     const ns = buf.toString('utf8', pos, z);
     pos = z + 1 + 8;
     const size = buf.readInt32LE(pos);
-    let q: Doc = deserialize(buf.subarray(pos, pos + size), DESER);
+    let q: Doc = decode(buf, pos, size, maxBSONDepth);
     if (q.$query && typeof q.$query === 'object') q = { ...q.$query };
     else if (q.query && typeof q.query === 'object' && Object.keys(q)[0] === 'query') q = { ...q.query };
     const dot = ns.indexOf('.');

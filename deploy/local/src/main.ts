@@ -1,13 +1,22 @@
 import { ConfigError, createLogger, loadConfig, onShutdown } from '@helpdesk/kit';
 import { localEnvSchema } from './config';
-import { bootPlatform } from './platform';
+import { bootPlatform, type Platform } from './platform';
 import { ensureDevCredentials } from './credentials';
 
-/** `npm start`: the whole platform in one process on embedded defaults. */
+/**
+ * `npm start`: the whole platform in one process on embedded defaults.
+ *
+ * It stops gracefully (requests drained, journal flushed, port and data folder released) on SIGINT
+ * or SIGTERM, also when they arrive during start-up, and when the process that launched it goes away
+ * without stopping it (see watchParent). The root `start` script runs it with `exec`, so that under
+ * `npm start` it is npm's own child and gets the signals npm forwards (a `sh -c` layer in between
+ * swallows SIGINT and dies of SIGTERM alone, leaving this process orphaned).
+ */
 async function main(): Promise<void> {
   const env = loadConfig(localEnvSchema);
   const logger = createLogger('local', env.LOG_LEVEL);
-  const platform = await bootPlatform({
+  let stopping = false;
+  const booting: Promise<Platform> = bootPlatform({
     port: env.PORT,
     host: env.HOST,
     dataDir: env.DATA_DIR,
@@ -20,23 +29,75 @@ async function main(): Promise<void> {
     rateLimits: { secretPerMinute: env.RATE_LIMIT_SECRET_PER_MINUTE, publishablePerMinute: env.RATE_LIMIT_PUBLISHABLE_PER_MINUTE },
     webhooks: { allowLoopback: env.WEBHOOKS_ALLOW_LOOPBACK, timeoutMs: env.WEBHOOKS_TIMEOUT_MS },
   });
-  onShutdown(logger, [{ name: 'platform', close: () => platform.stop() }]);
-  const { credentials, created, file } = await ensureDevCredentials(platform.gateway.admin, env.DATA_DIR, {
-    baseUrl: platform.baseUrl,
-    mongoUrl: platform.mongoUrl,
+  // Registered before the platform is up: a signal during start-up waits for the start, then stops it.
+  const shutdown = onShutdown(logger, [
+    {
+      name: 'platform',
+      close: () => {
+        stopping = true;
+        return booting.then(
+          (p) => p.stop(),
+          () => undefined,
+        );
+      },
+    },
+  ]);
+  watchParent(() => {
+    logger.warn({ parentPid: process.ppid }, 'the process that started the platform is gone; shutting down');
+    void shutdown().then(() => process.exit(0));
   });
-  const lines = [
-    '',
-    `Helpdesk platform${created ? ' (first start: development team created)' : ''}`,
-    `  team        ${credentials.teamId} (${credentials.teamName})`,
-    ...Object.entries(credentials.keys).map(([kind, key]) => `  ${kind.padEnd(11)} ${key}`),
-    `  MongoDB     ${platform.mongoUrl}${platform.embeddedMongo ? ` (embedded, journal in ${env.DATA_DIR}/mongo)` : ''}`,
-    `  bus         ${env.AMQP_URL ? 'RabbitMQ' : 'in-process'}; rate limits and idempotency ${env.REDIS_URL ? 'in Redis' : 'in-process'}`,
-    `  credentials ${file}`,
-    `Ready: ${platform.baseUrl}`,
-    '',
-  ];
-  process.stdout.write(lines.join('\n'));
+
+  try {
+    const platform = await booting;
+    if (stopping) return;
+    const { credentials, created, file } = await ensureDevCredentials(platform.gateway.admin, env.DATA_DIR, {
+      baseUrl: platform.baseUrl,
+      mongoUrl: platform.mongoUrl,
+    });
+    if (stopping) return;
+    const lines = [
+      '',
+      `Helpdesk platform${created ? ' (first start: development team created)' : ''}`,
+      `  team        ${credentials.teamId} (${credentials.teamName})`,
+      ...Object.entries(credentials.keys).map(([kind, key]) => `  ${kind.padEnd(11)} ${key}`),
+      `  MongoDB     ${platform.mongoUrl}${platform.embeddedMongo ? ` (embedded, journal in ${env.DATA_DIR}/mongo)` : ''}`,
+      `  bus         ${env.AMQP_URL ? 'RabbitMQ' : 'in-process'}; rate limits and idempotency ${env.REDIS_URL ? 'in Redis' : 'in-process'}`,
+      `  credentials ${file}`,
+      `Ready: ${platform.baseUrl}`,
+      '',
+    ];
+    process.stdout.write(lines.join('\n'));
+  } catch (err) {
+    if (stopping) return; // asked to stop during start-up: the shutdown path exits
+    throw err;
+  }
+}
+
+/**
+ * Calls `onGone` once the process that started this one has gone away (npm or a supervisor killed
+ * with SIGKILL, a crashed terminal wrapper): an orphaned platform would keep holding the gateway port
+ * and the data folder. On POSIX an orphan is re-parented (its ppid changes); Windows keeps the old
+ * ppid, so the parent's liveness is checked as well. A process started by init, or as a container's
+ * main process (ppid 0 or 1), has no launcher to outlive and is not watched.
+ */
+function watchParent(onGone: () => void, intervalMs = 500): void {
+  const parent = process.ppid;
+  if (parent <= 1) return;
+  const timer = setInterval(() => {
+    if (process.ppid === parent && isAlive(parent)) return;
+    clearInterval(timer);
+    onGone();
+  }, intervalMs);
+  timer.unref();
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'EPERM';
+  }
 }
 
 main().catch((err) => {

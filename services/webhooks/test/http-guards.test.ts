@@ -1,6 +1,6 @@
 /** Everything refused before the first query: internal token, publishable keys, permissions, input checks. */
 import { PERMISSIONS } from '@helpdesk/contracts';
-import { call, startDetached } from './helpers';
+import { call, expectError, startDetached, TEAM_B } from './helpers';
 
 let app: { url: string; stop: () => Promise<void> };
 beforeAll(async () => {
@@ -11,8 +11,6 @@ afterAll(async () => app?.stop());
 const W = '/teams/{team}/webhooks';
 const ID = 'whk_abcdefgh12345678abcdefgh';
 const DLV = 'dlv_abcdefgh12345678abcdefgh';
-const expectError = (r: { status: number; body: any }, status: number, code: string, param?: string) =>
-  expect({ status: r.status, code: r.body?.error?.code, param: r.body?.error?.param }).toEqual({ status, code, param });
 
 const reads: [string, string][] = [
   ['GET', W],
@@ -64,4 +62,12 @@ test('trigger-test: an unknown event is PARAMETER_INVALID in uppercase, as the s
   const r = await call(app.url, 'POST', `${W}/trigger-test`, { body: { event: 'ticket.exploded' } });
   expect(r.status).toBe(400);
   expect(r.body.error).toMatchObject({ type: 'invalid_request_error', code: 'PARAMETER_INVALID', param: 'event' });
+});
+
+test.each([...reads, ...writes.map(([m, p]) => [m, p] as [string, string])])('%s %s naming another team than the token is team_access_denied', async (method, path) => {
+  expectError(await call(app.url, method, path.replace('{team}', TEAM_B)), 403, 'team_access_denied');
+});
+
+test.each(reads)('%s %s with an unknown query parameter is refused, naming it', async (method, path) => {
+  expectError(await call(app.url, method, `${path}?colour=red`), 400, 'parameter_invalid', 'colour');
 });

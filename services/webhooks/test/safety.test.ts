@@ -1,7 +1,7 @@
 /** Where deliveries may go: address ranges (IPv4, IPv6, mapped forms), URL rules, connect-time checks. */
 import { addressVerdict, guardedLookup, isIpLiteral, urlProblem } from '../src/delivery/safety';
 import { Sender } from '../src/delivery/sender';
-import { Receiver } from './receiver';
+import { Receiver } from '@helpdesk/testing';
 
 const off = { allowLoopback: false };
 const on = { allowLoopback: true };

@@ -1,7 +1,6 @@
 /** Webhooks over HTTP on the embedded MongoDB and the memory bus: storage, events, limits, scope. */
-import { webhookSnapshotSchema } from '@helpdesk/contracts';
-import { matchesPattern, patternProblem, patternsKey } from '../src/webhooks/patterns';
-import { startHarness, TEAM_A, TEAM_B, type Caller, type Harness } from './helpers';
+import { matchesPattern, patternProblem, patternsKey, webhookSnapshotSchema } from '@helpdesk/contracts';
+import { expectError, startHarness, TEAM_A, TEAM_B, type Caller, type Harness } from './helpers';
 
 let h: Harness;
 beforeAll(async () => {
@@ -12,8 +11,6 @@ afterAll(async () => h?.stop());
 const W = '/teams/{team}/webhooks';
 const PUBLIC_KEYS = ['createdAt', 'events', 'id', 'isActive', 'name', 'updatedAt', 'url'];
 const raw = () => h.svc.conn.collection('webhooks');
-const expectError = (r: { status: number; body: any }, status: number, code: string, param?: string) =>
-  expect({ status: r.status, code: r.body?.error?.code, param: r.body?.error?.param }).toEqual({ status, code, param });
 
 describe('event patterns', () => {
   test('known types, <category>.* of a known category and * are valid; nothing else', () => {

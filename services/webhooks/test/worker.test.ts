@@ -5,11 +5,13 @@
  */
 import { createBus, type EventBus } from '@helpdesk/kit';
 import { startEmbeddedMongo, type EmbeddedMongo } from '@helpdesk/mongo-embedded';
+import { envelope, eventually, logger, Receiver, ticketFixture, tokens } from '@helpdesk/testing';
 import { startWebhooks, type RunningWebhooks } from '../src/index';
-import { eventually, Receiver } from './receiver';
-import { call, logger, startHarness, TEAM_A, TEAM_B, ticketCreated, tokens, type Harness } from './helpers';
+import { call, startHarness, TEAM_A, TEAM_B, type Harness } from './helpers';
 
 const W = '/teams/{team}/webhooks';
+/** A `ticket.created` of TEAM_A's test partition, as ticketing publishes it. */
+const ticketCreated = (title?: string) => envelope('ticket.created', { ticket: ticketFixture(null, title ? { title } : {}) }, { teamId: TEAM_A });
 const deliveriesOf = (h: Harness, webhookId: string) => h.svc.conn.collection('deliveries').find({ webhookId } as any).toArray();
 
 describe('consumer and worker', () => {
@@ -35,13 +37,13 @@ describe('consumer and worker', () => {
       teamB: await h.createWebhook({ name: 'team b', url: rx.url('/team-b'), events: '*' }, { teamId: TEAM_B }),
     };
     await h.api('PATCH', `${W}/${hooks.inactive.id}`, { body: { isActive: false } });
-    const e = ticketCreated({ title: 'once' });
+    const e = ticketCreated('once');
     await h.publish(e);
     await h.publish(e); // a broker redelivery (or a relay re-publishing after a crash)
     const ofE = () => rx.requests.filter((r) => JSON.parse(r.body).id === e.id);
     await rx.waitFor(() => ofE().length >= 3, 'three deliveries');
     // A marker event through the same queue: everything before it has been handled.
-    const marker = ticketCreated({ title: 'marker' });
+    const marker = ticketCreated('marker');
     await h.publish(marker);
     await rx.waitFor(() => rx.requests.some((r) => JSON.parse(r.body).id === marker.id), 'the marker');
     expect(ofE().map((r) => r.path).sort()).toEqual(['/all', '/category', '/exact']);
@@ -58,8 +60,8 @@ describe('consumer and worker', () => {
     const down = await Receiver.start(() => ({ status: 500 }));
     try {
       const w = await h.createWebhook({ name: 'failing', url: down.url(), events: 'ticket.created' });
-      await h.publish(ticketCreated({ teamId: TEAM_A }));
-      const disabled = await eventually(() => h.events.find((e) => e.type === 'webhook.disabled' && e.data.webhook.id === w.id), 'webhook.disabled', 10_000);
+      await h.publish(ticketCreated());
+      const disabled = await eventually('webhook.disabled', () => h.events.find((e) => e.type === 'webhook.disabled' && e.data.webhook.id === w.id), 10_000);
       expect(disabled).toMatchObject({ teamId: TEAM_A, mode: 'test', requestId: null, actor: { type: 'system', id: null } });
       expect(disabled.data).toMatchObject({ reason: 'failing', lastStatusCode: 500, webhook: { id: w.id, isActive: false } });
       expect(Date.parse(disabled.data.failingSince)).toBeLessThanOrEqual(Date.now() - 600);
@@ -67,9 +69,9 @@ describe('consumer and worker', () => {
       const rows = await deliveriesOf(h, w.id);
       expect(rows.map((r) => r.status)).toEqual([expect.stringMatching(/^(cancelled|failed)$/)]);
       const sent = down.requests.length;
-      await h.publish(ticketCreated({ teamId: TEAM_A }));
+      await h.publish(ticketCreated());
       const marker = await h.createWebhook({ name: 'marker', url: rx.url('/marker'), events: 'ticket.created' });
-      await h.publish(ticketCreated({ teamId: TEAM_A }));
+      await h.publish(ticketCreated());
       await rx.waitFor(() => rx.forPath('/marker').length === 1, 'the marker');
       expect(down.requests.length).toBe(sent); // inactive: nothing more
       await h.api('DELETE', `${W}/${marker.id}`);
@@ -85,9 +87,9 @@ describe('consumer and worker', () => {
     try {
       const w = await h.createWebhook({ name: 'flaky', url: flaky.url(), events: 'ticket.created' });
       await h.publish(ticketCreated());
-      await eventually(async () => (await h.svc.conn.collection('webhooks').findOne({ _id: w.id } as any))?.failingSince, 'failingSince set');
+      await eventually('failingSince set', async () => (await h.svc.conn.collection('webhooks').findOne({ _id: w.id } as any))?.failingSince);
       fail = false;
-      await eventually(async () => (await h.svc.conn.collection('webhooks').findOne({ _id: w.id } as any))?.failingSince === null, 'failingSince cleared');
+      await eventually('failingSince cleared', async () => (await h.svc.conn.collection('webhooks').findOne({ _id: w.id } as any))?.failingSince === null);
       expect((await h.api('GET', `${W}/${w.id}`)).body.data.isActive).toBe(true);
       await h.api('DELETE', `${W}/${w.id}`);
     } finally {
@@ -147,10 +149,10 @@ describe('consumer and worker', () => {
     try {
       const w = await h.createWebhook({ name: 'later', url: down.url(), events: 'ticket.created' });
       await h.publish(ticketCreated());
-      const [row] = await eventually(async () => {
+      const [row] = await eventually('first attempt', async () => {
         const rows = await deliveriesOf(h, w.id);
         return rows.length === 1 && rows[0].attemptCount === 1 ? rows : undefined;
-      }, 'first attempt');
+      });
       expect(row.status).toBe('pending');
       expect(row.nextAttemptAt.getTime() - row.attempts[0].at.getTime()).toBeGreaterThanOrEqual(3_600_000);
       await h.api('PATCH', `${W}/${w.id}`, { body: { isActive: false } });
@@ -160,7 +162,7 @@ describe('consumer and worker', () => {
       down.respond = () => ({ status: 200 });
       const r = await h.api('POST', `${W}/${w.id}/deliveries/${row._id}/redeliver`);
       expect(r.status).toBe(202);
-      const done = await eventually(async () => ((await deliveriesOf(h, w.id))[0].status === 'succeeded' ? (await deliveriesOf(h, w.id))[0] : undefined), 'redelivered');
+      const done = await eventually('redelivered', async () => ((await deliveriesOf(h, w.id))[0].status === 'succeeded' ? (await deliveriesOf(h, w.id))[0] : undefined));
       expect(done.attempts.map((a: any) => [a.attempt, a.statusCode])).toEqual([[1, 503], [2, 200]]);
       expect(new Set(down.requests.map((q) => q.headers['x-svc-delivery']))).toEqual(new Set([row._id]));
       await h.api('DELETE', `${W}/${w.id}`);
@@ -197,10 +199,10 @@ describe('restart', () => {
       await rx.waitFor((r) => r.length === 2, 'the retry after the restart', 5_000);
       expect(rx.requests[1].headers['x-svc-delivery']).toBe(rx.requests[0].headers['x-svc-delivery']);
       expect(rx.requests[1].at - rx.requests[0].at).toBeGreaterThanOrEqual(800);
-      const row = await eventually(async () => {
+      const row = await eventually('succeeded', async () => {
         const d = await svc.conn.collection('deliveries').findOne({});
         return d?.status === 'succeeded' ? d : undefined;
-      }, 'succeeded');
+      });
       expect(row.attempts.map((a: any) => a.statusCode)).toEqual([500, 200]);
     } finally {
       await svc.stop();

@@ -1,5 +1,9 @@
-import type { DeliveryDoc } from '../deliveries/model';
+import type { Scope, Unscoped } from '@helpdesk/kit';
+import type { DeliveryDoc } from '../webhooks/deliveries/model';
 import type { WebhookDoc } from '../webhooks/model';
+
+/** New delivery rows, as the code that creates them builds them: their team and partition are the scope they are written with. */
+export type NewDelivery = Unscoped<DeliveryDoc>;
 
 /**
  * Attempt slots of this process's worker promised to rows about to be committed, and the lease to
@@ -8,8 +12,8 @@ import type { WebhookDoc } from '../webhooks/model';
 export interface Reservation {
   owner: string;
   until: Date;
-  /** The rows were committed with this lease: send them now (webhooks with their secrets). */
-  take(rows: DeliveryDoc[], hooks: ReadonlyMap<string, WebhookDoc>): void;
+  /** The rows were committed in `scope` with this lease: send them now (webhooks with their secrets). */
+  take(scope: Scope, rows: NewDelivery[], hooks: ReadonlyMap<string, WebhookDoc>): void;
   /** The rows were not committed (a duplicate event, an error): give the slots back. */
   release(): void;
 }
@@ -23,17 +27,19 @@ export interface Dispatcher {
 }
 
 /**
- * Commits new delivery rows with `write` (true when they were written, false for a duplicate event)
- * and gets them sent with the least delay: when this process's worker has free slots the rows are
- * written already leased to it and handed over after the commit (no query to find them again);
- * otherwise they are written unleased and the worker is kicked to claim them. A process that dies
- * in between leaves leases that expire: the rows are then claimed like any other.
+ * Commits new delivery rows of one team and partition (`scope`) with `write` (true when they were
+ * written, false for a duplicate event) and gets them sent with the least delay: when this process's
+ * worker has free slots the rows are written already leased to it and handed over after the commit
+ * (no query to find them again); otherwise they are written unleased and the worker is kicked to
+ * claim them. A process that dies in between leaves leases that expire: the rows are then claimed
+ * like any other.
  */
 export async function commitAndDispatch(
   dispatch: Dispatcher,
-  rows: DeliveryDoc[],
+  scope: Scope,
+  rows: NewDelivery[],
   hooks: ReadonlyMap<string, WebhookDoc>,
-  write: (rows: DeliveryDoc[]) => Promise<boolean>,
+  write: (rows: NewDelivery[]) => Promise<boolean>,
 ): Promise<void> {
   if (!rows.length) return;
   const reservation = dispatch.reserve(rows.length);
@@ -44,7 +50,7 @@ export async function commitAndDispatch(
   } finally {
     if (!reservation) {
       if (committed) dispatch.kick();
-    } else if (committed) reservation.take(rows, hooks);
+    } else if (committed) reservation.take(scope, rows, hooks);
     else reservation.release();
   }
 }

@@ -1,10 +1,11 @@
 import { randomBytes } from 'node:crypto';
-import type mongoose from 'mongoose';
-import type { Logger, Scope, ServiceWorker } from '@helpdesk/kit';
-import { ATTEMPTS_KEPT, deliveryModel, deliveryQueueModel, NO_LEASE, type DeliveryDoc, type DeliveryStatus } from '../deliveries/model';
+import type { DeliveryStatus } from '@helpdesk/contracts';
+import { scoped, type Logger, type Scope, type ServiceWorker, type Unscoped } from '@helpdesk/kit';
+import type { WebhooksModels } from '../models';
 import type { WebhookSettings } from '../settings';
-import { webhookModel, type WebhookDoc } from '../webhooks/model';
-import { disableWebhook } from '../webhooks/service';
+import { ATTEMPTS_KEPT, NO_LEASE, type DeliveryDoc } from '../webhooks/deliveries/model';
+import type { WebhookDoc } from '../webhooks/model';
+import type { DisableReason } from '../webhooks/rules';
 import { nextAttemptAt } from './schedule';
 import { Sender, type AttemptOutcome } from './sender';
 import type { Dispatcher, Reservation } from './dispatch';
@@ -12,7 +13,15 @@ import { signAttempt } from './signing';
 
 /** The delivery worker's handle: every Dispatcher call is safe before `start()` and after `stop()`. */
 export interface DeliveryWorker extends Dispatcher {
-  start(conn: mongoose.Connection): ServiceWorker;
+  start(): ServiceWorker;
+}
+
+export interface DeliveryWorkerDeps {
+  models: WebhooksModels;
+  settings: WebhookSettings;
+  logger: Logger;
+  /** Disables a webhook and emits `webhook.disabled` (the webhooks rules' `disable`); false when there was nothing to disable. */
+  disable(scope: Scope, webhookId: string, why: DisableReason): Promise<boolean>;
 }
 
 /**
@@ -30,11 +39,11 @@ export interface DeliveryWorker extends Dispatcher {
  *   lease owner and generation it was claimed with, so a redelivery or cancellation that happened
  *   meanwhile wins (the attempt is still logged).
  */
-export function createDeliveryWorker(opts: { settings: WebhookSettings; logger: Logger }): DeliveryWorker {
+export function createDeliveryWorker(deps: DeliveryWorkerDeps): DeliveryWorker {
   let running: RunningWorker | null = null;
   return {
-    start(conn) {
-      const w = new RunningWorker(conn, opts.settings, opts.logger);
+    start() {
+      const w = new RunningWorker(deps);
       running = w;
       return {
         stop: async () => {
@@ -52,12 +61,16 @@ export function createDeliveryWorker(opts: { settings: WebhookSettings; logger: 
   };
 }
 
-type Claimed = DeliveryDoc & { leaseOwner: string };
+/** A row this worker holds the lease of (its scope travels beside it: rows handed over at commit carry none). */
+type Claimed = Unscoped<DeliveryDoc> & { leaseOwner: string };
 
 class RunningWorker {
-  private readonly Queue;
-  private readonly Deliveries;
-  private readonly Webhooks;
+  /** The unscoped queue: claiming and recording by `_id` span every team. */
+  private readonly Queue: WebhooksModels['deliveryQueue'];
+  private readonly models: WebhooksModels;
+  private readonly settings: WebhookSettings;
+  private readonly logger: Logger;
+  private readonly disable: DeliveryWorkerDeps['disable'];
   private readonly sender: Sender;
   private readonly me = `wrk_${randomBytes(6).toString('hex')}`;
   private claims = 0;
@@ -70,14 +83,12 @@ class RunningWorker {
   private readonly inFlight = new Set<Promise<void>>();
   private readonly loop: Promise<void>;
 
-  constructor(
-    private readonly conn: mongoose.Connection,
-    private readonly settings: WebhookSettings,
-    private readonly logger: Logger,
-  ) {
-    this.Queue = deliveryQueueModel(conn);
-    this.Deliveries = deliveryModel(conn);
-    this.Webhooks = webhookModel(conn);
+  constructor({ models, settings, logger, disable }: DeliveryWorkerDeps) {
+    this.models = models;
+    this.Queue = models.deliveryQueue;
+    this.settings = settings;
+    this.logger = logger;
+    this.disable = disable;
     this.sender = new Sender({ allowLoopback: settings.allowLoopback, timeoutMs: settings.timeoutMs });
     this.loop = this.run();
   }
@@ -99,7 +110,7 @@ class RunningWorker {
       owner: this.directOwner,
       until: new Date(Date.now() + this.settings.leaseMs),
       release,
-      take: (rows, hooks) => {
+      take: (scope, rows, hooks) => {
         release();
         if (this.stopped) {
           // Stopped between the reservation and the commit: hand the rows back to whichever worker polls next.
@@ -107,7 +118,7 @@ class RunningWorker {
             .catch(() => undefined);
           return;
         }
-        for (const row of rows) this.launch(row as Claimed, hooks.get(row.webhookId));
+        for (const row of rows) this.launch(row as Claimed, scope, hooks.get(row.webhookId));
       },
     };
   }
@@ -161,7 +172,7 @@ class RunningWorker {
   }
 
   /** Claims up to `n` due rows: one query for their ids, one conditional update, one read back. */
-  private async claim(n: number): Promise<Claimed[]> {
+  private async claim(n: number): Promise<(Claimed & Scope)[]> {
     const now = new Date();
     const due = await this.Queue.find({ status: 'pending', nextAttemptAt: { $lte: now }, leaseUntil: { $lte: now } }, { _id: 1 })
       .sort({ nextAttemptAt: 1 })
@@ -173,27 +184,27 @@ class RunningWorker {
       { _id: { $in: due.map((d) => d._id) }, status: 'pending', leaseUntil: { $lte: now } },
       { $set: { leaseOwner: token, leaseUntil: new Date(now.getTime() + this.settings.leaseMs) } },
     );
-    return this.Queue.find({ leaseOwner: token }).lean<Claimed[]>();
+    return this.Queue.find({ leaseOwner: token }).lean<(Claimed & Scope)[]>();
   }
 
-  private async dispatch(rows: Claimed[]): Promise<void> {
+  private async dispatch(rows: (Claimed & Scope)[]): Promise<void> {
     // The webhooks of the batch, secrets included, read through the scoped model with each row's scope.
     const byScope = new Map<string, { scope: Scope; ids: Set<string> }>();
     for (const r of rows) {
       const key = `${r.teamId}:${r.mode}`;
-      if (!byScope.has(key)) byScope.set(key, { scope: { teamId: r.teamId, mode: r.mode }, ids: new Set() });
+      if (!byScope.has(key)) byScope.set(key, { scope: r, ids: new Set() });
       byScope.get(key)!.ids.add(r.webhookId);
     }
     const hooks = new Map<string, WebhookDoc>();
     for (const { scope, ids } of byScope.values()) {
-      const found = await this.Webhooks.find({ _id: { $in: [...ids] }, ...scope }).select('+secret').lean<WebhookDoc[]>();
+      const found = await scoped(this.models, scope).webhooks.find({ _id: { $in: [...ids] } }).select('+secret').lean<WebhookDoc[]>();
       for (const h of found) hooks.set(h._id, h);
     }
-    for (const row of rows) this.launch(row, hooks.get(row.webhookId));
+    for (const row of rows) this.launch(row, row, hooks.get(row.webhookId));
   }
 
-  private launch(row: Claimed, hook: WebhookDoc | undefined): void {
-    const p = this.attempt(row, hook)
+  private launch(row: Claimed, scope: Scope, hook: WebhookDoc | undefined): void {
+    const p = this.attempt(row, scope, hook)
       .catch((err) => this.logger.error({ err, deliveryId: row._id }, 'webhook delivery: recording the attempt failed; the lease will expire and it is retried'))
       .finally(() => {
         this.inFlight.delete(p);
@@ -202,7 +213,7 @@ class RunningWorker {
     this.inFlight.add(p);
   }
 
-  private async attempt(row: Claimed, hook: WebhookDoc | undefined): Promise<void> {
+  private async attempt(row: Claimed, scope: Scope, hook: WebhookDoc | undefined): Promise<void> {
     if (!hook || !hook.isActive) {
       // Deleted or disabled after the row was created: inactive webhooks receive nothing.
       await this.Queue.updateOne(
@@ -220,7 +231,7 @@ class RunningWorker {
     if (row.requestId) headers['x-svc-request-id'] = row.requestId;
     const outcome = await this.sender.send(hook.url, headers, row.body);
     await this.record(row, at, outcome);
-    await this.updateHealth(row, hook, at, outcome);
+    await this.updateHealth(scope, hook, at, outcome);
   }
 
   private async record(row: Claimed, at: Date, outcome: AttemptOutcome): Promise<void> {
@@ -248,16 +259,15 @@ class RunningWorker {
   }
 
   /** A success clears the webhook's failing streak; a 410 disables it; 5 days of failures disable it. */
-  private async updateHealth(row: Claimed, hook: WebhookDoc, at: Date, outcome: AttemptOutcome): Promise<void> {
-    const scope: Scope = { teamId: row.teamId, mode: row.mode };
+  private async updateHealth(scope: Scope, hook: WebhookDoc, at: Date, outcome: AttemptOutcome): Promise<void> {
+    const { webhooks } = scoped(this.models, scope);
     if (outcome.ok) {
-      await this.Webhooks.updateOne({ _id: hook._id, ...scope, failingSince: { $ne: null } }, { $set: { failingSince: null } });
+      await webhooks.updateOne({ _id: hook._id, failingSince: { $ne: null } }, { $set: { failingSince: null } });
       return;
     }
-    await this.Webhooks.updateOne({ _id: hook._id, ...scope, failingSince: null }, { $set: { failingSince: at } });
-    const deps = { conn: this.conn, webhooks: this.Webhooks, deliveries: this.Deliveries };
+    await webhooks.updateOne({ _id: hook._id, failingSince: null }, { $set: { failingSince: at } });
     if (outcome.statusCode === 410) {
-      if (await disableWebhook(deps, scope, hook._id, { reason: 'gone', lastStatusCode: 410 })) {
+      if (await this.disable(scope, hook._id, { reason: 'gone', lastStatusCode: 410 })) {
         this.logger.warn({ webhookId: hook._id, teamId: scope.teamId }, 'webhook disabled: the receiver answered 410 Gone');
       }
       return;
@@ -265,7 +275,7 @@ class RunningWorker {
     const failingBefore = new Date(Date.now() - this.settings.failingDisableMs);
     // The cached value decides whether to look; the transaction re-checks it against the stored one.
     if (hook.failingSince && new Date(hook.failingSince) <= failingBefore) {
-      if (await disableWebhook(deps, scope, hook._id, { reason: 'failing', lastStatusCode: outcome.statusCode, failingBefore })) {
+      if (await this.disable(scope, hook._id, { reason: 'failing', lastStatusCode: outcome.statusCode, failingBefore })) {
         this.logger.warn({ webhookId: hook._id, teamId: scope.teamId, failingSince: hook.failingSince }, 'webhook disabled: every delivery failed for too long');
       }
     }

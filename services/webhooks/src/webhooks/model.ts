@@ -75,4 +75,5 @@ export function quotaModel(conn: mongoose.Connection): QuotaModel {
   return (conn.models.WebhookQuota as QuotaModel | undefined) ?? conn.model<QuotaDoc>('WebhookQuota', quotaSchema);
 }
 
-export const quotaKey = (scope: Scope) => ({ _id: `${scope.teamId}:${scope.mode}`, ...scope });
+/** The counter row of one team and partition. */
+export const quotaId = (scope: Scope) => `${scope.teamId}:${scope.mode}`;

@@ -1,75 +1,58 @@
 import type mongoose from 'mongoose';
-import type { WebhookSnapshot } from '@helpdesk/contracts';
+import { patternsKey, type CreateWebhookInput, type ListWebhooksQuery, type Page, type UpdateWebhookInput, type WebhookSnapshot } from '@helpdesk/contracts';
 import {
   ApiError,
   changeSet,
+  conflict,
   duplicateKeyOf,
   eventScopeOf,
-  SYSTEM_ACTOR,
-  conflict,
   newId,
   notFound,
   pageOf,
   parameterInvalid,
-  scopeOf,
+  scoped,
   skipOf,
+  SYSTEM_ACTOR,
   withOutbox,
   type EventScope,
-  type Pagination,
   type RequestContext,
   type Scope,
+  type Unscoped,
 } from '@helpdesk/kit';
-import { cancelPending } from '../deliveries/service';
-import type { DeliveryModel } from '../deliveries/model';
-import { newSecret } from '../delivery/signing';
 import { urlProblem } from '../delivery/safety';
+import { newSecret } from '../delivery/signing';
+import type { WebhooksModels } from '../models';
 import type { WebhookSettings } from '../settings';
-import { quotaKey, type QuotaModel, type WebhookDoc, type WebhookModel } from './model';
-import { patternsKey } from './patterns';
-import type { CreateWebhookInput, ListWebhooksQuery, UpdateWebhookInput } from './schema';
+import { cancelPending } from './deliveries/rules';
+import { quotaId, type WebhookDoc } from './model';
+import { iso, webhookSnapshot } from './view';
 
-export interface WebhookDeps {
+export interface WebhookRulesDeps {
   conn: mongoose.Connection;
-  webhooks: WebhookModel;
-  quotas: QuotaModel;
-  deliveries: DeliveryModel;
+  models: WebhooksModels;
   settings: WebhookSettings;
 }
 
-// ---------- views ----------
-
-const iso = (d: Date | null | undefined) => (d ? new Date(d).toISOString() : null);
-
-/** The public Webhook (the spec's table without `secret`); events carry the same. */
-export function webhookSnapshot(w: WebhookDoc): WebhookSnapshot {
-  return {
-    id: w._id,
-    name: w.name,
-    url: w.url,
-    events: [...w.events],
-    isActive: w.isActive,
-    createdAt: iso(w.createdAt)!,
-    updatedAt: iso(w.updatedAt)!,
-  };
+/** Why the delivery worker disables a webhook (`webhook.disabled`'s `reason`). */
+export interface DisableReason {
+  reason: 'gone' | 'failing';
+  lastStatusCode: number | null;
+  /** Only if it has been failing since at least then (a success elsewhere may have reset it meanwhile). */
+  failingBefore?: Date;
 }
 
-
-/** Events the service emits on its own (a webhook disabled by the delivery worker). */
-export const systemScope = (scope: Scope): EventScope => ({ ...scope, requestId: null, actor: SYSTEM_ACTOR });
+/** Events the service emits on its own (a webhook disabled by the delivery worker): no request, the system acts. */
+const systemScope = ({ teamId, mode }: Scope): EventScope => ({ teamId, mode, requestId: null, actor: SYSTEM_ACTOR });
 
 const isDuplicateKey = (err: unknown) => duplicateKeyOf(err) !== null;
-const duplicate = () =>
-  conflict('A webhook with this url and the same events already exists in this team and partition.', 'url');
+const duplicate = () => conflict('A webhook with this url and the same events already exists in this team and partition.', 'url');
 
 /** A PATCH lost the race with another write to the same webhook; it is re-run from a fresh read. */
 class StaleWebhook extends Error {}
 const STALE_RETRIES = 10;
 
-// ---------- the rules ----------
-
-export function createWebhookService(deps: WebhookDeps) {
-  const { conn, webhooks: Webhooks, quotas: Quotas, deliveries: Deliveries, settings } = deps;
-
+/** The rules of webhook subscriptions (docs/adr/0007). */
+export function webhookRules({ conn, models, settings }: WebhookRulesDeps) {
   /** The URL as stored: checked against the deployment's rules, then normalised by the URL parser. */
   function checkedUrl(raw: string): string {
     const problem = urlProblem(raw, { allowLoopback: settings.allowLoopback });
@@ -77,8 +60,8 @@ export function createWebhookService(deps: WebhookDeps) {
     return new URL(raw).href;
   }
 
-  async function findOr404(ctx: Pick<RequestContext, 'teamId' | 'mode'>, id: string, session?: mongoose.ClientSession): Promise<WebhookDoc> {
-    const w = await Webhooks.findOne({ _id: id, ...scopeOf(ctx) }).session(session ?? null).lean<WebhookDoc>();
+  async function findOr404(scope: Scope, id: string, session?: mongoose.ClientSession): Promise<WebhookDoc> {
+    const w = await scoped(models, scope).webhooks.findOne({ _id: id }).session(session ?? null).lean<WebhookDoc>();
     if (!w) throw notFound('webhook', id);
     return w;
   }
@@ -86,14 +69,15 @@ export function createWebhookService(deps: WebhookDeps) {
   return {
     findOr404,
 
-    async list(ctx: RequestContext, q: ListWebhooksQuery): Promise<{ items: WebhookSnapshot[]; pagination: Pagination }> {
-      const filter: Record<string, unknown> = { ...scopeOf(ctx) };
+    async list(ctx: RequestContext, q: ListWebhooksQuery): Promise<Page<WebhookSnapshot>> {
+      const db = scoped(models, ctx);
+      const filter: mongoose.QueryFilter<WebhookDoc> = {};
       if (q.isActive !== undefined) filter.isActive = q.isActive;
       const [total, rows] = await Promise.all([
-        Webhooks.countDocuments(filter),
-        Webhooks.find(filter).sort({ createdAt: -1, _id: -1 }).skip(skipOf(q.page, q.pageSize)).limit(q.pageSize).lean<WebhookDoc[]>(),
+        db.webhooks.countDocuments(filter),
+        db.webhooks.find(filter).sort({ createdAt: -1, _id: -1 }).skip(skipOf(q.page, q.pageSize)).limit(q.pageSize).lean<WebhookDoc[]>(),
       ]);
-      return { items: rows.map(webhookSnapshot), pagination: pageOf(q.page, q.pageSize, total) };
+      return { data: rows.map(webhookSnapshot), pagination: pageOf(q.page, q.pageSize, total) };
     },
 
     async get(ctx: RequestContext, id: string): Promise<WebhookSnapshot> {
@@ -104,10 +88,8 @@ export function createWebhookService(deps: WebhookDeps) {
     async create(ctx: RequestContext, input: CreateWebhookInput): Promise<WebhookSnapshot & { secret: string }> {
       const url = checkedUrl(input.url);
       const now = new Date();
-      const scope = scopeOf(ctx);
-      const doc: WebhookDoc = {
+      const doc: Unscoped<WebhookDoc> = {
         _id: newId('webhook'),
-        ...scope,
         name: input.name,
         url,
         events: input.events,
@@ -119,27 +101,24 @@ export function createWebhookService(deps: WebhookDeps) {
         createdAt: now,
         updatedAt: now,
       };
-      const quota = quotaKey(scope);
+      const db = scoped(models, ctx);
+      const quota = quotaId(ctx);
       try {
         // The counter row exists before the transaction, so the transaction only ever updates it.
-        await Quotas.updateOne(quota, { $setOnInsert: { count: 0 } }, { upsert: true });
+        await db.quotas.updateOne({ _id: quota }, { $setOnInsert: { count: 0 } }, { upsert: true });
       } catch (err) {
         if (!isDuplicateKey(err)) throw err; // a concurrent first create made it
       }
       try {
         await withOutbox(conn, eventScopeOf(ctx), async (session, emit) => {
-          const counted = await Quotas.updateOne(
-            { ...quota, count: { $lt: settings.maxWebhooksPerTeam } },
-            { $inc: { count: 1 } },
-            { session },
-          );
+          const counted = await db.quotas.updateOne({ _id: quota, count: { $lt: settings.maxWebhooksPerTeam } }, { $inc: { count: 1 } }, { session });
           if (counted.matchedCount !== 1) {
             throw new ApiError(
               'resource_conflict',
               `This team already has ${settings.maxWebhooksPerTeam} webhooks in this partition (the limit); delete one first.`,
             );
           }
-          await Webhooks.create([doc], { session });
+          await db.webhooks.create([doc], { session });
           emit({ type: 'webhook.created', data: { webhook: webhookSnapshot(doc) } });
         });
       } catch (err) {
@@ -151,6 +130,7 @@ export function createWebhookService(deps: WebhookDeps) {
 
     async update(ctx: RequestContext, id: string, input: UpdateWebhookInput): Promise<WebhookSnapshot> {
       const url = input.url === undefined ? undefined : checkedUrl(input.url);
+      const db = scoped(models, ctx);
       const attempt = () =>
         withOutbox(conn, eventScopeOf(ctx), async (session, emit) => {
           const cur = await findOr404(ctx, id, session);
@@ -161,12 +141,12 @@ export function createWebhookService(deps: WebhookDeps) {
           if (input.isActive !== undefined && change('isActive', input.isActive)) {
             // Enabled again: its failing streak starts over. Disabled: what waits for it is cancelled.
             if (input.isActive) set.failingSince = null;
-            else await cancelPending(Deliveries, scopeOf(ctx), id, session);
+            else await cancelPending(models, ctx, id, session);
           }
           const changes = changedFields();
           if (!changes.length) return cur;
           set.updatedAt = new Date();
-          const written = await Webhooks.updateOne({ _id: id, ...scopeOf(ctx), rev: cur.rev }, { $set: set, $inc: { rev: 1 } }, { session });
+          const written = await db.webhooks.updateOne({ _id: id, rev: cur.rev }, { $set: set, $inc: { rev: 1 } }, { session });
           if (written.matchedCount !== 1) throw new StaleWebhook();
           const next: WebhookDoc = { ...cur, ...set, rev: cur.rev + 1 };
           emit({ type: 'webhook.updated', data: { webhook: webhookSnapshot(next), changes, previous } });
@@ -183,48 +163,43 @@ export function createWebhookService(deps: WebhookDeps) {
     },
 
     async remove(ctx: RequestContext, id: string): Promise<{ id: string; deleted: true }> {
-      const scope = scopeOf(ctx);
+      const db = scoped(models, ctx);
       await withOutbox(conn, eventScopeOf(ctx), async (session, emit) => {
-        const cur = await Webhooks.findOneAndDelete({ _id: id, ...scope }, { session }).lean<WebhookDoc>();
+        const cur = await db.webhooks.findOneAndDelete({ _id: id }, { session }).lean<WebhookDoc>();
         if (!cur) throw notFound('webhook', id);
-        await Quotas.updateOne({ ...quotaKey(scope), count: { $gt: 0 } }, { $inc: { count: -1 } }, { session });
-        await cancelPending(Deliveries, scope, id, session);
+        await db.quotas.updateOne({ _id: quotaId(ctx), count: { $gt: 0 } }, { $inc: { count: -1 } }, { session });
+        await cancelPending(models, ctx, id, session);
         emit({ type: 'webhook.deleted', data: { webhookId: id, webhook: webhookSnapshot(cur) } });
       });
       // Its delivery log goes with it (it cannot be read any more); the retention TTL removes what this misses.
-      await Deliveries.deleteMany({ ...scope, webhookId: id });
+      await db.deliveries.deleteMany({ webhookId: id });
       return { id, deleted: true };
+    },
+
+    /**
+     * Disables a webhook on the delivery worker's behalf and emits `webhook.disabled`, in one
+     * transaction with the cancellation of its pending deliveries. Returns false when there was
+     * nothing to disable (already inactive, deleted, or healthy again since `failingBefore`).
+     */
+    async disable(scope: Scope, webhookId: string, why: DisableReason): Promise<boolean> {
+      const db = scoped(models, scope);
+      return withOutbox(conn, systemScope(scope), async (session, emit) => {
+        const filter: mongoose.QueryFilter<WebhookDoc> = { _id: webhookId, isActive: true };
+        if (why.failingBefore) filter.failingSince = { $ne: null, $lte: why.failingBefore };
+        const now = new Date();
+        const cur = await db.webhooks
+          .findOneAndUpdate(filter, { $set: { isActive: false, updatedAt: now }, $inc: { rev: 1 } }, { session, returnDocument: 'after' })
+          .lean<WebhookDoc>();
+        if (!cur) return false;
+        await cancelPending(models, scope, webhookId, session);
+        emit({
+          type: 'webhook.disabled',
+          data: { webhook: webhookSnapshot(cur), reason: why.reason, lastStatusCode: why.lastStatusCode, failingSince: iso(cur.failingSince) },
+        });
+        return true;
+      });
     },
   };
 }
 
-export type WebhookService = ReturnType<typeof createWebhookService>;
-
-/**
- * Disables a webhook on the delivery worker's behalf and emits `webhook.disabled`, in one transaction
- * with the cancellation of its pending deliveries. `failingBefore` makes it conditional on the
- * webhook still failing since at least then (a success elsewhere may have reset it meanwhile).
- * Returns false when there was nothing to disable (already inactive, deleted, or healthy again).
- */
-export async function disableWebhook(
-  deps: { conn: mongoose.Connection; webhooks: WebhookModel; deliveries: DeliveryModel },
-  scope: Scope,
-  webhookId: string,
-  why: { reason: 'gone' | 'failing'; lastStatusCode: number | null; failingBefore?: Date },
-): Promise<boolean> {
-  return withOutbox(deps.conn, systemScope(scope), async (session, emit) => {
-    const filter: Record<string, unknown> = { _id: webhookId, ...scope, isActive: true };
-    if (why.failingBefore) filter.failingSince = { $ne: null, $lte: why.failingBefore };
-    const now = new Date();
-    const cur = await deps.webhooks
-      .findOneAndUpdate(filter, { $set: { isActive: false, updatedAt: now }, $inc: { rev: 1 } }, { session, returnDocument: 'after' })
-      .lean<WebhookDoc>();
-    if (!cur) return false;
-    await cancelPending(deps.deliveries, scope, webhookId, session);
-    emit({
-      type: 'webhook.disabled',
-      data: { webhook: webhookSnapshot(cur), reason: why.reason, lastStatusCode: why.lastStatusCode, failingSince: iso(cur.failingSince) },
-    });
-    return true;
-  });
-}
+export type WebhookRules = ReturnType<typeof webhookRules>;

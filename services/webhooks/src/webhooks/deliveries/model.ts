@@ -1,8 +1,6 @@
 import mongoose from 'mongoose';
-import { tenancyPlugin } from '@helpdesk/kit';
-
-export const DELIVERY_STATUSES = ['pending', 'succeeded', 'failed', 'cancelled'] as const;
-export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
+import { DELIVERY_STATUSES, type DeliveryStatus } from '@helpdesk/contracts';
+import { tenancyPlugin, type Unscoped } from '@helpdesk/kit';
 
 /** One HTTP attempt, as the delivery log shows it. */
 export interface AttemptRecord {
@@ -115,11 +113,9 @@ export function deliveryQueueModel(conn: mongoose.Connection): DeliveryModel {
   return (conn.models.DeliveryQueue as DeliveryModel | undefined) ?? conn.model<DeliveryDoc>('DeliveryQueue', queueSchema);
 }
 
-/** A new pending delivery, due now. */
+/** A new pending delivery, due now (its team and partition come from the scope it is written with). */
 export function newDeliveryRow(input: {
   id: string;
-  teamId: string;
-  mode: 'test' | 'live';
   webhookId: string;
   eventId: string;
   eventType: string;
@@ -127,7 +123,7 @@ export function newDeliveryRow(input: {
   test: boolean;
   body: string;
   now: Date;
-}): DeliveryDoc {
+}): Unscoped<DeliveryDoc> {
   const { id, now, ...rest } = input;
   return {
     _id: id,

@@ -1,103 +1,59 @@
 import type mongoose from 'mongoose';
-import { isKnownEventType, type EventEnvelope } from '@helpdesk/contracts';
-import { ApiError, conflict, newId, notFound, pageOf, scopeOf, skipOf, type Pagination, type RequestContext, type Scope } from '@helpdesk/kit';
-import { deliveryBody } from '../delivery/body';
-import type { WebhookDoc, WebhookModel } from '../webhooks/model';
-import { commitAndDispatch, type Dispatcher } from '../delivery/dispatch';
-import { newDeliveryRow, type DeliveryDoc, type DeliveryModel } from './model';
-import type { ListDeliveriesQuery } from './schema';
+import { isKnownEventType, subscribes, type EventEnvelope, type ListDeliveriesQuery, type Page } from '@helpdesk/contracts';
+import { ApiError, conflict, consumeOnce, newId, notFound, pageOf, scoped, skipOf, type RequestContext, type Scope, type Unscoped } from '@helpdesk/kit';
+import { deliveryBody } from '../../delivery/body';
+import { commitAndDispatch, type Dispatcher } from '../../delivery/dispatch';
+import type { WebhooksModels } from '../../models';
+import type { WebhookDoc } from '../model';
+import type { WebhookRules } from '../rules';
+import { iso } from '../view';
+import { newDeliveryRow, type DeliveryDoc } from './model';
+import { deliveryView, type DeliveryView } from './view';
 
-export interface DeliveryDeps {
+export interface DeliveryRulesDeps {
   conn: mongoose.Connection;
-  webhooks: WebhookModel;
-  deliveries: DeliveryModel;
+  models: WebhooksModels;
+  webhooks: WebhookRules;
   /** The delivery worker of this process (new deliveries go out at once, not at the next poll). */
   dispatch: Dispatcher;
 }
 
-const iso = (d: Date | null | undefined) => (d ? new Date(d).toISOString() : null);
-
-/** A delivery in the log. `payload` (the exact body sent, parsed) only on the single read. */
-export function deliveryView(d: DeliveryDoc, withPayload = false) {
-  return {
-    id: d._id,
-    webhookId: d.webhookId,
-    eventId: d.eventId,
-    eventType: d.eventType,
-    test: d.test,
-    status: d.status,
-    attempts: d.attempts.map((a) => ({
-      attempt: a.attempt,
-      at: iso(a.at)!,
-      statusCode: a.statusCode ?? null,
-      durationMs: a.durationMs,
-      error: a.error ?? null,
-    })),
-    attemptCount: d.attemptCount,
-    nextAttemptAt: iso(d.nextAttemptAt),
-    createdAt: iso(d.createdAt)!,
-    updatedAt: iso(d.updatedAt)!,
-    ...(withPayload ? { payload: JSON.parse(d.body) as unknown } : {}),
-  };
-}
-export type DeliveryView = ReturnType<typeof deliveryView>;
+/** The consumer name in `processed_events` (one de-duplication record per event). */
+export const CONSUMER = 'webhooks';
 
 /**
  * Cancels what still waits for a webhook that was disabled or deleted. The generation bump keeps an
  * attempt already in flight from setting the row back to pending: it only records its attempt.
  */
-export async function cancelPending(Deliveries: DeliveryModel, scope: Scope, webhookId: string, session?: mongoose.ClientSession): Promise<void> {
-  await Deliveries.updateMany(
-    { ...scope, webhookId, status: 'pending' },
+export async function cancelPending(models: WebhooksModels, scope: Scope, webhookId: string, session?: mongoose.ClientSession): Promise<void> {
+  await scoped(models, scope).deliveries.updateMany(
+    { webhookId, status: 'pending' },
     { $set: { status: 'cancelled', nextAttemptAt: null, updatedAt: new Date() }, $inc: { generation: 1 } },
     { session },
   );
 }
 
-/** The deliveries of one event from the bus: one per webhook given (the active ones that subscribe to it). */
-export function eventDeliveryRows(event: EventEnvelope, hooks: Pick<WebhookDoc, '_id'>[], now = new Date()): DeliveryDoc[] {
-  const body = deliveryBody(event);
-  return hooks.map((h) =>
-    newDeliveryRow({
-      id: newId('delivery'),
-      teamId: event.teamId,
-      mode: event.mode,
-      webhookId: h._id,
-      eventId: event.id,
-      eventType: event.type,
-      requestId: event.requestId,
-      test: false,
-      body,
-      now,
-    }),
-  );
-}
+const byId = (hooks: WebhookDoc[]) => new Map(hooks.map((h) => [h._id, h]));
 
-export function createDeliveryService(deps: DeliveryDeps) {
-  const { conn, webhooks: Webhooks, deliveries: Deliveries, dispatch } = deps;
-
-  async function webhookOr404(ctx: RequestContext, webhookId: string): Promise<WebhookDoc> {
-    const w = await Webhooks.findOne({ _id: webhookId, ...scopeOf(ctx) }).lean<WebhookDoc>();
-    if (!w) throw notFound('webhook', webhookId);
-    return w;
-  }
-
+/** The rules of a webhook's delivery log, of redelivery, and of creating deliveries (docs/adr/0007). */
+export function deliveryRules({ conn, models, webhooks, dispatch }: DeliveryRulesDeps) {
   return {
-    async list(ctx: RequestContext, webhookId: string, q: ListDeliveriesQuery): Promise<{ items: DeliveryView[]; pagination: Pagination }> {
-      await webhookOr404(ctx, webhookId);
-      const filter: Record<string, unknown> = { ...scopeOf(ctx), webhookId };
+    async list(ctx: RequestContext, webhookId: string, q: ListDeliveriesQuery): Promise<Page<DeliveryView>> {
+      await webhooks.findOr404(ctx, webhookId);
+      const db = scoped(models, ctx);
+      const filter: mongoose.QueryFilter<DeliveryDoc> = { webhookId };
       if (q.status) filter.status = q.status;
       if (q.eventType) filter.eventType = q.eventType;
       const [total, rows] = await Promise.all([
-        Deliveries.countDocuments(filter),
-        Deliveries.find(filter, { body: 0 }).sort({ createdAt: -1, _id: -1 }).skip(skipOf(q.page, q.pageSize)).limit(q.pageSize).lean<DeliveryDoc[]>(),
+        db.deliveries.countDocuments(filter),
+        db.deliveries.find(filter, { body: 0 }).sort({ createdAt: -1, _id: -1 }).skip(skipOf(q.page, q.pageSize)).limit(q.pageSize).lean<DeliveryDoc[]>(),
       ]);
-      return { items: rows.map((d) => deliveryView(d)), pagination: pageOf(q.page, q.pageSize, total) };
+      return { data: rows.map((d) => deliveryView(d)), pagination: pageOf(q.page, q.pageSize, total) };
     },
 
     async get(ctx: RequestContext, webhookId: string, deliveryId: string): Promise<DeliveryView> {
-      await webhookOr404(ctx, webhookId);
-      const d = await Deliveries.findOne({ _id: deliveryId, ...scopeOf(ctx), webhookId }).lean<DeliveryDoc>();
+      await webhooks.findOr404(ctx, webhookId);
+      const d = await scoped(models, ctx).deliveries.findOne({ _id: deliveryId, webhookId }).lean<DeliveryDoc>();
       if (!d) throw notFound('delivery', deliveryId);
       return deliveryView(d, true);
     },
@@ -108,16 +64,19 @@ export function createDeliveryService(deps: DeliveryDeps) {
      * not active is refused (409): enable it first.
      */
     async redeliver(ctx: RequestContext, webhookId: string, deliveryId: string): Promise<DeliveryView> {
-      const hook = await webhookOr404(ctx, webhookId);
-      const exists = await Deliveries.exists({ _id: deliveryId, ...scopeOf(ctx), webhookId });
+      const hook = await webhooks.findOr404(ctx, webhookId);
+      const db = scoped(models, ctx);
+      const exists = await db.deliveries.exists({ _id: deliveryId, webhookId });
       if (!exists) throw notFound('delivery', deliveryId);
       if (!hook.isActive) throw conflict(`Webhook ${webhookId} is not active; enable it (PATCH isActive: true) before redelivering.`);
       const now = new Date();
-      const d = await Deliveries.findOneAndUpdate(
-        { _id: deliveryId, ...scopeOf(ctx), webhookId },
-        { $set: { status: 'pending', nextAttemptAt: now, runAttempts: 0, updatedAt: now }, $inc: { generation: 1 } },
-        { returnDocument: 'after' },
-      ).lean<DeliveryDoc>();
+      const d = await db.deliveries
+        .findOneAndUpdate(
+          { _id: deliveryId, webhookId },
+          { $set: { status: 'pending', nextAttemptAt: now, runAttempts: 0, updatedAt: now }, $inc: { generation: 1 } },
+          { returnDocument: 'after' },
+        )
+        .lean<DeliveryDoc>();
       if (!d) throw notFound('delivery', deliveryId);
       dispatch.kick();
       return deliveryView(d);
@@ -133,17 +92,17 @@ export function createDeliveryService(deps: DeliveryDeps) {
         // The spec shows this one error in uppercase.
         throw new ApiError('PARAMETER_INVALID', `Invalid event: '${event}' is not a known event type.`, 'event');
       }
-      const scope = scopeOf(ctx);
-      const hooks = await Webhooks.find({ ...scope, isActive: true }).select('+secret').sort({ createdAt: 1, _id: 1 }).lean<WebhookDoc[]>();
+      const db = scoped(models, ctx);
+      const hooks = await db.webhooks.find({ isActive: true }).select('+secret').sort({ createdAt: 1, _id: 1 }).lean<WebhookDoc[]>();
       const now = new Date();
       const eventId = newId('event');
-      const body = deliveryBody({ id: eventId, type: event, occurredAt: now.toISOString(), ...scope, data: {} }, true);
+      const body = deliveryBody({ id: eventId, type: event, occurredAt: now.toISOString(), teamId: ctx.teamId, mode: ctx.mode, data: {} }, true);
       const rows = hooks.map((h) =>
-        newDeliveryRow({ id: newId('delivery'), ...scope, webhookId: h._id, eventId, eventType: event, requestId: ctx.requestId, test: true, body, now }),
+        newDeliveryRow({ id: newId('delivery'), webhookId: h._id, eventId, eventType: event, requestId: ctx.requestId, test: true, body, now }),
       );
-      await commitAndDispatch(dispatch, rows, new Map(hooks.map((h) => [h._id, h])), async (all) => {
+      await commitAndDispatch(dispatch, ctx, rows, byId(hooks), async (all) => {
         await conn.transaction(async (session) => {
-          await Deliveries.insertMany(all, { session });
+          await db.deliveries.insertMany(all, { session });
         });
         return true;
       });
@@ -155,7 +114,29 @@ export function createDeliveryService(deps: DeliveryDeps) {
         deliveries: rows.map((r) => ({ id: r._id, webhookId: r.webhookId, url: urlOf.get(r.webhookId)!, status: r.status, nextAttemptAt: iso(r.nextAttemptAt) })),
       };
     },
+
+    /**
+     * An event from the bus becomes one delivery per active webhook of its team and partition that
+     * subscribes to it. The deliveries and the de-duplication record commit together (`consumeOnce`),
+     * so a broker redelivery creates nothing twice; events no webhook wants are acknowledged without a write.
+     */
+    async deliverEvent(event: EventEnvelope): Promise<void> {
+      const db = scoped(models, event);
+      const active = await db.webhooks.find({ isActive: true }).select('+secret').lean<WebhookDoc[]>();
+      const hooks = active.filter((h) => subscribes(h.events, event.type));
+      if (!hooks.length) return;
+      const now = new Date();
+      const body = deliveryBody(event);
+      const rows: Unscoped<DeliveryDoc>[] = hooks.map((h) =>
+        newDeliveryRow({ id: newId('delivery'), webhookId: h._id, eventId: event.id, eventType: event.type, requestId: event.requestId, test: false, body, now }),
+      );
+      await commitAndDispatch(dispatch, event, rows, byId(hooks), (all) =>
+        consumeOnce(conn, CONSUMER, event, async (session) => {
+          await db.deliveries.insertMany(all, { session });
+        }),
+      );
+    },
   };
 }
 
-export type DeliveryService = ReturnType<typeof createDeliveryService>;
+export type DeliveryRules = ReturnType<typeof deliveryRules>;

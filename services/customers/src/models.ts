@@ -1,20 +1,14 @@
 import type mongoose from 'mongoose';
+import { membershipModel } from './customer-groups/members/model';
+import { groupModel } from './customer-groups/model';
+import { statusModel } from './customer-statuses/model';
 import { customerModel } from './customers/model';
-import { groupModel } from './groups/model';
-import { membershipModel } from './members/model';
-import { statusModel } from './statuses/model';
 
-/** Every model of the service on one connection. */
-export function modelsOf(conn: mongoose.Connection) {
-  return {
-    customers: customerModel(conn),
-    groups: groupModel(conn),
-    memberships: membershipModel(conn),
-    statuses: statusModel(conn),
-  };
-}
-
-/** Builds every model's indexes (called once at start-up, before requests and events). */
-export async function initModels(conn: mongoose.Connection): Promise<void> {
-  await Promise.all(Object.values(modelsOf(conn)).map((m) => (m as mongoose.Model<any>).init()));
-}
+/** Every model of the service on its connection (kit builds their indexes at start-up). */
+export const customersModels = (conn: mongoose.Connection) => ({
+  customers: customerModel(conn),
+  groups: groupModel(conn),
+  memberships: membershipModel(conn),
+  statuses: statusModel(conn),
+});
+export type CustomersModels = ReturnType<typeof customersModels>;

@@ -1,7 +1,7 @@
 /** Customers over HTTP on the embedded MongoDB and the memory bus: every rule, event and scope. */
 import { customerSnapshotSchema } from '@helpdesk/contracts';
-import { membershipModel } from '../src/members/model';
-import { call, expectError, startHarness, TEAM_A, TEAM_B, type Caller, type Harness } from './helpers';
+import { membershipModel } from '../src/customer-groups/members/model';
+import { expectError, startHarness, TEAM_A, TEAM_B, type Caller, type Harness } from './helpers';
 
 let h: Harness;
 beforeAll(async () => {
@@ -12,11 +12,10 @@ afterAll(async () => {
 });
 
 const C = '/teams/{team}/customers';
-const api = (method: string, path: string, opts: { as?: Caller | null; body?: unknown } = {}) => call(h.url, method, path, opts);
 let n = 0;
 const email = (prefix = 'c') => `${prefix}${++n}@example.com`;
 const create = async (body: Record<string, unknown> = {}, as?: Caller) => {
-  const r = await api('POST', C, { body: { name: 'Ada Lovelace', email: email(), ...body }, as });
+  const r = await h.api('POST', C, { body: { name: 'Ada Lovelace', email: email(), ...body }, as });
   if (r.status !== 201) throw new Error(`create: ${r.status} ${JSON.stringify(r.body)}`);
   return r.body.data;
 };
@@ -25,7 +24,7 @@ const count = (coll: string, filter: Record<string, unknown> = {}) => h.svc.conn
 
 describe('POST /customers', () => {
   test('creates an active, neutral customer with no tickets, answers 201 in the envelope and emits customer.created', async () => {
-    const r = await api('POST', C, { body: { name: 'Grace Hopper', email: 'Grace@Example.com' } });
+    const r = await h.api('POST', C, { body: { name: 'Grace Hopper', email: 'Grace@Example.com' } });
     expect(r.status).toBe(201);
     expect(r.body.success).toBe(true);
     expect(r.body.meta.requestId).toBe(r.requestId);
@@ -37,7 +36,7 @@ describe('POST /customers', () => {
     });
     expect(c.id).toMatch(/^cus_[A-Za-z0-9]{24}$/);
     expect(c.createdAt).toBe(c.updatedAt);
-    expect((await api('GET', `${C}/${c.id}`)).body.data).toEqual(c);
+    expect((await h.api('GET', `${C}/${c.id}`)).body.data).toEqual(c);
 
     const events = await h.eventsOf(r.requestId);
     expect(events.map((e) => e.type)).toEqual(['customer.created']);
@@ -56,19 +55,19 @@ describe('POST /customers', () => {
   test('email is unique in the team and partition, case-insensitively: 409 param email, nothing written, no event', async () => {
     const c = await create({ email: 'Dup@Example.com' });
     const before = await count('customers');
-    const r = await api('POST', C, { body: { name: 'Other', email: 'dup@EXAMPLE.com' } });
+    const r = await h.api('POST', C, { body: { name: 'Other', email: 'dup@EXAMPLE.com' } });
     expectError(r, 409, 'resource_conflict', 'email');
     expect(await count('customers')).toBe(before);
     expect(await h.eventsOf(r.requestId)).toEqual([]);
     // Other partition and other team may use it.
-    expect((await api('POST', C, { body: { name: 'Live', email: 'dup@example.com' }, as: { mode: 'live' } })).status).toBe(201);
-    expect((await api('POST', C, { body: { name: 'B', email: 'dup@example.com' }, as: { teamId: TEAM_B } })).status).toBe(201);
-    expect((await api('GET', `${C}/${c.id}`)).body.data.email).toBe('Dup@Example.com');
+    expect((await h.api('POST', C, { body: { name: 'Live', email: 'dup@example.com' }, as: { mode: 'live' } })).status).toBe(201);
+    expect((await h.api('POST', C, { body: { name: 'B', email: 'dup@example.com' }, as: { teamId: TEAM_B } })).status).toBe(201);
+    expect((await h.api('GET', `${C}/${c.id}`)).body.data.email).toBe('Dup@Example.com');
   });
 
   test('concurrent creates with the same email: exactly one 201 and one 409', async () => {
     const e = email('race');
-    const replies = await Promise.all(Array.from({ length: 4 }, (_, i) => api('POST', C, { body: { name: `R${i}`, email: i % 2 ? e.toUpperCase() : e } })));
+    const replies = await Promise.all(Array.from({ length: 4 }, (_, i) => h.api('POST', C, { body: { name: `R${i}`, email: i % 2 ? e.toUpperCase() : e } })));
     expect(replies.map((r) => r.status).sort()).toEqual([201, 409, 409, 409]);
     for (const r of replies.filter((x) => x.status === 409)) expectError(r, 409, 'resource_conflict', 'email');
     expect(await count('customers', { emailLower: e })).toBe(1);
@@ -95,20 +94,20 @@ describe('POST /customers', () => {
   ];
   test.each(bad)('refuses %s, writes nothing, emits nothing', async (_name, body, status, code, param) => {
     const before = await count('customers');
-    const r = await api('POST', C, { body });
+    const r = await h.api('POST', C, { body });
     expectError(r, status, code, param);
     expect(await count('customers')).toBe(before);
     expect(await h.eventsOf(r.requestId)).toEqual([]);
   });
 
   test('a body that is not an object is invalid_json', async () => {
-    expectError(await api('POST', C, { body: [{ name: 'A' }] }), 400, 'invalid_json');
+    expectError(await h.api('POST', C, { body: [{ name: 'A' }] }), 400, 'invalid_json');
   });
 });
 
 describe('GET /customers', () => {
   const as: Caller = { teamId: '7a1c1f0e-0000-4000-8000-000000000001' };
-  const list = (qs = '') => api('GET', `${C}${qs ? `?${qs}` : ''}`, { as });
+  const list = (qs = '') => h.api('GET', `${C}${qs ? `?${qs}` : ''}`, { as });
   const names = async (qs = '') => {
     const r = await list(qs);
     expect(r.status).toBe(200);
@@ -119,8 +118,8 @@ describe('GET /customers', () => {
     await create({ name: 'Barbara Liskov', email: 'barbara@mit.edu' }, as);
     await create({ name: 'Claude (Shannon) [x]', email: 'claude@bell.com' }, as);
     const d = await create({ name: 'Dorothy Vaughan', email: 'dorothy@nasa.gov' }, as);
-    expect((await api('POST', '/teams/{team}/customer-statuses', { as, body: { key: 'vip', label: 'VIP' } })).status).toBe(201);
-    expect((await api('PATCH', `${C}/${d.id}`, { as, body: { status: 'vip', sentiment: 'negative' } })).status).toBe(200);
+    expect((await h.api('POST', '/teams/{team}/customer-statuses', { as, body: { key: 'vip', label: 'VIP' } })).status).toBe(201);
+    expect((await h.api('PATCH', `${C}/${d.id}`, { as, body: { status: 'vip', sentiment: 'negative' } })).status).toBe(200);
   });
 
   test('newest first, pagination in meta', async () => {
@@ -170,7 +169,7 @@ describe('GET /customers', () => {
 });
 
 describe('PATCH /customers/:id', () => {
-  const patch = (id: string, body: unknown, as?: Caller) => api('PATCH', `${C}/${id}`, { body, as });
+  const patch = (id: string, body: unknown, as?: Caller) => h.api('PATCH', `${C}/${id}`, { body, as });
 
   test('changes the given fields and emits customer.updated with changes and previous; rev goes up', async () => {
     const c = await create({ name: 'Old', tags: ['a'], notes: 'n', metadata: { keep: 1, drop: 2, change: 3 } });
@@ -191,7 +190,7 @@ describe('PATCH /customers/:id', () => {
       name: 'Old', email: c.email, status: 'active', sentiment: 'neutral', tags: ['a'], notes: 'n', metadata: { keep: 1, drop: 2, change: 3 },
     });
     expect(e.data.customer).toEqual({ ...u, rev: 1 });
-    expect((await api('GET', `${C}/${c.id}`)).body.data).toEqual(u);
+    expect((await h.api('GET', `${C}/${c.id}`)).body.data).toEqual(u);
   });
 
   test('an empty body, or the current values, change nothing and emit nothing', async () => {
@@ -210,7 +209,7 @@ describe('PATCH /customers/:id', () => {
     const r = await patch(b.id, { email: 'OWNER@example.com', name: 'Thief' });
     expectError(r, 409, 'resource_conflict', 'email');
     expect(await h.eventsOf(r.requestId)).toEqual([]);
-    expect((await api('GET', `${C}/${b.id}`)).body.data.name).toBe(b.name);
+    expect((await h.api('GET', `${C}/${b.id}`)).body.data.name).toBe(b.name);
     const own = await patch(a.id, { email: 'Owner@Example.com' });
     expect(own.body.data.email).toBe('Owner@Example.com');
     expect((await h.eventsOf(own.requestId))[0].data.changes).toEqual(['email']);
@@ -219,7 +218,7 @@ describe('PATCH /customers/:id', () => {
   test('status: a built-in or team-added status only', async () => {
     const c = await create();
     expectError(await patch(c.id, { status: 'gold' }), 400, 'parameter_invalid', 'status');
-    expect((await api('POST', '/teams/{team}/customer-statuses', { body: { key: 'gold', label: 'Gold' } })).status).toBe(201);
+    expect((await h.api('POST', '/teams/{team}/customer-statuses', { body: { key: 'gold', label: 'Gold' } })).status).toBe(201);
     expect((await patch(c.id, { status: 'gold' })).body.data.status).toBe('gold');
     // another team's status is not this team's
     const other = await create({}, { teamId: TEAM_B });
@@ -245,7 +244,7 @@ describe('PATCH /customers/:id', () => {
     const r = await patch(c.id, { metadata: { extra: 1 }, name: 'Renamed' });
     expectError(r, 400, 'parameter_invalid', 'metadata');
     expect(await h.eventsOf(r.requestId)).toEqual([]);
-    expect((await api('GET', `${C}/${c.id}`)).body.data.name).toBe(c.name);
+    expect((await h.api('GET', `${C}/${c.id}`)).body.data.name).toBe(c.name);
     const swap = await patch(c.id, { metadata: { extra: 1, k0: null } });
     expect(swap.status).toBe(200);
     expect(Object.keys(swap.body.data.metadata)).toHaveLength(50);
@@ -267,14 +266,14 @@ describe('PATCH /customers/:id', () => {
     const r = await patch(c.id, body);
     expectError(r, 400, code, param);
     expect(await h.eventsOf(r.requestId)).toEqual([]);
-    expect((await api('GET', `${C}/${c.id}`)).body.data).toEqual(c);
+    expect((await h.api('GET', `${C}/${c.id}`)).body.data).toEqual(c);
   });
 
   test('concurrent PATCHes lose nothing: every metadata merge survives, one event each', async () => {
     const c = await create();
     const replies = await Promise.all(Array.from({ length: 8 }, (_, i) => patch(c.id, { metadata: { [`k${i}`]: i } })));
     expect(replies.map((r) => r.status)).toEqual(Array(8).fill(200));
-    const after = (await api('GET', `${C}/${c.id}`)).body.data;
+    const after = (await h.api('GET', `${C}/${c.id}`)).body.data;
     expect(after.metadata).toEqual(Object.fromEntries(Array.from({ length: 8 }, (_, i) => [`k${i}`, i])));
     const revs: number[] = [];
     for (const r of replies) {
@@ -296,18 +295,18 @@ describe('DELETE /customers/:id', () => {
   test('removes the customer and its memberships, lowers the groups\' counts, emits member_removed per group then customer.deleted', async () => {
     const c = await create({ name: 'Leaving' });
     const stays = await create({ name: 'Staying' });
-    const g1 = (await api('POST', '/teams/{team}/customer-groups', { body: { name: `Group one ${n}` } })).body;
-    const g2 = (await api('POST', '/teams/{team}/customer-groups', { body: { name: `Group two ${n}` } })).body;
+    const g1 = (await h.api('POST', '/teams/{team}/customer-groups', { body: { name: `Group one ${n}` } })).body;
+    const g2 = (await h.api('POST', '/teams/{team}/customer-groups', { body: { name: `Group two ${n}` } })).body;
     for (const g of [g1, g2]) {
-      expect((await api('POST', `/teams/{team}/customer-groups/${g.id}/members`, { body: { customerIds: [c.id, stays.id] } })).body).toEqual({ added: 2, total: 2, skipped: 0 });
+      expect((await h.api('POST', `/teams/{team}/customer-groups/${g.id}/members`, { body: { customerIds: [c.id, stays.id] } })).body).toEqual({ added: 2, total: 2, skipped: 0 });
     }
-    const r = await api('DELETE', `${C}/${c.id}`);
+    const r = await h.api('DELETE', `${C}/${c.id}`);
     expect(r.status).toBe(200);
     expect(r.body.data).toEqual({ id: c.id, deleted: true });
-    expectError(await api('GET', `${C}/${c.id}`), 404, 'resource_not_found');
+    expectError(await h.api('GET', `${C}/${c.id}`), 404, 'resource_not_found');
     for (const g of [g1, g2]) {
-      expect((await api('GET', `/teams/{team}/customer-groups/${g.id}`)).body.customerCount).toBe(1);
-      const members = await api('GET', `/teams/{team}/customer-groups/${g.id}/members`);
+      expect((await h.api('GET', `/teams/{team}/customer-groups/${g.id}`)).body.customerCount).toBe(1);
+      const members = await h.api('GET', `/teams/{team}/customer-groups/${g.id}/members`);
       expect(members.body.data.map((m: any) => m.id)).toEqual([stays.id]);
     }
     expect(await membershipModel(h.svc.conn).countDocuments({ teamId: TEAM_A, mode: 'test', customerId: c.id })).toBe(0);
@@ -319,15 +318,15 @@ describe('DELETE /customers/:id', () => {
     );
     expect(events[2].data).toMatchObject({ customerId: c.id, customer: { id: c.id, name: 'Leaving', rev: 1 } });
 
-    const again = await api('DELETE', `${C}/${c.id}`);
+    const again = await h.api('DELETE', `${C}/${c.id}`);
     expectError(again, 404, 'resource_not_found');
     expect(await h.eventsOf(again.requestId)).toEqual([]);
   });
 
   test('the email is free again after a delete', async () => {
     const c = await create({ email: 'reuse@example.com' });
-    expect((await api('DELETE', `${C}/${c.id}`)).status).toBe(200);
-    expect((await api('POST', C, { body: { name: 'Again', email: 'REUSE@example.com' } })).status).toBe(201);
+    expect((await h.api('DELETE', `${C}/${c.id}`)).status).toBe(200);
+    expect((await h.api('POST', C, { body: { name: 'Again', email: 'REUSE@example.com' } })).status).toBe(201);
   });
 });
 
@@ -341,16 +340,16 @@ describe('tenancy: team and partition come from the token', () => {
     ['other partition', { mode: 'live' }],
   ];
   test.each(others)('%s: GET, PATCH, DELETE are 404 and the list does not show it', async (_name, as) => {
-    expectError(await api('GET', `${C}/${id}`, { as }), 404, 'resource_not_found');
-    expectError(await api('PATCH', `${C}/${id}`, { as, body: { name: 'stolen' } }), 404, 'resource_not_found');
-    expectError(await api('DELETE', `${C}/${id}`, { as }), 404, 'resource_not_found');
-    const list = await api('GET', `${C}?pageSize=100&search=Scoped`, { as });
+    expectError(await h.api('GET', `${C}/${id}`, { as }), 404, 'resource_not_found');
+    expectError(await h.api('PATCH', `${C}/${id}`, { as, body: { name: 'stolen' } }), 404, 'resource_not_found');
+    expectError(await h.api('DELETE', `${C}/${id}`, { as }), 404, 'resource_not_found');
+    const list = await h.api('GET', `${C}?pageSize=100&search=Scoped`, { as });
     expect(list.body.data.map((c: any) => c.id)).not.toContain(id);
-    expect((await api('GET', `${C}/${id}`)).body.data.name).toBe('Scoped');
+    expect((await h.api('GET', `${C}/${id}`)).body.data.name).toBe('Scoped');
   });
 
   test('an id of another kind is 404', async () => {
-    expectError(await api('GET', `${C}/tkt_abcdefgh12345678`), 404, 'resource_not_found');
-    expectError(await api('GET', `${C}/3f1c1f0e-0000-4000-8000-000000000001`), 404, 'resource_not_found');
+    expectError(await h.api('GET', `${C}/tkt_abcdefgh12345678`), 404, 'resource_not_found');
+    expectError(await h.api('GET', `${C}/3f1c1f0e-0000-4000-8000-000000000001`), 404, 'resource_not_found');
   });
 });

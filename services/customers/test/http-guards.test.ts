@@ -61,6 +61,16 @@ describe('validation before the database', () => {
       expectError(await call(base, m, p, { rawBody: '{"name":' }), 400, 'invalid_json');
     }
   });
+  test('an unknown query parameter is 400 naming it, on every operation', async () => {
+    for (const [m, p] of all) {
+      const qs = m === 'DELETE' && p === MEMBERS ? '?customerId=cus_abcdefgh12345678&x=1' : '?x=1';
+      expectError(await call(base, m, p + qs, { body: m === 'GET' ? undefined : {} }), 400, 'parameter_invalid', 'x');
+    }
+  });
+  test('a URL naming another team than the token\'s is 403 team_access_denied, as the gateway answers', async () => {
+    const other = '0b1c1f0e-0000-4000-8000-000000000009';
+    for (const [m, p] of all) expectError(await call(base, m, p.replace('{team}', other), { body: m === 'GET' ? undefined : {} }), 403, 'team_access_denied');
+  });
   test('an unknown route is 404 route_not_found', async () => {
     expectError(await call(base, 'GET', '/teams/{team}/customer-things'), 404, 'route_not_found');
   });

@@ -1,6 +1,6 @@
 /** The standalone process: config from the environment, listening, graceful shutdown. */
 import { startEmbeddedMongo } from '@helpdesk/mongo-embedded';
-import { runServiceProcess } from '@helpdesk/testing/src/service';
+import { runServiceProcess } from '@helpdesk/testing';
 import { SECRET } from './helpers';
 
 const run = (env: Record<string, string>) => runServiceProcess('services/customers/src/main.ts', env);

@@ -1,5 +1,11 @@
 import type mongoose from 'mongoose';
-import type { CustomerStatusSnapshot } from '@helpdesk/contracts';
+import {
+  BUILT_IN_CUSTOMER_STATUSES,
+  STATUS_POSITION_MIN,
+  type CreateStatusInput,
+  type CustomerStatusSnapshot,
+  type UpdateStatusInput,
+} from '@helpdesk/contracts';
 import {
   ApiError,
   changeSet,
@@ -8,32 +14,33 @@ import {
   eventScopeOf,
   notFound,
   parameterInvalid,
-  scopeOf,
+  scoped,
   withOutbox,
   type RequestContext,
   type Scope,
+  type Unscoped,
 } from '@helpdesk/kit';
-import type { CustomerModel } from '../customers/model';
-import type { StatusDoc, StatusModel } from './model';
-import {
-  BUILT_IN_STATUSES,
-  DEFAULT_COLOR,
-  isBuiltInStatus,
-  POSITION_MIN,
-  type CreateStatusInput,
-  type UpdateStatusInput,
-} from './schema';
+import type { CustomersModels } from '../models';
+import type { StatusDoc } from './model';
+import { statusView } from './view';
 
-export interface StatusDeps {
+export interface StatusRulesDeps {
   conn: mongoose.Connection;
-  statuses: StatusModel;
-  customers: CustomerModel;
+  models: CustomersModels;
 }
 
-/** The public entry (and the event snapshot): `{key, label, color, position, isProtected}`. */
-export function statusView(s: Pick<StatusDoc, 'key' | 'label' | 'color' | 'position'>, isProtected = false): CustomerStatusSnapshot {
-  return { key: s.key, label: s.label, color: s.color, position: s.position, isProtected };
-}
+export type BuiltInStatus = (typeof BUILT_IN_CUSTOMER_STATUSES)[number];
+
+/** The built-ins: always listed first, in this order (positions 0 to 3), and never changed or deleted. */
+export const BUILT_IN_STATUSES: readonly { key: BuiltInStatus; label: string; color: string; position: number }[] = [
+  { key: 'active', label: 'Active', color: '#22c55e', position: 0 },
+  { key: 'inactive', label: 'Inactive', color: '#9ca3af', position: 1 },
+  { key: 'churned', label: 'Churned', color: '#ef4444', position: 2 },
+  { key: 'pending', label: 'Pending', color: '#f59e0b', position: 3 },
+];
+export const isBuiltInStatus = (key: string): key is BuiltInStatus => (BUILT_IN_CUSTOMER_STATUSES as readonly string[]).includes(key);
+
+export const DEFAULT_COLOR = '#6b7280';
 
 const BUILT_IN_VIEWS = BUILT_IN_STATUSES.map((s) => statusView(s, true));
 
@@ -41,13 +48,12 @@ function protectedStatus(key: string): ApiError {
   return conflict(`'${key}' is a built-in customer status; built-in statuses cannot be changed or deleted.`);
 }
 
-export function createStatusService(deps: StatusDeps) {
-  const { conn, statuses: Statuses, customers: Customers } = deps;
-
+/** The rules of customer statuses: the four built-ins and the team's own (docs/adr/0006). */
+export function statusRules({ conn, models }: StatusRulesDeps) {
   return {
     /** Built-ins first (fixed positions 0 to 3), then the team's own by position, then key. */
     async list(ctx: RequestContext): Promise<CustomerStatusSnapshot[]> {
-      const own = await Statuses.find(scopeOf(ctx)).sort({ position: 1, key: 1 }).lean<StatusDoc[]>();
+      const own = await scoped(models, ctx).statuses.find().sort({ position: 1, key: 1 }).lean<StatusDoc[]>();
       return [...BUILT_IN_VIEWS, ...own.map((s) => statusView(s))];
     },
 
@@ -58,9 +64,10 @@ export function createStatusService(deps: StatusDeps) {
      */
     async assertKnown(scope: Scope, key: string, param: string, session?: mongoose.ClientSession): Promise<void> {
       if (isBuiltInStatus(key)) return;
+      const statuses = scoped(models, scope).statuses;
       const found = session
-        ? await Statuses.findOneAndUpdate({ ...scope, key }, { $set: { lastAssignedAt: new Date() } }, { session }).lean()
-        : await Statuses.exists({ ...scope, key });
+        ? await statuses.findOneAndUpdate({ key }, { $set: { lastAssignedAt: new Date() } }, { session }).lean()
+        : await statuses.exists({ key });
       if (!found) {
         throw parameterInvalid(param, `Invalid ${param}: '${key}' is neither a built-in customer status nor one the team added.`);
       }
@@ -68,6 +75,7 @@ export function createStatusService(deps: StatusDeps) {
 
     async create(ctx: RequestContext, input: CreateStatusInput): Promise<CustomerStatusSnapshot> {
       if (isBuiltInStatus(input.key)) throw conflict(`'${input.key}' is a built-in customer status.`, 'key');
+      const db = scoped(models, ctx);
       const now = new Date();
       return conflictOnDuplicate(
         () =>
@@ -75,14 +83,13 @@ export function createStatusService(deps: StatusDeps) {
             let position = input.position;
             if (position === undefined) {
               // Default: after the last one (read in the transaction; two concurrent defaults may share a position).
-              const last = await Statuses.findOne(scopeOf(ctx), { position: 1 }).sort({ position: -1 }).session(session).lean();
-              position = Math.max(POSITION_MIN, (last?.position ?? POSITION_MIN - 1) + 1);
+              const last = await db.statuses.findOne({}, { position: 1 }).sort({ position: -1 }).session(session).lean();
+              position = Math.max(STATUS_POSITION_MIN, (last?.position ?? STATUS_POSITION_MIN - 1) + 1);
             }
-            const doc = {
-              ...scopeOf(ctx), key: input.key, label: input.label, color: input.color ?? DEFAULT_COLOR, position,
-              lastAssignedAt: null, createdAt: now, updatedAt: now,
+            const doc: Omit<Unscoped<StatusDoc>, '_id'> = {
+              key: input.key, label: input.label, color: input.color ?? DEFAULT_COLOR, position, lastAssignedAt: null, createdAt: now, updatedAt: now,
             };
-            await Statuses.create([doc], { session });
+            await db.statuses.create([doc], { session });
             const status = statusView(doc);
             emit({ type: 'customer_status.created', data: { status } });
             return status;
@@ -93,8 +100,9 @@ export function createStatusService(deps: StatusDeps) {
 
     async update(ctx: RequestContext, key: string, input: UpdateStatusInput): Promise<CustomerStatusSnapshot> {
       if (isBuiltInStatus(key)) throw protectedStatus(key);
+      const db = scoped(models, ctx);
       return withOutbox(conn, eventScopeOf(ctx), async (session, emit) => {
-        const cur = await Statuses.findOne({ ...scopeOf(ctx), key }).session(session).lean<StatusDoc>();
+        const cur = await db.statuses.findOne({ key }).session(session).lean<StatusDoc>();
         if (!cur) throw notFound('customer status', key);
         const { set, previous, change, changes: changedFields } = changeSet<StatusDoc>(cur);
         if (input.label !== undefined) change('label', input.label);
@@ -103,7 +111,7 @@ export function createStatusService(deps: StatusDeps) {
         const changes = changedFields();
         if (!changes.length) return statusView(cur);
         set.updatedAt = new Date();
-        const next = await Statuses.findOneAndUpdate({ ...scopeOf(ctx), key }, { $set: set }, { session, returnDocument: 'after' }).lean<StatusDoc>();
+        const next = await db.statuses.findOneAndUpdate({ key }, { $set: set }, { session, returnDocument: 'after' }).lean<StatusDoc>();
         const status = statusView(next!);
         emit({ type: 'customer_status.updated', data: { status, changes, previous } });
         return status;
@@ -113,11 +121,12 @@ export function createStatusService(deps: StatusDeps) {
     /** Refused (409) while any customer has the status: move them first. */
     async remove(ctx: RequestContext, key: string): Promise<{ key: string; deleted: true }> {
       if (isBuiltInStatus(key)) throw protectedStatus(key);
+      const db = scoped(models, ctx);
       await withOutbox(conn, eventScopeOf(ctx), async (session, emit) => {
         // The delete first: it conflicts with any transaction assigning this status right now.
-        const cur = await Statuses.findOneAndDelete({ ...scopeOf(ctx), key }, { session }).lean<StatusDoc>();
+        const cur = await db.statuses.findOneAndDelete({ key }, { session }).lean<StatusDoc>();
         if (!cur) throw notFound('customer status', key);
-        const inUse = await Customers.countDocuments({ ...scopeOf(ctx), status: key }).session(session);
+        const inUse = await db.customers.countDocuments({ status: key }).session(session);
         if (inUse > 0) {
           throw conflict(
             `The customer status '${key}' is used by ${inUse} customer${inUse === 1 ? '' : 's'}; give them another status before deleting it.`,
@@ -130,4 +139,4 @@ export function createStatusService(deps: StatusDeps) {
   };
 }
 
-export type StatusService = ReturnType<typeof createStatusService>;
+export type StatusRules = ReturnType<typeof statusRules>;

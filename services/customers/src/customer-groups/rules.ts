@@ -1,36 +1,32 @@
 import type mongoose from 'mongoose';
 import slugify from 'slugify';
+import { GROUP_SLUG_MAX, type CreateGroupInput, type ListGroupsQuery, type Page, type UpdateGroupInput } from '@helpdesk/contracts';
 import {
   changeSet,
   conflictOnDuplicate,
   escapeRegex,
   eventScopeOf,
-  mergeKeyValues,
-  OBJECT_KEYS_MAX,
-  withoutNulls,
+  mergeFreeForm,
   newUuid,
   notFound,
   pageOf,
-  parameterInvalid,
   randomBase62,
-  scopeOf,
+  scoped,
   skipOf,
+  withoutNulls,
   withOutbox,
-  type Pagination,
   type RequestContext,
   type Scope,
+  type Unscoped,
 } from '@helpdesk/kit';
-import type { CustomerModel } from '../customers/model';
-import type { MembershipDoc, MembershipModel } from '../members/model';
-import { groupSnapshot, groupView } from '../views';
-import type { GroupDoc, GroupModel } from './model';
-import { SLUG_MAX, type CreateGroupInput, type ListGroupsQuery, type UpdateGroupInput } from './schema';
+import type { CustomersModels } from '../models';
+import type { MembershipDoc } from './members/model';
+import type { GroupDoc } from './model';
+import { groupSnapshot, groupView, type CustomerGroupView } from './view';
 
-export interface GroupDeps {
+export interface GroupRulesDeps {
   conn: mongoose.Connection;
-  groups: GroupModel;
-  memberships: MembershipModel;
-  customers: CustomerModel;
+  models: CustomersModels;
 }
 
 /**
@@ -38,7 +34,7 @@ export interface GroupDeps {
  * or digit slugify knows (emoji, CJK) gets `group-` and 8 random characters instead.
  */
 export function slugOf(name: string): string {
-  const slug = slugify(name, { lower: true, strict: true }).slice(0, SLUG_MAX).replace(/-+$/, '');
+  const slug = slugify(name, { lower: true, strict: true }).slice(0, GROUP_SLUG_MAX).replace(/-+$/, '');
   return slug || `group-${randomBase62(8).toLowerCase()}`;
 }
 
@@ -47,11 +43,10 @@ const conflicts = (slug: string) => ({
   externalId: { param: 'externalId', message: 'A customer group with this externalId already exists.' },
 });
 
-export function createGroupService(deps: GroupDeps) {
-  const { conn, groups: Groups, memberships: Memberships, customers: Customers } = deps;
-
+/** The rules of customer groups (docs/adr/0006); their members are ./members. */
+export function groupRules({ conn, models }: GroupRulesDeps) {
   async function findOr404(scope: Scope, id: string, session?: mongoose.ClientSession): Promise<GroupDoc> {
-    const g = await Groups.findOne({ _id: id, ...scope }).session(session ?? null).lean<GroupDoc>();
+    const g = await scoped(models, scope).groups.findOne({ _id: id }).session(session ?? null).lean<GroupDoc>();
     if (!g) throw notFound('customer group', id);
     return g;
   }
@@ -60,27 +55,27 @@ export function createGroupService(deps: GroupDeps) {
     findOr404,
 
     /** Newest first; `search` is a case-insensitive substring of the name. */
-    async list(ctx: RequestContext, q: ListGroupsQuery): Promise<{ items: ReturnType<typeof groupView>[]; pagination: Pagination }> {
-      const filter: Record<string, unknown> = { ...scopeOf(ctx) };
+    async list(ctx: RequestContext, q: ListGroupsQuery): Promise<Page<CustomerGroupView>> {
+      const db = scoped(models, ctx);
+      const filter: mongoose.QueryFilter<GroupDoc> = {};
       const search = q.search?.trim();
       if (search) filter.name = { $regex: escapeRegex(search), $options: 'i' };
       const [total, rows] = await Promise.all([
-        Groups.countDocuments(filter),
-        Groups.find(filter).sort({ createdAt: -1, _id: -1 }).skip(skipOf(q.page, q.pageSize)).limit(q.pageSize).lean<GroupDoc[]>(),
+        db.groups.countDocuments(filter),
+        db.groups.find(filter).sort({ createdAt: -1, _id: -1 }).skip(skipOf(q.page, q.pageSize)).limit(q.pageSize).lean<GroupDoc[]>(),
       ]);
-      return { items: rows.map(groupView), pagination: pageOf(q.page, q.pageSize, total) };
+      return { data: rows.map(groupView), pagination: pageOf(q.page, q.pageSize, total) };
     },
 
-    async get(ctx: RequestContext, id: string) {
-      return groupView(await findOr404(scopeOf(ctx), id));
+    async get(ctx: RequestContext, id: string): Promise<CustomerGroupView> {
+      return groupView(await findOr404(ctx, id));
     },
 
     /** A slug given or generated must be free in the team and partition (409 param slug either way). */
-    async create(ctx: RequestContext, input: CreateGroupInput) {
+    async create(ctx: RequestContext, input: CreateGroupInput): Promise<CustomerGroupView> {
       const now = new Date();
-      const doc: GroupDoc = {
+      const doc: Unscoped<GroupDoc> = {
         _id: newUuid(),
-        ...scopeOf(ctx),
         name: input.name,
         slug: input.slug ?? slugOf(input.name),
         description: input.description ?? null,
@@ -90,10 +85,11 @@ export function createGroupService(deps: GroupDeps) {
         createdAt: now,
         updatedAt: now,
       };
+      const db = scoped(models, ctx);
       await conflictOnDuplicate(
         () =>
           withOutbox(conn, eventScopeOf(ctx), async (session, emit) => {
-            await Groups.create([doc], { session });
+            await db.groups.create([doc], { session });
             emit({ type: 'customer_group.created', data: { group: groupSnapshot(doc) } });
           }),
         conflicts(doc.slug),
@@ -102,27 +98,21 @@ export function createGroupService(deps: GroupDeps) {
     },
 
     /** Renaming keeps the slug (links stay stable); send `slug` to change it. */
-    async update(ctx: RequestContext, id: string, input: UpdateGroupInput) {
-      const scope = scopeOf(ctx);
+    async update(ctx: RequestContext, id: string, input: UpdateGroupInput): Promise<CustomerGroupView> {
+      const db = scoped(models, ctx);
       const next = await conflictOnDuplicate(
         () =>
           withOutbox(conn, eventScopeOf(ctx), async (session, emit) => {
-            const cur = await findOr404(scope, id, session);
+            const cur = await findOr404(ctx, id, session);
             const { set, previous, change, changes: changedFields } = changeSet<GroupDoc>(cur);
             if (input.name !== undefined) change('name', input.name);
             if (input.slug !== undefined) change('slug', input.slug);
             if (input.description !== undefined) change('description', input.description);
-            if (input.customFields !== undefined) {
-              const merged = mergeKeyValues(cur.customFields ?? {}, input.customFields);
-              if (Object.keys(merged).length > OBJECT_KEYS_MAX) {
-                throw parameterInvalid('customFields', `Invalid customFields: at most ${OBJECT_KEYS_MAX} keys after merging.`);
-              }
-              change('customFields', merged);
-            }
+            if (input.customFields !== undefined) change('customFields', mergeFreeForm(cur.customFields ?? {}, input.customFields, 'customFields'));
             const changes = changedFields();
             if (!changes.length) return cur;
             set.updatedAt = new Date();
-            const written = await Groups.findOneAndUpdate({ _id: id, ...scope }, { $set: set }, { session, returnDocument: 'after' }).lean<GroupDoc>();
+            const written = await db.groups.findOneAndUpdate({ _id: id }, { $set: set }, { session, returnDocument: 'after' }).lean<GroupDoc>();
             emit({ type: 'customer_group.updated', data: { group: groupSnapshot(written!), changes, previous } });
             return written!;
           }),
@@ -132,22 +122,22 @@ export function createGroupService(deps: GroupDeps) {
     },
 
     /** Members are detached (memberships removed), never deleted; one customer_group.deleted says how many. */
-    async remove(ctx: RequestContext, id: string) {
-      const scope = scopeOf(ctx);
+    async remove(ctx: RequestContext, id: string): Promise<{ deleted: true; id: string }> {
+      const db = scoped(models, ctx);
       await withOutbox(conn, eventScopeOf(ctx), async (session, emit) => {
         // The group first: this write conflicts with any member add on it right now.
-        const cur = await Groups.findOneAndDelete({ _id: id, ...scope }, { session }).lean<GroupDoc>();
+        const cur = await db.groups.findOneAndDelete({ _id: id }, { session }).lean<GroupDoc>();
         if (!cur) throw notFound('customer group', id);
-        const members = await Memberships.find({ ...scope, groupId: id }, { customerId: 1 }).session(session).lean<MembershipDoc[]>();
+        const members = await db.memberships.find({ groupId: id }, { customerId: 1 }).session(session).lean<MembershipDoc[]>();
         if (members.length) {
-          await Memberships.deleteMany({ ...scope, groupId: id }, { session });
-          await Customers.updateMany({ ...scope, _id: { $in: members.map((m) => m.customerId) } }, { $inc: { groupCount: -1 } }, { session });
+          await db.memberships.deleteMany({ groupId: id }, { session });
+          await db.customers.updateMany({ _id: { $in: members.map((m) => m.customerId) } }, { $inc: { groupCount: -1 } }, { session });
         }
         emit({ type: 'customer_group.deleted', data: { groupId: id, group: groupSnapshot(cur), membersDetached: members.length } });
       });
-      return { deleted: true as const, id };
+      return { deleted: true, id };
     },
   };
 }
 
-export type GroupService = ReturnType<typeof createGroupService>;
+export type GroupRules = ReturnType<typeof groupRules>;

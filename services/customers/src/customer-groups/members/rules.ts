@@ -1,4 +1,5 @@
 import type mongoose from 'mongoose';
+import type { AddMembersInput, Page } from '@helpdesk/contracts';
 import {
   ApiError,
   duplicateKeyOf,
@@ -8,50 +9,47 @@ import {
   pageOf,
   parameterInvalid,
   parameterMissing,
-  scopeOf,
+  scoped,
   skipOf,
   withOutbox,
-  type Pagination,
   type RequestContext,
+  type Unscoped,
 } from '@helpdesk/kit';
-import type { CustomerDoc, CustomerModel } from '../customers/model';
-import type { GroupDoc, GroupModel } from '../groups/model';
-import type { GroupService } from '../groups/service';
-import { groupSnapshot, memberSnapshot, memberView } from '../views';
-import type { MembershipDoc, MembershipModel } from './model';
-import type { AddMembersInput, ListMembersQuery } from './schema';
+import type { CustomerDoc } from '../../customers/model';
+import type { CustomersModels } from '../../models';
+import type { GroupDoc } from '../model';
+import type { GroupRules } from '../rules';
+import { groupSnapshot } from '../view';
+import type { MembershipDoc } from './model';
+import { memberSnapshot, memberView, type GroupMemberView } from './view';
 
-export interface MemberDeps {
+export interface MemberRulesDeps {
   conn: mongoose.Connection;
-  memberships: MembershipModel;
-  groups: GroupModel;
-  customers: CustomerModel;
-  groupService: GroupService;
+  models: CustomersModels;
+  groups: GroupRules;
 }
 
 /** A member add lost a race with a concurrent add of the same member: re-run from a fresh read. */
 const DUPLICATE_RETRIES = 5;
 
-export function createMemberService(deps: MemberDeps) {
-  const { conn, memberships: Memberships, groups: Groups, customers: Customers, groupService } = deps;
-
+/** The rules of a customer group's members (docs/adr/0006). */
+export function memberRules({ conn, models, groups }: MemberRulesDeps) {
   return {
     /** Newest members first, with each customer's current name and email. */
-    async list(ctx: RequestContext, groupId: string, q: ListMembersQuery): Promise<{ items: ReturnType<typeof memberView>[]; pagination: Pagination }> {
-      const scope = scopeOf(ctx);
-      await groupService.findOr404(scope, groupId);
-      const filter = { ...scope, groupId };
+    async list(ctx: RequestContext, groupId: string, q: { page: number; pageSize: number }): Promise<Page<GroupMemberView>> {
+      await groups.findOr404(ctx, groupId);
+      const db = scoped(models, ctx);
       const [total, rows] = await Promise.all([
-        Memberships.countDocuments(filter),
-        Memberships.find(filter).sort({ joinedGroupAt: -1, customerId: -1 }).skip(skipOf(q.page, q.pageSize)).limit(q.pageSize).lean<MembershipDoc[]>(),
+        db.memberships.countDocuments({ groupId }),
+        db.memberships.find({ groupId }).sort({ joinedGroupAt: -1, customerId: -1 }).skip(skipOf(q.page, q.pageSize)).limit(q.pageSize).lean<MembershipDoc[]>(),
       ]);
       const customers = rows.length
-        ? await Customers.find({ ...scope, _id: { $in: rows.map((m) => m.customerId) } }, { name: 1, email: 1 }).lean<CustomerDoc[]>()
+        ? await db.customers.find({ _id: { $in: rows.map((m) => m.customerId) } }, { name: 1, email: 1 }).lean<CustomerDoc[]>()
         : [];
       const byId = new Map(customers.map((c) => [c._id, c]));
       // A membership always has its customer (a customer's delete removes its memberships in the same transaction).
-      const items = rows.flatMap((m) => (byId.has(m.customerId) ? [memberView(m, byId.get(m.customerId)!)] : []));
-      return { items, pagination: pageOf(q.page, q.pageSize, total) };
+      const data = rows.flatMap((m) => (byId.has(m.customerId) ? [memberView(m, byId.get(m.customerId)!)] : []));
+      return { data, pagination: pageOf(q.page, q.pageSize, total) };
     },
 
     /**
@@ -66,30 +64,28 @@ export function createMemberService(deps: MemberDeps) {
       const requested = input.customerIds ?? (input.customerId !== undefined ? [input.customerId] : null);
       if (!requested) throw parameterMissing('customerIds', 'Missing required parameter: customerId or customerIds.');
       const wanted = [...new Set(requested)];
-      const scope = scopeOf(ctx);
+      const db = scoped(models, ctx);
 
       const attempt = () =>
         withOutbox(conn, eventScopeOf(ctx), async (session, emit) => {
-          await groupService.findOr404(scope, groupId, session);
-          const customers = await Customers.find({ ...scope, _id: { $in: wanted } }, { name: 1, email: 1 }).session(session).lean<CustomerDoc[]>();
+          await groups.findOr404(ctx, groupId, session);
+          const customers = await db.customers.find({ _id: { $in: wanted } }, { name: 1, email: 1 }).session(session).lean<CustomerDoc[]>();
           const byId = new Map(customers.map((c) => [c._id, c]));
           const missing = wanted.find((id) => !byId.has(id));
           if (missing !== undefined) throw notFound('customer', missing);
-          const already = await Memberships.find({ ...scope, groupId, customerId: { $in: wanted } }, { customerId: 1 }).session(session).lean<MembershipDoc[]>();
+          const already = await db.memberships.find({ groupId, customerId: { $in: wanted } }, { customerId: 1 }).session(session).lean<MembershipDoc[]>();
           const isMember = new Set(already.map((m) => m.customerId));
           const toAdd = wanted.filter((id) => !isMember.has(id));
           if (toAdd.length) {
             const now = new Date();
-            const rows: MembershipDoc[] = toAdd.map((customerId) => ({ _id: newUuid(), ...scope, groupId, customerId, joinedGroupAt: now }));
-            await Memberships.insertMany(rows, { session });
+            const rows: Unscoped<MembershipDoc>[] = toAdd.map((customerId) => ({ _id: newUuid(), groupId, customerId, joinedGroupAt: now }));
+            await db.memberships.insertMany(rows, { session });
             // Writing each customer makes a concurrent delete of one of them conflict with this add.
-            const touched = await Customers.updateMany({ ...scope, _id: { $in: toAdd } }, { $inc: { groupCount: 1 } }, { session });
+            const touched = await db.customers.updateMany({ _id: { $in: toAdd } }, { $inc: { groupCount: 1 } }, { session });
             if (touched.matchedCount !== toAdd.length) throw notFound('customer');
-            const group = await Groups.findOneAndUpdate(
-              { _id: groupId, ...scope },
-              { $inc: { customerCount: toAdd.length } },
-              { session, returnDocument: 'after' },
-            ).lean<GroupDoc>();
+            const group = await db.groups
+              .findOneAndUpdate({ _id: groupId }, { $inc: { customerCount: toAdd.length } }, { session, returnDocument: 'after' })
+              .lean<GroupDoc>();
             if (!group) throw notFound('customer group', groupId);
             // Each event shows the group as it was right after that member joined.
             const before = group.customerCount - toAdd.length;
@@ -112,19 +108,21 @@ export function createMemberService(deps: MemberDeps) {
       }
     },
 
-    async remove(ctx: RequestContext, groupId: string, customerId: string) {
-      const scope = scopeOf(ctx);
+    async remove(ctx: RequestContext, groupId: string, customerId: string): Promise<{ removed: true; customerId: string; groupId: string }> {
+      const db = scoped(models, ctx);
       await withOutbox(conn, eventScopeOf(ctx), async (session, emit) => {
-        await groupService.findOr404(scope, groupId, session);
-        const m = await Memberships.findOneAndDelete({ ...scope, groupId, customerId }, { session }).lean<MembershipDoc>();
+        await groups.findOr404(ctx, groupId, session);
+        const m = await db.memberships.findOneAndDelete({ groupId, customerId }, { session }).lean<MembershipDoc>();
         if (!m) throw new ApiError('resource_not_found', `The customer '${customerId}' is not a member of the customer group '${groupId}'.`);
-        const group = await Groups.findOneAndUpdate({ _id: groupId, ...scope }, { $inc: { customerCount: -1 } }, { session, returnDocument: 'after' }).lean<GroupDoc>();
-        const customer = await Customers.findOneAndUpdate({ _id: customerId, ...scope }, { $inc: { groupCount: -1 } }, { session, returnDocument: 'after' }).lean<CustomerDoc>();
+        const group = await db.groups.findOneAndUpdate({ _id: groupId }, { $inc: { customerCount: -1 } }, { session, returnDocument: 'after' }).lean<GroupDoc>();
+        const customer = await db.customers
+          .findOneAndUpdate({ _id: customerId }, { $inc: { groupCount: -1 } }, { session, returnDocument: 'after' })
+          .lean<CustomerDoc>();
         emit({ type: 'customer_group.member_removed', data: { group: groupSnapshot(group!), member: memberSnapshot(m, customer!), reason: 'removed' } });
       });
-      return { removed: true as const, customerId, groupId };
+      return { removed: true, customerId, groupId };
     },
   };
 }
 
-export type MemberService = ReturnType<typeof createMemberService>;
+export type MemberRules = ReturnType<typeof memberRules>;

@@ -1,0 +1,16 @@
+import type { ServiceDeps } from '@helpdesk/kit';
+import { memberRules } from './customer-groups/members/rules';
+import { groupRules } from './customer-groups/rules';
+import { statusRules } from './customer-statuses/rules';
+import { customerRules } from './customers/rules';
+import type { CustomersModels } from './models';
+
+/** Every resource's rules, wired once; handlers and consumers share them. */
+export function customersRules({ conn, models }: ServiceDeps<CustomersModels>) {
+  const statuses = statusRules({ conn, models });
+  const customers = customerRules({ conn, models, statuses });
+  const groups = groupRules({ conn, models });
+  const members = memberRules({ conn, models, groups });
+  return { statuses, customers, groups, members };
+}
+export type CustomersRules = ReturnType<typeof customersRules>;

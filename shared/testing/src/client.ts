@@ -1,10 +1,13 @@
-/** A small HTTP client for tests: every call returns status, headers and the parsed body. */
-export interface ApiResponse<T = any> {
-  status: number;
-  headers: Headers;
-  body: T;
-  text: string;
-}
+import { createHelpdeskClient, type HelpdeskClient, type RawResponse } from '@helpdesk/client';
+import { assertAnswerMatchesOpenApi } from './openapi-check';
+
+/**
+ * The platform tests' HTTP client: every call returns status, headers and the parsed body (never
+ * throws on a status), through `@helpdesk/client`'s low-level `request`; and every answer is checked
+ * against the OpenAPI document (./openapi-check): an undocumented status or a body the document does
+ * not describe fails the test.
+ */
+export type ApiResponse<T = any> = RawResponse<T>;
 
 export interface RequestOptions {
   key?: string | null;
@@ -13,39 +16,35 @@ export interface RequestOptions {
   rawBody?: string;
   headers?: Record<string, string>;
   query?: Record<string, string | number | boolean | (string | number)[]>;
+  /**
+   * Checks the answer against the OpenAPI document (default true). Turn it off only for a request that
+   * deliberately steps outside the API (the answer it gets is then not the document's business).
+   */
+  checkOpenApi?: boolean;
 }
 
 export class ApiClient {
+  private readonly client: HelpdeskClient;
+
   constructor(
     readonly baseUrl: string,
     readonly defaultKey: string | null = null,
-  ) {}
+  ) {
+    // No retries: a test sees every answer, 429s included, exactly as the API sent it.
+    this.client = createHelpdeskClient({ baseUrl, apiKey: defaultKey, maxRetries: 0, autoIdempotencyKey: false });
+  }
 
   withKey(key: string | null): ApiClient {
     return new ApiClient(this.baseUrl, key);
   }
 
   async request<T = any>(method: string, path: string, opts: RequestOptions = {}): Promise<ApiResponse<T>> {
-    const url = new URL(this.baseUrl + path);
-    for (const [k, v] of Object.entries(opts.query ?? {})) {
-      for (const item of Array.isArray(v) ? v : [v]) url.searchParams.append(k, String(item));
+    const { checkOpenApi = true, ...rest } = opts;
+    const res = await this.client.request<T>(method, path, rest);
+    if (checkOpenApi) {
+      assertAnswerMatchesOpenApi({ method, url: this.baseUrl + path, status: res.status, body: res.body, contentType: res.headers.get('content-type') });
     }
-    const headers: Record<string, string> = { ...opts.headers };
-    const key = opts.key === undefined ? this.defaultKey : opts.key;
-    if (key !== null && headers.authorization === undefined) headers.authorization = `Bearer ${key}`;
-    let body: string | undefined;
-    if (opts.rawBody !== undefined) body = opts.rawBody;
-    else if (opts.body !== undefined) body = JSON.stringify(opts.body);
-    if (body !== undefined && headers['content-type'] === undefined) headers['content-type'] = 'application/json';
-    const res = await fetch(url, { method, headers, body });
-    const text = await res.text();
-    let parsed: unknown = text;
-    try {
-      parsed = text ? JSON.parse(text) : undefined;
-    } catch {
-      // not JSON: tests look at `text`
-    }
-    return { status: res.status, headers: res.headers, body: parsed as T, text };
+    return res;
   }
 
   get<T = any>(path: string, opts?: RequestOptions) {

@@ -78,7 +78,8 @@ test('customer create and update: any metadata is stored or refused with a docum
 test('whole bodies of any JSON, any text and any bytes are answered with a documented 4xx at worst', async () => {
   const bodies = fc.oneof(
     fc.jsonValue({ maxDepth: 6 }).map((v) => JSON.stringify(v)),
-    fc.integer({ min: 1, max: 20_000 }).map((d) => JSON.stringify(nest(d))),
+    // Written as text: JSON.stringify itself would overflow the stack on such a value.
+    fc.integer({ min: 1, max: 20_000 }).map((d) => `${'{"k":['.repeat(d)}1${']}'.repeat(d)}`),
     fc.string({ maxLength: 200 }),
     fc.uint8Array({ maxLength: 200 }).map((b) => Buffer.from(b).toString('latin1')),
   );

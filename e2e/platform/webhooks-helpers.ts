@@ -4,7 +4,7 @@ import { ApiClient } from '@helpdesk/testing';
 import { type TeamKeys, type TestPlatform } from '../support/platform';
 import { expectOk } from './helpdesk-helpers';
 
-export { Receiver, type Received, type Reply, type Responder } from '@helpdesk/testing';
+export { Receiver, type Received, type ReceiverReply, type Responder } from '@helpdesk/testing';
 export { verify as octokitVerify } from '@octokit/webhooks-methods';
 
 export const WHK_ID = /^whk_[A-Za-z0-9]{24}$/;

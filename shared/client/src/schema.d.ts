@@ -758,16 +758,6 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error: `rate_limit_exceeded`. */
-            429: {
-                headers: {
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
             /** @description Error: `internal_error`. */
             500: {
                 headers: {

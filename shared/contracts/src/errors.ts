@@ -38,7 +38,7 @@ export const ERROR_CODES = {
   rate_limit_exceeded: { status: 429, type: 'rate_limit_error' },
   internal_error: { status: 500, type: 'api_error' },
   database_error: { status: 500, type: 'api_error' },
-  /** 502/503 from the gateway when a service cannot be reached. */
+  /** 503 when a service (or the gateway's Redis) cannot be reached: the request did not run; retry. */
   service_unavailable: { status: 503, type: 'api_error' },
   /** Internal calls only: the internal token is missing or invalid. */
   internal_token_invalid: { status: 401, type: 'authentication_error' },

@@ -20,7 +20,7 @@ const SAFE_INT = 9007199254740991;
 
 /** What every operation behind a key can answer, besides its own errors. */
 function commonErrors(op: OperationDef): ErrorCode[] {
-  if (op.keys === 'none') return ['rate_limit_exceeded', 'internal_error'];
+  if (op.keys === 'none') return ['internal_error']; // served before any key or rate limit
   const codes: ErrorCode[] = ['authentication_required', 'invalid_api_key', 'invalid_key_format', 'key_expired', 'insufficient_permissions'];
   if (op.keys === 'staff') codes.push(op.method === 'GET' ? 'publishable_key_forbidden' : 'publishable_key_write');
   else if (op.method !== 'GET') codes.push('publishable_key_write');

@@ -4,3 +4,4 @@ export * from './harness';
 export * from './eventually';
 export * from './events';
 export * from './webhook-receiver';
+export * from './openapi-check';

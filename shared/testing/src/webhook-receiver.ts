@@ -11,7 +11,7 @@ export interface Received {
   body: string;
 }
 
-export interface Reply {
+export interface ReceiverReply {
   status: number;
   headers?: Record<string, string>;
   /** Answer only after this long (a receiver slower than the delivery timeout). */
@@ -19,7 +19,7 @@ export interface Reply {
 }
 
 /** Decides the answer; `n` is how many requests with this `x-svc-delivery` arrived so far (1 on the first). */
-export type Responder = (req: Received, n: number) => Reply;
+export type Responder = (req: Received, n: number) => ReceiverReply;
 
 /**
  * A real HTTP receiver on 127.0.0.1 for tests and the benchmark. It records every request, and

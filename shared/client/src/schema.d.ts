@@ -689,6 +689,15 @@ export interface operations {
                     };
                 };
             };
+            /** @description Error: `parameter_invalid`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error: `authentication_required`, `invalid_api_key`, `invalid_key_format`, `key_expired`. */
             401: {
                 headers: {
@@ -1172,7 +1181,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error: `invalid_id_format`. */
+            /** @description Error: `invalid_id_format`, `parameter_invalid`. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -1988,7 +1997,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error: `invalid_id_format`. */
+            /** @description Error: `invalid_id_format`, `parameter_invalid`. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2527,7 +2536,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error: `invalid_id_format`. */
+            /** @description Error: `invalid_id_format`, `parameter_invalid`. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2981,7 +2990,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error: `invalid_id_format`, `parameter_missing`, `parameter_invalid`. */
+            /** @description Error: `invalid_id_format`, `parameter_invalid`, `parameter_missing`. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3302,7 +3311,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error: `invalid_id_format`. */
+            /** @description Error: `invalid_id_format`, `parameter_invalid`. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3986,7 +3995,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error: `invalid_id_format`. */
+            /** @description Error: `invalid_id_format`, `parameter_invalid`. */
             400: {
                 headers: {
                     [name: string]: unknown;

@@ -26,7 +26,7 @@ function commonErrors(op: OperationDef): ErrorCode[] {
   else if (op.method !== 'GET') codes.push('publishable_key_write');
   if ('teamId' in op.params) codes.push('team_access_denied');
   if (Object.keys(op.params).length) codes.push('invalid_id_format');
-  if (op.method === 'POST' || op.method === 'PATCH') codes.push('parameter_invalid'); // Idempotency-Key, body too large (413)
+  codes.push('parameter_invalid'); // an unknown query parameter (any operation); Idempotency-Key; a body too large (413)
   codes.push('rate_limit_exceeded', 'internal_error', 'database_error', 'service_unavailable');
   return codes;
 }

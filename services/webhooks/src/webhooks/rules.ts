@@ -12,9 +12,8 @@ import {
   parameterInvalid,
   scoped,
   skipOf,
-  SYSTEM_ACTOR,
+  systemEventScope,
   withOutbox,
-  type EventScope,
   type RequestContext,
   type Scope,
   type Unscoped,
@@ -40,9 +39,6 @@ export interface DisableReason {
   /** Only if it has been failing since at least then (a success elsewhere may have reset it meanwhile). */
   failingBefore?: Date;
 }
-
-/** Events the service emits on its own (a webhook disabled by the delivery worker): no request, the system acts. */
-const systemScope = ({ teamId, mode }: Scope): EventScope => ({ teamId, mode, requestId: null, actor: SYSTEM_ACTOR });
 
 const isDuplicateKey = (err: unknown) => duplicateKeyOf(err) !== null;
 const duplicate = () => conflict('A webhook with this url and the same events already exists in this team and partition.', 'url');
@@ -183,7 +179,7 @@ export function webhookRules({ conn, models, settings }: WebhookRulesDeps) {
      */
     async disable(scope: Scope, webhookId: string, why: DisableReason): Promise<boolean> {
       const db = scoped(models, scope);
-      return withOutbox(conn, systemScope(scope), async (session, emit) => {
+      return withOutbox(conn, systemEventScope(scope), async (session, emit) => {
         const filter: mongoose.QueryFilter<WebhookDoc> = { _id: webhookId, isActive: true };
         if (why.failingBefore) filter.failingSince = { $ne: null, $lte: why.failingBefore };
         const now = new Date();

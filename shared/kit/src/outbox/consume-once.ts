@@ -8,6 +8,14 @@ class AlreadyProcessed extends Error {}
 /** The actor of events a service publishes in reaction to another service's event. */
 export const SYSTEM_ACTOR: Actor = { type: 'system', id: null };
 
+/** The scope of events the service emits on its own account: the system is the actor, `requestId` the causing request's, if any. */
+export const systemEventScope = (scope: { teamId: string; mode: 'test' | 'live' }, requestId: string | null = null) => ({
+  teamId: scope.teamId,
+  mode: scope.mode,
+  requestId,
+  actor: SYSTEM_ACTOR,
+});
+
 /**
  * Runs `body` in the unit of work `run` opens, recording `(consumer, event.id)` in
  * `processed_events` first: the record and the side effect commit together or not at all, and a
@@ -66,6 +74,6 @@ export function consumeOnceEmitting(
   event: EventEnvelope,
   fn: (session: mongoose.ClientSession, emit: Emit) => Promise<void>,
 ): Promise<boolean> {
-  const scope = { teamId: event.teamId, mode: event.mode, requestId: event.requestId, actor: SYSTEM_ACTOR };
+  const scope = systemEventScope(event, event.requestId);
   return recordOnce<[Emit]>(conn, consumer, event, (body) => withOutbox(conn, scope, (session, emit) => body(session, emit)), fn);
 }

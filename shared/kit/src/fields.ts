@@ -93,3 +93,17 @@ export function changeSet<D extends object>(cur: D) {
     changes: (): string[] => Object.keys(previous),
   };
 }
+
+/**
+ * Runs `attempt` again (up to `times` in all) while it fails with an error `retryable` accepts: a
+ * write that lost a race (a stale `rev`, a concurrent duplicate) is re-run from a fresh read.
+ */
+export async function retrying<R>(attempt: () => Promise<R>, retryable: (err: unknown) => boolean, times = 10): Promise<R> {
+  for (let n = 1; ; n++) {
+    try {
+      return await attempt();
+    } catch (err) {
+      if (n >= times || !retryable(err)) throw err;
+    }
+  }
+}

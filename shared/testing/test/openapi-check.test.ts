@@ -53,7 +53,7 @@ describe('OpenApiChecker', () => {
 
   it('fails an undocumented status', () => {
     expect(problems({ method: 'GET', path: '/auth/whoami', status: 404, body: errorBody('not_found_error', 'resource_not_found') })).toEqual([
-      'status 404 is not documented for whoami (documented: 200, 401, 403, 429, 500, 503)',
+      'status 404 is not documented for whoami (documented: 200, 400, 401, 403, 429, 500, 503)',
     ]);
     expect(problems({ method: 'GET', path: `/teams/${TEAM}/tickets`, status: 201, body: { success: true, data: [], meta } })[0]).toMatch(
       /^status 201 is not documented for listTickets/,

@@ -6,15 +6,14 @@ import {
   conflictOnDuplicate,
   escapeRegex,
   eventScopeOf,
+  findPage,
   mergeFreeForm,
   newUuid,
   notFound,
-  pageOf,
   randomBase62,
   scoped,
-  skipOf,
-  withoutNulls,
   withOutbox,
+  withoutNulls,
   type RequestContext,
   type Scope,
   type Unscoped,
@@ -60,11 +59,8 @@ export function groupRules({ conn, models }: GroupRulesDeps) {
       const filter: mongoose.QueryFilter<GroupDoc> = {};
       const search = q.search?.trim();
       if (search) filter.name = { $regex: escapeRegex(search), $options: 'i' };
-      const [total, rows] = await Promise.all([
-        db.groups.countDocuments(filter),
-        db.groups.find(filter).sort({ createdAt: -1, _id: -1 }).skip(skipOf(q.page, q.pageSize)).limit(q.pageSize).lean<GroupDoc[]>(),
-      ]);
-      return { data: rows.map(groupView), pagination: pageOf(q.page, q.pageSize, total) };
+      const { rows, pagination } = await findPage(db.groups, filter, q);
+      return { data: rows.map(groupView), pagination };
     },
 
     async get(ctx: RequestContext, id: string): Promise<CustomerGroupView> {

@@ -5,14 +5,13 @@ import {
   conflictOnDuplicate,
   escapeRegex,
   eventScopeOf,
+  findPage,
   mergeFreeForm,
   newId,
   notFound,
-  pageOf,
   scoped,
-  skipOf,
-  withoutNulls,
   withOutbox,
+  withoutNulls,
   type Emit,
   type RequestContext,
   type Scope,
@@ -93,11 +92,8 @@ export function customerRules({ conn, models, statuses }: CustomerRulesDeps) {
         const re = { $regex: escapeRegex(search), $options: 'i' };
         filter.$or = [{ name: re }, { email: re }];
       }
-      const [total, rows] = await Promise.all([
-        db.customers.countDocuments(filter),
-        db.customers.find(filter).sort({ createdAt: -1, _id: -1 }).skip(skipOf(q.page, q.pageSize)).limit(q.pageSize).lean<CustomerDoc[]>(),
-      ]);
-      return { data: rows.map(customerView), pagination: pageOf(q.page, q.pageSize, total) };
+      const { rows, pagination } = await findPage(db.customers, filter, q);
+      return { data: rows.map(customerView), pagination };
     },
 
     async get(ctx: RequestContext, id: string): Promise<CustomerView> {

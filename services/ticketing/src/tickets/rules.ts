@@ -17,15 +17,15 @@ import {
   charLength,
   escapeRegex,
   eventScopeOf,
+  findPage,
   mergeFreeForm,
   newId,
   notFound,
-  pageOf,
   parameterInvalid,
+  retrying,
   scoped,
-  skipOf,
-  withoutNulls,
   withOutbox,
+  withoutNulls,
   type InternalCalls,
   type RequestContext,
   type Scope,
@@ -130,10 +130,7 @@ export function ticketRules({ conn, models, customerRefs }: TicketRulesDeps) {
       if (search) filter.searchText = { $regex: escapeRegex(search.toLowerCase()) };
       const expand = expansions(q);
 
-      const [total, rows] = await Promise.all([
-        db.tickets.countDocuments(filter),
-        db.tickets.find(filter, WITHOUT_SEARCH_TEXT).sort({ createdAt: -1, _id: -1 }).skip(skipOf(q.page, q.pageSize)).limit(q.pageSize).lean<TicketDoc[]>(),
-      ]);
+      const { rows, pagination } = await findPage(db.tickets, filter, q, { projection: WITHOUT_SEARCH_TEXT });
       let byTicket: Map<string, MessageDoc[]> | undefined;
       if (expand.has('messages')) {
         byTicket = new Map(rows.map((t) => [t._id, [] as MessageDoc[]]));
@@ -145,7 +142,7 @@ export function ticketRules({ conn, models, customerRefs }: TicketRulesDeps) {
       const customers = expand.has('customer') ? await customersOf(ctx, rows) : undefined;
       return {
         data: rows.map((t) => ticketView(t, { customer: customers ? customerOf(customers, t) : undefined, messages: byTicket?.get(t._id) })),
-        pagination: pageOf(q.page, q.pageSize, total),
+        pagination,
       };
     },
 
@@ -265,13 +262,7 @@ export function ticketRules({ conn, models, customerRefs }: TicketRulesDeps) {
           if (set.status && CLOSING.has(set.status)) emit({ type: 'ticket.closed', data: { ticket, previousStatus: cur.status } });
           return next;
         });
-      for (let n = 1; ; n++) {
-        try {
-          return ticketView(await attempt());
-        } catch (err) {
-          if (!(err instanceof StaleTicket) || n >= STALE_RETRIES) throw err;
-        }
-      }
+      return ticketView(await retrying(attempt, (err) => err instanceof StaleTicket, STALE_RETRIES));
     },
 
     async remove(ctx: RequestContext, id: string): Promise<{ id: string; deleted: true }> {

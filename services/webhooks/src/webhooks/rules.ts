@@ -6,12 +6,12 @@ import {
   conflict,
   duplicateKeyOf,
   eventScopeOf,
+  findPage,
   newId,
   notFound,
-  pageOf,
   parameterInvalid,
+  retrying,
   scoped,
-  skipOf,
   systemEventScope,
   withOutbox,
   type RequestContext,
@@ -69,11 +69,8 @@ export function webhookRules({ conn, models, settings }: WebhookRulesDeps) {
       const db = scoped(models, ctx);
       const filter: mongoose.QueryFilter<WebhookDoc> = {};
       if (q.isActive !== undefined) filter.isActive = q.isActive;
-      const [total, rows] = await Promise.all([
-        db.webhooks.countDocuments(filter),
-        db.webhooks.find(filter).sort({ createdAt: -1, _id: -1 }).skip(skipOf(q.page, q.pageSize)).limit(q.pageSize).lean<WebhookDoc[]>(),
-      ]);
-      return { data: rows.map(webhookSnapshot), pagination: pageOf(q.page, q.pageSize, total) };
+      const { rows, pagination } = await findPage(db.webhooks, filter, q);
+      return { data: rows.map(webhookSnapshot), pagination };
     },
 
     async get(ctx: RequestContext, id: string): Promise<WebhookSnapshot> {
@@ -148,13 +145,11 @@ export function webhookRules({ conn, models, settings }: WebhookRulesDeps) {
           emit({ type: 'webhook.updated', data: { webhook: webhookSnapshot(next), changes, previous } });
           return next;
         });
-      for (let n = 1; ; n++) {
-        try {
-          return webhookSnapshot(await attempt());
-        } catch (err) {
-          if (isDuplicateKey(err)) throw duplicate();
-          if (!(err instanceof StaleWebhook) || n >= STALE_RETRIES) throw err;
-        }
+      try {
+        return webhookSnapshot(await retrying(attempt, (err) => err instanceof StaleWebhook, STALE_RETRIES));
+      } catch (err) {
+        if (isDuplicateKey(err)) throw duplicate();
+        throw err;
       }
     },
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { customerSnapshotSchema, customerStatusSnapshotSchema, SENTIMENTS } from '../events';
+import { customerGroupSnapshotSchema, customerSnapshotSchema, customerStatusSnapshotSchema, groupMemberSnapshotSchema, SENTIMENTS } from '../events';
 import { freeFormObject, metadataSchema, nameField, notesField, paginationFields, SEARCH_MAX, tagsField } from '../fields';
 import { defineOperations } from './operation';
 import { deletedSchema } from './ticketing';
@@ -76,19 +76,10 @@ export type UpdateGroupInput = z.output<typeof updateGroupBody>;
 export const listGroupsQuery = z.strictObject({ search: z.string().max(SEARCH_MAX).optional(), ...paginationFields(25, 100) });
 export type ListGroupsQuery = z.output<typeof listGroupsQuery>;
 
+/** The spec's Customer group: the event snapshot with `object: 'customer_group'`. */
 export const customerGroupSchema = z
-  .object({
-    id: z.string().uuid(),
-    object: z.literal('customer_group'),
-    name: z.string(),
-    slug: z.string(),
-    description: z.string().nullable(),
-    externalId: z.string().nullable(),
-    customFields: z.record(z.string(), z.unknown()),
-    customerCount: z.number().int(),
-    createdAt: z.string().datetime(),
-    updatedAt: z.string().datetime(),
-  })
+  .object({ id: z.string().uuid(), object: z.literal('customer_group') })
+  .extend(customerGroupSnapshotSchema.omit({ id: true }).shape)
   .meta({ id: 'CustomerGroup' });
 
 // ---------- group members ----------
@@ -106,8 +97,10 @@ export type AddMembersInput = z.output<typeof addMembersBody>;
 export const listMembersQuery = z.strictObject({ ...paginationFields(25, 100) });
 export const removeMemberQuery = z.strictObject({ customerId: memberCustomerId });
 
+/** The spec's group member entry: the event's member with `object: 'customer'`. */
 export const groupMemberSchema = z
-  .object({ id: z.string(), object: z.literal('customer'), name: z.string(), email: z.string().nullable(), joinedGroupAt: z.string().datetime() })
+  .object({ id: z.string(), object: z.literal('customer') })
+  .extend(groupMemberSnapshotSchema.omit({ id: true }).shape)
   .meta({ id: 'CustomerGroupMember' });
 
 // ---------- customer statuses ----------

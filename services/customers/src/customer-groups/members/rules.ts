@@ -4,13 +4,13 @@ import {
   ApiError,
   duplicateKeyOf,
   eventScopeOf,
+  findPage,
   newUuid,
   notFound,
-  pageOf,
   parameterInvalid,
   parameterMissing,
+  retrying,
   scoped,
-  skipOf,
   withOutbox,
   type RequestContext,
   type Unscoped,
@@ -39,17 +39,14 @@ export function memberRules({ conn, models, groups }: MemberRulesDeps) {
     async list(ctx: RequestContext, groupId: string, q: { page: number; pageSize: number }): Promise<Page<GroupMemberView>> {
       await groups.findOr404(ctx, groupId);
       const db = scoped(models, ctx);
-      const [total, rows] = await Promise.all([
-        db.memberships.countDocuments({ groupId }),
-        db.memberships.find({ groupId }).sort({ joinedGroupAt: -1, customerId: -1 }).skip(skipOf(q.page, q.pageSize)).limit(q.pageSize).lean<MembershipDoc[]>(),
-      ]);
+      const { rows, pagination } = await findPage(db.memberships, { groupId }, q, { sort: { joinedGroupAt: -1, customerId: -1 } });
       const customers = rows.length
         ? await db.customers.find({ _id: { $in: rows.map((m) => m.customerId) } }, { name: 1, email: 1 }).lean<CustomerDoc[]>()
         : [];
       const byId = new Map(customers.map((c) => [c._id, c]));
       // A membership always has its customer (a customer's delete removes its memberships in the same transaction).
       const data = rows.flatMap((m) => (byId.has(m.customerId) ? [memberView(m, byId.get(m.customerId)!)] : []));
-      return { data, pagination: pageOf(q.page, q.pageSize, total) };
+      return { data, pagination };
     },
 
     /**
@@ -99,13 +96,7 @@ export function memberRules({ conn, models, groups }: MemberRulesDeps) {
           return { added: toAdd.length, total: requested.length, skipped: requested.length - toAdd.length };
         });
 
-      for (let n = 1; ; n++) {
-        try {
-          return await attempt();
-        } catch (err) {
-          if (!duplicateKeyOf(err) || n >= DUPLICATE_RETRIES) throw err;
-        }
-      }
+      return retrying(attempt, (err) => duplicateKeyOf(err) !== null, DUPLICATE_RETRIES);
     },
 
     async remove(ctx: RequestContext, groupId: string, customerId: string): Promise<{ removed: true; customerId: string; groupId: string }> {

@@ -1,6 +1,15 @@
 import type mongoose from 'mongoose';
 import type { AddMessageInput, MessageSnapshot, Page } from '@helpdesk/contracts';
-import { eventScopeOf, newId, notFound, pageOf, scoped, skipOf, withOutbox, type RequestContext, type Unscoped } from '@helpdesk/kit';
+import {
+  eventScopeOf,
+  findPage,
+  newId,
+  notFound,
+  scoped,
+  withOutbox,
+  type RequestContext,
+  type Unscoped,
+} from '@helpdesk/kit';
 import type { TicketingModels } from '../../models';
 import type { TicketDoc } from '../model';
 import { resolveInternal, type TicketRules } from '../rules';
@@ -21,11 +30,8 @@ export function messageRules({ conn, models, tickets }: MessageRulesDeps) {
     async list(ctx: RequestContext, ticketId: string, q: { page: number; pageSize: number }): Promise<Page<MessageSnapshot>> {
       await tickets.findOr404(ctx, ticketId);
       const db = scoped(models, ctx);
-      const [total, rows] = await Promise.all([
-        db.messages.countDocuments({ ticketId }),
-        db.messages.find({ ticketId }).sort(CHRONOLOGICAL).skip(skipOf(q.page, q.pageSize)).limit(q.pageSize).lean<MessageDoc[]>(),
-      ]);
-      return { data: rows.map(messageView), pagination: pageOf(q.page, q.pageSize, total) };
+      const { rows, pagination } = await findPage(db.messages, { ticketId }, q, { sort: CHRONOLOGICAL });
+      return { data: rows.map(messageView), pagination };
     },
 
     /**

@@ -1,6 +1,17 @@
 import type mongoose from 'mongoose';
 import { isKnownEventType, subscribes, type EventEnvelope, type ListDeliveriesQuery, type Page } from '@helpdesk/contracts';
-import { ApiError, conflict, consumeOnce, newId, notFound, pageOf, scoped, skipOf, type RequestContext, type Scope, type Unscoped } from '@helpdesk/kit';
+import {
+  ApiError,
+  conflict,
+  consumeOnce,
+  findPage,
+  newId,
+  notFound,
+  scoped,
+  type RequestContext,
+  type Scope,
+  type Unscoped,
+} from '@helpdesk/kit';
 import { deliveryBody } from '../../delivery/body';
 import { commitAndDispatch, type Dispatcher } from '../../delivery/dispatch';
 import type { WebhooksModels } from '../../models';
@@ -44,11 +55,8 @@ export function deliveryRules({ conn, models, webhooks, dispatch }: DeliveryRule
       const filter: mongoose.QueryFilter<DeliveryDoc> = { webhookId };
       if (q.status) filter.status = q.status;
       if (q.eventType) filter.eventType = q.eventType;
-      const [total, rows] = await Promise.all([
-        db.deliveries.countDocuments(filter),
-        db.deliveries.find(filter, { body: 0 }).sort({ createdAt: -1, _id: -1 }).skip(skipOf(q.page, q.pageSize)).limit(q.pageSize).lean<DeliveryDoc[]>(),
-      ]);
-      return { data: rows.map((d) => deliveryView(d)), pagination: pageOf(q.page, q.pageSize, total) };
+      const { rows, pagination } = await findPage(db.deliveries, filter, q, { projection: { body: 0 } });
+      return { data: rows.map((d) => deliveryView(d)), pagination };
     },
 
     async get(ctx: RequestContext, webhookId: string, deliveryId: string): Promise<DeliveryView> {

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { createBus, createLogger, InternalTokens, type EventBus } from '@helpdesk/kit';
 import { startTestPlatform, type TestPlatform } from '../support/platform';
 import { startWebhooks, type RunningWebhooks, type WebhookSettings } from '@helpdesk/webhooks';
-import { Receiver } from '@helpdesk/testing';
+import { eventually, Receiver } from '@helpdesk/testing';
 
 /**
  * Issue 5's fault test: 1,000 tickets are created through the gateway while the webhooks service is
@@ -95,7 +95,10 @@ run('webhook deliveries across a restart of the webhooks service', () => {
     expect(rx.effects).toHaveLength(TOTAL);
     expect(rx.effects.map((id) => ticketOf.get(id)).sort()).toEqual([...created].sort());
     // The log agrees: every delivery succeeded, through the restarted service and the gateway.
-    const rows = await restarted!.conn.collection('deliveries').find({ webhookId: hook.body.data.id }).toArray();
+    // (A receiver counts a request when it arrives; the worker records the attempt after the answer: wait for the last records.)
+    const deliveries = () => restarted!.conn.collection('deliveries').find({ webhookId: hook.body.data.id }).toArray();
+    await eventually('every attempt is recorded', async () => (await deliveries()).every((d) => d.status !== 'pending'), 15_000);
+    const rows = await deliveries();
     expect(rows).toHaveLength(TOTAL);
     expect(rows.filter((d) => d.status !== 'succeeded')).toEqual([]);
     const page = await tp.api.get(`${tp.teamPath}/webhooks/${hook.body.data.id}/deliveries`, { query: { status: 'succeeded', pageSize: 1 } });

@@ -46,6 +46,20 @@ test('ticket create: any metadata is stored or refused with a documented 400', a
   );
 }, 120_000);
 
+test('metadata nested thousands of levels deep (what once overflowed mongoose\'s clone) is a 400, on tickets and customers', async () => {
+  const deep = (d: number) => `${'{"k":['.repeat(d)}1${']}'.repeat(d)}`; // as text: JSON.stringify would overflow
+  let n = 0;
+  await fc.assert(
+    fc.asyncProperty(fc.integer({ min: FREE_FORM.depthMax, max: 10_000 }), async (depth) => {
+      const ticket = await tp.api.request('POST', `${tp.teamPath}/tickets`, { rawBody: `{"title":"deep","metadata":${deep(depth)}}` });
+      expect([ticket.status, ticket.body.error?.param]).toEqual([400, 'metadata']);
+      const customer = await tp.api.request('POST', `${tp.teamPath}/customers`, { rawBody: `{"name":"Deep","email":"deep${++n}@example.com","metadata":${deep(depth)}}` });
+      expect([customer.status, customer.body.error?.param]).toEqual([400, 'metadata']);
+    }),
+    { numRuns: 15 },
+  );
+}, 120_000);
+
 test('ticket update: any metadata patch is merged or refused, and the ticket stays readable', async () => {
   const created = await tp.api.post(`${tp.teamPath}/tickets`, { title: 'patched by fuzz' });
   expect(created.status).toBe(201);

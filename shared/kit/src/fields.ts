@@ -2,24 +2,10 @@ import { describeProblem, FREE_FORM, freeFormProblem } from '@helpdesk/contracts
 import { conflict, parameterInvalid } from './errors';
 
 /**
- * Field rules every resource shares. The pure zod rules (names, tags, notes, free-form objects and
- * their bounds) live in contracts, where the API manifest's schemas are built from them; the helpers
- * for writing records (PATCH merging, changes, unique-index conflicts) are here.
+ * Helpers for writing records (PATCH merging, changes, unique-index conflicts, retries). The field
+ * rules themselves (names, tags, notes, free-form objects and their bounds) are pure zod in
+ * contracts (`fields.ts`), where the API manifest's schemas are built from them.
  */
-export {
-  NAME_MAX,
-  TAGS_MAX,
-  TAG_MAX,
-  NOTES_MAX,
-  FREE_FORM,
-  charLength,
-  nameField,
-  tagsField,
-  notesField,
-  freeFormObject,
-  freeFormProblem,
-  metadataSchema,
-} from '@helpdesk/contracts';
 
 /** Merges a PATCH into a key/value object: a null value removes the key. */
 export function mergeKeyValues(current: Record<string, unknown>, patch: Record<string, unknown>): Record<string, unknown> {

@@ -1,8 +1,6 @@
 import type mongoose from 'mongoose';
 import type { Pagination } from '@helpdesk/contracts';
 
-export { paginationFields } from '@helpdesk/contracts';
-
 export function pageOf(page: number, pageSize: number, total: number): Pagination {
   const totalPages = Math.ceil(total / pageSize);
   return { page, pageSize, total, totalPages, hasMore: page < totalPages };

@@ -35,4 +35,3 @@ export function requireObjectBody(body: unknown): Record<string, unknown> {
   return body as Record<string, unknown>;
 }
 
-export { queryInt, queryBool } from '@helpdesk/contracts';

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { parseInput, ApiError, paginationFields, pageOf, metadataSchema, changeSet } from '../src';
+import { metadataSchema, paginationFields } from '@helpdesk/contracts';
+import { parseInput, ApiError, pageOf, changeSet } from '../src';
 
 const schema = z.strictObject({
   title: z.string().min(1).max(255),

@@ -1,5 +1,6 @@
 import type mongoose from 'mongoose';
 import {
+  charLength,
   TITLE_MAX,
   type CreateTicketInput,
   type CustomerSnapshot,
@@ -14,7 +15,6 @@ import {
 import {
   ApiError,
   changeSet,
-  charLength,
   escapeRegex,
   eventScopeOf,
   findPage,

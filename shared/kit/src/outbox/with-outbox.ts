@@ -16,9 +16,6 @@ export interface EventScope {
   actor: Actor;
 }
 
-/** Same as EventScope (the name the ticketing service's stand-in used). */
-export type OutboxScope = EventScope;
-
 /** Records one event in the unit of work and returns its envelope (as it will cross the wire). */
 export type Emit = <T extends EventType>(e: EventInput<T>) => EventEnvelope;
 

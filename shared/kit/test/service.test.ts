@@ -217,3 +217,23 @@ test('a failure part-way stops what had started and closes the connection', asyn
   expect(log).toEqual(['worker started']);
   await bus.close();
 });
+
+/** Never called: the typecheck (`npm run typecheck`) is the test. */
+export function _aServiceMustHandleEveryOperation(): void {
+  defineService({
+    name: 'demo',
+    operations: OPS,
+    models,
+    rules: ({ models: m }) => ({ notes: m.notes }),
+    handlers: () =>
+      // @ts-expect-error getNote (an operation of the manifest) has no handler
+      handlersFor(OPS)({
+        listNotes: async () => ({ data: [], pagination: pageOf(1, 20, 0) }),
+        createNote: async ({ body }) => ({ id: 'x', text: body.text }),
+      }),
+  });
+  handlersFor(OPS)({
+    // @ts-expect-error a handler must return what the manifest documents
+    getNote: async () => ({ id: 'x' }),
+  });
+}

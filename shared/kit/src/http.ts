@@ -105,16 +105,6 @@ export function closeServer(server: Server): Promise<void> {
   });
 }
 
-/**
- * The caller's verified internal token, to forward when this service asks another one for an
- * answer it needs now (the callee scopes by the same team and partition; the token lives 60 s).
- */
-export function internalTokenOf(res: Response): string {
-  const token = res.locals.internalToken as string | undefined;
-  if (!token) throw new Error('internal token missing: route mounted outside the internal-auth middleware');
-  return token;
-}
-
 /** The request's logger, bound to its request id. */
 export function logOf(res: Response): Logger {
   return res.locals.log as Logger;

@@ -12,7 +12,7 @@ import {
   type ResultOf,
 } from '@helpdesk/contracts';
 import { ctxOf, type RequestContext } from './context';
-import { requestIdOf } from './envelope';
+import { requestIdOf, sendData } from './envelope';
 import { ApiError } from './errors';
 import { parseInput, requireObjectBody } from './validate';
 
@@ -72,15 +72,10 @@ function checkRequest(op: OperationDef, req: Request, res: Response): { ctx: Req
 /** Writes a handler's result in the operation's documented shape. */
 function reply(op: OperationDef, res: Response, result: any): void {
   const { status, shape, pagination } = op.success;
-  if (shape === 'bare') {
-    res.status(status).json(pagination ? { data: result.data, pagination: result.pagination } : result);
-    return;
-  }
-  const meta = { requestId: requestIdOf(res), timestamp: new Date().toISOString(), ...(pagination === 'meta' ? { pagination: result.pagination } : {}) };
-  const body = pagination === 'top'
-    ? { success: true, data: result.data, pagination: result.pagination, meta }
-    : { success: true, data: pagination ? result.data : result, meta };
-  res.status(status).json(body);
+  if (shape === 'bare') res.status(status).json(pagination ? { data: result.data, pagination: result.pagination } : result);
+  else if (pagination === 'top') {
+    res.status(status).json({ success: true, data: result.data, pagination: result.pagination, meta: { requestId: requestIdOf(res), timestamp: new Date().toISOString() } });
+  } else sendData(res, pagination ? result.data : result, { status, pagination: pagination ? result.pagination : undefined });
 }
 
 /** Static segments before parameters, so `/webhooks/trigger-test` is matched before `/webhooks/:webhookId`. */

@@ -5,12 +5,11 @@ import { adminOver, openRepository, type GatewayAdmin } from './admin';
 import { KeyResolver } from './auth';
 import { tokenMinter } from './fast-token';
 import { DEFAULT_PUBLISHABLE_PER_MINUTE, DEFAULT_SECRET_PER_MINUTE } from './config';
-import { buildOpenApiDocument, PUBLIC_OPERATIONS, type OperationDef } from '@helpdesk/contracts';
+import { buildOpenApiDocument, PUBLIC_OPERATIONS, RouteTable, type OperationDef } from '@helpdesk/contracts';
 import { docsApp } from './docs';
 import { createListener } from './pipeline';
 import type { GatewayContext } from './pipeline/exchange';
 import { Upstreams } from './proxy';
-import { RouteTable } from './routes';
 import { BASE_PATH, createGatewayServer } from './server';
 import {
   MemoryIdempotencyStore,
@@ -144,7 +143,6 @@ export async function startGateway(opts: GatewayOptions): Promise<RunningGateway
 
 export { createGatewayAdmin, effectivePermissions, AdminError, type GatewayAdmin, type CreateKeyInput } from './admin';
 export { gatewayEnvSchema, parseServiceUrls, type GatewayEnv } from './config';
-export { RouteTable, type Route } from './routes';
 export { STEPS } from './pipeline';
 export type { Team, ApiKeyRecord, TeamRateLimits, SubscriptionStatus } from './store/types';
 export type { RateLimitStore, IdempotencyStore, IdempotencyRecord } from './stores';

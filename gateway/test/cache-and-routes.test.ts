@@ -1,7 +1,6 @@
 import { createGatewayAdmin } from '../src/admin';
-import { PUBLIC_OPERATIONS, type OperationDef } from '@helpdesk/contracts';
+import { PUBLIC_OPERATIONS, RouteTable, type OperationDef } from '@helpdesk/contracts';
 import { z } from 'zod';
-import { RouteTable } from '../src/routes';
 import { bearer, startHarness, startMongo } from './helpers';
 
 it('a key revoked by another process (the CLI) stops working within the cache TTL', async () => {

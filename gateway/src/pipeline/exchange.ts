@@ -3,7 +3,7 @@ import { ApiError, errorBody, type Logger } from '@helpdesk/kit';
 import type { KeyResolver, ResolvedKey } from '../auth';
 import type { TokenMinter } from '../fast-token';
 import type { Upstreams } from '../proxy';
-import type { Route, RouteMatch, RouteTable } from '../routes';
+import type { Route, RouteMatch, RouteTable } from '@helpdesk/contracts';
 import type { IdempotencyStore, RateLimitStore } from '../stores';
 
 export const BASE_PATH = '/api/v1';

@@ -1,11 +1,11 @@
 import Ajv2020, { type ErrorObject, type ValidateFunction } from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
-import { buildOpenApiDocument } from '@helpdesk/contracts';
+import { buildOpenApiDocument, PUBLIC_OPERATIONS, RouteTable, type OperationDef } from '@helpdesk/contracts';
 
 /**
  * Checks an answer of the API against the OpenAPI document (`buildOpenApiDocument()`, the same one
- * the gateway serves and docs/openapi.json holds): the operation is found by method and path template
- * under `/api/v1` (the gateway's matching: static segments win, one trailing slash tolerated), its
+ * the gateway serves and docs/openapi.json holds): the operation is found by method and path under
+ * `/api/v1` with the gateway's own route table (contracts' RouteTable), its
  * status must be documented for that operation, and its JSON body must match that status's schema
  * (ajv, JSON Schema 2020-12, every error). An unknown path must answer 404, a known path with another
  * method 405, both with the Error body (or an error that comes before routing: 401, 429, 5xx).
@@ -42,13 +42,6 @@ export interface CheckOutcome {
 
 type Json = Record<string, any>;
 
-interface Node {
-  statics: Map<string, Node>;
-  param: Node | null;
-  template: string | null;
-}
-
-const newNode = (): Node => ({ statics: new Map(), param: null, template: null });
 const DOC_ID = 'https://helpdesk.local/openapi.json';
 const ERROR_REF = `${DOC_ID}#/components/schemas/Error`;
 const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'];
@@ -58,42 +51,22 @@ const pointerSegment = (s: string) => encodeURIComponent(s.replace(/~/g, '~0').r
 
 export class OpenApiChecker {
   private readonly ajv: Ajv2020;
-  private readonly root = newNode();
+  private readonly routes: RouteTable;
   private readonly validators = new Map<string, ValidateFunction>();
+  readonly document: Json;
 
-  constructor(readonly document: Json = buildOpenApiDocument()) {
+  constructor(operations: Record<string, OperationDef> = PUBLIC_OPERATIONS) {
+    this.document = buildOpenApiDocument(operations);
+    this.routes = new RouteTable(operations);
     this.ajv = new Ajv2020({ allErrors: true, strict: false, validateSchema: false, logger: false });
     addFormats(this.ajv);
     // The whole document is one schema resource: `#/components/...` refs resolve inside it.
-    this.ajv.addSchema({ ...document, $id: DOC_ID }, undefined, undefined, false);
-    for (const template of Object.keys(document.paths ?? {})) this.addTemplate(template);
-  }
-
-  private addTemplate(template: string): void {
-    let node = this.root;
-    for (const seg of template.split('/').slice(1)) {
-      if (/^\{[^}]+\}$/.test(seg)) node = node.param ??= newNode();
-      else {
-        let next = node.statics.get(seg);
-        if (!next) node.statics.set(seg, (next = newNode()));
-        node = next;
-      }
-    }
-    node.template = template;
+    this.ajv.addSchema({ ...this.document, $id: DOC_ID }, undefined, undefined, false);
   }
 
   /** The path template of a path relative to /api/v1, as the gateway matches it; null when none. */
   matchTemplate(subPath: string): string | null {
-    let path = subPath;
-    if (path.length > 1 && path.endsWith('/')) path = path.slice(0, -1);
-    if (!path.startsWith('/')) return null;
-    let node: Node | null = this.root;
-    for (const seg of path.split('/').slice(1)) {
-      if (seg === '') return null;
-      node = node.statics.get(seg) ?? node.param;
-      if (!node) return null;
-    }
-    return node.template;
+    return this.routes.match('GET', subPath)?.path ?? null;
   }
 
   private validator(ref: string): ValidateFunction {

@@ -1,9 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import { buildOpenApiDocument } from '@helpdesk/contracts';
 import { OpenApiChecker, type CheckedAnswer } from '../src/openapi-check';
 
-const doc = buildOpenApiDocument();
-const checker = new OpenApiChecker(doc);
+const checker = new OpenApiChecker();
+const doc = checker.document;
 const TEAM = randomUUID();
 const API = 'http://127.0.0.1:8080/api/v1';
 const NOW = '2026-01-05T09:30:12.345Z';

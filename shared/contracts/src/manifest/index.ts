@@ -6,6 +6,7 @@ import { WEBHOOKS } from './webhooks';
 
 export * from './operation';
 export * from './access';
+export * from './routes';
 export * from './gateway';
 export * from './ticketing';
 export * from './customers';

@@ -1,4 +1,4 @@
-import { colonPath, type OperationDef } from '@helpdesk/contracts';
+import { colonPath, type OperationDef } from './operation';
 
 /** One public route: an operation of the API manifest, by its id. */
 export interface Route {
@@ -13,13 +13,17 @@ interface Node {
   methods: Map<string, Route>;
   /** `Allow` header value for this path. */
   allow: string;
+  /** The path template (`/teams/{teamId}/tickets`) of the operations here. */
+  path: string;
 }
 
-const newNode = (): Node => ({ statics: new Map(), param: null, paramName: null, methods: new Map(), allow: '' });
+const newNode = (): Node => ({ statics: new Map(), param: null, paramName: null, methods: new Map(), allow: '', path: '' });
 
 export interface RouteMatch {
   /** The route for this method, or null when the path exists with other methods (405). */
   route: Route | null;
+  /** The matched path template, whatever the method. */
+  path: string;
   allow: string;
   /** Param values in path order, with their names. */
   paramNames: readonly string[];
@@ -27,8 +31,10 @@ export interface RouteMatch {
 }
 
 /**
- * The gateway's routes, built from the API manifest (every public operation; internal ones are never
- * routed). A segment trie: static segments win over params; matching allocates only the param arrays.
+ * The public routes, built from the API manifest (every public operation; internal ones are never
+ * routed): the gateway routes with it, and the tests' OpenAPI check finds operations with it, so both
+ * match alike. A segment trie: static segments win over params; one trailing slash is tolerated;
+ * matching allocates only the param arrays.
  */
 export class RouteTable {
   private readonly root = newNode();
@@ -58,6 +64,7 @@ export class RouteTable {
     }
     if (node.methods.has(r.op.method)) throw new Error(`duplicate route ${r.op.method} ${path}`);
     node.methods.set(r.op.method, r);
+    node.path = r.op.path;
     node.allow = [...node.methods.keys()].join(', ');
     this.names.set(node, names);
   }
@@ -83,6 +90,6 @@ export class RouteTable {
       start = slash + 1;
     }
     if (!node || node.methods.size === 0) return null;
-    return { route: node.methods.get(method) ?? null, allow: node.allow, paramNames: this.names.get(node)!, paramValues: values };
+    return { route: node.methods.get(method) ?? null, path: node.path, allow: node.allow, paramNames: this.names.get(node)!, paramValues: values };
   }
 }

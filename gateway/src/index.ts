@@ -89,6 +89,7 @@ export async function startGateway(opts: GatewayOptions): Promise<RunningGateway
   const operations = opts.operations ?? PUBLIC_OPERATIONS;
   const upstreams = new Upstreams(opts.services, opts.logger);
   let lastStoreWarning = 0;
+  let openApiJson: string | undefined;
   const context: GatewayContext = {
     resolver,
     rateLimits,
@@ -100,7 +101,7 @@ export async function startGateway(opts: GatewayOptions): Promise<RunningGateway
     bodyLimitBytes: opts.bodyLimitBytes ?? 1024 * 1024,
     idempotencyTtlMs: opts.idempotencyTtlMs ?? 24 * 60 * 60 * 1000,
     idempotencyLockMs: opts.idempotencyLockMs ?? 60_000,
-    openApiJson: JSON.stringify(buildOpenApiDocument(operations)),
+    openApiJson: () => (openApiJson ??= JSON.stringify(buildOpenApiDocument(operations))),
     docs: docsApp(),
     storeDown(err, requestId) {
       const now = Date.now();

@@ -21,8 +21,8 @@ export interface GatewayContext {
   bodyLimitBytes: number;
   idempotencyTtlMs: number;
   idempotencyLockMs: number;
-  /** The OpenAPI document, serialised once. */
-  openApiJson: string;
+  /** The OpenAPI document, serialised on first use (building it costs tens of ms: not at start-up). */
+  openApiJson(): string;
   /** Serves the HTML API reference under /docs (swagger-ui, assets from the npm package). */
   docs: (req: IncomingMessage, res: ServerResponse) => void;
   /** Redis unreachable: a retryable 503 (fail closed), warned about at most every 10 s. */

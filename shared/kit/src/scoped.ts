@@ -56,6 +56,10 @@ export function scopedModel<M extends mongoose.Model<any>>(model: M, scope: Scop
 /** Every model of a service, bound to one scope: `const db = scoped(models, ctx); db.tickets.findOne({_id})`. */
 export function scoped<M extends Record<string, mongoose.Model<any>>>(models: M, scope: Scope): M {
   const out = {} as M;
-  for (const key of Object.keys(models) as (keyof M)[]) out[key] = scopedModel(models[key], scope);
+  // Each model is bound when first used: a request usually touches one or two of them.
+  for (const key of Object.keys(models) as (keyof M)[]) {
+    let bound: M[keyof M] | undefined;
+    Object.defineProperty(out, key, { enumerable: true, get: () => (bound ??= scopedModel(models[key], scope)) });
+  }
   return out;
 }

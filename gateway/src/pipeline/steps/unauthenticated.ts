@@ -27,7 +27,7 @@ export const unauthenticated: Step = (x, g) => {
   if (x.match?.route?.op.keys === 'none') {
     // The one operation without a key is the OpenAPI document; tools fetch it from any origin.
     if (x.origin) x.res.setHeader('Access-Control-Allow-Origin', '*');
-    sendJson(x.res, 200, g.openApiJson);
+    sendJson(x.res, 200, g.openApiJson());
     return DONE;
   }
 };

@@ -26,6 +26,12 @@ export const parameterMissing = (param: string, message = `Missing required para
 export const parameterInvalid = (param: string | undefined, message: string) => new ApiError('parameter_invalid', message, param);
 export const notFound = (what: string, id?: string) =>
   new ApiError('resource_not_found', id ? `No such ${what}: '${id}'.` : `No such ${what}.`);
+/** What a lookup found, or 404 `resource_not_found` naming it (`foundOr404(db.tickets.findOne({_id}).lean(), 'ticket', id)`). */
+export async function foundOr404<T>(lookup: PromiseLike<T | null | undefined>, what: string, id?: string): Promise<T> {
+  const found = await lookup;
+  if (found === null || found === undefined) throw notFound(what, id);
+  return found;
+}
 export const conflict = (message: string, param?: string) => new ApiError('resource_conflict', message, param);
 export const forbidden = (code: ErrorCode, message: string) => new ApiError(code, message);
 

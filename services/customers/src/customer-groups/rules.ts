@@ -7,9 +7,9 @@ import {
   escapeRegex,
   eventScopeOf,
   findPage,
+  foundOr404,
   mergeFreeForm,
   newUuid,
-  notFound,
   randomBase62,
   scoped,
   withOutbox,
@@ -45,9 +45,7 @@ const conflicts = (slug: string) => ({
 /** The rules of customer groups (docs/adr/0006); their members are ./members. */
 export function groupRules({ conn, models }: GroupRulesDeps) {
   async function findOr404(scope: Scope, id: string, session?: mongoose.ClientSession): Promise<GroupDoc> {
-    const g = await scoped(models, scope).groups.findOne({ _id: id }).session(session ?? null).lean<GroupDoc>();
-    if (!g) throw notFound('customer group', id);
-    return g;
+    return foundOr404(scoped(models, scope).groups.findOne({ _id: id }).session(session ?? null).lean<GroupDoc>(), 'customer group', id);
   }
 
   return {
@@ -122,8 +120,7 @@ export function groupRules({ conn, models }: GroupRulesDeps) {
       const db = scoped(models, ctx);
       await withOutbox(conn, eventScopeOf(ctx), async (session, emit) => {
         // The group first: this write conflicts with any member add on it right now.
-        const cur = await db.groups.findOneAndDelete({ _id: id }, { session }).lean<GroupDoc>();
-        if (!cur) throw notFound('customer group', id);
+        const cur = await foundOr404(db.groups.findOneAndDelete({ _id: id }, { session }).lean<GroupDoc>(), 'customer group', id);
         const members = await db.memberships.find({ groupId: id }, { customerId: 1 }).session(session).lean<MembershipDoc[]>();
         if (members.length) {
           await db.memberships.deleteMany({ groupId: id }, { session });

@@ -12,7 +12,7 @@ import {
   conflict,
   conflictOnDuplicate,
   eventScopeOf,
-  notFound,
+  foundOr404,
   parameterInvalid,
   scoped,
   withOutbox,
@@ -102,8 +102,7 @@ export function statusRules({ conn, models }: StatusRulesDeps) {
       if (isBuiltInStatus(key)) throw protectedStatus(key);
       const db = scoped(models, ctx);
       return withOutbox(conn, eventScopeOf(ctx), async (session, emit) => {
-        const cur = await db.statuses.findOne({ key }).session(session).lean<StatusDoc>();
-        if (!cur) throw notFound('customer status', key);
+        const cur = await foundOr404(db.statuses.findOne({ key }).session(session).lean<StatusDoc>(), 'customer status', key);
         const { set, previous, change, changes: changedFields } = changeSet<StatusDoc>(cur);
         if (input.label !== undefined) change('label', input.label);
         if (input.color !== undefined) change('color', input.color);
@@ -124,8 +123,7 @@ export function statusRules({ conn, models }: StatusRulesDeps) {
       const db = scoped(models, ctx);
       await withOutbox(conn, eventScopeOf(ctx), async (session, emit) => {
         // The delete first: it conflicts with any transaction assigning this status right now.
-        const cur = await db.statuses.findOneAndDelete({ key }, { session }).lean<StatusDoc>();
-        if (!cur) throw notFound('customer status', key);
+        const cur = await foundOr404(db.statuses.findOneAndDelete({ key }, { session }).lean<StatusDoc>(), 'customer status', key);
         const inUse = await db.customers.countDocuments({ status: key }).session(session);
         if (inUse > 0) {
           throw conflict(

@@ -1,5 +1,8 @@
 import { CUSTOMERS_INTERNAL } from '@helpdesk/contracts';
-import { handlersFor, notFound } from '@helpdesk/kit';
+import {
+  foundOr404,
+  handlersFor,
+} from '@helpdesk/kit';
 import type { CustomersRules } from '../rules';
 
 /**
@@ -10,9 +13,7 @@ import type { CustomersRules } from '../rules';
 export const internalCustomerHandlers = ({ customers }: CustomersRules) =>
   handlersFor(CUSTOMERS_INTERNAL)({
     findCustomerByEmail: async ({ ctx, query }) => {
-      const found = await customers.findByEmail(ctx, query.email);
-      if (!found) throw notFound('customer with this email');
-      return found;
+      return foundOr404(customers.findByEmail(ctx, query.email), 'customer with this email');
     },
     getCustomerSnapshot: ({ ctx, params }) => customers.snapshot(ctx, params.customerId),
     createImplicitCustomer: ({ ctx, body }) => customers.createImplicit(ctx, body.name),

@@ -6,9 +6,9 @@ import {
   escapeRegex,
   eventScopeOf,
   findPage,
+  foundOr404,
   mergeFreeForm,
   newId,
-  notFound,
   scoped,
   withOutbox,
   withoutNulls,
@@ -58,9 +58,7 @@ function newCustomer(fields: Pick<CustomerDoc, 'name' | 'email' | 'tags' | 'note
 /** The rules of customers (docs/adr/0006), and what ticket events do to them. */
 export function customerRules({ conn, models, statuses }: CustomerRulesDeps) {
   async function findOr404(scope: Scope, id: string, session?: mongoose.ClientSession): Promise<CustomerDoc> {
-    const c = await scoped(models, scope).customers.findOne({ _id: id }).session(session ?? null).lean<CustomerDoc>();
-    if (!c) throw notFound('customer', id);
-    return c;
+    return foundOr404(scoped(models, scope).customers.findOne({ _id: id }).session(session ?? null).lean<CustomerDoc>(), 'customer', id);
   }
 
   async function insert(ctx: RequestContext, doc: Unscoped<CustomerDoc>): Promise<Unscoped<CustomerDoc>> {
@@ -178,8 +176,7 @@ export function customerRules({ conn, models, statuses }: CustomerRulesDeps) {
       const db = scoped(models, ctx);
       await withOutbox(conn, eventScopeOf(ctx), async (session, emit) => {
         // The customer first: this write conflicts with any membership being added for it right now.
-        const cur = await db.customers.findOneAndDelete({ _id: id }, { session }).lean<CustomerDoc>();
-        if (!cur) throw notFound('customer', id);
+        const cur = await foundOr404(db.customers.findOneAndDelete({ _id: id }, { session }).lean<CustomerDoc>(), 'customer', id);
         const memberships = await db.memberships.find({ customerId: id }).sort({ joinedGroupAt: 1, groupId: 1 }).session(session).lean<MembershipDoc[]>();
         if (memberships.length) {
           await db.memberships.deleteMany({ customerId: id }, { session });

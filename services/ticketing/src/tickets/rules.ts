@@ -18,6 +18,7 @@ import {
   escapeRegex,
   eventScopeOf,
   findPage,
+  foundOr404,
   mergeFreeForm,
   newId,
   notFound,
@@ -97,9 +98,7 @@ export function ticketRules({ conn, models, customerRefs }: TicketRulesDeps) {
    */
   async function resolveCustomer(input: CreateTicketInput, customers: CustomerCalls): Promise<CustomerSnapshot | null> {
     if (input.customerId) {
-      const c = await customers.call('getCustomerSnapshot', { params: { customerId: input.customerId } });
-      if (!c) throw notFound('customer', input.customerId);
-      return c;
+      return foundOr404(customers.call('getCustomerSnapshot', { params: { customerId: input.customerId } }), 'customer', input.customerId);
     }
     if (input.customerEmail) {
       const c = await customers.call('findCustomerByEmail', { query: { email: input.customerEmail } });
@@ -270,8 +269,7 @@ export function ticketRules({ conn, models, customerRefs }: TicketRulesDeps) {
       await withOutbox(conn, eventScopeOf(ctx), async (session, emit) => {
         // The ticket first: that write holds it, so a message being added concurrently either lands
         // before (and is deleted below) or conflicts and then finds no ticket.
-        const cur = await db.tickets.findOneAndDelete({ _id: id }, { session }).lean<TicketDoc>();
-        if (!cur) throw notFound('ticket', id);
+        const cur = await foundOr404(db.tickets.findOneAndDelete({ _id: id }, { session }).lean<TicketDoc>(), 'ticket', id);
         await db.messages.deleteMany({ ticketId: id }, { session });
         emit({ type: 'ticket.deleted', data: { ticketId: id, customerId: cur.customerId ?? null, ticket: ticketSnapshot(cur) } });
       });

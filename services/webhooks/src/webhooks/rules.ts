@@ -7,8 +7,8 @@ import {
   duplicateKeyOf,
   eventScopeOf,
   findPage,
+  foundOr404,
   newId,
-  notFound,
   parameterInvalid,
   retrying,
   scoped,
@@ -57,9 +57,7 @@ export function webhookRules({ conn, models, settings }: WebhookRulesDeps) {
   }
 
   async function findOr404(scope: Scope, id: string, session?: mongoose.ClientSession): Promise<WebhookDoc> {
-    const w = await scoped(models, scope).webhooks.findOne({ _id: id }).session(session ?? null).lean<WebhookDoc>();
-    if (!w) throw notFound('webhook', id);
-    return w;
+    return foundOr404(scoped(models, scope).webhooks.findOne({ _id: id }).session(session ?? null).lean<WebhookDoc>(), 'webhook', id);
   }
 
   return {
@@ -156,8 +154,7 @@ export function webhookRules({ conn, models, settings }: WebhookRulesDeps) {
     async remove(ctx: RequestContext, id: string): Promise<{ id: string; deleted: true }> {
       const db = scoped(models, ctx);
       await withOutbox(conn, eventScopeOf(ctx), async (session, emit) => {
-        const cur = await db.webhooks.findOneAndDelete({ _id: id }, { session }).lean<WebhookDoc>();
-        if (!cur) throw notFound('webhook', id);
+        const cur = await foundOr404(db.webhooks.findOneAndDelete({ _id: id }, { session }).lean<WebhookDoc>(), 'webhook', id);
         await db.quotas.updateOne({ _id: quotaId(ctx), count: { $gt: 0 } }, { $inc: { count: -1 } }, { session });
         await cancelPending(models, ctx, id, session);
         emit({ type: 'webhook.deleted', data: { webhookId: id, webhook: webhookSnapshot(cur) } });

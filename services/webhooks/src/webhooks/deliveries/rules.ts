@@ -5,6 +5,7 @@ import {
   conflict,
   consumeOnce,
   findPage,
+  foundOr404,
   newId,
   notFound,
   scoped,
@@ -61,8 +62,7 @@ export function deliveryRules({ conn, models, webhooks, dispatch }: DeliveryRule
 
     async get(ctx: RequestContext, webhookId: string, deliveryId: string): Promise<DeliveryView> {
       await webhooks.findOr404(ctx, webhookId);
-      const d = await scoped(models, ctx).deliveries.findOne({ _id: deliveryId, webhookId }).lean<DeliveryDoc>();
-      if (!d) throw notFound('delivery', deliveryId);
+      const d = await foundOr404(scoped(models, ctx).deliveries.findOne({ _id: deliveryId, webhookId }).lean<DeliveryDoc>(), 'delivery', deliveryId);
       return deliveryView(d, true);
     },
 
@@ -74,8 +74,7 @@ export function deliveryRules({ conn, models, webhooks, dispatch }: DeliveryRule
     async redeliver(ctx: RequestContext, webhookId: string, deliveryId: string): Promise<DeliveryView> {
       const hook = await webhooks.findOr404(ctx, webhookId);
       const db = scoped(models, ctx);
-      const exists = await db.deliveries.exists({ _id: deliveryId, webhookId });
-      if (!exists) throw notFound('delivery', deliveryId);
+      await foundOr404(db.deliveries.exists({ _id: deliveryId, webhookId }), 'delivery', deliveryId);
       if (!hook.isActive) throw conflict(`Webhook ${webhookId} is not active; enable it (PATCH isActive: true) before redelivering.`);
       const now = new Date();
       const d = await db.deliveries

@@ -1,8 +1,7 @@
 import { z } from 'zod';
 import { customerGroupSnapshotSchema, customerSnapshotSchema, customerStatusSnapshotSchema, groupMemberSnapshotSchema, SENTIMENTS } from '../events';
 import { freeFormObject, metadataSchema, nameField, notesField, paginationFields, SEARCH_MAX, tagsField } from '../fields';
-import { defineOperations } from './operation';
-import { deletedSchema } from './ticketing';
+import { defineOperations, deletedSchema } from './operation';
 
 /** The customers service's public and internal operations: customers, groups, members, statuses (docs/adr/0006). */
 

@@ -71,6 +71,9 @@ export interface Page<T> {
   pagination: { page: number; pageSize: number; total: number; totalPages: number; hasMore: boolean };
 }
 
+/** What deleting a record answers: `{id, deleted: true}` (the spec's `{deleted: true}`; `id` is additive). */
+export const deletedSchema = z.object({ id: z.string(), deleted: z.literal(true) }).meta({ id: 'Deleted' });
+
 type Out<S> = S extends z.ZodType ? z.output<S> : undefined;
 
 /** The validated path parameters, query and body of an operation, as its handler receives them. */

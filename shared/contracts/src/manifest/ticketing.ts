@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { messageSnapshotSchema, ticketSnapshotSchema } from '../events';
 import { charLength, metadataSchema, freeFormObject, NAME_MAX, notesField, paginationFields, SEARCH_MAX, tagsField } from '../fields';
 import { hasPrefix } from '../ids';
-import { defineOperations } from './operation';
+import { defineOperations, deletedSchema } from './operation';
 
 /** The ticketing service's public operations: tickets and their messages (docs/adr/0004). */
 
@@ -126,8 +126,6 @@ export const ticketSchema = ticketSnapshotSchema
   })
   .meta({ id: 'Ticket' });
 export type TicketView = z.output<typeof ticketSchema>;
-
-export const deletedSchema = z.object({ id: z.string(), deleted: z.literal(true) }).meta({ id: 'Deleted' });
 
 // ---------- operations ----------
 

@@ -3,8 +3,7 @@ import { webhookSnapshotSchema } from '../events';
 import { nameField, paginationFields, queryBool } from '../fields';
 import { isKnownEventType } from '../events';
 import { MAX_PATTERNS, patternProblem } from '../webhook-patterns';
-import { defineOperations } from './operation';
-import { deletedSchema } from './ticketing';
+import { defineOperations, deletedSchema } from './operation';
 
 /** The webhooks service's public operations: subscriptions, trigger-test, the delivery log (docs/adr/0007). */
 

@@ -76,28 +76,19 @@ async function main(): Promise<void> {
 /**
  * Calls `onGone` once the process that started this one has gone away (npm or a supervisor killed
  * with SIGKILL, a crashed terminal wrapper): an orphaned platform would keep holding the gateway port
- * and the data folder. On POSIX an orphan is re-parented (its ppid changes); Windows keeps the old
- * ppid, so the parent's liveness is checked as well. A process started by init, or as a container's
- * main process (ppid 0 or 1), has no launcher to outlive and is not watched.
+ * and the data folder. An orphan is re-parented, so its ppid changes (`npm start` needs a POSIX shell
+ * anyway: the script `exec`s node). A process started by init, or as a container's main process (ppid
+ * 0 or 1), has no launcher to outlive and is not watched.
  */
 function watchParent(onGone: () => void, intervalMs = 500): void {
   const parent = process.ppid;
   if (parent <= 1) return;
   const timer = setInterval(() => {
-    if (process.ppid === parent && isAlive(parent)) return;
+    if (process.ppid === parent) return;
     clearInterval(timer);
     onGone();
   }, intervalMs);
   timer.unref();
-}
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (e) {
-    return (e as NodeJS.ErrnoException).code === 'EPERM';
-  }
 }
 
 main().catch((err) => {

@@ -94,6 +94,7 @@ export async function bootPlatform(opts: PlatformOptions): Promise<Platform> {
     started.push({ name: 'ticketing', stop: () => ticketing.stop() });
     const webhooks = await startWebhooks({ ...serviceOpts('webhooks'), settings: opts.webhooks });
     started.push({ name: 'webhooks', stop: () => webhooks.stop() });
+    // newer services start here, one block each (workspace, knowledge, community)
 
     const gateway = await startGateway({
       port: opts.port,
@@ -102,7 +103,12 @@ export async function bootPlatform(opts: PlatformOptions): Promise<Platform> {
       redisUrl: opts.redisUrl,
       redisKeyPrefix: opts.redisKeyPrefix,
       tokens,
-      services: { ticketing: ticketing.url, customers: customers.url, webhooks: webhooks.url },
+      services: {
+        ticketing: ticketing.url,
+        customers: customers.url,
+        webhooks: webhooks.url,
+        // newer services: one line each
+      },
       logger: logger.child({ service: 'gateway' }),
       rateLimits: opts.rateLimits,
     });

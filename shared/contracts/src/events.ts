@@ -1,4 +1,7 @@
 import { z } from 'zod';
+import { COMMUNITY_EVENTS } from './catalog/community';
+import { KNOWLEDGE_EVENTS } from './catalog/knowledge';
+import { WORKSPACE_EVENTS } from './catalog/workspace';
 
 /**
  * The event envelope and the catalog of every event type with its payload schema and version.
@@ -198,6 +201,10 @@ export const EVENT_CATALOG = {
       failingSince: iso.nullable(),
     }),
   },
+  // Newer services keep their events in catalog/<service>.ts.
+  ...WORKSPACE_EVENTS,
+  ...KNOWLEDGE_EVENTS,
+  ...COMMUNITY_EVENTS,
 } as const;
 
 export type EventType = keyof typeof EVENT_CATALOG;

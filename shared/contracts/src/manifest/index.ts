@@ -1,8 +1,11 @@
+import { COMMUNITY } from './community';
 import { CUSTOMERS, CUSTOMERS_INTERNAL } from './customers';
 import { GATEWAY } from './gateway';
+import { KNOWLEDGE } from './knowledge';
 import type { OperationDef } from './operation';
 import { TICKETING } from './ticketing';
 import { WEBHOOKS } from './webhooks';
+import { WORKSPACE } from './workspace';
 
 export * from './operation';
 export * from './access';
@@ -11,13 +14,16 @@ export * from './gateway';
 export * from './ticketing';
 export * from './customers';
 export * from './webhooks';
+export * from './workspace';
+export * from './knowledge';
+export * from './community';
 
 /**
  * The API manifest: every public operation, by operation id. One file per service; a new service adds
  * its file above and one line here. The gateway's routes, each service's handler registration, the
  * OpenAPI document and the typed client are all derived from it.
  */
-export const PUBLIC_OPERATIONS = { ...GATEWAY, ...TICKETING, ...CUSTOMERS, ...WEBHOOKS } satisfies Record<string, OperationDef>;
+export const PUBLIC_OPERATIONS = { ...GATEWAY, ...TICKETING, ...CUSTOMERS, ...WEBHOOKS, ...WORKSPACE, ...KNOWLEDGE, ...COMMUNITY } satisfies Record<string, OperationDef>;
 
 /** Service-to-service operations (never routed by the gateway, never in the public document). */
 export const INTERNAL_OPERATIONS = { ...CUSTOMERS_INTERNAL } satisfies Record<string, OperationDef>;

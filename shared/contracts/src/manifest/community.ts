@@ -1,0 +1,4 @@
+import { defineOperations } from './operation';
+
+/** The community service's public operations. */
+export const COMMUNITY = defineOperations({});

@@ -1,0 +1,4 @@
+import { defineOperations } from './operation';
+
+/** The workspace service's public operations. */
+export const WORKSPACE = defineOperations({});

@@ -30,6 +30,9 @@ export const serviceEnvSchema = z.object({
   PORT: portNumber(3000),
   MONGO_URL: optionalUrl(),
   AMQP_URL: optionalUrl(),
+  /** RabbitMQ names (default `helpdesk.events` and queues `helpdesk.<service>`): runs sharing a broker isolate themselves with their own. */
+  AMQP_EXCHANGE: z.string().min(1).optional(),
+  AMQP_QUEUE_PREFIX: z.string().min(1).optional(),
   OTEL_EXPORTER_OTLP_ENDPOINT: optionalUrl(),
   INTERNAL_TOKEN_SECRET: z.string().min(32, 'must be at least 32 characters'),
 });

@@ -179,7 +179,7 @@ export function runServiceMain<S extends z.ZodObject<any>>(
   (async () => {
     const env = loadConfig(schema) as z.infer<typeof serviceEnvSchema> & z.infer<S> & { MONGO_URL: string };
     const logger = createLogger(name, env.LOG_LEVEL);
-    const bus = createBus({ amqpUrl: env.AMQP_URL, logger });
+    const bus = createBus({ amqpUrl: env.AMQP_URL, exchange: env.AMQP_EXCHANGE, queuePrefix: env.AMQP_QUEUE_PREFIX, logger });
     const running = await start(
       { mongoUrl: env.MONGO_URL, bus, tokens: new InternalTokens(env.INTERNAL_TOKEN_SECRET), logger, port: env.PORT, host: '0.0.0.0' },
       env,

@@ -1,0 +1,104 @@
+/**
+ * The two shapes the gateway benchmark runs the platform in:
+ * - one process, exactly as `npm start` starts it (embedded MongoDB in-process, in-process bus and stores);
+ * - production: the embedded MongoDB server, each service and the gateway as separate processes,
+ *   reaching MongoDB over TCP, each other over HTTP, RabbitMQ and Redis on loopback (names and key
+ *   prefix of this run only, so nothing collides with other users of the broker).
+ */
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import type { ChildProcess } from 'node:child_process';
+import { createGatewayAdmin } from '@helpdesk/gateway';
+import { start, stop } from './processes';
+
+export interface RunningShape {
+  /** `http://…/api/v1` */
+  baseUrl: string;
+  teamId: string;
+  /** A secret test key. */
+  secretKey: string;
+  stop(): Promise<void>;
+}
+
+const RAISED_LIMITS = { RATE_LIMIT_SECRET_PER_MINUTE: '1000000', RATE_LIMIT_PUBLISHABLE_PER_MINUTE: '1000000' };
+/** Blank: each shape sets what it uses, the caller's environment never leaks in. */
+const NO_INFRA = { MONGO_URL: '', AMQP_URL: '', REDIS_URL: '' };
+const SECRET = 'bench-internal-token-secret-0123456789abcdef';
+
+/** `--cpu-prof` for a process named `name`, writing into `dir`. */
+const profArgs = (dir: string | undefined, name: string) => (dir ? ['--cpu-prof', `--cpu-prof-dir=${path.join(dir, name)}`] : []);
+
+export async function startOneProcess(cpuProfDir?: string): Promise<RunningShape> {
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'helpdesk-bench-'));
+  const platform = await start(
+    'deploy/local/src/main.ts',
+    { ...NO_INFRA, ...RAISED_LIMITS, PORT: '0', DATA_DIR: dataDir, EMBEDDED_MONGO_PORT: '0', LOG_LEVEL: 'warn' },
+    /Ready: (\S+)/,
+    profArgs(cpuProfDir, 'platform'),
+  );
+  const creds = JSON.parse(readFileSync(path.join(dataDir, 'credentials.json'), 'utf8'));
+  return {
+    baseUrl: platform.match[1],
+    teamId: creds.teamId,
+    secretKey: creds.keys.sk_test,
+    async stop() {
+      await stop(platform.child);
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+export async function startMultiProcess(infra: { amqpUrl: string; redisUrl: string }, cpuProfDir?: string): Promise<RunningShape> {
+  const children: ChildProcess[] = [];
+  const stopAll = async () => {
+    for (const c of children.reverse()) await stop(c);
+  };
+  const run = `bench${process.pid}`;
+  try {
+    const mongo = await start('shared/mongo-embedded/src/cli.ts', {}, /^(mongodb:\/\/\S+)/m, profArgs(cpuProfDir, 'mongo'), ['--port', '0', '--quiet']);
+    children.push(mongo.child);
+    const mongoUrl = mongo.match[1];
+    const common = {
+      ...NO_INFRA,
+      MONGO_URL: mongoUrl,
+      AMQP_URL: infra.amqpUrl,
+      AMQP_EXCHANGE: `${run}.events`,
+      AMQP_QUEUE_PREFIX: run,
+      INTERNAL_TOKEN_SECRET: SECRET,
+      LOG_LEVEL: 'info',
+      PORT: '0',
+    };
+    const listening = /"url":"http:\/\/[^:"]+:(\d+)/;
+    const service = async (name: string, env: Record<string, string> = {}) => {
+      const s = await start(`services/${name}/src/main.ts`, { ...common, ...env }, listening, profArgs(cpuProfDir, name));
+      children.push(s.child);
+      return `http://127.0.0.1:${s.match[1]}`;
+    };
+    const customers = await service('customers');
+    const ticketing = await service('ticketing', { CUSTOMERS_URL: customers });
+    const webhooks = await service('webhooks');
+    const gateway = await start(
+      'gateway/src/main.ts',
+      {
+        ...common,
+        ...RAISED_LIMITS,
+        HOST: '127.0.0.1',
+        REDIS_URL: infra.redisUrl,
+        REDIS_KEY_PREFIX: `${run}:`,
+        SERVICE_URLS: `ticketing=${ticketing},customers=${customers},webhooks=${webhooks}`,
+      },
+      listening,
+      profArgs(cpuProfDir, 'gateway'),
+    );
+    children.push(gateway.child);
+    const admin = await createGatewayAdmin(mongoUrl);
+    const team = await admin.createTeam({ name: 'Benchmark team' });
+    const { key } = await admin.createKey({ teamId: team.id, type: 'secret', mode: 'test', name: 'bench' });
+    await admin.close();
+    return { baseUrl: `http://127.0.0.1:${gateway.match[1]}/api/v1`, teamId: team.id, secretKey: key, stop: stopAll };
+  } catch (err) {
+    await stopAll();
+    throw err;
+  }
+}

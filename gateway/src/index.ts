@@ -2,11 +2,14 @@ import type { AddressInfo } from 'node:net';
 import Redis from 'ioredis';
 import { ApiError, closeServer, type InternalTokens, type Logger } from '@helpdesk/kit';
 import { adminOver, openRepository, type GatewayAdmin } from './admin';
+import { apiKeyOperations } from './api-keys/operations';
+import { workspaceLink } from './api-keys/workspace-link';
 import { KeyResolver } from './auth';
 import { tokenMinter } from './fast-token';
 import { DEFAULT_PUBLISHABLE_PER_MINUTE, DEFAULT_SECRET_PER_MINUTE } from './config';
 import { buildOpenApiDocument, PUBLIC_OPERATIONS, RouteTable, type OperationDef } from '@helpdesk/contracts';
 import { docsApp } from './docs';
+import { withHelpCenter } from './help-center';
 import { createListener } from './pipeline';
 import type { GatewayContext } from './pipeline/exchange';
 import { Upstreams } from './proxy';
@@ -79,8 +82,11 @@ export async function startGateway(opts: GatewayOptions): Promise<RunningGateway
     rateLimits = new MemoryRateLimitStore();
     idempotency = new MemoryIdempotencyStore();
   }
+  // With a workspace service, keys carry their member's role and teams get an owner (docs/adr/0012).
+  const workspace = opts.services.workspace ? workspaceLink(opts.services.workspace, opts.tokens) : undefined;
   const resolver = new KeyResolver({
     repo,
+    workspace,
     logger: opts.logger,
     ttlMs: opts.keyCacheTtlMs ?? 5000,
     secretPerMinute: opts.rateLimits?.secretPerMinute ?? DEFAULT_SECRET_PER_MINUTE,
@@ -88,6 +94,7 @@ export async function startGateway(opts: GatewayOptions): Promise<RunningGateway
   });
   const operations = opts.operations ?? PUBLIC_OPERATIONS;
   const upstreams = new Upstreams(opts.services, opts.logger);
+  const admin = adminOver(repo, () => resolver.invalidate(), workspace);
   let lastStoreWarning = 0;
   let openApiJson: string | undefined;
   const context: GatewayContext = {
@@ -103,6 +110,7 @@ export async function startGateway(opts: GatewayOptions): Promise<RunningGateway
     idempotencyLockMs: opts.idempotencyLockMs ?? 60_000,
     openApiJson: () => (openApiJson ??= JSON.stringify(buildOpenApiDocument(operations))),
     docs: docsApp(),
+    apiKeys: apiKeyOperations({ repo, admin, resolver, upstreams, logger: opts.logger, workspace }),
     storeDown(err, requestId) {
       const now = Date.now();
       if (now - lastStoreWarning > 10_000) {
@@ -112,7 +120,7 @@ export async function startGateway(opts: GatewayOptions): Promise<RunningGateway
       return new ApiError('service_unavailable', 'The service is temporarily unavailable. Please retry later.');
     },
   };
-  const server = createGatewayServer(createListener(context));
+  const server = createGatewayServer(withHelpCenter({ teams: repo, mint: context.mint, upstreams, logger: opts.logger }, createListener(context)));
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(opts.port, host, () => {
@@ -122,7 +130,6 @@ export async function startGateway(opts: GatewayOptions): Promise<RunningGateway
   });
   const port = (server.address() as AddressInfo).port;
   const urlHost = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host.includes(':') ? `[${host}]` : host;
-  const admin = adminOver(repo, () => resolver.invalidate());
   let stopping: Promise<void> | null = null;
   return {
     url: `http://${urlHost}:${port}${BASE_PATH}`,
@@ -142,7 +149,8 @@ export async function startGateway(opts: GatewayOptions): Promise<RunningGateway
   };
 }
 
-export { createGatewayAdmin, effectivePermissions, AdminError, type GatewayAdmin, type CreateKeyInput } from './admin';
+export { createGatewayAdmin, effectivePermissions, AdminError, type GatewayAdmin, type CreateKeyInput, type OwnerInput } from './admin';
+export { workspaceLink, type WorkspaceLink } from './api-keys/workspace-link';
 export { gatewayEnvSchema, parseServiceUrls, type GatewayEnv } from './config';
 export { STEPS } from './pipeline';
 export type { Team, ApiKeyRecord, TeamRateLimits, SubscriptionStatus } from './store/types';

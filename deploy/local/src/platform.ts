@@ -5,6 +5,7 @@ import { startGateway, type RunningGateway } from '@helpdesk/gateway';
 import { startTicketing, type RunningTicketing } from '@helpdesk/ticketing';
 import { startCustomers, type RunningCustomers } from '@helpdesk/customers';
 import { startWebhooks, type RunningWebhooks, type WebhookSettings } from '@helpdesk/webhooks';
+import { startKnowledge, type RunningKnowledge } from '@helpdesk/knowledge';
 
 export interface PlatformOptions {
   /** Gateway port; 0 = any free port. */
@@ -35,6 +36,7 @@ export interface Platform {
   ticketing: RunningTicketing;
   customers: RunningCustomers;
   webhooks: RunningWebhooks;
+  knowledge: RunningKnowledge;
   /** The mongodb:// URL every service database lives under (embedded or MONGO_URL). */
   mongoUrl: string;
   embeddedMongo: EmbeddedMongo | null;
@@ -95,6 +97,8 @@ export async function bootPlatform(opts: PlatformOptions): Promise<Platform> {
     const webhooks = await startWebhooks({ ...serviceOpts('webhooks'), settings: opts.webhooks });
     started.push({ name: 'webhooks', stop: () => webhooks.stop() });
     // newer services start here, one block each (workspace, knowledge, community)
+    const knowledge = await startKnowledge(serviceOpts('knowledge'));
+    started.push({ name: 'knowledge', stop: () => knowledge.stop() });
 
     const gateway = await startGateway({
       port: opts.port,
@@ -108,13 +112,14 @@ export async function bootPlatform(opts: PlatformOptions): Promise<Platform> {
         customers: customers.url,
         webhooks: webhooks.url,
         // newer services: one line each
+        knowledge: knowledge.url,
       },
       logger: logger.child({ service: 'gateway' }),
       rateLimits: opts.rateLimits,
     });
     started.push({ name: 'gateway', stop: () => gateway.stop() });
 
-    return { baseUrl: gateway.url, gateway, ticketing, customers, webhooks, mongoUrl, embeddedMongo, buses, stop };
+    return { baseUrl: gateway.url, gateway, ticketing, customers, webhooks, knowledge, mongoUrl, embeddedMongo, buses, stop };
   } catch (err) {
     await stop();
     throw err;

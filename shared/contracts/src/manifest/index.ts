@@ -1,11 +1,11 @@
 import { COMMUNITY } from './community';
 import { CUSTOMERS, CUSTOMERS_INTERNAL } from './customers';
 import { GATEWAY } from './gateway';
-import { KNOWLEDGE } from './knowledge';
+import { KNOWLEDGE, KNOWLEDGE_INTERNAL } from './knowledge';
 import type { OperationDef } from './operation';
 import { TICKETING } from './ticketing';
 import { WEBHOOKS } from './webhooks';
-import { WORKSPACE } from './workspace';
+import { WORKSPACE, WORKSPACE_INTERNAL } from './workspace';
 
 export * from './operation';
 export * from './access';
@@ -26,6 +26,6 @@ export * from './community';
 export const PUBLIC_OPERATIONS = { ...GATEWAY, ...TICKETING, ...CUSTOMERS, ...WEBHOOKS, ...WORKSPACE, ...KNOWLEDGE, ...COMMUNITY } satisfies Record<string, OperationDef>;
 
 /** Service-to-service operations (never routed by the gateway, never in the public document). */
-export const INTERNAL_OPERATIONS = { ...CUSTOMERS_INTERNAL } satisfies Record<string, OperationDef>;
+export const INTERNAL_OPERATIONS = { ...CUSTOMERS_INTERNAL, ...KNOWLEDGE_INTERNAL, ...WORKSPACE_INTERNAL } satisfies Record<string, OperationDef>;
 
 export type PublicOperationId = keyof typeof PUBLIC_OPERATIONS;

@@ -1,0 +1,133 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Permission } from '@helpdesk/contracts';
+import { newId, type KeyClaims, type Logger } from '@helpdesk/kit';
+import type { TokenMinter } from './fast-token';
+import type { Upstreams } from './proxy';
+import type { KeyRepository } from './store/types';
+
+/**
+ * The public help center (docs/adr/0016-help-center.md): `/help/{teamSlug}` (home, `?q=` search) and
+ * `/help/{teamSlug}/articles/{art_…[-title-slug]}`, served without a key. The gateway owns teams and
+ * their slugs: it resolves the slug, then asks the knowledge service for the page as a publishable key
+ * of that team would (`?mode=test` for the test partition; live otherwise). The service renders and
+ * sanitises the HTML and decides whether the team has turned its help center on; an unknown team, a
+ * help center that is off and a missing article all answer the same 404 page.
+ */
+export interface HelpCenterDeps {
+  teams: Pick<KeyRepository, 'getTeamBySlug'>;
+  mint: TokenMinter;
+  upstreams: Upstreams;
+  logger: Logger;
+}
+
+type Listener = (req: IncomingMessage, res: ServerResponse) => void;
+
+const PREFIX = '/help';
+const TEAM_SLUG_RE = /^[a-z0-9-]{1,100}$/;
+const PERMISSIONS: Permission[] = ['view_articles'];
+/** No script at all: the pages are static HTML with inline styles (defence in depth beside the sanitizer). */
+const CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src https: data:; form-action 'self'; base-uri 'none'; frame-ancestors 'none'";
+const NOT_FOUND_HTML =
+  '<!doctype html>\n<html lang="en"><head><meta charset="utf-8"><title>Not found</title></head>' +
+  '<body><h1>Not found</h1><p>There is no such page.</p></body></html>\n';
+const UNAVAILABLE_HTML =
+  '<!doctype html>\n<html lang="en"><head><meta charset="utf-8"><title>Unavailable</title></head>' +
+  '<body><h1>Temporarily unavailable</h1><p>Please try again in a moment.</p></body></html>\n';
+
+/** A path segment as sent (`%zz` stays as is: no article has it, so the page is 404). */
+function safeDecode(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
+}
+
+const isHelpPath = (path: string) => path === PREFIX || path.startsWith(`${PREFIX}/`);
+
+function send(req: IncomingMessage, res: ServerResponse, status: number, html: string, extra: Record<string, string> = {}): void {
+  res.statusCode = status;
+  res.setHeader('content-type', 'text/html; charset=utf-8');
+  res.setHeader('content-security-policy', CSP);
+  res.setHeader('x-content-type-options', 'nosniff');
+  res.setHeader('referrer-policy', 'no-referrer');
+  // Every article view is counted: no shared caches in between.
+  res.setHeader('cache-control', 'no-cache');
+  for (const [k, v] of Object.entries(extra)) res.setHeader(k, v);
+  const body = Buffer.from(html);
+  res.setHeader('content-length', body.length);
+  res.end(req.method === 'HEAD' ? undefined : body);
+}
+
+/** Serves the help center ahead of the API's listener; every other request goes on to `next`. */
+export function withHelpCenter(deps: HelpCenterDeps, next: Listener): Listener {
+  // One claims object per team and partition, so the token minter reuses its serialised head.
+  const claimsCache = new Map<string, KeyClaims>();
+  const claimsOf = (teamId: string, mode: 'test' | 'live'): KeyClaims => {
+    const key = `${teamId}:${mode}`;
+    let claims = claimsCache.get(key);
+    if (!claims) {
+      if (claimsCache.size >= 10_000) claimsCache.clear();
+      claims = { teamId, mode, keyId: 'help_center', keyType: 'publishable', memberId: null, permissions: PERMISSIONS };
+      claimsCache.set(key, claims);
+    }
+    return claims;
+  };
+
+  async function serve(req: IncomingMessage, res: ServerResponse, url: URL, requestId: string): Promise<void> {
+    if (req.method !== 'GET' && req.method !== 'HEAD') {
+      send(req, res, 405, NOT_FOUND_HTML.replace(/Not found/g, 'Method not allowed'), { allow: 'GET, HEAD' });
+      return;
+    }
+    const [teamSlug, section, article, ...rest] = url.pathname.slice(PREFIX.length + 1).split('/');
+    const modeParam = url.searchParams.get('mode');
+    const wellFormed =
+      TEAM_SLUG_RE.test(teamSlug ?? '') &&
+      (section === undefined || section === '' || (section === 'articles' && !!article && !rest.length)) &&
+      (modeParam === null || modeParam === 'test' || modeParam === 'live');
+    const team = wellFormed ? await deps.teams.getTeamBySlug(teamSlug) : null;
+    if (!team) {
+      send(req, res, 404, NOT_FOUND_HTML);
+      return;
+    }
+    const query = new URLSearchParams({ base: `${PREFIX}/${team.slug}` });
+    if (section === 'articles') query.set('article', safeDecode(article));
+    const search = url.searchParams.get('q');
+    if (search && section !== 'articles') query.set('search', search.slice(0, 200));
+    const answer = await deps.upstreams.forward({
+      service: 'knowledge',
+      method: 'GET',
+      pathAndQuery: `/internal/help-center/page?${query}`,
+      body: null,
+      contentType: undefined,
+      token: deps.mint(claimsOf(team.id, modeParam === 'test' ? 'test' : 'live'), requestId),
+      requestId,
+    });
+    if (answer.status !== 200) throw new Error(`knowledge answered ${answer.status}: ${answer.body.toString('utf8').slice(0, 200)}`);
+    const page = (JSON.parse(answer.body.toString('utf8')) as { data: { status: number; html: string } }).data;
+    send(req, res, page.status, page.html);
+  }
+
+  return (req, res) => {
+    const raw = req.url ?? '/';
+    const q = raw.indexOf('?');
+    if (!isHelpPath(q === -1 ? raw : raw.slice(0, q))) {
+      next(req, res);
+      return;
+    }
+    const requestId = newId('request');
+    res.setHeader('x-svc-request-id', requestId);
+    let url: URL;
+    try {
+      url = new URL(raw, 'http://help.invalid');
+    } catch {
+      send(req, res, 404, NOT_FOUND_HTML);
+      return;
+    }
+    serve(req, res, url, requestId).catch((err: unknown) => {
+      deps.logger.warn({ err, requestId }, 'help center page failed');
+      if (res.headersSent) res.destroy();
+      else send(req, res, 503, UNAVAILABLE_HTML, { 'retry-after': '5' });
+    });
+  };
+}

@@ -1,0 +1,59 @@
+import mongoose from 'mongoose';
+import { ARTICLE_STATUSES } from '@helpdesk/contracts';
+import { tenancyPlugin } from '@helpdesk/kit';
+
+/** A stored article. `_id` is the public `art_…` id; `revisionCount`, `publishedAt` and `rev` are internal. */
+export interface ArticleDoc {
+  _id: string;
+  teamId: string;
+  mode: 'test' | 'live';
+  title: string;
+  content: string;
+  categoryId: string | null;
+  status: (typeof ARTICLE_STATUSES)[number];
+  isPublic: boolean;
+  tags: string[];
+  metadata: Record<string, unknown>;
+  /** Public reads (publishable keys, the help center); written in batches by ./view-counter.ts. */
+  viewCount: number;
+  /** Ticket messages that cite the article (../consumers/tickets.ts). */
+  useCount: number;
+  /** Published revisions kept (./revisions). */
+  revisionCount: number;
+  publishedAt: Date | null;
+  /** Bumped by every change that publishes an article event (projections order by it). */
+  rev: number;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+const articleSchema = new mongoose.Schema<ArticleDoc>(
+  {
+    _id: { type: String, required: true },
+    title: { type: String, required: true },
+    content: { type: String, default: '' },
+    categoryId: { type: String, default: null },
+    status: { type: String, enum: ARTICLE_STATUSES, required: true },
+    isPublic: { type: Boolean, required: true },
+    tags: { type: [String], default: [] },
+    metadata: { type: mongoose.Schema.Types.Mixed, default: () => ({}) },
+    viewCount: { type: Number, required: true, default: 0 },
+    useCount: { type: Number, required: true, default: 0 },
+    revisionCount: { type: Number, required: true, default: 0 },
+    publishedAt: { type: Date, default: null },
+    rev: { type: Number, required: true, default: 0 },
+    createdAt: { type: Date, required: true },
+    updatedAt: { type: Date, required: true },
+  },
+  { collection: 'articles', versionKey: false, minimize: false, strict: 'throw' },
+);
+articleSchema.plugin(tenancyPlugin);
+articleSchema.index({ teamId: 1, mode: 1, createdAt: -1, _id: -1 });
+articleSchema.index({ teamId: 1, mode: 1, categoryId: 1 });
+articleSchema.index({ teamId: 1, mode: 1, status: 1, isPublic: 1 });
+
+export type ArticleModel = mongoose.Model<ArticleDoc>;
+
+export function articleModel(conn: mongoose.Connection): ArticleModel {
+  return (conn.models.Article as ArticleModel | undefined) ?? conn.model<ArticleDoc>('Article', articleSchema);
+}

@@ -1,0 +1,16 @@
+import { on, type ServiceDeps, type Subscription } from '@helpdesk/kit';
+import type { KnowledgeModels } from '../models';
+import type { KnowledgeRules } from '../rules';
+import { ticketConsumers } from './tickets';
+
+/**
+ * Everything the knowledge service reacts to, in one list (queue `helpdesk.knowledge`); a handler
+ * that throws is retried by the bus.
+ */
+export const consumers = ({ articles }: KnowledgeRules, { conn }: ServiceDeps<KnowledgeModels>): Subscription[] => {
+  const tickets = ticketConsumers(conn, articles);
+  return [
+    on('ticket.created', tickets.created), // replies given at creation that cite articles: useCount
+    on('ticket.message_added', tickets.messageAdded), // a reply citing articles: useCount
+  ];
+};

@@ -1,0 +1,19 @@
+import type { ServiceDeps } from '@helpdesk/kit';
+import { revisionRules } from './articles/revisions/rules';
+import { articleRules } from './articles/rules';
+import { ViewCounter } from './articles/view-counter';
+import { categoryRules } from './categories/rules';
+import { helpCenterRules } from './help-center/rules';
+import type { KnowledgeModels } from './models';
+
+/** Every resource's rules, wired once; handlers, consumers and the view counter share them. */
+export function knowledgeRules({ conn, models }: ServiceDeps<KnowledgeModels>) {
+  const views = new ViewCounter(models.articles);
+  // Categories and articles need each other: a category delete uncategorizes its articles.
+  const categories = categoryRules({ conn, models, uncategorize: (...args) => articles.uncategorize(...args) });
+  const articles = articleRules({ conn, models, categories, views });
+  const revisions = revisionRules({ models, articles });
+  const helpCenter = helpCenterRules({ conn, models, articles, categories, views });
+  return { views, categories, articles, revisions, helpCenter };
+}
+export type KnowledgeRules = ReturnType<typeof knowledgeRules>;

@@ -1,5 +1,6 @@
 import { PERMISSIONS, PUBLISHABLE_PERMISSIONS, UUID_RE, type Permission } from '@helpdesk/contracts';
 import { newId, newUuid } from '@helpdesk/kit';
+import type { WorkspaceLink } from './api-keys/workspace-link';
 import { generateKey, type KeyMode, type KeyType } from './keys';
 import { MemoryKeyRepository } from './store/memory';
 import { MongoKeyRepository } from './store/mongo';
@@ -12,12 +13,20 @@ export interface CreateKeyInput {
   name?: string;
   expiresAt?: Date;
   scopes?: Permission[];
+  /** The member the key belongs to; default the team's owner, `null` for none (an operator's key). */
   memberId?: string | null;
+}
+
+/** A new team's owner (docs/adr/0012); without one a placeholder is made, to be renamed later. */
+export interface OwnerInput {
+  name: string;
+  email: string;
 }
 
 /** Team and key management: used by the operator CLI, the local platform and tests. */
 export interface GatewayAdmin {
-  createTeam(input: { name: string; slug?: string; id?: string }): Promise<Team>;
+  /** Also makes the team's owner member when the platform has a workspace service. */
+  createTeam(input: { name: string; slug?: string; id?: string; owner?: OwnerInput }): Promise<Team>;
   getTeam(id: string): Promise<Team | null>;
   createKey(input: CreateKeyInput): Promise<{ key: string; record: ApiKeyRecord }>;
   listKeys(teamId: string): Promise<ApiKeyRecord[]>;
@@ -46,9 +55,10 @@ export function effectivePermissions(type: KeyType, scopes: readonly Permission[
 
 /**
  * The admin over a repository. `onKeyChange` lets a running gateway drop its key cache at once
- * when a key is revoked or a team's limits change in the same process.
+ * when a key is revoked or a team's limits change in the same process. With `workspace`, a new team
+ * gets its owner member there, and keys belong to it unless told otherwise.
  */
-export function adminOver(repo: KeyRepository, onKeyChange: () => void = () => {}): GatewayAdmin {
+export function adminOver(repo: KeyRepository, onKeyChange: () => void = () => {}, workspace?: WorkspaceLink): GatewayAdmin {
   return {
     async createTeam(input) {
       const name = input.name?.trim();
@@ -67,6 +77,12 @@ export function adminOver(repo: KeyRepository, onKeyChange: () => void = () => {
       } catch (err: any) {
         if (err?.code === 11000) throw new AdminError(`a team with id ${team.id} or slug "${slug}" already exists`);
         throw err;
+      }
+      if (workspace) {
+        const owner = input.owner ?? { name: `${name} owner`, email: `owner@${slug}.example.com` };
+        const member = await workspace.createOwner(team.id, { ...owner, teamName: name, teamSlug: slug });
+        await repo.setTeamOwner(team.id, member.id);
+        team.ownerMemberId = member.id;
       }
       return team;
     },
@@ -94,7 +110,7 @@ export function adminOver(repo: KeyRepository, onKeyChange: () => void = () => {
         name: input.name ?? null,
         prefix: listingPrefix,
         scopes,
-        memberId: input.memberId ?? null,
+        memberId: input.memberId === undefined ? (team.ownerMemberId ?? null) : input.memberId,
         expiresAt: input.expiresAt ?? null,
         revokedAt: null,
         createdAt: new Date(),
@@ -138,7 +154,7 @@ export async function openRepository(mongoUrl: string, dbName = 'gateway'): Prom
   return MongoKeyRepository.connect(mongoUrl, dbName);
 }
 
-/** An admin with its own connection, for the CLI and scripts (no HTTP server). */
-export async function createGatewayAdmin(mongoUrl: string, dbName = 'gateway'): Promise<GatewayAdmin> {
-  return adminOver(await openRepository(mongoUrl, dbName));
+/** An admin with its own connection, for the CLI and scripts (no HTTP server); `workspace` makes teams' owners. */
+export async function createGatewayAdmin(mongoUrl: string, dbName = 'gateway', workspace?: WorkspaceLink): Promise<GatewayAdmin> {
+  return adminOver(await openRepository(mongoUrl, dbName), () => {}, workspace);
 }

@@ -2,6 +2,7 @@ import type { Permission } from '@helpdesk/contracts';
 import type { KeyClaims } from './fast-token';
 import { ApiError, type Logger } from '@helpdesk/kit';
 import { effectivePermissions } from './admin';
+import type { WorkspaceLink } from './api-keys/workspace-link';
 import { hashKey, hasValidBody, kindOf, sameHash } from './keys';
 import type { KeyRepository, StoredKey, Team } from './store/types';
 
@@ -30,6 +31,12 @@ export interface KeyResolverOptions {
   ttlMs: number;
   secretPerMinute: number;
   publishablePerMinute: number;
+  /**
+   * The workspace service, when the platform has one: a key's member's role and the team's name are
+   * asked on every cache miss, so a role change, a removed member or a rename takes effect within
+   * `ttlMs` (docs/adr/0012).
+   */
+  workspace?: WorkspaceLink;
 }
 
 interface CacheEntry {
@@ -104,10 +111,18 @@ export class KeyResolver {
       key.type === 'secret'
         ? (team.rateLimits?.secretPerMinute ?? this.opts.secretPerMinute)
         : (team.rateLimits?.publishablePerMinute ?? this.opts.publishablePerMinute);
-    const permissions = effectivePermissions(key.type, key.scopes);
+    let permissions = effectivePermissions(key.type, key.scopes);
+    let shownTeam = team;
+    if (this.opts.workspace) {
+      const access = await this.opts.workspace.access(key);
+      // A removed member's keys stop working; a key's permissions never exceed its member's role.
+      if (key.memberId && !access.member) return null;
+      if (access.member) permissions = permissions.filter((p) => access.member!.permissions.includes(p));
+      if (access.team) shownTeam = { ...team, name: access.team.name, slug: access.team.slug };
+    }
     return {
       key,
-      team,
+      team: shownTeam,
       permissions,
       claims: { teamId: team.id, mode: key.mode, keyId: key.id, keyType: key.type, memberId: key.memberId, permissions },
       limit,

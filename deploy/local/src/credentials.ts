@@ -6,10 +6,15 @@ export interface DevCredentials {
   baseUrl: string;
   teamId: string;
   teamName: string;
+  /** The owner member the keys belong to. */
+  ownerMemberId?: string | null;
   mongoUrl: string;
   keys: { sk_test: string; pk_test: string; sk_live: string; pk_live: string };
   createdAt: string;
 }
+
+/** The development team's owner, whose keys `npm start` prints. */
+export const DEV_OWNER = { name: 'Development owner', email: 'owner@development.example.com' };
 
 const KINDS = [
   ['sk_test', 'secret', 'test'],
@@ -35,12 +40,13 @@ export async function ensureDevCredentials(
   if (existing && (await admin.getTeam(existing.teamId))) {
     credentials = { ...existing, ...current };
   } else {
-    const team = await admin.createTeam({ name: 'Development team', slug: 'development' });
+    // The keys belong to the team's owner member (made with the team), so they carry the owner's role.
+    const team = await admin.createTeam({ name: 'Development team', slug: 'development', owner: DEV_OWNER });
     const keys = {} as DevCredentials['keys'];
     for (const [field, type, mode] of KINDS) {
       keys[field] = (await admin.createKey({ teamId: team.id, type, mode, name: `local ${field}` })).key;
     }
-    credentials = { ...current, teamId: team.id, teamName: team.name, keys, createdAt: new Date().toISOString() };
+    credentials = { ...current, teamId: team.id, teamName: team.name, ownerMemberId: team.ownerMemberId ?? null, keys, createdAt: new Date().toISOString() };
     created = true;
   }
   await fs.mkdir(dataDir, { recursive: true });

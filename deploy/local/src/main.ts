@@ -59,6 +59,7 @@ async function main(): Promise<void> {
       '',
       `Helpdesk platform${created ? ' (first start: development team created)' : ''}`,
       `  team        ${credentials.teamId} (${credentials.teamName})`,
+      ...(credentials.ownerMemberId ? [`  owner       ${credentials.ownerMemberId} (the keys below are the owner's)`] : []),
       ...Object.entries(credentials.keys).map(([kind, key]) => `  ${kind.padEnd(11)} ${key}`),
       `  MongoDB     ${platform.mongoUrl}${platform.embeddedMongo ? ` (embedded, journal in ${env.DATA_DIR}/mongo)` : ''}`,
       `  bus         ${env.AMQP_URL ? 'RabbitMQ' : 'in-process'}; rate limits and idempotency ${env.REDIS_URL ? 'in Redis' : 'in-process'}`,

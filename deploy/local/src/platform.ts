@@ -1,3 +1,5 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
 import path from 'node:path';
 import { startEmbeddedMongo, type EmbeddedMongo } from '@helpdesk/mongo-embedded';
 import { createBus, createLogger, InternalTokens, type EventBus, type Logger } from '@helpdesk/kit';
@@ -6,6 +8,8 @@ import { startTicketing, type RunningTicketing } from '@helpdesk/ticketing';
 import { startCustomers, type RunningCustomers } from '@helpdesk/customers';
 import { startWebhooks, type RunningWebhooks, type WebhookSettings } from '@helpdesk/webhooks';
 import { startKnowledge, type RunningKnowledge } from '@helpdesk/knowledge';
+import { startWorkspace, type RunningWorkspace } from '@helpdesk/workspace';
+import { attachmentStorage, startCommunity, type RunningCommunity } from '@helpdesk/community';
 
 export interface PlatformOptions {
   /** Gateway port; 0 = any free port. */
@@ -27,6 +31,8 @@ export interface PlatformOptions {
   rateLimits?: { secretPerMinute?: number; publishablePerMinute?: number };
   /** The webhooks service's delivery settings (WEBHOOKS_ALLOW_LOOPBACK, timeouts…). */
   webhooks?: Partial<WebhookSettings>;
+  /** The page invitation links open (workspace's INVITE_ACCEPT_URL); default the local gateway's. */
+  inviteAcceptUrl?: string;
 }
 
 export interface Platform {
@@ -37,6 +43,8 @@ export interface Platform {
   customers: RunningCustomers;
   webhooks: RunningWebhooks;
   knowledge: RunningKnowledge;
+  workspace: RunningWorkspace;
+  community: RunningCommunity;
   /** The mongodb:// URL every service database lives under (embedded or MONGO_URL). */
   mongoUrl: string;
   embeddedMongo: EmbeddedMongo | null;
@@ -97,8 +105,15 @@ export async function bootPlatform(opts: PlatformOptions): Promise<Platform> {
     const webhooks = await startWebhooks({ ...serviceOpts('webhooks'), settings: opts.webhooks });
     started.push({ name: 'webhooks', stop: () => webhooks.stop() });
     // newer services start here, one block each (workspace, knowledge, community)
+    const workspace = await startWorkspace({ ...serviceOpts('workspace'), inviteAcceptUrl: opts.inviteAcceptUrl });
+    started.push({ name: 'workspace', stop: () => workspace.stop() });
     const knowledge = await startKnowledge(serviceOpts('knowledge'));
     started.push({ name: 'knowledge', stop: () => knowledge.stop() });
+    // Community attachments under the data folder; in-memory runs (tests) use a temporary folder removed at stop.
+    const attachmentsDir = opts.dataDir ?? (await mkdtemp(path.join(os.tmpdir(), 'helpdesk-community-')));
+    if (!opts.dataDir) started.push({ name: 'community-attachments', stop: () => rm(attachmentsDir, { recursive: true, force: true }) });
+    const community = await startCommunity({ ...serviceOpts('community'), customersUrl: customers.url, storage: attachmentStorage({ dataDir: attachmentsDir }) });
+    started.push({ name: 'community', stop: () => community.stop() });
 
     const gateway = await startGateway({
       port: opts.port,
@@ -112,14 +127,16 @@ export async function bootPlatform(opts: PlatformOptions): Promise<Platform> {
         customers: customers.url,
         webhooks: webhooks.url,
         // newer services: one line each
+        workspace: workspace.url,
         knowledge: knowledge.url,
+        community: community.url,
       },
       logger: logger.child({ service: 'gateway' }),
       rateLimits: opts.rateLimits,
     });
     started.push({ name: 'gateway', stop: () => gateway.stop() });
 
-    return { baseUrl: gateway.url, gateway, ticketing, customers, webhooks, knowledge, mongoUrl, embeddedMongo, buses, stop };
+    return { baseUrl: gateway.url, gateway, ticketing, customers, webhooks, knowledge, workspace, community, mongoUrl, embeddedMongo, buses, stop };
   } catch (err) {
     await stop();
     throw err;

@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { ApiError, errorBody, type Logger } from '@helpdesk/kit';
+import type { ApiKeyOperations } from '../api-keys/operations';
 import type { KeyResolver, ResolvedKey } from '../auth';
 import type { TokenMinter } from '../fast-token';
 import type { Upstreams } from '../proxy';
@@ -25,6 +26,8 @@ export interface GatewayContext {
   openApiJson(): string;
   /** Serves the HTML API reference under /docs (swagger-ui, assets from the npm package). */
   docs: (req: IncomingMessage, res: ServerResponse) => void;
+  /** The API-key operations and invite acceptance (gateway/src/api-keys), which the gateway answers itself. */
+  apiKeys?: ApiKeyOperations;
   /** Redis unreachable: a retryable 503 (fail closed), warned about at most every 10 s. */
   storeDown(err: unknown, requestId: string): ApiError;
 }

@@ -40,6 +40,18 @@ export class MemoryKeyRepository implements KeyRepository {
     for (const k of this.keys.values()) if (k.hash === hash) return structuredClone(k);
     return null;
   }
+  async getKey(keyId: string): Promise<ApiKeyRecord | null> {
+    const k = this.keys.get(keyId);
+    if (!k) return null;
+    const { hash: _hash, ...rest } = k;
+    return structuredClone(rest);
+  }
+  async setTeamOwner(teamId: string, memberId: string): Promise<boolean> {
+    const t = this.teams.get(teamId);
+    if (!t) return false;
+    t.ownerMemberId = memberId;
+    return true;
+  }
   async listKeys(teamId: string): Promise<ApiKeyRecord[]> {
     return [...this.keys.values()]
       .filter((k) => k.teamId === teamId)

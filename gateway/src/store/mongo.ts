@@ -12,6 +12,7 @@ const teamSchema = new Schema(
     name: { type: String, required: true },
     slug: { type: String, required: true, unique: true },
     subscriptionStatus: { type: String, required: true, default: 'active' },
+    ownerMemberId: { type: String, default: null },
     rateLimits: {
       secretPerMinute: { type: Number, required: false },
       publishablePerMinute: { type: Number, required: false },
@@ -48,6 +49,7 @@ const toTeam = (d: Doc): Team => ({
   slug: d.slug,
   createdAt: d.createdAt,
   subscriptionStatus: d.subscriptionStatus,
+  ownerMemberId: d.ownerMemberId ?? null,
   rateLimits: d.rateLimits
     ? {
         ...(d.rateLimits.secretPerMinute != null ? { secretPerMinute: d.rateLimits.secretPerMinute } : {}),
@@ -121,6 +123,16 @@ export class MongoKeyRepository implements KeyRepository {
   async findKeyByHash(hash: string): Promise<StoredKey | null> {
     const d = await this.keys.findOne({ hash }).lean<Doc>();
     return d ? { ...toRecord(d), hash: d.hash } : null;
+  }
+
+  async getKey(keyId: string): Promise<ApiKeyRecord | null> {
+    const d = await this.keys.findById(keyId).lean<Doc>();
+    return d ? toRecord(d) : null;
+  }
+
+  async setTeamOwner(teamId: string, memberId: string): Promise<boolean> {
+    const r = await this.teams.updateOne({ _id: teamId }, { $set: { ownerMemberId: memberId } });
+    return r.matchedCount > 0;
   }
 
   async listKeys(teamId: string): Promise<ApiKeyRecord[]> {

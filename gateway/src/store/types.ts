@@ -15,6 +15,8 @@ export interface Team {
   createdAt: Date;
   subscriptionStatus: SubscriptionStatus;
   rateLimits?: TeamRateLimits;
+  /** The owner member the workspace service made with the team (docs/adr/0012); keys default to it. */
+  ownerMemberId?: string | null;
 }
 
 /** A stored key: never the key itself, only its sha256 hash and a short listing prefix. */
@@ -47,6 +49,8 @@ export interface KeyRepository {
   setTeamRateLimits(teamId: string, limits: TeamRateLimits): Promise<boolean>;
   insertKey(key: StoredKey): Promise<void>;
   findKeyByHash(hash: string): Promise<StoredKey | null>;
+  getKey(keyId: string): Promise<ApiKeyRecord | null>;
+  setTeamOwner(teamId: string, memberId: string): Promise<boolean>;
   listKeys(teamId: string): Promise<ApiKeyRecord[]>;
   revokeKey(keyId: string, at: Date): Promise<boolean>;
   touchKey(keyId: string, at: Date): Promise<void>;

@@ -35,6 +35,10 @@ export const ERROR_CODES = {
   route_not_found: { status: 404, type: 'not_found_error' },
   /** 422: ticket create named a customerEmail no customer has (the spec leaves the code to us). */
   customer_not_found: { status: 422, type: 'validation_error' },
+  /** Invite acceptance (docs/adr/0013): the token's invite has expired, was revoked, or was already used. */
+  invite_expired: { status: 410, type: 'invalid_request_error' },
+  invite_revoked: { status: 410, type: 'invalid_request_error' },
+  invite_already_accepted: { status: 409, type: 'conflict_error' },
   rate_limit_exceeded: { status: 429, type: 'rate_limit_error' },
   internal_error: { status: 500, type: 'api_error' },
   database_error: { status: 500, type: 'api_error' },

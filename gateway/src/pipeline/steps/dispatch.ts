@@ -1,9 +1,10 @@
 import type { GATEWAY } from '@helpdesk/contracts';
-import { DONE, sendEnvelope, type Exchange, type GatewayContext, type Step } from '../exchange';
+import type { ApiKeyOperations } from '../../api-keys/operations';
+import { DONE, JSON_CT, sendEnvelope, type Exchange, type GatewayContext, type Step } from '../exchange';
 import { completeIdempotency, releaseIdempotency } from './idempotency';
 
 /** The gateway's own operations (`service: gateway` in the manifest; the keyless document is served earlier). */
-const OWN: Record<Exclude<keyof typeof GATEWAY, 'getOpenApiDocument'>, (x: Exchange) => unknown> = {
+const OWN: Record<Exclude<keyof typeof GATEWAY, 'getOpenApiDocument' | keyof ApiKeyOperations>, (x: Exchange) => unknown> = {
   whoami: (x) => {
     const { key, team } = x.auth!;
     return {
@@ -25,6 +26,24 @@ export const dispatch: Step = async (x: Exchange, g: GatewayContext) => {
   const own = (OWN as Record<string, (x: Exchange) => unknown>)[route.id];
   if (route.op.service === 'gateway' && own) {
     sendEnvelope(x.res, x.requestId, own(x));
+    return DONE;
+  }
+  const keyOp = route.op.service === 'gateway' ? g.apiKeys?.[route.id as keyof ApiKeyOperations] : undefined;
+  if (keyOp) {
+    // The API-key operations (gateway/src/api-keys): their answer is kept for an Idempotency-Key replay like a service's.
+    let own;
+    try {
+      own = await keyOp(x);
+    } catch (err) {
+      await releaseIdempotency(x, g);
+      throw err;
+    }
+    const body = Buffer.from(JSON.stringify({ success: true, data: own.data, meta: { requestId: x.requestId, timestamp: new Date().toISOString() } }));
+    await completeIdempotency(x, g, { status: own.status, contentType: JSON_CT, location: null, body });
+    x.res.statusCode = own.status;
+    x.res.setHeader('content-type', JSON_CT);
+    x.res.setHeader('content-length', body.length);
+    x.res.end(body);
     return DONE;
   }
   let answer;

@@ -1,5 +1,6 @@
 import { ApiError } from '@helpdesk/kit';
-import { BASE_PATH, DONE, sendEnvelope, sendJson, type Step } from '../exchange';
+import { BASE_PATH, DONE, sendEnvelope, sendJson, type Exchange, type GatewayContext, type Step } from '../exchange';
+import { body } from './body';
 
 /**
  * Step: what answers without a key. Outside `/api/v1`: the health routes and the HTML API reference
@@ -24,10 +25,19 @@ export const unauthenticated: Step = (x, g) => {
   x.subPath = path.slice(BASE_PATH.length) || '/';
   x.query = q === -1 ? '' : url.slice(q);
   x.match = g.table.match(x.method, x.subPath);
+  if (x.match?.route?.id === 'acceptInvite' && g.apiKeys) return acceptInvite(x, g);
   if (x.match?.route?.op.keys === 'none') {
-    // The one operation without a key is the OpenAPI document; tools fetch it from any origin.
+    // The other operation without a key is the OpenAPI document; tools fetch it from any origin.
     if (x.origin) x.res.setHeader('Access-Control-Allow-Origin', '*');
     sendJson(x.res, 200, g.openApiJson());
     return DONE;
   }
 };
+
+/** Accepting an invitation: the token in the body stands in for a key (gateway/src/api-keys). */
+async function acceptInvite(x: Exchange, g: GatewayContext): Promise<typeof DONE> {
+  await body(x, g);
+  const own = await g.apiKeys!.acceptInvite(x);
+  sendEnvelope(x.res, x.requestId, own.data, own.status);
+  return DONE;
+}

@@ -1,4 +1,521 @@
-import { defineOperations } from './operation';
+import { z } from 'zod';
+import {
+  apiKeySnapshotSchema,
+  businessHoursSnapshotSchema,
+  daySlotSchema,
+  FEATURE_FLAGS,
+  featureFlagsSchema,
+  holidaySchema,
+  inviteSnapshotSchema,
+  memberPreferencesSchema,
+  memberSnapshotSchema,
+  settingsSnapshotSchema,
+  ticketStatusConfigSchema,
+  WEEKDAYS,
+  WIDGET_POSITIONS,
+  widgetSnapshotSchema,
+  type FeatureFlag,
+} from '../catalog/workspace';
+import { nameField, paginationFields } from '../fields';
+import { PERMISSIONS, ROLES } from '../permissions';
+import { defineOperations, deletedSchema } from './operation';
 
-/** The workspace service's public operations. */
-export const WORKSPACE = defineOperations({});
+/**
+ * The workspace service's operations: members, invites, member and team preferences, settings
+ * (docs/adr/0012 members and roles, 0013 invites and keys, 0014 settings). Everything here is per
+ * team: a test key and a live key of one team see the same members and settings.
+ */
+
+export const MEMBER_EMAIL_MAX = 254;
+const emailField = z.email().max(MEMBER_EMAIL_MAX);
+/** `#rrggbb`, either case; stored lowercase. */
+const hexColor = z
+  .string()
+  .regex(/^#[0-9a-fA-F]{6}$/, { message: 'must be a hex color #rrggbb' })
+  .transform((c) => c.toLowerCase());
+
+/** Canonical IANA zone names as the platform's ICU knows them (kept current with Node's time-zone data), plus UTC. */
+const TIME_ZONES = new Set<string>([...Intl.supportedValuesOf('timeZone'), 'UTC']);
+export const isTimeZone = (tz: string) => TIME_ZONES.has(tz);
+const timeZoneField = z.string().max(64).refine(isTimeZone, { message: 'must be an IANA time zone name such as Europe/Berlin' });
+
+// ---------- members ----------
+
+/** Roles a member can be given by PATCH or an invite: every role but owner (a team has exactly one). */
+export const ASSIGNABLE_ROLES = ROLES.filter((r) => r !== 'owner') as Exclude<(typeof ROLES)[number], 'owner'>[];
+
+export const memberSchema = memberSnapshotSchema.meta({ id: 'Member' });
+export const listTeamMembersQuery = z.strictObject({ role: z.enum(ROLES).optional(), ...paginationFields(20, 100) });
+export const updateMemberBody = z.strictObject({ role: z.enum(ROLES) });
+export const memberRoleSchema = z.object({ id: z.string(), role: z.enum(ROLES) }).meta({ id: 'MemberRole' });
+export const memberPreferencesBody = z.strictObject({ boringMode: z.boolean() });
+
+// ---------- invites ----------
+
+export const INVITE_TTL_HOURS_DEFAULT = 7 * 24;
+export const INVITE_TTL_HOURS_MAX = 30 * 24;
+export const inviteSchema = inviteSnapshotSchema.meta({ id: 'Invite' });
+export const createInviteBody = z.strictObject({
+  email: emailField,
+  role: z.enum(ROLES).optional().default('agent'),
+  /** How long the invitation link works: 1 hour to 30 days, default 7 days. */
+  expiresInHours: z.number().int().min(1).max(INVITE_TTL_HOURS_MAX).optional().default(INVITE_TTL_HOURS_DEFAULT),
+});
+export type CreateInviteInput = z.output<typeof createInviteBody>;
+
+/** `hdinv_` + the team's UUID without dashes (32 hex) + `_` + 40 base62: the team is known before a look-up. */
+export const INVITE_TOKEN_RE = /^hdinv_([0-9a-f]{32})_([A-Za-z0-9]{40})$/;
+export const acceptInviteBody = z.strictObject({
+  token: z.string().min(1).max(200),
+  /** The new member's display name (the invite knows only the email). */
+  name: nameField(100),
+  avatarUrl: z.url({ protocol: /^https$/ }).max(2_000).optional(),
+});
+export type AcceptInviteInput = z.output<typeof acceptInviteBody>;
+
+// ---------- settings ----------
+
+/** A BCP 47 language tag the platform's Intl accepts (`en`, `de-CH`, `pt-BR`). */
+const languageField = z
+  .string()
+  .max(35)
+  .refine(
+    (tag) => {
+      try {
+        return Intl.getCanonicalLocales(tag).length === 1;
+      } catch {
+        return false;
+      }
+    },
+    { message: 'must be a BCP 47 language tag such as en or pt-BR' },
+  );
+export const TEAM_SLUG_RE = /^[a-z0-9](?:[a-z0-9-]{0,62}[a-z0-9])?$/;
+export const settingsSchema = z.object({ object: z.literal('settings') }).extend(settingsSnapshotSchema.shape).meta({ id: 'Settings' });
+export const updateSettingsBody = z.strictObject({
+  teamName: nameField(100).optional(),
+  teamSlug: z.string().regex(TEAM_SLUG_RE, { message: 'must be 1 to 64 lowercase letters, digits and inner dashes' }).optional(),
+  defaultTimezone: timeZoneField.optional(),
+  defaultLanguage: languageField.optional(),
+  supportEmail: emailField.nullable().optional(),
+  /** Days after which a `resolved` ticket is closed by the platform; null = never. */
+  autoCloseResolvedAfterDays: z.number().int().min(1).max(365).nullable().optional(),
+});
+export type UpdateSettingsInput = z.output<typeof updateSettingsBody>;
+
+export const ticketStatusSchema = ticketStatusConfigSchema.meta({ id: 'TicketStatusConfig' });
+export const updateTicketStatusBody = z.strictObject({
+  label: z.string().trim().min(1).max(50).optional(),
+  color: hexColor.optional(),
+  position: z.number().int().min(0).max(1_000).optional(),
+});
+export type UpdateTicketStatusInput = z.output<typeof updateTicketStatusBody>;
+
+export const HH_MM_RE = /^([01]\d|2[0-3]):[0-5]\d$/;
+const hhmm = z.string().regex(HH_MM_RE, { message: 'must be a time HH:MM (00:00 to 23:59)' });
+const daySlotBody = z
+  .strictObject({ enabled: z.boolean().optional(), start: hhmm.optional(), end: hhmm.optional() });
+const ISO_DATE_RE = /^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])$/;
+const isoDate = z
+  .string()
+  .regex(ISO_DATE_RE, { message: 'must be a date YYYY-MM-DD' })
+  .refine((d) => new Date(`${d}T00:00:00Z`).toISOString().slice(0, 10) === d, { message: 'must be a real calendar date' });
+export const HOLIDAYS_MAX = 100;
+export const businessHoursSchema = z
+  .object({ object: z.literal('business_hours') })
+  .extend(businessHoursSnapshotSchema.shape)
+  .meta({ id: 'BusinessHours' });
+export const updateBusinessHoursBody = z.strictObject({
+  enabled: z.boolean().optional(),
+  timezone: timeZoneField.optional(),
+  /** Weekdays given are merged field by field; each resulting day needs `end` after `start`. */
+  schedule: z.strictObject(Object.fromEntries(WEEKDAYS.map((d) => [d, daySlotBody.optional()])) as Record<(typeof WEEKDAYS)[number], z.ZodOptional<typeof daySlotBody>>).optional(),
+  /** Replaces the list: dates (YYYY-MM-DD, in the team's time zone) on which the team is closed. */
+  holidays: z
+    .array(z.strictObject({ date: isoDate, name: z.string().trim().min(1).max(100).nullable().optional() }))
+    .max(HOLIDAYS_MAX)
+    .optional(),
+});
+export type UpdateBusinessHoursInput = z.output<typeof updateBusinessHoursBody>;
+export type DaySlot = z.output<typeof daySlotSchema>;
+export type Holiday = z.output<typeof holidaySchema>;
+
+export const ALLOWED_ORIGINS_MAX = 20;
+/** A web origin: scheme, host and optional port; nothing after it. */
+const originField = z
+  .string()
+  .max(255)
+  .refine(
+    (o) => {
+      try {
+        const u = new URL(o);
+        return (u.protocol === 'https:' || u.protocol === 'http:') && u.origin === o;
+      } catch {
+        return false;
+      }
+    },
+    { message: 'must be an origin such as https://www.example.com (scheme, host, optional port; no path or trailing slash)' },
+  );
+export const widgetSettingsSchema = z
+  .object({ object: z.literal('widget_settings') })
+  .extend(widgetSnapshotSchema.shape)
+  .meta({ id: 'WidgetSettings' });
+export const updateWidgetBody = z.strictObject({
+  position: z.enum(WIDGET_POSITIONS).optional(),
+  primaryColor: hexColor.optional(),
+  greeting: z.string().trim().min(1).max(280).optional(),
+  /** Replaces the list; empty = any origin. */
+  allowedOrigins: z.array(originField).max(ALLOWED_ORIGINS_MAX).optional(),
+});
+export type UpdateWidgetInput = z.output<typeof updateWidgetBody>;
+
+export const teamPreferencesSchema = z.object({ bossBattlesEnabled: z.boolean() }).meta({ id: 'TeamPreferences' });
+export const teamPreferencesBody = z.strictObject({ bossBattlesEnabled: z.boolean() });
+export const featureFlagsResponseSchema = z.object({ object: z.literal('feature_flags') }).extend(featureFlagsSchema.shape).meta({ id: 'FeatureFlags' });
+export const updateFeatureFlagsBody = z.strictObject(
+  Object.fromEntries(FEATURE_FLAGS.map((f) => [f, z.boolean().optional()])) as Record<FeatureFlag, z.ZodOptional<z.ZodBoolean>>,
+);
+export type UpdateFeatureFlagsInput = z.output<typeof updateFeatureFlagsBody>;
+
+// ---------- operations ----------
+
+const members = { service: 'workspace', tag: 'Members', keys: 'staff' } as const;
+const invites = { service: 'workspace', tag: 'Invites', keys: 'staff' } as const;
+const settings = { service: 'workspace', tag: 'Settings', keys: 'staff' } as const;
+const memberParams = { teamId: 'team', memberId: 'member' } as const;
+const team = { teamId: 'team' } as const;
+const WRITE = ['parameter_missing', 'parameter_invalid', 'invalid_json', 'idempotency_key_in_use'] as const;
+const PER_TEAM = 'Per team: test and live keys of the team see the same data (docs/adr/0012).';
+
+export const WORKSPACE = defineOperations({
+  listMembers: {
+    ...members,
+    method: 'GET',
+    path: '/teams/{teamId}/members',
+    summary: 'List members',
+    description: `Oldest member first (the owner leads). \`role\` filters. Pagination is top-level (\`pagination\` beside \`data\`), as the spec says. ${PER_TEAM}`,
+    permission: 'view_members',
+    params: team,
+    query: listTeamMembersQuery,
+    success: { status: 200, data: z.array(memberSchema), shape: 'envelope', pagination: 'top' },
+    errors: ['parameter_invalid'],
+  },
+  getMember: {
+    ...members,
+    method: 'GET',
+    path: '/teams/{teamId}/members/{memberId}',
+    summary: 'Retrieve a member',
+    description: '`permissions` is the role\'s set (shared/contracts permissions.ts); `level` and `xp` are 1 and 0 until the game service reports them.',
+    permission: 'view_members',
+    params: memberParams,
+    success: { status: 200, data: memberSchema, shape: 'envelope' },
+    errors: ['resource_not_found'],
+  },
+  updateMember: {
+    ...members,
+    method: 'PATCH',
+    path: '/teams/{teamId}/members/{memberId}',
+    summary: "Change a member's role",
+    description:
+      "Answers `{id, role}`. `role: owner` is 400 (param role): a team has exactly one owner. The owner's own role cannot change: 409 " +
+      "`resource_conflict`. The member's keys carry the new role's permissions at the gateway within 5 seconds (docs/adr/0012).",
+    permission: 'manage_members',
+    params: memberParams,
+    body: updateMemberBody,
+    success: { status: 200, data: memberRoleSchema, shape: 'envelope' },
+    errors: [...WRITE, 'resource_not_found', 'resource_conflict'],
+  },
+  deleteMember: {
+    ...members,
+    method: 'DELETE',
+    path: '/teams/{teamId}/members/{memberId}',
+    summary: 'Remove a member',
+    description:
+      "Answers `{deleted: true, id}`. The owner cannot be removed (409 `resource_conflict`). Within 5 seconds every key of the member " +
+      'answers 401 `invalid_api_key` at the gateway (docs/adr/0012).',
+    permission: 'manage_members',
+    params: memberParams,
+    success: { status: 200, data: deletedSchema, shape: 'envelope' },
+    errors: ['resource_not_found', 'resource_conflict'],
+  },
+  getMemberPreferences: {
+    ...members,
+    method: 'GET',
+    path: '/teams/{teamId}/members/{memberId}/preferences',
+    summary: "A member's preferences",
+    description: '`boringMode` (default false). Needs `manage_members`, as the spec says.',
+    permission: 'manage_members',
+    params: memberParams,
+    success: { status: 200, data: memberPreferencesSchema.meta({ id: 'MemberPreferences' }), shape: 'envelope' },
+    errors: ['resource_not_found'],
+  },
+  updateMemberPreferences: {
+    ...members,
+    method: 'PATCH',
+    path: '/teams/{teamId}/members/{memberId}/preferences',
+    summary: "Change a member's preferences",
+    description: '`boringMode: true` hides XP, bosses and achievements for that member while XP keeps accruing. Emits `member.preferences_updated` when it changes.',
+    permission: 'manage_members',
+    params: memberParams,
+    body: memberPreferencesBody,
+    success: { status: 200, data: memberPreferencesSchema, shape: 'envelope' },
+    errors: [...WRITE, 'resource_not_found'],
+  },
+
+  listInvites: {
+    ...invites,
+    method: 'GET',
+    path: '/teams/{teamId}/invites',
+    summary: 'List pending invites',
+    description: `Pending invites only (not accepted, revoked or expired), newest first. Not paginated. ${PER_TEAM}`,
+    permission: 'view_members',
+    params: team,
+    success: { status: 200, data: z.array(inviteSchema), shape: 'envelope' },
+    errors: [],
+  },
+  createInvite: {
+    ...invites,
+    method: 'POST',
+    path: '/teams/{teamId}/invites',
+    summary: 'Invite someone by email',
+    description:
+      '`role` defaults to `agent`; `owner` is 400 (param role). 409 `resource_conflict` (param email) when the email is already a member ' +
+      'or already has a pending invite (emails compare case-insensitively). The invitation link carries a single-use token valid for ' +
+      '`expiresInHours` (default 168, at most 720); it is never returned here: `member.invited` carries the link, the team name and the ' +
+      "inviter's name to the notifications service, which sends the message (docs/adr/0013). The first secret key of the new member is " +
+      'in the partition of the key that invited them.',
+    permission: 'manage_members',
+    params: team,
+    body: createInviteBody,
+    success: { status: 201, data: inviteSchema, shape: 'envelope' },
+    errors: [...WRITE, 'resource_conflict'],
+  },
+  revokeInvite: {
+    ...invites,
+    method: 'DELETE',
+    path: '/teams/{teamId}/invites/{inviteId}',
+    summary: 'Revoke an invite',
+    description: 'Only a pending invite (404 otherwise). Its link then answers 410 `invite_revoked`. Emits `invite.revoked`.',
+    permission: 'manage_members',
+    params: { teamId: 'team', inviteId: 'invite' },
+    success: { status: 200, data: deletedSchema, shape: 'envelope' },
+    errors: ['resource_not_found'],
+  },
+
+  getSettings: {
+    ...settings,
+    method: 'GET',
+    path: '/teams/{teamId}/settings',
+    summary: "The team's settings",
+    description:
+      'Besides `teamName` and `teamSlug`: `defaultTimezone` (IANA, default UTC), `defaultLanguage` (BCP 47, default en), `supportEmail` ' +
+      '(the reply-to address of outgoing mail, or null), `autoCloseResolvedAfterDays` (resolved tickets are closed after that many days; ' +
+      `null = never, the default). Any secret key of the team may read them (docs/adr/0014). ${PER_TEAM}`,
+    permission: null,
+    params: team,
+    success: { status: 200, data: settingsSchema, shape: 'envelope' },
+    errors: [],
+  },
+  updateSettings: {
+    ...settings,
+    method: 'PATCH',
+    path: '/teams/{teamId}/settings',
+    summary: "Change the team's settings",
+    description:
+      'Only given fields change. `teamSlug` is unique across teams (409, param teamSlug). A new name or slug shows in `GET /auth/whoami` ' +
+      'within 5 seconds. Emits `settings.updated` when something changed.',
+    permission: 'manage_settings',
+    params: team,
+    body: updateSettingsBody,
+    success: { status: 200, data: settingsSchema, shape: 'envelope' },
+    errors: [...WRITE, 'resource_conflict'],
+  },
+  listTicketStatuses: {
+    ...settings,
+    method: 'GET',
+    path: '/teams/{teamId}/settings/statuses',
+    summary: 'The ticket statuses',
+    description:
+      'The six ticket statuses (new, open, pending, resolved, closed, merged) with the team\'s labels, colours and order, by `position` ' +
+      'then key. All are built in and `isProtected` (ticketing accepts no others), so none can be deleted; their labels, colours and ' +
+      'positions can be changed.',
+    permission: null,
+    params: team,
+    success: { status: 200, data: z.array(ticketStatusSchema), shape: 'envelope' },
+    errors: [],
+  },
+  updateTicketStatus: {
+    ...settings,
+    method: 'PATCH',
+    path: '/teams/{teamId}/settings/statuses/{statusKey}',
+    summary: "Change a ticket status's label, colour or position",
+    description:
+      '`label` (1 to 50 characters), `color` (#rrggbb), `position` (0 to 1,000; the list is ordered by position, then key). The key ' +
+      'cannot change. Emits `ticket_status.updated`.',
+    permission: 'manage_settings',
+    params: { teamId: 'team', statusKey: 'slug' },
+    body: updateTicketStatusBody,
+    success: { status: 200, data: ticketStatusSchema, shape: 'envelope' },
+    errors: [...WRITE, 'resource_not_found'],
+  },
+  getBusinessHours: {
+    ...settings,
+    method: 'GET',
+    path: '/teams/{teamId}/settings/business-hours',
+    summary: "The team's business hours",
+    description: 'Default: disabled, UTC, Monday to Friday 09:00 to 17:00, weekends off, no holidays.',
+    permission: null,
+    params: team,
+    success: { status: 200, data: businessHoursSchema, shape: 'envelope' },
+    errors: [],
+  },
+  updateBusinessHours: {
+    ...settings,
+    method: 'PATCH',
+    path: '/teams/{teamId}/settings/business-hours',
+    summary: "Change the team's business hours",
+    description:
+      '`timezone` is an IANA zone name (the platform\'s ICU data; 400 otherwise). `schedule` days are merged field by field; times are ' +
+      '`HH:MM` and a day\'s `end` must be after its `start` (400, param `schedule.<day>.end`). `holidays` replaces the list: up to 100 ' +
+      'distinct dates `YYYY-MM-DD` with an optional name, kept in date order; the team is closed all day on each. Emits ' +
+      '`business_hours.updated`.',
+    permission: 'manage_settings',
+    params: team,
+    body: updateBusinessHoursBody,
+    success: { status: 200, data: businessHoursSchema, shape: 'envelope' },
+    errors: [...WRITE],
+  },
+  getWidgetSettings: {
+    ...settings,
+    method: 'GET',
+    path: '/teams/{teamId}/settings/widget',
+    summary: "The chat widget's settings",
+    description: 'Default: bottom-right, #4f46e5, greeting "Hi! How can we help?", any origin.',
+    permission: null,
+    params: team,
+    success: { status: 200, data: widgetSettingsSchema, shape: 'envelope' },
+    errors: [],
+  },
+  updateWidgetSettings: {
+    ...settings,
+    method: 'PATCH',
+    path: '/teams/{teamId}/settings/widget',
+    summary: "Change the chat widget's settings",
+    description:
+      '`position` (bottom-right, bottom-left, top-right, top-left), `primaryColor` (#rrggbb), `greeting` (1 to 280 characters), ' +
+      '`allowedOrigins` (replaces the list; up to 20 origins such as https://shop.example.com; empty = any origin). Emits ' +
+      '`widget_settings.updated`.',
+    permission: 'manage_settings',
+    params: team,
+    body: updateWidgetBody,
+    success: { status: 200, data: widgetSettingsSchema, shape: 'envelope' },
+    errors: [...WRITE],
+  },
+  getFeatureFlags: {
+    ...settings,
+    method: 'GET',
+    path: '/teams/{teamId}/settings/feature-flags',
+    summary: "The team's game feature flags",
+    description: `Every game feature's switch (${FEATURE_FLAGS.join(', ')}); all true by default (docs/adr/0014).`,
+    permission: null,
+    params: team,
+    success: { status: 200, data: featureFlagsResponseSchema, shape: 'envelope' },
+    errors: [],
+  },
+  updateFeatureFlags: {
+    ...settings,
+    method: 'PATCH',
+    path: '/teams/{teamId}/settings/feature-flags',
+    summary: "Switch the team's game features on or off",
+    description: 'Only given flags change. `bossBattlesEnabled` is the same switch as `PATCH /preferences`. Emits `feature_flags.updated` when one changed.',
+    permission: 'manage_settings',
+    params: team,
+    body: updateFeatureFlagsBody,
+    success: { status: 200, data: featureFlagsResponseSchema, shape: 'envelope' },
+    errors: [...WRITE],
+  },
+  getTeamPreferences: {
+    ...settings,
+    method: 'GET',
+    path: '/teams/{teamId}/preferences',
+    summary: "The team's preferences",
+    description: '`{bossBattlesEnabled}`; needs `manage_settings`, as the spec says.',
+    permission: 'manage_settings',
+    params: team,
+    success: { status: 200, data: teamPreferencesSchema, shape: 'envelope' },
+    errors: [],
+  },
+  updateTeamPreferences: {
+    ...settings,
+    method: 'PATCH',
+    path: '/teams/{teamId}/preferences',
+    summary: "Change the team's preferences",
+    description: '`bossBattlesEnabled: false` hides the boss feature for every agent. Emits `feature_flags.updated` when it changed.',
+    permission: 'manage_settings',
+    params: team,
+    body: teamPreferencesBody,
+    success: { status: 200, data: teamPreferencesSchema, shape: 'envelope' },
+    errors: [...WRITE],
+  },
+});
+
+// ---------- internal ----------
+
+/** What the gateway needs about a key's member and team (cached with the key, docs/adr/0012). */
+export const keyAccessSchema = z.object({
+  team: z.object({ name: z.string(), slug: z.string() }).nullable(),
+  member: z.object({ id: z.string(), role: z.enum(ROLES), permissions: z.array(z.enum(PERMISSIONS)) }).nullable(),
+});
+export type KeyAccess = z.infer<typeof keyAccessSchema>;
+
+const internal = { service: 'workspace', tag: 'Members', keys: 'secret', internal: true } as const;
+
+/**
+ * Asked by the gateway (which owns teams and keys) with a token it mints for the team; never routed
+ * by it, never in the public document.
+ */
+export const WORKSPACE_INTERNAL = defineOperations({
+  getKeyAccess: {
+    ...internal,
+    method: 'GET',
+    path: '/internal/access',
+    summary: "A key's member (role, permissions) and the team's name and slug; member null when removed",
+    permission: null,
+    params: {},
+    query: z.strictObject({ memberId: z.string().max(100).optional() }),
+    success: { status: 200, data: keyAccessSchema, shape: 'envelope' },
+    errors: ['parameter_invalid'],
+  },
+  createTeamOwner: {
+    ...internal,
+    method: 'POST',
+    path: '/internal/owner',
+    summary: "A new team's owner member and settings (idempotent: the existing owner when there is one)",
+    permission: null,
+    params: {},
+    body: z.strictObject({ name: nameField(100), email: emailField, teamName: z.string().min(1).max(255), teamSlug: z.string().min(1).max(64) }),
+    success: { status: 201, data: memberSchema, shape: 'envelope' },
+    errors: ['parameter_missing', 'parameter_invalid'],
+  },
+  acceptInviteToken: {
+    ...internal,
+    method: 'POST',
+    path: '/internal/invites/accept',
+    summary: 'Accepts an invite by its token: the new member, and the partition of its first key',
+    permission: null,
+    params: {},
+    body: acceptInviteBody,
+    success: { status: 201, data: z.object({ member: memberSchema, mode: z.enum(['test', 'live']) }), shape: 'envelope' },
+    errors: ['parameter_missing', 'parameter_invalid', 'resource_not_found', 'resource_conflict', 'invite_expired', 'invite_revoked', 'invite_already_accepted'],
+  },
+  recordApiKeyEvent: {
+    ...internal,
+    method: 'POST',
+    path: '/internal/api-key-events',
+    summary: 'Emits api_key.created or api_key.revoked for the gateway (which has no outbox of its own)',
+    permission: null,
+    params: {},
+    body: z.strictObject({ type: z.enum(['api_key.created', 'api_key.revoked']), apiKey: apiKeySnapshotSchema }),
+    success: { status: 201, data: z.object({ eventId: z.string() }), shape: 'envelope' },
+    errors: ['parameter_missing', 'parameter_invalid'],
+  },
+});

@@ -1,0 +1,12 @@
+import type mongoose from 'mongoose';
+import { inviteModel } from './invites/model';
+import { memberModel } from './members/model';
+import { settingsModel } from './settings/model';
+
+/** Every model of the service on its connection (kit builds their indexes at start-up). */
+export const workspaceModels = (conn: mongoose.Connection) => ({
+  members: memberModel(conn),
+  invites: inviteModel(conn),
+  settings: settingsModel(conn),
+});
+export type WorkspaceModels = ReturnType<typeof workspaceModels>;

@@ -1,0 +1,33 @@
+import type { ServiceDeps } from '@helpdesk/kit';
+import { apiKeyEventRules, teamRules } from './internal/rules';
+import { inviteRules } from './invites/rules';
+import { memberRules } from './members/rules';
+import type { WorkspaceModels } from './models';
+import { businessHoursRules } from './settings/business-hours/rules';
+import { featureFlagRules } from './settings/feature-flags/rules';
+import { settingsRules } from './settings/rules';
+import { statusRules } from './settings/statuses/rules';
+import { widgetRules } from './settings/widget/rules';
+
+/** The service's own settings (main.ts reads them from the environment). */
+export interface WorkspaceSettings {
+  inviteAcceptUrl: string;
+}
+
+/** Every resource's rules, wired once; handlers share them. */
+export function workspaceRules({ conn, models }: ServiceDeps<WorkspaceModels>, opts: WorkspaceSettings) {
+  const members = memberRules({ conn, models });
+  const settings = settingsRules({ conn, models });
+  return {
+    members,
+    settings,
+    invites: inviteRules({ conn, models, members, settings, inviteAcceptUrl: opts.inviteAcceptUrl }),
+    statuses: statusRules(settings),
+    businessHours: businessHoursRules(settings),
+    widget: widgetRules(settings),
+    featureFlags: featureFlagRules(settings),
+    teams: teamRules({ conn, members, settings }),
+    apiKeyEvents: apiKeyEventRules({ conn }),
+  };
+}
+export type WorkspaceRules = ReturnType<typeof workspaceRules>;

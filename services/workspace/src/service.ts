@@ -1,0 +1,40 @@
+import { WORKSPACE, WORKSPACE_INTERNAL } from '@helpdesk/contracts';
+import { defineService } from '@helpdesk/kit';
+import { consumers } from './consumers';
+import { internalHandlers } from './internal/handlers';
+import { inviteHandlers } from './invites/handlers';
+import { memberHandlers } from './members/handlers';
+import { memberPreferenceHandlers } from './members/preferences/handlers';
+import { workspaceModels } from './models';
+import { teamPreferenceHandlers } from './preferences/handlers';
+import { workspaceRules, type WorkspaceSettings } from './rules';
+import { businessHoursHandlers } from './settings/business-hours/handlers';
+import { featureFlagHandlers } from './settings/feature-flags/handlers';
+import { settingsHandlers } from './settings/handlers';
+import { statusHandlers } from './settings/statuses/handlers';
+import { widgetHandlers } from './settings/widget/handlers';
+
+/** Where invitation links point unless configured (`npm start`'s gateway; a real deployment sets its app's page). */
+export const DEFAULT_INVITE_ACCEPT_URL = 'http://127.0.0.1:8080/invites/accept';
+
+/** The workspace service: members, roles, invites, preferences and team settings (docs/adr/0012 to 0014). */
+export const workspaceService = (settings: WorkspaceSettings) =>
+  defineService({
+    name: 'workspace',
+    operations: { ...WORKSPACE, ...WORKSPACE_INTERNAL },
+    models: workspaceModels,
+    rules: (deps) => workspaceRules(deps, settings),
+    handlers: (rules) => ({
+      ...memberHandlers(rules),
+      ...memberPreferenceHandlers(rules),
+      ...inviteHandlers(rules),
+      ...settingsHandlers(rules),
+      ...statusHandlers(rules),
+      ...businessHoursHandlers(rules),
+      ...widgetHandlers(rules),
+      ...featureFlagHandlers(rules),
+      ...teamPreferenceHandlers(rules),
+      ...internalHandlers(rules),
+    }),
+    consumers,
+  });

@@ -1,0 +1,27 @@
+import type { FeatureFlag, UpdateFeatureFlagsInput } from '@helpdesk/contracts';
+import type { RequestContext } from '@helpdesk/kit';
+import { fieldChanges } from '../field-changes';
+import type { SettingsRules } from '../rules';
+
+/**
+ * The team's game switches (docs/adr/0014). `PATCH /preferences` and `PATCH /settings/feature-flags`
+ * change the same `bossBattlesEnabled`; both emit `feature_flags.updated`, which the game service will keep.
+ */
+export function featureFlagRules(settings: SettingsRules) {
+  const view = (flags: Record<FeatureFlag, boolean>) => ({ object: 'feature_flags' as const, ...flags });
+  return {
+    get: async (ctx: RequestContext) => view((await settings.read(ctx)).featureFlags),
+
+    update(ctx: RequestContext, input: UpdateFeatureFlagsInput) {
+      return settings.change(
+        ctx,
+        (cur, c) => c.change('featureFlags', { ...cur.featureFlags, ...Object.fromEntries(Object.entries(input).filter(([, v]) => v !== undefined)) }),
+        (doc, _changes, previous) => ({
+          type: 'feature_flags.updated',
+          data: { featureFlags: { ...doc.featureFlags }, ...fieldChanges(previous.featureFlags as Record<FeatureFlag, boolean>, doc.featureFlags) },
+        }),
+        (doc) => view(doc.featureFlags),
+      );
+    },
+  };
+}

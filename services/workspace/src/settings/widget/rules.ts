@@ -1,0 +1,36 @@
+import type { UpdateWidgetInput } from '@helpdesk/contracts';
+import type { RequestContext } from '@helpdesk/kit';
+import { fieldChanges } from '../field-changes';
+import type { WidgetDoc } from '../model';
+import type { SettingsRules } from '../rules';
+
+const snapshot = (w: WidgetDoc) => ({
+  position: w.position as 'bottom-right',
+  primaryColor: w.primaryColor,
+  greeting: w.greeting,
+  allowedOrigins: [...w.allowedOrigins],
+});
+
+/** The chat widget's look and where it may be embedded (docs/adr/0014). */
+export function widgetRules(settings: SettingsRules) {
+  const view = (w: WidgetDoc) => ({ object: 'widget_settings' as const, ...snapshot(w) });
+  return {
+    get: async (ctx: RequestContext) => view((await settings.read(ctx)).widget),
+
+    update(ctx: RequestContext, input: UpdateWidgetInput) {
+      return settings.change(
+        ctx,
+        (cur, c) => {
+          const given = Object.fromEntries(Object.entries(input).filter(([, v]) => v !== undefined));
+          if ('allowedOrigins' in given) given.allowedOrigins = [...new Set(given.allowedOrigins as string[])];
+          c.change('widget', { ...cur.widget, ...given });
+        },
+        (doc, _changes, previous) => ({
+          type: 'widget_settings.updated',
+          data: { widget: snapshot(doc.widget), ...fieldChanges(previous.widget as WidgetDoc, doc.widget) },
+        }),
+        (doc) => view(doc.widget),
+      );
+    },
+  };
+}

@@ -85,9 +85,16 @@ export function buildService<Ops extends Operations, M extends Record<string, mo
     logger: opts.logger,
     tokens: opts.tokens,
     ready: () => opts.conn.readyState === 1,
+    // An operation may take a larger body than the default (an upload): the largest one declared.
+    bodyLimit: bodyLimitOf(def.operations),
     routes: (a) => mountOperations(a, def.operations, handlers),
   });
   return { app, deps, rules };
+}
+
+function bodyLimitOf(ops: Operations): string | undefined {
+  const largest = Math.max(0, ...Object.values(ops).map((op) => op.bodyLimitBytes ?? 0));
+  return largest > 0 ? `${largest}b` : undefined;
 }
 
 /** What every service's `start…` function takes. */

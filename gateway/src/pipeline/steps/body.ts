@@ -32,7 +32,7 @@ function readBody(req: IncomingMessage, limit: number): Promise<Buffer | null> {
  */
 export const body: Step = async (x, g) => {
   if (x.method === 'GET' || x.method === 'HEAD') return;
-  const raw = await readBody(x.req, g.bodyLimitBytes);
+  const raw = await readBody(x.req, x.route?.op.bodyLimitBytes ?? g.bodyLimitBytes);
   if (raw === null) throw new ApiError('parameter_invalid', 'The request body is too large.', undefined, { status: 413 });
   if (raw.length === 0) return;
   if (!isJsonContentType(x.req.headers['content-type'])) {

@@ -58,6 +58,8 @@ export interface OperationDef {
   errors: readonly ErrorCode[];
   /** Service-to-service only: never routed by the gateway, never in the public document. */
   internal?: boolean;
+  /** A larger request body than the gateway's default (1 MB) for this operation (an upload). */
+  bodyLimitBytes?: number;
 }
 
 export type Operations = Record<string, OperationDef>;

@@ -8,6 +8,8 @@ import {
   ERROR_CODES,
   GATEWAY,
   INTERNAL_OPERATIONS,
+  KNOWLEDGE,
+  KNOWLEDGE_INTERNAL,
   PUBLIC_OPERATIONS,
   pathParamNames,
   TICKETING,
@@ -17,7 +19,7 @@ import {
   type OperationDef,
 } from '../src';
 
-const manifests: Record<string, Record<string, OperationDef>> = { GATEWAY, TICKETING, CUSTOMERS, WEBHOOKS, CUSTOMERS_INTERNAL };
+const manifests: Record<string, Record<string, OperationDef>> = { GATEWAY, TICKETING, CUSTOMERS, WEBHOOKS, CUSTOMERS_INTERNAL, KNOWLEDGE, KNOWLEDGE_INTERNAL };
 const all = Object.entries(manifests).flatMap(([file, ops]) => Object.entries(ops).map(([id, op]) => ({ file, id, op })));
 
 describe('the API manifest', () => {

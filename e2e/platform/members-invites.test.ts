@@ -109,7 +109,7 @@ describe('invites', () => {
     const [owner] = expectOk(await tp.api.get(`/teams/${team.teamId}/members`, { key: team.sk_test, query: { role: 'owner' } }), 200);
     const member = await post({ email: owner.email });
     expectError(member, 409, 'conflict_error', 'resource_conflict', 'email');
-    await log.settle(tp, team);
+    await log.settle(tp);
     expect([...log.ofRequest(again.body.error.request_id), ...log.ofRequest(member.body.error.request_id)]).toEqual([]);
   });
 

@@ -92,7 +92,7 @@ describe('roles', () => {
     expectError(a, 400, 'invalid_request_error', 'parameter_invalid', 'role');
     const b = await tp.api.patch(`${members()}/${owner.id}`, { role: 'admin' }, { key: team.sk_test });
     expectError(b, 409, 'conflict_error', 'resource_conflict', 'role');
-    await log.settle(tp, team);
+    await log.settle(tp);
     expect([...log.ofRequest(a.body.error.request_id), ...log.ofRequest(b.body.error.request_id)]).toEqual([]);
     expect(expectOk(await get(`${members()}/${agent.id}`), 200).role).toBe('agent');
     expect(expectOk(await get(`${members()}/${owner.id}`), 200).role).toBe('owner');

@@ -40,12 +40,13 @@ export class WorkspaceEvents {
   }
 
   /**
-   * Proves nothing more is coming for earlier requests: a marker write (a widget greeting) whose
-   * event arrives after anything the workspace outbox committed before it.
+   * Proves nothing more is coming for earlier requests: a marker write (the second team's widget
+   * greeting, outside what the tests look at) whose event arrives after anything the workspace
+   * outbox committed before it.
    */
-  async settle(tp: TestPlatform, team: TeamKeys): Promise<void> {
+  async settle(tp: TestPlatform): Promise<void> {
     const greeting = `marker ${randomBytes(4).toString('hex')}`;
-    const res = await tp.api.patch(`/teams/${team.teamId}/settings/widget`, { greeting }, { key: team.sk_test });
+    const res = await tp.api.patch(`/teams/${tp.otherTeam.teamId}/settings/widget`, { greeting }, { key: tp.otherTeam.sk_test });
     expectOk(res, 200);
     await this.waitForRequest(res.body.meta.requestId, 1);
   }

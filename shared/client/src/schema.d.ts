@@ -973,7 +973,7 @@ export interface paths {
         put?: never;
         /**
          * Create a community post
-         * @description A new post is `open`, unpinned and unlocked. The topic must be one of the team and partition (404 otherwise). `customFields` may hold only the topic's fields (400 param `customFields.<fieldId>`), every required one present (400 parameter_missing) and each value of its type. The slug is generated from the title and unique within the team and partition (`-2`, `-3`… when taken). The author is the member behind the key (`{type: "member"}`, or `{type: "key", id: keyId}` while keys have no member), or, with `customerId`, that customer of the team (`{type: "customer"}`; an unknown customer is 404, nothing written). Attachments are references to uploads (POST /community/attachments): each `storage_path` must be an upload of this team and partition not attached elsewhere (else 400, param `attachments[i]`); echoed `filename`, `content_type`, `size_bytes` must match.
+         * @description A new post is `open`, unpinned and unlocked. The topic must be one of the team and partition (404 otherwise). `customFields` may hold only the topic's fields (400 param `customFields.<fieldId>`), every required one present (400 parameter_missing) and each value of its type. The slug is generated from the title and unique within the team and partition (`-2`, `-3`… when taken). The author is the member behind the key (`{type: "member"}`, or `{type: "key", id: keyId}` while keys have no member), or, with `customerId`, that customer of the team (`{type: "customer"}`; an unknown customer is 404, nothing written). Attachments are references to uploads (POST /community/attachments): each `storage_path` must be an upload of this team and partition not attached elsewhere (else 400, param `attachments.<i>`); echoed `filename`, `content_type`, `size_bytes` must match.
          */
         post: operations["createCommunityPost"];
         delete?: never;
@@ -1005,7 +1005,7 @@ export interface paths {
         head?: never;
         /**
          * Update a community post
-         * @description Only given fields change. Any `status` may follow any other (the spec shows no transitions); a change also emits `community.post.status_changed`. `customFields` is merged (null removes a value; a required one cannot be removed). `attachments` replaces the list; attachments left out are deleted from storage. The slug never changes. Attachments are references to uploads (POST /community/attachments): each `storage_path` must be an upload of this team and partition not attached elsewhere (else 400, param `attachments[i]`); echoed `filename`, `content_type`, `size_bytes` must match.
+         * @description Only given fields change. Any `status` may follow any other (the spec shows no transitions); a change also emits `community.post.status_changed`. `customFields` is merged (null removes a value; a required one cannot be removed). `attachments` replaces the list; attachments left out are deleted from storage. The slug never changes. Attachments are references to uploads (POST /community/attachments): each `storage_path` must be an upload of this team and partition not attached elsewhere (else 400, param `attachments.<i>`); echoed `filename`, `content_type`, `size_bytes` must match.
          */
         patch: operations["updateCommunityPost"];
         trace?: never;
@@ -1025,7 +1025,7 @@ export interface paths {
         put?: never;
         /**
          * Comment on a post
-         * @description Refused with 409 `resource_conflict` (param is_locked) while the post `is_locked`. At most 5 attachments. `comment_count` counts it. The author is the member behind the key (`{type: "member"}`, or `{type: "key", id: keyId}` while keys have no member), or, with `customerId`, that customer of the team (`{type: "customer"}`; an unknown customer is 404, nothing written). Attachments are references to uploads (POST /community/attachments): each `storage_path` must be an upload of this team and partition not attached elsewhere (else 400, param `attachments[i]`); echoed `filename`, `content_type`, `size_bytes` must match.
+         * @description Refused with 409 `resource_conflict` (param is_locked) while the post `is_locked`. At most 5 attachments. `comment_count` counts it. The author is the member behind the key (`{type: "member"}`, or `{type: "key", id: keyId}` while keys have no member), or, with `customerId`, that customer of the team (`{type: "customer"}`; an unknown customer is 404, nothing written). Attachments are references to uploads (POST /community/attachments): each `storage_path` must be an upload of this team and partition not attached elsewhere (else 400, param `attachments.<i>`); echoed `filename`, `content_type`, `size_bytes` must match.
          */
         post: operations["createCommunityComment"];
         delete?: never;

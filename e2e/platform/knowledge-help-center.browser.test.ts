@@ -87,7 +87,7 @@ maybe('the help center in headless Chromium', () => {
     const res = await page.goto(`${home.replace('?mode=test', '')}/articles/${kb.evil.id}?mode=test`);
     expect(res!.status()).toBe(200);
     await page.waitForLoadState('load');
-    const pwned = () => page.evaluate(() => (window as unknown as { __pwned?: string }).__pwned ?? null);
+    const pwned = () => page.evaluate(() => (globalThis as unknown as { __pwned?: string }).__pwned ?? null);
     expect(await pwned()).toBeNull();
     expect(await page.title()).toBe('Harmless looking · Acme Help');
     expect(await page.$$eval('script', (els) => els.length)).toBe(0);

@@ -104,13 +104,13 @@ export function articleRules({ conn, models, categories, views }: ArticleRulesDe
         and.push({ $or: [{ title: re }, { content: re }] });
       }
       if (isPublicReader(ctx)) and.push(publicArticleFilter(await categories.publicIds(ctx)));
-      const { rows, pagination } = await findPage(db.articles, and.length ? { $and: and } : {}, q);
+      const { rows, pagination } = await views.settled(() => findPage(db.articles, and.length ? { $and: and } : {}, q));
       return { data: rows.map((a) => viewOf(ctx, a)), pagination };
     },
 
     /** A public reader's read counts one view; a draft, private or privately filed article is 404 for them. */
     async get(ctx: RequestContext, id: string): Promise<ArticleView> {
-      const a = await findOr404(ctx, id);
+      const a = await views.settled(() => findOr404(ctx, id));
       if (isPublicReader(ctx)) {
         if (!(await isPubliclyVisible(ctx, a))) throw notFound('article', id);
         views.count(ctx, a._id);
@@ -119,7 +119,8 @@ export function articleRules({ conn, models, categories, views }: ArticleRulesDe
     },
 
     async snapshot(scope: Scope, id: string): Promise<ArticleSnapshot> {
-      return articleSnapshot(await findOr404(scope, id));
+      const a = await views.settled(() => findOr404(scope, id));
+      return { ...articleSnapshot(a), viewCount: a.viewCount + views.unstored(scope, id) };
     },
 
     async create(ctx: RequestContext, input: CreateArticleInput): Promise<ArticleView> {

@@ -21,6 +21,8 @@ export class ViewCounter implements ServiceWorker {
   private inFlight = new Map<string, Pending>();
   private readonly timer: NodeJS.Timeout;
   private flushing: Promise<void> | null = null;
+  /** Bumped when a batch starts being written: a read that saw none start counts exactly. */
+  private generation = 0;
 
   constructor(private readonly articles: ArticleModel, intervalMs = 1_000) {
     this.timer = setInterval(() => void this.flush().catch(() => {}), intervalMs);
@@ -40,6 +42,22 @@ export class ViewCounter implements ServiceWorker {
     return (this.pending.get(key)?.views ?? 0) + (this.inFlight.get(key)?.views ?? 0);
   }
 
+  /**
+   * Runs `read` (of stored articles) while no batch is being written, again if one started meanwhile:
+   * its stored counts plus `unstored()` then count every view exactly once.
+   */
+  async settled<T>(read: () => Promise<T>): Promise<T> {
+    for (;;) {
+      if (this.flushing) {
+        await this.flushing.catch(() => {});
+        continue;
+      }
+      const generation = this.generation;
+      const out = await read();
+      if (!this.flushing && generation === this.generation) return out;
+    }
+  }
+
   /** Stores every count gathered so far (one flush at a time). */
   flush(): Promise<void> {
     this.flushing ??= this.write().finally(() => {
@@ -50,6 +68,7 @@ export class ViewCounter implements ServiceWorker {
 
   private async write(): Promise<void> {
     if (!this.pending.size) return;
+    this.generation++;
     this.inFlight = this.pending;
     this.pending = new Map();
     const batch = [...this.inFlight.values()];

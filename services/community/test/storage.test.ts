@@ -83,6 +83,20 @@ describe.each(stores)('%s storage', (_name, make) => {
   });
 });
 
+describe('s3 storage on a server without the bucket', () => {
+  it('creates the bucket with the first upload', async () => {
+    const url = new URL(s3Url);
+    url.pathname = '/fresh-bucket';
+    const store = s3Storage(url.toString());
+    expect(await store.get('k/one.png')).toBeNull();
+    expect(await store.list('k/')).toEqual([]);
+    await store.delete('k/one.png');
+    await store.put('k/one.png', Buffer.from('one'), 'image/png');
+    expect((await store.get('k/one.png'))!.toString()).toBe('one');
+    await store.close();
+  });
+});
+
 describe('parseS3Url', () => {
   it('reads endpoint, credentials and bucket', () => {
     expect(parseS3Url('http://minio:minio%2Fsecret@minio:9000/community')).toEqual({

@@ -1,4 +1,4 @@
-import { DeleteObjectCommand, GetObjectCommand, ListObjectsV2Command, NoSuchKey, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import { CreateBucketCommand, DeleteObjectCommand, GetObjectCommand, ListObjectsV2Command, NoSuchKey, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { assertSafeKey, type AttachmentStorage } from './storage';
 
 /** `http(s)://ACCESS_KEY:SECRET@host:port/bucket`: the endpoint, credentials and bucket in one URL. */
@@ -22,6 +22,9 @@ export function parseS3Url(url: string): S3Location {
   };
 }
 
+/** Nothing stored there: the key, or the whole bucket (not made yet). */
+const isMissing = (err: unknown) => ['NoSuchKey', 'NoSuchBucket'].includes((err as { name?: string }).name ?? '');
+
 /**
  * Attachments in an S3-compatible bucket (MinIO in compose) through the official AWS SDK v3:
  * path-style addressing (MinIO and most self-hosted servers), checksums only where the API requires them.
@@ -36,10 +39,21 @@ export function s3Storage(url: string, opts: { region?: string } = {}): Attachme
     requestChecksumCalculation: 'WHEN_REQUIRED',
     responseChecksumValidation: 'WHEN_REQUIRED',
   });
+  const putObject = (key: string, bytes: Buffer, contentType: string) =>
+    client.send(new PutObjectCommand({ Bucket: loc.bucket, Key: key, Body: bytes, ContentType: contentType, ContentLength: bytes.length }));
   return {
     async put(key, bytes, contentType) {
       assertSafeKey(key);
-      await client.send(new PutObjectCommand({ Bucket: loc.bucket, Key: key, Body: bytes, ContentType: contentType, ContentLength: bytes.length }));
+      try {
+        await putObject(key, bytes, contentType);
+      } catch (err) {
+        // A fresh server (MinIO in compose) has no bucket yet: the first upload makes it.
+        if ((err as { name?: string }).name !== 'NoSuchBucket') throw err;
+        await client.send(new CreateBucketCommand({ Bucket: loc.bucket })).catch((e: { name?: string }) => {
+          if (e.name !== 'BucketAlreadyOwnedByYou' && e.name !== 'BucketAlreadyExists') throw e;
+        });
+        await putObject(key, bytes, contentType);
+      }
     },
     async get(key) {
       assertSafeKey(key);
@@ -47,19 +61,24 @@ export function s3Storage(url: string, opts: { region?: string } = {}): Attachme
         const out = await client.send(new GetObjectCommand({ Bucket: loc.bucket, Key: key }));
         return Buffer.from(await out.Body!.transformToByteArray());
       } catch (err) {
-        if (err instanceof NoSuchKey || (err as { name?: string }).name === 'NoSuchKey') return null;
+        if (err instanceof NoSuchKey || isMissing(err)) return null;
         throw err;
       }
     },
     async delete(key) {
       assertSafeKey(key);
-      await client.send(new DeleteObjectCommand({ Bucket: loc.bucket, Key: key }));
+      await client.send(new DeleteObjectCommand({ Bucket: loc.bucket, Key: key })).catch((err) => {
+        if (!isMissing(err)) throw err;
+      });
     },
     async list(prefix) {
       const keys: string[] = [];
       let token: string | undefined;
       do {
-        const page = await client.send(new ListObjectsV2Command({ Bucket: loc.bucket, Prefix: prefix, ContinuationToken: token }));
+        const page = await client.send(new ListObjectsV2Command({ Bucket: loc.bucket, Prefix: prefix, ContinuationToken: token })).catch((err) => {
+          if (isMissing(err)) return { Contents: [], IsTruncated: false, NextContinuationToken: undefined };
+          throw err;
+        });
         for (const o of page.Contents ?? []) if (o.Key) keys.push(o.Key);
         token = page.IsTruncated ? page.NextContinuationToken : undefined;
       } while (token);

@@ -28,19 +28,7 @@ export function articleSnapshot(a: Unscoped<ArticleDoc>): ArticleSnapshot {
  * every answer shows the exact count. A public reader (publishable key) gets no `metadata`.
  */
 export function articleView(a: Unscoped<ArticleDoc>, opts: { pendingViews?: number; publicReader?: boolean } = {}): ArticleView {
-  const view: ArticleView = {
-    id: a._id,
-    title: a.title,
-    content: a.content ?? '',
-    categoryId: a.categoryId ?? null,
-    status: a.status,
-    isPublic: a.isPublic,
-    tags: [...(a.tags ?? [])],
-    viewCount: (a.viewCount ?? 0) + (opts.pendingViews ?? 0),
-    useCount: a.useCount ?? 0,
-    createdAt: new Date(a.createdAt).toISOString(),
-    updatedAt: new Date(a.updatedAt).toISOString(),
-  };
-  if (!opts.publicReader) view.metadata = { ...(a.metadata ?? {}) };
-  return view;
+  const { revisionCount: _revisions, publishedAt: _publishedAt, rev: _rev, metadata, ...view } = articleSnapshot(a);
+  view.viewCount += opts.pendingViews ?? 0;
+  return opts.publicReader ? view : { ...view, metadata };
 }

@@ -72,17 +72,16 @@ export function adminOver(repo: KeyRepository, onKeyChange: () => void = () => {
         for (let i = 2; (await repo.getTeamBySlug(slug)) && i < 1000; i++) slug = `${base}-${i}`;
       }
       const team: Team = { id: (input.id ?? newUuid()).toLowerCase(), name, slug, createdAt: new Date(), subscriptionStatus: 'active' };
+      if (workspace) {
+        // The owner first (the workspace answers a retry with the same owner): a team is never stored without one.
+        const owner = input.owner ?? { name: `${name} owner`, email: `owner@${slug}.example.com` };
+        team.ownerMemberId = (await workspace.createOwner(team.id, { ...owner, teamName: name, teamSlug: slug })).id;
+      }
       try {
         await repo.insertTeam(team);
       } catch (err: any) {
         if (err?.code === 11000) throw new AdminError(`a team with id ${team.id} or slug "${slug}" already exists`);
         throw err;
-      }
-      if (workspace) {
-        const owner = input.owner ?? { name: `${name} owner`, email: `owner@${slug}.example.com` };
-        const member = await workspace.createOwner(team.id, { ...owner, teamName: name, teamSlug: slug });
-        await repo.setTeamOwner(team.id, member.id);
-        team.ownerMemberId = member.id;
       }
       return team;
     },

@@ -3,18 +3,24 @@ import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { PERMISSIONS, type Permission } from '@helpdesk/contracts';
+import { InternalTokens } from '@helpdesk/kit';
 import { AdminError, createGatewayAdmin, type GatewayAdmin } from './admin';
+import { workspaceLink, type WorkspaceLink } from './api-keys/workspace-link';
+import { parseServiceUrls } from './config';
 import type { ApiKeyRecord } from './store/types';
 
 export const USAGE = `Usage: cli <command> [options]
 
-  team create --name NAME [--slug SLUG]
+  team create --name NAME [--slug SLUG] --owner-name NAME --owner-email EMAIL
   key create --team TEAM_ID --type secret|publishable --mode test|live
              [--name NAME] [--expires-in 30d|12h|90m | --expires-at ISO_DATE] [--scopes a,b]
+             [--member MEMBER_ID | --no-member]   (default: the team's owner)
   key list --team TEAM_ID
   key revoke --key KEY_ID
 
 Connection: --mongo-url URL, else env MONGO_URL, else mongoUrl in ./data/credentials.json.
+Owner member (team create): the workspace service at --workspace-url URL, else env WORKSPACE_URL, else
+the workspace entry of SERVICE_URLS, with env INTERNAL_TOKEN_SECRET; without one the team has no owner.
 Options: --db NAME (default gateway), --json (machine-readable output).`;
 
 export interface CliIo {
@@ -46,6 +52,15 @@ function mongoUrlOf(flag: string | undefined, io: CliIo): string {
   throw new UsageError('no database: pass --mongo-url, set MONGO_URL, or run the local platform (./data/credentials.json)');
 }
 
+/** The workspace service that makes a new team's owner, when the environment names one. */
+function workspaceOf(flag: string | undefined, io: CliIo): WorkspaceLink | undefined {
+  const url = flag ?? io.env.WORKSPACE_URL ?? (io.env.SERVICE_URLS ? parseServiceUrls(io.env.SERVICE_URLS).workspace : undefined);
+  if (!url) return undefined;
+  const secret = io.env.INTERNAL_TOKEN_SECRET;
+  if (!secret) throw new UsageError('the workspace service needs INTERNAL_TOKEN_SECRET (the one the services run with)');
+  return workspaceLink(url, new InternalTokens(secret));
+}
+
 const describeKey = (k: ApiKeyRecord) =>
   [
     k.id,
@@ -55,6 +70,7 @@ const describeKey = (k: ApiKeyRecord) =>
     k.revokedAt ? `revoked ${k.revokedAt.toISOString()}` : k.expiresAt && k.expiresAt <= new Date() ? 'expired' : 'active',
     `name=${k.name ?? '-'}`,
     `scopes=${k.scopes ? k.scopes.join(',') : 'all'}`,
+    `member=${k.memberId ?? '-'}`,
     `expires=${k.expiresAt ? k.expiresAt.toISOString() : 'never'}`,
     `created=${k.createdAt.toISOString()}`,
     `lastUsed=${k.lastUsedAt ? k.lastUsedAt.toISOString() : 'never'}`,
@@ -80,6 +96,11 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
         'expires-at': { type: 'string' },
         scopes: { type: 'string' },
         key: { type: 'string' },
+        'owner-name': { type: 'string' },
+        'owner-email': { type: 'string' },
+        'workspace-url': { type: 'string' },
+        member: { type: 'string' },
+        'no-member': { type: 'boolean' },
         json: { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
       },
@@ -115,6 +136,9 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
       'key revoke': ['key'],
     };
     for (const name of required[command]) need(name);
+    const workspace = io.admin ? undefined : workspaceOf(v['workspace-url'], io);
+    if (command === 'team create' && workspace) for (const name of ['owner-name', 'owner-email'] as const) need(name);
+    if (v.member && v['no-member']) throw new UsageError('use --member or --no-member, not both');
     if (command === 'key create') {
       if (v.type !== 'secret' && v.type !== 'publishable') throw new UsageError('--type must be secret or publishable');
       if (v.mode !== 'test' && v.mode !== 'live') throw new UsageError('--mode must be test or live');
@@ -130,17 +154,20 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
         if (bad.length) throw new UsageError(`--scopes: unknown permission(s) ${bad.join(', ')}; known: ${PERMISSIONS.join(', ')}`);
       }
     }
-    admin ??= await createGatewayAdmin(mongoUrlOf(v['mongo-url'], io), v.db ?? 'gateway');
+    admin ??= await createGatewayAdmin(mongoUrlOf(v['mongo-url'], io), v.db ?? 'gateway', workspace);
     switch (command) {
       case 'team create': {
-        const team = await admin.createTeam({ name: need('name'), slug: v.slug });
-        print(`Created team ${team.id} (${team.name}, slug ${team.slug})`, team);
+        const owner = v['owner-name'] && v['owner-email'] ? { name: v['owner-name'], email: v['owner-email'] } : undefined;
+        const team = await admin.createTeam({ name: need('name'), slug: v.slug, owner });
+        print(`Created team ${team.id} (${team.name}, slug ${team.slug}${team.ownerMemberId ? `, owner ${team.ownerMemberId}` : ''})`, team);
+        if (!team.ownerMemberId && !io.admin) io.err('No workspace service given: the team has no owner member, and its keys carry their scopes only.');
         return 0;
       }
       case 'key create': {
         const type = need('type') as 'secret' | 'publishable';
         const mode = need('mode') as 'test' | 'live';
-        const { key, record } = await admin.createKey({ teamId: need('team'), type, mode, name: v.name, expiresAt, scopes });
+        const memberId = v['no-member'] ? null : v.member;
+        const { key, record } = await admin.createKey({ teamId: need('team'), type, mode, name: v.name, expiresAt, scopes, memberId });
         print(
           `Created ${type} ${mode} key ${record.id}\n\n  ${key}\n\nThis is the only time the key is shown: store it now. Only its hash is kept.`,
           { key, record },

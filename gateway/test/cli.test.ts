@@ -104,6 +104,20 @@ it('usage errors exit 2 and say what is wrong', async () => {
   expect(parseDuration('90m')).toBe(5_400_000);
 });
 
+it('team create with a workspace service needs the owner and the internal token secret; --member and --no-member exclude each other', async () => {
+  const env = { MONGO_URL: mongo.uri(), SERVICE_URLS: 'workspace=http://127.0.0.1:9', INTERNAL_TOKEN_SECRET: 'x'.repeat(32) };
+  expect((await cli(['team', 'create', '--name', 'Owned'], env)).err).toMatch(/--owner-name is required/);
+  expect((await cli(['team', 'create', '--name', 'Owned', '--owner-name', 'O'], env)).err).toMatch(/--owner-email is required/);
+  expect((await cli(['team', 'create', '--name', 'Owned'], { MONGO_URL: mongo.uri(), WORKSPACE_URL: 'http://127.0.0.1:9' })).err).toMatch(/INTERNAL_TOKEN_SECRET/);
+  // the workspace cannot be reached: nothing is claimed to be created
+  const down = await cli(['team', 'create', '--name', 'Owned', '--owner-name', 'O', '--owner-email', 'o@example.com'], env);
+  expect(down.code).toBe(1);
+  expect(down.err).toMatch(/workspace/);
+  const both = await cli(['key', 'create', '--team', 'x', '--type', 'secret', '--mode', 'test', '--member', 'mem_x', '--no-member'], { MONGO_URL: mongo.uri() });
+  expect(both.code).toBe(2);
+  expect(both.err).toMatch(/--member or --no-member/);
+});
+
 it('runs as a child process (tsx src/cli.ts)', async () => {
   const root = resolve(__dirname, '..', '..');
   const { stdout } = await promisify(execFile)(join(root, 'node_modules', '.bin', 'tsx'), ['gateway/src/cli.ts', '--help'], { cwd: root });

@@ -46,12 +46,6 @@ export class MemoryKeyRepository implements KeyRepository {
     const { hash: _hash, ...rest } = k;
     return structuredClone(rest);
   }
-  async setTeamOwner(teamId: string, memberId: string): Promise<boolean> {
-    const t = this.teams.get(teamId);
-    if (!t) return false;
-    t.ownerMemberId = memberId;
-    return true;
-  }
   async listKeys(teamId: string): Promise<ApiKeyRecord[]> {
     return [...this.keys.values()]
       .filter((k) => k.teamId === teamId)

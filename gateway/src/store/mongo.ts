@@ -130,10 +130,6 @@ export class MongoKeyRepository implements KeyRepository {
     return d ? toRecord(d) : null;
   }
 
-  async setTeamOwner(teamId: string, memberId: string): Promise<boolean> {
-    const r = await this.teams.updateOne({ _id: teamId }, { $set: { ownerMemberId: memberId } });
-    return r.matchedCount > 0;
-  }
 
   async listKeys(teamId: string): Promise<ApiKeyRecord[]> {
     const docs = await this.keys.find({ teamId }).sort({ createdAt: 1 }).lean<Doc[]>();

@@ -50,7 +50,6 @@ export interface KeyRepository {
   insertKey(key: StoredKey): Promise<void>;
   findKeyByHash(hash: string): Promise<StoredKey | null>;
   getKey(keyId: string): Promise<ApiKeyRecord | null>;
-  setTeamOwner(teamId: string, memberId: string): Promise<boolean>;
   listKeys(teamId: string): Promise<ApiKeyRecord[]>;
   revokeKey(keyId: string, at: Date): Promise<boolean>;
   touchKey(keyId: string, at: Date): Promise<void>;

@@ -97,3 +97,19 @@ describe('the view counter', () => {
     expect((await get(a.id)).viewCount).toBe(5);
   });
 });
+
+describe('a category deleted while articles are being filed in it', () => {
+  test('leaves no article in the deleted category: each is uncategorized by the delete or refused with 400', async () => {
+    const c = await h.api('POST', '/teams/{team}/categories', { body: { name: 'Contended' } });
+    const creates = Array.from({ length: 12 }, (_, i) => h.api('POST', A, { body: { title: `Filed ${i}`, categoryId: c.body.data.id } }));
+    const del = h.api('DELETE', `/teams/{team}/categories/${c.body.data.id}`);
+    const [deleted, ...created] = await Promise.all([del, ...creates]);
+    expect(deleted.status).toBe(200);
+    for (const r of created) {
+      if (r.status === 201) expect((await get(r.body.data.id)).categoryId).toBeNull();
+      else expectError(r, 400, 'parameter_invalid', 'categoryId');
+    }
+    const listed = await h.api('GET', `${A}?category=${c.body.data.id}`);
+    expect(listed.body.data).toEqual([]);
+  });
+});

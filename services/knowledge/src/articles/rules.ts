@@ -54,9 +54,9 @@ export function articleRules({ conn, models, categories, views }: ArticleRulesDe
     return a.categoryId === null || (await categories.isPublic(scope, a.categoryId));
   }
 
-  /** A category id given on a write must be a category of the team and partition. */
+  /** A category id given on a write must be a category of the team and partition (linked in the same transaction). */
   async function checkCategory(scope: Scope, categoryId: string | null | undefined, session: mongoose.ClientSession): Promise<void> {
-    if (categoryId && !(await categories.exists(scope, categoryId, session))) {
+    if (categoryId && !(await categories.link(scope, categoryId, session))) {
       throw parameterInvalid('categoryId', `Invalid categoryId: no category '${categoryId}' in this team and partition.`);
     }
   }

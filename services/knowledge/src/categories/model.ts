@@ -14,6 +14,12 @@ export interface CategoryDoc {
   color: string;
   sortOrder: number;
   isPublic: boolean;
+  /**
+   * Internal: bumped by every write that files an article here, so that write and a concurrent delete
+   * of the category touch the same document and one of the two transactions retries (no article is
+   * left in a deleted category).
+   */
+  articleLinks: number;
   createdAt: Date;
   updatedAt: Date;
 }
@@ -28,6 +34,7 @@ const categorySchema = new mongoose.Schema<CategoryDoc>(
     color: { type: String, required: true },
     sortOrder: { type: Number, required: true, default: 0 },
     isPublic: { type: Boolean, required: true },
+    articleLinks: { type: Number, default: 0 },
     createdAt: { type: Date, required: true },
     updatedAt: { type: Date, required: true },
   },

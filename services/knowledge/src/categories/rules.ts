@@ -64,8 +64,13 @@ export function categoryRules({ conn, models, uncategorize }: CategoryRulesDeps)
   const publicOnly = (ctx: Pick<RequestContext, 'keyType'>) => ctx.keyType === 'publishable';
 
   return {
-    async exists(scope: Scope, id: string, session?: mongoose.ClientSession): Promise<boolean> {
-      return !!(await scoped(models, scope).categories.exists({ _id: id }).session(session ?? null));
+    /**
+     * Files an article in the category inside the caller's transaction: false when there is no such
+     * category. It writes to the category, so a concurrent delete of it conflicts and one retries.
+     */
+    async link(scope: Scope, id: string, session: mongoose.ClientSession): Promise<boolean> {
+      const { matchedCount } = await scoped(models, scope).categories.updateOne({ _id: id }, { $inc: { articleLinks: 1 } }, { session });
+      return matchedCount === 1;
     },
 
     async isPublic(scope: Scope, id: string): Promise<boolean> {
@@ -108,6 +113,7 @@ export function categoryRules({ conn, models, uncategorize }: CategoryRulesDeps)
         color: input.color ?? DEFAULT_CATEGORY_COLOR,
         sortOrder: input.sortOrder ?? 0,
         isPublic: input.isPublic ?? false,
+        articleLinks: 0,
         createdAt: now,
         updatedAt: now,
       };

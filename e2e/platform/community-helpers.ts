@@ -1,6 +1,6 @@
 import type { EventEnvelope } from '@helpdesk/contracts';
 import type { TestPlatform } from '../support/platform';
-import { expectOk } from './helpdesk-helpers';
+import { eventually, expectOk } from './helpdesk-helpers';
 
 export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 export const POST_KEYS = [
@@ -42,14 +42,11 @@ export class CommunityEvents {
   }
 
   /** Polls (never a fixed sleep) until `count` events match; then returns them. */
-  async waitFor(match: (e: EventEnvelope<any>) => boolean, count: number, what: string, timeoutMs = 15_000): Promise<EventEnvelope<any>[]> {
-    const deadline = Date.now() + timeoutMs;
-    for (;;) {
+  waitFor(match: (e: EventEnvelope<any>) => boolean, count: number, what: string): Promise<EventEnvelope<any>[]> {
+    return eventually(`${count} events (${what})`, () => {
       const found = this.events.filter(match);
-      if (found.length >= count) return found;
-      if (Date.now() > deadline) throw new Error(`timed out waiting for ${count} events (${what}); have ${JSON.stringify(found.map((e) => e.type))}`);
-      await new Promise((r) => setTimeout(r, 10));
-    }
+      return found.length >= count && found;
+    });
   }
 
   waitForRequest(requestId: string, count: number): Promise<EventEnvelope<any>[]> {

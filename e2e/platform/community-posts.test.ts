@@ -158,6 +158,27 @@ describe('community posts through the gateway', () => {
     expect(ids(await c.get('/posts', c.keys.sk_live, { topic: t.slug }))).toEqual([]);
   });
 
+  it('a key without manage_community reads but writes nothing; one without view_community reads nothing', async () => {
+    const p = await c.postIn(topic.id, { customFields: { [area]: 'inbox' } });
+    const admin = tp.platform.gateway.admin;
+    const viewer = (await admin.createKey({ teamId: c.keys.teamId, type: 'secret', mode: 'test', scopes: ['view_community'] })).key;
+    const stranger = (await admin.createKey({ teamId: c.keys.teamId, type: 'secret', mode: 'test', scopes: ['view_tickets'] })).key;
+    expect(expectOk(await c.get(`/posts/${p.id}`, viewer), 200).id).toBe(p.id);
+    const writes = [
+      () => c.post('/posts', { title: 'x', topicId: topic.id, customFields: { [area]: 'inbox' } }, viewer),
+      () => c.patch(`/posts/${p.id}`, { is_pinned: true }, viewer),
+      () => c.delete(`/posts/${p.id}`, viewer),
+      () => c.post(`/posts/${p.id}/comments`, { body: 'x' }, viewer),
+      () => c.post(`/posts/${p.id}/votes`, {}, viewer),
+      () => c.post('/attachments', { filename: 'a.png', content: 'iVBORw0KGgo=' }, viewer),
+    ];
+    for (const write of writes) expectError(await write(), 403, 'authorization_error', 'insufficient_permissions');
+    for (const path of ['/posts', `/posts/${p.id}`, `/posts/${p.id}/comments`, '/topics']) {
+      expectError(await c.get(path, stranger), 403, 'authorization_error', 'insufficient_permissions');
+    }
+    expect(expectOk(await c.get(`/posts/${p.id}`), 200)).toMatchObject({ is_pinned: false, comment_count: 0, vote_count: 0 });
+  });
+
   it('PATCH changes status (any of the seven; status_changed), pin, lock and merges customFields; a required field cannot be removed', async () => {
     const post = await c.postIn(topic.id, { customFields: { [area]: 'inbox', [seats]: 3 } });
     const res = await c.patch(`/posts/${post.id}`, { status: 'under_review', is_pinned: true, is_locked: true, customFields: { [seats]: null, [due]: '2027-01-31' } });

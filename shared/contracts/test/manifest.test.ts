@@ -3,6 +3,7 @@ import path from 'node:path';
 import { z } from 'zod';
 import {
   buildOpenApiDocument,
+  COMMUNITY,
   CUSTOMERS,
   CUSTOMERS_INTERNAL,
   ERROR_CODES,
@@ -19,7 +20,7 @@ import {
   type OperationDef,
 } from '../src';
 
-const manifests: Record<string, Record<string, OperationDef>> = { GATEWAY, TICKETING, CUSTOMERS, WEBHOOKS, CUSTOMERS_INTERNAL, KNOWLEDGE, KNOWLEDGE_INTERNAL };
+const manifests: Record<string, Record<string, OperationDef>> = { GATEWAY, TICKETING, CUSTOMERS, WEBHOOKS, CUSTOMERS_INTERNAL, KNOWLEDGE, KNOWLEDGE_INTERNAL, COMMUNITY };
 const all = Object.entries(manifests).flatMap(([file, ops]) => Object.entries(ops).map(([id, op]) => ({ file, id, op })));
 
 describe('the API manifest', () => {

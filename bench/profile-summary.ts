@@ -2,6 +2,8 @@
  * Summarises a V8 `.cpuprofile` (node --cpu-prof) as its top self-time functions and its self time
  * per package, e.g. `npx tsx bench/profile-summary.ts /tmp/prof/*.cpuprofile [--top 15]`.
  * Several files are added up (the one-process platform writes one; the multi-process shape one per process).
+ * Start-up (loading and compiling modules) is left out: samples count from the first HTTP request a
+ * process served (`parserOnIncoming` on the stack; a process that serves none counts from its start).
  */
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
@@ -37,7 +39,14 @@ export function summarise(files: string[], top = 15): string {
   for (const file of files) {
     const p = JSON.parse(readFileSync(file, 'utf8')) as Profile;
     const nodes = new Map(p.nodes.map((n) => [n.id, n]));
-    for (let i = 0; i < p.samples.length; i++) {
+    const parent = new Map<number, number>();
+    for (const n of p.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
+    const serving = (id: number) => {
+      for (let cur: number | undefined = id; cur !== undefined; cur = parent.get(cur)) if (nodes.get(cur)!.callFrame.functionName === 'parserOnIncoming') return true;
+      return false;
+    };
+    const first = p.samples.findIndex(serving);
+    for (let i = Math.max(first, 0); i < p.samples.length; i++) {
       const node = nodes.get(p.samples[i])!;
       const dt = p.timeDeltas[i] ?? 0;
       const { functionName, url, lineNumber } = node.callFrame;
@@ -51,7 +60,7 @@ export function summarise(files: string[], top = 15): string {
     }
   }
   const pct = (us: number) => `${((us / total) * 100).toFixed(1)} %`.padStart(7);
-  const lines = [`busy CPU ${(total / 1e6).toFixed(2)} s (idle excluded), ${files.length} profile(s)`, '', `top ${top} self time:`];
+  const lines = [`busy CPU ${(total / 1e6).toFixed(2)} s (idle and start-up excluded), ${files.length} profile(s)`, '', `top ${top} self time:`];
   for (const [k, us] of [...selfUs].sort((a, b) => b[1] - a[1]).slice(0, top)) lines.push(`${pct(us)}  ${k}`);
   lines.push('', 'self time by package:');
   for (const [k, us] of [...byPackage].sort((a, b) => b[1] - a[1]).slice(0, top)) lines.push(`${pct(us)}  ${k}`);

@@ -1,5 +1,5 @@
 import { Pool } from 'undici';
-import { INTERNAL_TOKEN_HEADER } from '@helpdesk/contracts';
+import { INTERNAL_TOKEN_HEADER, REQUEST_ID_HEADER } from '@helpdesk/contracts';
 import { ApiError, type Logger } from '@helpdesk/kit';
 
 interface Upstream {
@@ -46,7 +46,7 @@ export class Upstreams {
   async forward(r: ProxyRequest): Promise<ProxyAnswer> {
     const upstream = this.pools.get(r.service);
     if (!upstream) throw unavailable();
-    const headers: Record<string, string> = { [INTERNAL_TOKEN_HEADER]: r.token, 'x-svc-request-id': r.requestId };
+    const headers: Record<string, string> = { [INTERNAL_TOKEN_HEADER]: r.token, [REQUEST_ID_HEADER]: r.requestId };
     if (r.body && r.contentType) headers['content-type'] = r.contentType;
     let answer;
     try {

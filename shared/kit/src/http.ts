@@ -1,7 +1,7 @@
-import express, { type ErrorRequestHandler, type Express, type RequestHandler, type Response } from 'express';
+import express, { type ErrorRequestHandler, type Express, type Request, type RequestHandler, type Response } from 'express';
 import { isUtf8 } from 'node:buffer';
 import type { Server } from 'node:http';
-import { INTERNAL_TOKEN_HEADER } from '@helpdesk/contracts';
+import { INTERNAL_TOKEN_HEADER, REQUEST_ID_HEADER, type InternalClaims } from '@helpdesk/contracts';
 import { ApiError, errorBody } from './errors';
 import type { InternalTokens } from './internal-token';
 import type { Logger } from './logger';
@@ -18,23 +18,40 @@ export interface ServiceAppOptions {
   bodyLimit?: string;
 }
 
-/** Verifies the gateway's internal token; no valid token, no access. */
+/**
+ * Verifies the gateway's internal token; no valid token, no access. A per-key token seen before is
+ * answered from kit's cache without a promise (docs/adr/0019); the request id is the token's, or
+ * the `x-svc-request-id` header's for a per-key token.
+ */
 export function internalAuth(tokens: InternalTokens): RequestHandler {
-  return async (req, res, next) => {
-    const token = req.header(INTERNAL_TOKEN_HEADER);
-    if (!token) return next(new ApiError('internal_token_invalid', 'Missing internal token.'));
-    try {
-      const claims = await tokens.verify(token);
-      res.locals.ctx = claims;
-      res.locals.internalToken = token;
-      res.locals.requestId = claims.requestId;
-      res.setHeader('x-svc-request-id', claims.requestId);
-      next();
-    } catch {
-      next(new ApiError('internal_token_invalid', 'Invalid internal token.'));
+  const accept = (res: Response, token: string, claims: InternalClaims) => {
+    res.locals.ctx = claims;
+    res.locals.internalToken = token;
+    res.locals.requestId = claims.requestId;
+    res.setHeader(REQUEST_ID_HEADER, claims.requestId);
+  };
+  return (req, res, next) => {
+    const token = req.headers[INTERNAL_TOKEN_HEADER];
+    if (typeof token !== 'string' || !token) return next(new ApiError('internal_token_invalid', 'Missing internal token.'));
+    const header = req.headers[REQUEST_ID_HEADER];
+    const requestId = typeof header === 'string' ? header : undefined;
+    const cached = tokens.cached(token, requestId);
+    if (cached) {
+      accept(res, token, cached);
+      return next();
     }
+    tokens.verify(token, requestId).then(
+      (claims) => {
+        accept(res, token, claims);
+        next();
+      },
+      () => next(new ApiError('internal_token_invalid', 'Invalid internal token.')),
+    );
   };
 }
+
+/** True when the request has a body to parse (a length above 0, or a chunked one). */
+const hasBody = (req: Request) => req.headers['transfer-encoding'] !== undefined || (req.headers['content-length'] !== undefined && req.headers['content-length'] !== '0');
 
 /** Turns any error into the documented body; unknown errors become a 500 with no internals leaked. */
 export function errorHandler(logger: Logger): ErrorRequestHandler {
@@ -67,22 +84,29 @@ export function createServiceApp(opts: ServiceAppOptions): Express {
     res.status(ready ? 200 : 503).json({ status: ready ? 'ready' : 'not_ready', service: opts.name });
   });
   app.use(internalAuth(opts.tokens));
-  // Every log line of a request carries its id (`logOf(res).info(...)`).
+  // Every log line of a request carries its id (`logOf(res).info(...)`); the child logger is made
+  // when a request first logs, not for every request.
   app.use((_req, res, next) => {
-    res.locals.log = opts.logger.child({ requestId: res.locals.requestId });
+    let log: Logger | undefined;
+    Object.defineProperty(res.locals, 'log', {
+      configurable: true,
+      enumerable: true,
+      get: () => (log ??= opts.logger.child({ requestId: res.locals.requestId })),
+      set: (value: Logger) => (log = value),
+    });
     next();
   });
   // JSON is UTF-8 (RFC 8259): other bytes are refused, never decoded into replacement characters.
-  app.use(
-    express.json({
-      limit: opts.bodyLimit ?? '1mb',
-      type: () => true,
-      strict: false,
-      verify: (_req, _res, buf) => {
-        if (!isUtf8(buf)) throw new Error('body is not valid UTF-8');
-      },
-    }),
-  );
+  // A request without a body (most reads) skips the parser altogether.
+  const json = express.json({
+    limit: opts.bodyLimit ?? '1mb',
+    type: () => true,
+    strict: false,
+    verify: (_req, _res, buf) => {
+      if (!isUtf8(buf)) throw new Error('body is not valid UTF-8');
+    },
+  });
+  app.use((req, res, next) => (hasBody(req) ? json(req, res, next) : next()));
   opts.routes(app);
   app.use((req, _res, next) => next(new ApiError('route_not_found', `Unrecognized request URL (${req.method} ${req.path}).`)));
   app.use(errorHandler(opts.logger));

@@ -73,6 +73,29 @@ describe('service app', () => {
   });
 });
 
+describe('per-key internal tokens (docs/adr/0019)', () => {
+  const { requestId: _r, ...keyClaims } = claims;
+  const perKey = tokens.mintForKey(keyClaims);
+  it('take the request id from x-svc-request-id, on the first request and from the cache after it', async () => {
+    for (const id of ['req_first', 'req_second']) {
+      const r = await call('/teams/x/things', { headers: { 'x-svc-request-id': id } }, perKey);
+      expect(r.status).toBe(200);
+      expect(r.body.meta.requestId).toBe(id);
+      expect(r.headers.get('x-svc-request-id')).toBe(id);
+    }
+  });
+  it('are refused without a request id, or with one that is not an id', async () => {
+    for (const headers of [{}, { 'x-svc-request-id': 'not an id' }, { 'x-svc-request-id': 'r'.repeat(101) }]) {
+      const r = await call('/teams/x/things', { headers }, perKey);
+      expect([r.status, r.body.error.code]).toEqual([401, 'internal_token_invalid']);
+    }
+  });
+  it('a body is still parsed (the parser only skips requests without one)', async () => {
+    const r = await call('/teams/x/things', { method: 'POST', body: '{"a":1}', headers: { 'x-svc-request-id': 'req_post' } }, perKey);
+    expect([r.status, r.body.data]).toEqual([201, { a: 1 }]);
+  });
+});
+
 describe('request logging', () => {
   it('binds the request id to the logger of an unexpected error', async () => {
     const lines: string[] = [];

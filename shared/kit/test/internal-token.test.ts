@@ -48,3 +48,77 @@ describe('InternalTokens.mint', () => {
     await expect(tokens.verify(`${h}.${altered}.${s}`)).rejects.toThrow();
   });
 });
+
+describe('InternalTokens.mintForKey (one token per key, docs/adr/0019)', () => {
+  const { requestId: _r, ...keyClaims } = claims;
+  afterEach(() => jest.useRealTimers());
+  const fakeDate = () =>
+    jest.useFakeTimers({ doNotFake: ['nextTick', 'setImmediate', 'setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'queueMicrotask', 'hrtime', 'performance'] });
+
+  it('reuses one token for the same claims; the request id comes from the header', async () => {
+    const tokens = new InternalTokens('x'.repeat(32));
+    const a = tokens.mintForKey(keyClaims);
+    expect(tokens.mintForKey({ ...keyClaims })).toBe(a);
+    const payload = JSON.parse(Buffer.from(a.split('.')[1], 'base64url').toString());
+    expect(payload.requestId).toBeUndefined();
+    await expect(tokens.verify(a, 'req_one')).resolves.toEqual({ ...keyClaims, requestId: 'req_one' });
+    // Verified once: the next request with the token is answered from the cache, with its own id.
+    expect(tokens.cached(a, 'req_two')).toEqual({ ...keyClaims, requestId: 'req_two' });
+  });
+
+  it('mints another token as soon as any minted claim differs (permissions, member, mode, key)', () => {
+    const tokens = new InternalTokens('x'.repeat(32));
+    const a = tokens.mintForKey(keyClaims);
+    const variants = [
+      { ...keyClaims, permissions: ['view_tickets' as const, 'manage_tickets' as const] },
+      { ...keyClaims, permissions: [] },
+      { ...keyClaims, memberId: 'mem_abcdefgh' },
+      { ...keyClaims, mode: 'live' as const },
+      { ...keyClaims, keyId: 'key_other123' },
+    ];
+    const minted = variants.map((v) => tokens.mintForKey(v));
+    expect(new Set([a, ...minted]).size).toBe(variants.length + 1);
+    for (const [i, t] of minted.entries()) {
+      const payload = JSON.parse(Buffer.from(t.split('.')[1], 'base64url').toString());
+      expect(payload).toMatchObject(variants[i]);
+    }
+  });
+
+  it('renews the token once half its lifetime has passed', () => {
+    fakeDate();
+    const tokens = new InternalTokens('x'.repeat(32), 60);
+    const a = tokens.mintForKey(keyClaims);
+    jest.setSystemTime(Date.now() + 29_000);
+    expect(tokens.mintForKey(keyClaims)).toBe(a);
+    jest.setSystemTime(Date.now() + 2_000);
+    expect(tokens.mintForKey(keyClaims)).not.toBe(a);
+  });
+
+  it('refuses a per-key token without a valid request id header', async () => {
+    const tokens = new InternalTokens('x'.repeat(32));
+    const a = tokens.mintForKey(keyClaims);
+    await expect(tokens.verify(a)).rejects.toThrow(/request id/);
+    await expect(tokens.verify(a, 'bad id with spaces')).rejects.toThrow();
+    await tokens.verify(a, 'req_ok');
+    expect(tokens.cached(a, undefined)).toBeNull();
+    expect(tokens.cached(a, 'x'.repeat(101))).toBeNull();
+  });
+
+  it('forgets a verified token when it expires: it is verified again, and refused', async () => {
+    fakeDate();
+    const tokens = new InternalTokens('x'.repeat(32), 10);
+    const a = tokens.mintForKey(keyClaims);
+    await tokens.verify(a, 'req_one');
+    expect(tokens.cached(a, 'req_two')).not.toBeNull();
+    jest.setSystemTime(Date.now() + 11_000);
+    expect(tokens.cached(a, 'req_two')).toBeNull();
+    await expect(tokens.verify(a, 'req_two')).rejects.toThrow();
+  });
+
+  it('never caches a forged token', async () => {
+    const tokens = new InternalTokens('x'.repeat(32));
+    const forged = new InternalTokens('y'.repeat(32)).mintForKey(keyClaims);
+    await expect(tokens.verify(forged, 'req_one')).rejects.toThrow();
+    expect(tokens.cached(forged, 'req_one')).toBeNull();
+  });
+});

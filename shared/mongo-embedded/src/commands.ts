@@ -7,6 +7,7 @@ import { calculateObjectSize, Long, ObjectId, UUID } from 'bson';
 import { update as mingoUpdate } from 'mingo';
 import { checkInsertDepth, checkUpdateDepth, DEFAULT_MAX_BSON_DEPTH, maxDepthForUserStorage } from './depth';
 import { makeAggregator, makeQuery } from './mingo';
+import { simpleMatcher, simpleProjection } from './simple-query';
 import { err, MongoCommandError } from './errors';
 import { Blocked, Collection, Engine, IndexSpec, Txn } from './storage';
 import { clone, Doc, isPlainObject, keyOf, setPath, sortBySpec, valuesAt } from './values';
@@ -449,7 +450,14 @@ export class Core {
     const f = isPlainObject(filter) ? filter : {};
     const hasFilter = Object.keys(f).length > 0;
     if (hasFilter) checkFilter(f);
-    const q = hasFilter ? newQuery(f) : null;
+    let test: ((d: Doc) => boolean) | null = null;
+    if (hasFilter) {
+      test = simpleMatcher(f);
+      if (!test) {
+        const q = newQuery(f);
+        test = (d) => q.test(d);
+      }
+    }
     const { docs } = this.engine.candidates(coll, hasFilter ? f : undefined, txn);
     const sort = opts.sort && Object.keys(opts.sort).length && !('$natural' in opts.sort) ? opts.sort : undefined;
     const skip = opts.skip ?? 0;
@@ -460,7 +468,7 @@ export class Core {
     let examined = 0;
     for (const d of docs) {
       examined++;
-      if (!q || q.test(d)) {
+      if (!test || test(d)) {
         out.push(d);
         if (out.length >= stopAt) break;
       }
@@ -545,6 +553,13 @@ export class Core {
         input = lim && sorted.length > lim ? sorted.slice(0, lim) : sorted;
         rest = rest.slice(lim ? 2 : 1);
       }
+    }
+    // countDocuments' pipeline ($match, then one group counting it): the count needs no aggregator.
+    const counted = rest.length === 1 ? countField(rest[0]) : null;
+    if (counted !== null && !cmd.explain) {
+      const groupId = (rest[0].$group as Doc)._id;
+      const out = input.length ? [{ _id: groupId, [counted]: input.length }] : [];
+      return this.cursorReply(`${ctx.db}.${cmd.aggregate}`, out, cmd.cursor?.batchSize === undefined ? 101 : Number(cmd.cursor.batchSize), false, 'firstBatch');
     }
     if (needsClone) input = input.map(clone);
     const resolver = (name: string) => {
@@ -997,6 +1012,8 @@ export function sortDocs<T extends Doc>(docs: T[], sort: Doc, limit = 0): T[] {
 
 function project(docs: Doc[], projection: unknown, filter: unknown): Doc[] {
   if (!isPlainObject(projection) || Object.keys(projection).length === 0) return docs;
+  const simple = simpleProjection(projection);
+  if (simple) return docs.map(simple);
   const positional = Object.keys(projection).some((k) => k.endsWith('.$'));
   const q = makeQuery(positional && isPlainObject(filter) ? filter : {});
   try {
@@ -1058,6 +1075,18 @@ function checkFilter(v: unknown, depth = 0): void {
     const x = v[k];
     if (x !== null && typeof x === 'object') checkFilter(x, depth + 1);
   }
+}
+
+/** `{$group: {_id: <constant>, <field>: {$sum: 1}}}`: the field's name; anything else: null. */
+function countField(stage: Doc): string | null {
+  if (!isPlainObject(stage) || Object.keys(stage).length !== 1 || !isPlainObject(stage.$group)) return null;
+  const keys = Object.keys(stage.$group);
+  if (keys.length !== 2 || !('_id' in stage.$group)) return null;
+  const id = stage.$group._id;
+  if (!(typeof id === 'number' || id === null || (typeof id === 'string' && !id.startsWith('$')))) return null;
+  const field = keys[0] === '_id' ? keys[1] : keys[0];
+  const acc = stage.$group[field];
+  return isPlainObject(acc) && Object.keys(acc).length === 1 && acc.$sum === 1 ? field : null;
 }
 
 function idFirst(d: Doc): Doc {

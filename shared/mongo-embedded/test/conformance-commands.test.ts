@@ -158,6 +158,23 @@ describe('insert / find / getMore / killCursors', () => {
     expect(await c.countDocuments({ n: { $gte: 100, $lt: 110 }, tag: { $in: ['t0', 't1'] } })).toBe(4);
   });
 
+  it('counts and simple equality finds answer as the general path does (the shortcuts of docs/adr/0019)', async () => {
+    const c = await fresh('counted');
+    await c.insertMany(Array.from({ length: 30 }, (_, i) => ({ _id: i, team: i % 3 === 0 ? 'a' : 'b', tags: i % 2 ? ['x'] : ['y'], secret: `s${i}`, n: i })) as never[]);
+    expect(await c.countDocuments({ team: 'a' })).toBe(10);
+    expect(await c.countDocuments({ team: 'nobody' })).toBe(0);
+    expect(await c.countDocuments({ team: 'a', tags: 'x' })).toBe(5);
+    const group = (acc: unknown, id: unknown = null) => c.aggregate([{ $match: { team: 'a' } }, { $group: { _id: id, total: acc } }]).toArray();
+    expect(await group({ $sum: 1 })).toEqual([{ _id: null, total: 10 }]);
+    expect(await group({ $sum: 1 }, 'all')).toEqual([{ _id: 'all', total: 10 }]);
+    expect(await group({ $sum: 2 })).toEqual([{ _id: null, total: 20 }]);
+    expect(await group({ $sum: '$n' })).toEqual([{ _id: null, total: 135 }]);
+    expect(await c.aggregate([{ $match: { team: 'nobody' } }, { $group: { _id: 1, n: { $sum: 1 } } }]).toArray()).toEqual([]);
+    const page = await c.find({ team: 'b', tags: { $in: ['x'] } }, { projection: { secret: 0 } }).sort({ n: -1 }).limit(2).toArray();
+    expect(page).toEqual([{ _id: 29, team: 'b', tags: ['x'], n: 29 }, { _id: 25, team: 'b', tags: ['x'], n: 25 }]);
+    expect(await c.findOne({ _id: 4 }, { projection: { n: 1, _id: 0 } })).toEqual({ n: 4 });
+  });
+
   it('find on a missing collection returns an empty cursor', async () => {
     const r = await cmdL({ find: 'nope_missing', filter: {} });
     expect(r.cursor.firstBatch).toEqual([]);

@@ -63,6 +63,8 @@ export function resolveInternal(input: { messageType?: 'internal' | 'public'; is
 
 const CLOSING = new Set(['resolved', 'closed']);
 const WITHOUT_SEARCH_TEXT = { searchText: 0 } as const;
+/** What a message's view needs (its team and partition are the caller's). */
+const MESSAGE_FIELDS = { teamId: 0, mode: 0 } as const;
 const expansions = (q: { 'expand[]'?: Expandable[]; expand?: Expandable[] }) => new Set<Expandable>([...(q['expand[]'] ?? []), ...(q.expand ?? [])]);
 
 /** A PATCH lost the race with another write to the same ticket; it is re-run from a fresh read. */
@@ -146,8 +148,11 @@ export function ticketRules({ conn, models, customerRefs }: TicketRulesDeps) {
     },
 
     async get(ctx: RequestContext, id: string, q: GetTicketQuery = {}): Promise<TicketView> {
-      const t = await findOr404(ctx, id);
-      const msgs = await scoped(models, ctx).messages.find({ ticketId: id }).sort(CHRONOLOGICAL).lean<MessageDoc[]>();
+      // The ticket and its thread in one round trip (both queries at once); no ticket, no answer.
+      const [t, msgs] = await Promise.all([
+        findOr404(ctx, id),
+        scoped(models, ctx).messages.find({ ticketId: id }, MESSAGE_FIELDS).sort(CHRONOLOGICAL).lean<Unscoped<MessageDoc>[]>(),
+      ]);
       if (!expansions(q).has('customer')) return ticketView(t, { messages: msgs });
       return ticketView(t, { messages: msgs, customer: customerOf(await customersOf(ctx, [t]), t) });
     },

@@ -2,7 +2,7 @@ import type mongoose from 'mongoose';
 import { EVENT_CATALOG, parseEvent, type Actor, type EventData, type EventEnvelope, type EventType } from '@helpdesk/contracts';
 import { newId } from '../ids';
 import { currentTraceHeaders } from '../telemetry/propagation';
-import { outboxModel } from './models';
+import { outboxModel, type OutboxRow } from './models';
 
 export interface EventInput<T extends EventType = EventType> {
   type: T;
@@ -73,10 +73,10 @@ export async function withOutbox<R>(
     const out = await fn(session, emit);
     if (pending.length) {
       const now = new Date();
-      await Outbox.insertMany(
-        pending.map((envelope) => ({ _id: envelope.id, envelope, trace, seq: nextSeq(), createdAt: now, publishedAt: null })),
-        { session },
-      );
+      // Rows kit builds itself, envelopes already validated by emit: a lean insert, without
+      // mongoose hydrating and validating each row again (docs/adr/0019).
+      const rows: OutboxRow[] = pending.map((envelope) => ({ _id: envelope.id, envelope, trace, seq: nextSeq(), createdAt: now, publishedAt: null }));
+      await Outbox.insertMany(rows, { session, lean: true });
     }
     emitted = pending.length;
     return out;

@@ -85,7 +85,7 @@ describe('per-key internal tokens (docs/adr/0019)', () => {
     }
   });
   it('are refused without a request id, or with one that is not an id', async () => {
-    for (const headers of [{}, { 'x-svc-request-id': 'not an id' }, { 'x-svc-request-id': 'r'.repeat(101) }]) {
+    for (const headers of [{}, { 'x-svc-request-id': 'not an id' }, { 'x-svc-request-id': 'r'.repeat(101) }] as Record<string, string>[]) {
       const r = await call('/teams/x/things', { headers }, perKey);
       expect([r.status, r.body.error.code]).toEqual([401, 'internal_token_invalid']);
     }

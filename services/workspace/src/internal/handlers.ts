@@ -6,7 +6,7 @@ import type { WorkspaceRules } from '../rules';
  * `/internal/…`: asked by the gateway, which owns teams and keys (docs/adr/0012, 0013). Never routed
  * by it; the token it mints names the team.
  */
-export const internalHandlers = ({ members, invites, settings, teams, apiKeyEvents }: WorkspaceRules) =>
+export const internalHandlers = ({ invites, teams, apiKeyEvents }: WorkspaceRules) =>
   handlersFor(WORKSPACE_INTERNAL)({
     getKeyAccess: ({ ctx, query }) => teams.access(ctx.teamId, query.memberId),
     createTeamOwner: ({ ctx, body }) => teams.createOwner(ctx, body),

@@ -153,6 +153,8 @@ describe('the public help center at /help/{teamSlug}', () => {
       expect(page).toContain('<strong>Forgot password</strong>');
       expect(page).not.toContain('secret-owner');
       await html(await help(`/articles/${kb.visible.id}?mode=test`), 200);
+      // a HEAD request builds the page but is no view
+      expect((await help(`/articles/${kb.visible.id}?mode=test`, { method: 'HEAD' })).status).toBe(200);
       expect(expectOk(await tp.api.get(`${articles()}/${kb.visible.id}`), 200).viewCount).toBe(before + 2);
     });
 

@@ -94,6 +94,7 @@ export function withHelpCenter(deps: HelpCenterDeps, next: Listener): Listener {
     if (section === 'articles') query.set('article', safeDecode(article));
     const search = url.searchParams.get('q');
     if (search && section !== 'articles') query.set('search', search.slice(0, 200));
+    if (req.method === 'HEAD') query.set('countView', 'false');
     const answer = await deps.upstreams.forward({
       service: 'knowledge',
       method: 'GET',

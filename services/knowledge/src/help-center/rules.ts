@@ -75,7 +75,7 @@ export function helpCenterRules(deps: { conn: mongoose.Connection; models: Knowl
         const ref = ARTICLE_REF_RE.exec(q.article);
         const a = ref && (await scoped(models, ctx).articles.findOne({ _id: ref[1] }).lean<ArticleDoc>());
         if (!a || !(await articles.isPubliclyVisible(ctx, a))) return { ...missing(), html: notFoundPage(site) };
-        views.count(ctx, a._id);
+        if (q.countView !== false) views.count(ctx, a._id);
         const category = a.categoryId ? await categories.get(ctx, a.categoryId).catch(() => null) : null;
         return { status: 200, title: a.title, html: articlePage(site, asPublic(a), category) };
       }

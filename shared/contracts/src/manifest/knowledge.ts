@@ -153,6 +153,8 @@ export const helpCenterPageQuery = z.strictObject({
   /** `/help/{teamSlug}/articles/{article}`: `art_…` optionally followed by `-` and a slug of its title. */
   article: z.string().min(1).max(300).optional(),
   search: z.string().max(SEARCH_MAX).optional(),
+  /** false for a HEAD request: the page is built but no view is counted. */
+  countView: queryBool().optional(),
 });
 export type HelpCenterPageQuery = z.output<typeof helpCenterPageQuery>;
 

@@ -16,6 +16,8 @@ export const localEnvSchema = z.object({
   MONGO_URL: optionalUrl(),
   AMQP_URL: optionalUrl(),
   REDIS_URL: optionalUrl(),
+  /** Community attachments in S3-compatible storage (`http://KEY:SECRET@host:port/bucket`); a folder under DATA_DIR when empty. */
+  ATTACHMENTS_S3_URL: optionalUrl(),
   OTEL_EXPORTER_OTLP_ENDPOINT: optionalUrl(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   INTERNAL_TOKEN_SECRET: z

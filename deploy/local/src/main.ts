@@ -24,6 +24,7 @@ async function main(): Promise<void> {
     mongoUrl: env.MONGO_URL,
     amqpUrl: env.AMQP_URL,
     redisUrl: env.REDIS_URL,
+    attachmentsS3Url: env.ATTACHMENTS_S3_URL,
     internalTokenSecret: env.INTERNAL_TOKEN_SECRET,
     logger,
     rateLimits: { secretPerMinute: env.RATE_LIMIT_SECRET_PER_MINUTE, publishablePerMinute: env.RATE_LIMIT_PUBLISHABLE_PER_MINUTE },

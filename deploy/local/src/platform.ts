@@ -23,6 +23,8 @@ export interface PlatformOptions {
   /** RabbitMQ names (default `helpdesk.events`, queues `helpdesk.<service>`); tests isolate runs with their own. */
   amqpNames?: { exchange: string; queuePrefix: string };
   redisUrl?: string;
+  /** Community attachments in S3-compatible storage; a folder under dataDir (or a temporary one) when unset. */
+  attachmentsS3Url?: string;
   /** Prefix of every Redis key the gateway writes (tests isolate runs with their own). */
   redisKeyPrefix?: string;
   internalTokenSecret: string;
@@ -112,7 +114,7 @@ export async function bootPlatform(opts: PlatformOptions): Promise<Platform> {
     // Community attachments under the data folder; in-memory runs (tests) use a temporary folder removed at stop.
     const attachmentsDir = opts.dataDir ?? (await mkdtemp(path.join(os.tmpdir(), 'helpdesk-community-')));
     if (!opts.dataDir) started.push({ name: 'community-attachments', stop: () => rm(attachmentsDir, { recursive: true, force: true }) });
-    const community = await startCommunity({ ...serviceOpts('community'), customersUrl: customers.url, storage: attachmentStorage({ dataDir: attachmentsDir }) });
+    const community = await startCommunity({ ...serviceOpts('community'), customersUrl: customers.url, storage: attachmentStorage({ s3Url: opts.attachmentsS3Url, dataDir: attachmentsDir }) });
     started.push({ name: 'community', stop: () => community.stop() });
 
     const gateway = await startGateway({

@@ -55,6 +55,16 @@ describe('community attachments through the gateway', () => {
     expect(await c.stored()).toEqual(before);
   }, 60_000);
 
+  it('the upload alone takes bodies over 1 MB (up to 7.2 MB); other operations keep the 1 MB limit (413)', async () => {
+    const mb2 = pngOfSize(2 * 1024 * 1024);
+    expect((await c.upload(mb2, 'two.png')).size_bytes).toBe(mb2.length);
+    const tooBig = await upload(pngOfSize(5.5 * 1024 * 1024), 'over.png');
+    expect(tooBig.status).toBe(413);
+    const post = await c.post('/posts', { title: 'Huge', topicId: topic.id, body: 'x'.repeat(1024 * 1024) });
+    expect(post.status).toBe(413);
+    expect(post.body.error.code).toBe('parameter_invalid');
+  }, 60_000);
+
   it.each([
     ['missing filename', { content: FILES.png.toString('base64') }, 'parameter_missing', 'filename'],
     ['missing content', { filename: 'a.png' }, 'parameter_missing', 'content'],

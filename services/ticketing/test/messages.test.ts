@@ -112,7 +112,7 @@ describe('POST /tickets/:id/messages', () => {
   test('a failure after the ticket was updated rolls the ticket back (one transaction)', async () => {
     const t = await create({ title: 'atomic message' });
     const Messages = messageModel(h.svc.conn);
-    const spy = jest.spyOn(Messages, 'create').mockImplementationOnce(() => {
+    const spy = jest.spyOn(Messages, 'insertMany').mockImplementationOnce(() => {
       throw new Error('boom');
     });
     const r = await post(t.id, { content: 'lost' });

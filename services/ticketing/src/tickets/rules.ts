@@ -201,8 +201,10 @@ export function ticketRules({ conn, models, customerRefs }: TicketRulesDeps) {
           doc.customerEmail = ref.email;
         }
         doc.searchText = buildSearchText(input.title, doc.customerName, msgs.map((m) => m.content));
-        await db.tickets.create([doc], { session });
-        if (msgs.length) await db.messages.insertMany(msgs, { session });
+        // Built field by field above from the validated input: inserted lean, without mongoose
+        // hydrating and validating the documents again (docs/adr/0019).
+        await db.tickets.insertMany([doc], { session, lean: true });
+        if (msgs.length) await db.messages.insertMany(msgs, { session, lean: true });
         emit({ type: 'ticket.created', data: { ticket: ticketSnapshot(doc), messages: msgs.map(messageView) } });
       });
       return ticketView(doc, { messages: msgs });

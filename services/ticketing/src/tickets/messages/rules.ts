@@ -61,7 +61,7 @@ export function messageRules({ conn, models, tickets }: MessageRulesDeps) {
           createdAt: now,
           seq: next.messageCount,
         };
-        await db.messages.create([m], { session });
+        await db.messages.insertMany([m], { session, lean: true }); // built above: no hydration (docs/adr/0019)
         emit({ type: 'ticket.message_added', data: { ticket: ticketSnapshot(next), message: messageView(m) } });
         return m;
       });

@@ -1,6 +1,6 @@
 import { startTestPlatform, type TeamKeys, type TestPlatform } from '../support/platform';
 import { expectError, expectOk, ISO } from './helpdesk-helpers';
-import { INV_ID, MEM_ID, WorkspaceEvents } from './workspace-helpers';
+import { INV_ID, inviteLink, MEM_ID, WorkspaceEvents } from './workspace-helpers';
 
 let tp: TestPlatform;
 let log: WorkspaceEvents;
@@ -13,10 +13,10 @@ const pending = async () => expectOk(await tp.api.get(invites(), { key: team.sk_
 let n = 0;
 const email = () => `person${++n}-${Date.now()}@example.com`;
 
-/** The token `member.invited` carried for an invite (the only place it leaves the workspace service). */
-async function tokenOf(inviteId: string): Promise<{ token: string; event: any }> {
+/** `member.invited` for an invite, and the link its message would carry (asked as the notifications service will). */
+async function tokenOf(inviteId: string): Promise<{ token: string; acceptUrl: string; event: any }> {
   const [event] = await log.waitFor((e) => e.type === 'member.invited' && e.data.invite.id === inviteId, 1, 'member.invited');
-  return { token: event.data.token, event };
+  return { ...(await inviteLink(tp, team.teamId, inviteId)), event };
 }
 
 beforeAll(async () => {
@@ -29,17 +29,17 @@ afterAll(async () => {
 }, 60_000);
 
 describe('invites', () => {
-  it('POST answers the pending invite (role agent by default), emits member.invited with the link, team and inviter', async () => {
+  it('POST answers the pending invite (role agent by default), emits member.invited with team and inviter but never a token', async () => {
     const address = email();
     const res = await post({ email: address });
     const invite = expectOk(res, 201);
     expect(invite).toEqual({ id: expect.stringMatching(INV_ID), email: address, role: 'agent', status: 'pending', invitedBy: expect.stringMatching(MEM_ID), expiresAt: expect.stringMatching(ISO), createdAt: expect.stringMatching(ISO) });
     expect(Date.parse(invite.expiresAt) - Date.parse(invite.createdAt)).toBe(7 * 24 * 3600 * 1000);
-    const { event } = await tokenOf(invite.id);
-    expect(event).toMatchObject({ requestId: res.body.meta.requestId, mode: 'test', data: { teamName: 'Invite Co', inviterName: 'Invite Co owner' } });
-    expect(event.data.acceptUrl).toBe(`http://127.0.0.1:8080/invites/accept?token=${event.data.token}`);
-    expect(event.data.token).toMatch(new RegExp(`^hdinv_${team.teamId.replace(/-/g, '')}_[A-Za-z0-9]{40}$`));
-    expect(JSON.stringify(invite)).not.toContain(event.data.token);
+    const { event, token, acceptUrl } = await tokenOf(invite.id);
+    expect(event).toMatchObject({ requestId: res.body.meta.requestId, mode: 'test', data: { invite, teamName: 'Invite Co', inviterName: 'Invite Co owner' } });
+    expect(Object.keys(event.data).sort()).toEqual(['invite', 'inviterName', 'teamName']);
+    expect(acceptUrl).toBe(`http://127.0.0.1:8080/invites/accept?token=${token}`);
+    expect(token).toMatch(new RegExp(`^hdinv_${team.teamId.replace(/-/g, '')}_[A-Za-z0-9]{40}$`));
     expect(await pending()).toContain(address);
   });
 
@@ -89,6 +89,14 @@ describe('invites', () => {
     expect(await pending()).not.toContain(address);
     expectError(await accept({ token, name: 'Late' }), 410, 'invalid_request_error', 'invite_expired', 'token');
     expectOk(await post({ email: address }), 201);
+  });
+
+  it('a new link replaces the earlier one: the old token is 404', async () => {
+    const invite = expectOk(await post({ email: email() }), 201);
+    const { token: first } = await tokenOf(invite.id);
+    const { token: second } = await inviteLink(tp, team.teamId, invite.id);
+    expectError(await accept({ token: first, name: 'Old link' }), 404, 'not_found_error', 'resource_not_found', 'token');
+    expect(expectOk(await accept({ token: second, name: 'New link' }), 201).member.email).toBe(invite.email);
   });
 
   it('an unknown or malformed token is 404 param token; a bad body is 400', async () => {

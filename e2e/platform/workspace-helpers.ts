@@ -52,6 +52,9 @@ export class WorkspaceEvents {
   }
 }
 
+/** What the notifications service will do to send an invitation: ask the workspace service for the link. */
+export const inviteLink = (tp: TestPlatform, teamId: string, inviteId: string) => tp.platform.workspace.rules.invites.issueLink({ teamId }, inviteId);
+
 export interface TestMember {
   id: string;
   email: string;
@@ -63,7 +66,8 @@ export interface TestMember {
 export async function addMember(tp: TestPlatform, log: WorkspaceEvents, team: TeamKeys, role: string, inviterKey = team.sk_test): Promise<TestMember> {
   const email = `m-${randomBytes(5).toString('hex')}@example.com`;
   const invite = expectOk(await tp.api.post(`/teams/${team.teamId}/invites`, { email, role }, { key: inviterKey }), 201);
-  const [invited] = await log.waitFor((e) => e.type === 'member.invited' && e.data.invite.id === invite.id, 1, 'member.invited');
-  const accepted = expectOk(await tp.api.withKey(null).post('/invites/accept', { token: invited.data.token, name: `Member ${role}` }), 201);
+  await log.waitFor((e) => e.type === 'member.invited' && e.data.invite.id === invite.id, 1, 'member.invited');
+  const { token } = await inviteLink(tp, team.teamId, invite.id);
+  const accepted = expectOk(await tp.api.withKey(null).post('/invites/accept', { token, name: `Member ${role}` }), 201);
   return { id: accepted.member.id, email, key: accepted.apiKey.key };
 }

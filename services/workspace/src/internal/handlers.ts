@@ -11,5 +11,6 @@ export const internalHandlers = ({ invites, teams, apiKeyEvents }: WorkspaceRule
     getKeyAccess: ({ ctx, query }) => teams.access(ctx.teamId, query.memberId),
     createTeamOwner: ({ ctx, body }) => teams.createOwner(ctx, body),
     acceptInviteToken: ({ ctx, body }) => invites.accept(ctx, body),
+    issueInviteLink: ({ ctx, params }) => invites.issueLink(ctx, params.inviteId),
     recordApiKeyEvent: ({ ctx, body }) => apiKeyEvents.record(ctx, body.type, body.apiKey),
   });

@@ -48,7 +48,8 @@ export function inviteRules({ conn, models, members, settings, inviteAcceptUrl }
     async create(ctx: RequestContext, input: CreateInviteInput): Promise<InviteSnapshot> {
       if (input.role === 'owner') throw parameterInvalid('role', 'Invalid role: nobody can be invited as owner; a team has exactly one.');
       const emailLower = input.email.toLowerCase();
-      const { token, hash } = newInviteToken(ctx.teamId);
+      // No link yet: a token nobody knows; the sender of the message asks for a usable one (issueLink).
+      const { hash } = newInviteToken(ctx.teamId);
       return conflictOnDuplicate(
         () =>
           withOutbox(conn, eventScopeOf(ctx), async (session, emit) => {
@@ -75,12 +76,30 @@ export function inviteRules({ conn, models, members, settings, inviteAcceptUrl }
             const team = await settings.read(ctx, session);
             const inviter = ctx.memberId ? await members.findById(ctx.teamId, ctx.memberId) : null;
             const invite = inviteView(doc, now);
-            const acceptUrl = `${inviteAcceptUrl}${inviteAcceptUrl.includes('?') ? '&' : '?'}token=${token}`;
-            emit({ type: 'member.invited', data: { invite, acceptUrl, token, teamName: team.teamName, inviterName: inviter?.name ?? null } });
+            emit({ type: 'member.invited', data: { invite, teamName: team.teamName, inviterName: inviter?.name ?? null } });
             return invite;
           }),
         { emailLower: { param: 'email', message: `${input.email} already has a pending invite.` } },
       );
+    },
+
+    /**
+     * The link of a pending invite, with a new single-use token: only its hash is kept, so each call
+     * replaces the token and any earlier link stops working. Asked by whoever sends the message.
+     */
+    async issueLink(scope: { teamId: string }, id: string): Promise<{ acceptUrl: string; token: string; expiresAt: string }> {
+      const { token, hash } = newInviteToken(scope.teamId);
+      const invite = await foundOr404(
+        db(scope).invites.findOneAndUpdate(
+          { _id: id, status: 'pending', expiresAt: { $gt: new Date() } },
+          { $set: { tokenHash: hash } },
+          { returnDocument: 'after' },
+        ).lean<InviteDoc>(),
+        'pending invite',
+        id,
+      );
+      const acceptUrl = `${inviteAcceptUrl}${inviteAcceptUrl.includes('?') ? '&' : '?'}token=${token}`;
+      return { acceptUrl, token, expiresAt: invite.expiresAt.toISOString() };
     },
 
     async revoke(ctx: RequestContext, id: string): Promise<{ id: string; deleted: true }> {

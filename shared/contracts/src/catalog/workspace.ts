@@ -113,18 +113,13 @@ export const WORKSPACE_EVENTS = {
   'member.removed': { version: 1, data: z.object({ memberId: z.string(), member: memberSnapshotSchema }) },
   'member.preferences_updated': { version: 1, data: z.object({ memberId: z.string(), preferences: memberPreferencesSchema, ...changeFields }) },
   /**
-   * What the notifications service needs to send the invitation: the link (with the single-use
-   * token), the team's name and the inviter's. The only place the token ever leaves the service.
+   * What the notifications service needs to send the invitation: the invite, the team's name and
+   * the inviter's. The link is never in an event (events reach webhooks): the sender asks for it
+   * with the internal `issueInviteLink` (docs/adr/0013).
    */
   'member.invited': {
     version: 1,
-    data: z.object({
-      invite: inviteSnapshotSchema,
-      acceptUrl: z.string(),
-      token: z.string(),
-      teamName: z.string(),
-      inviterName: z.string().nullable(),
-    }),
+    data: z.object({ invite: inviteSnapshotSchema, teamName: z.string(), inviterName: z.string().nullable() }),
   },
   'invite.revoked': { version: 1, data: z.object({ invite: inviteSnapshotSchema }) },
   'invite.accepted': { version: 1, data: z.object({ invite: inviteSnapshotSchema, memberId: z.string() }) },

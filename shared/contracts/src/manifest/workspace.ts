@@ -280,9 +280,9 @@ export const WORKSPACE = defineOperations({
     description:
       '`role` defaults to `agent`; `owner` is 400 (param role). 409 `resource_conflict` (param email) when the email is already a member ' +
       'or already has a pending invite (emails compare case-insensitively). The invitation link carries a single-use token valid for ' +
-      '`expiresInHours` (default 168, at most 720); it is never returned here: `member.invited` carries the link, the team name and the ' +
-      "inviter's name to the notifications service, which sends the message (docs/adr/0013). The first secret key of the new member is " +
-      'in the partition of the key that invited them.',
+      '`expiresInHours` (default 168, at most 720); it is never returned here nor put in an event: `member.invited` tells the ' +
+      "notifications service (the team name, the inviter's name), which asks for the link when it sends the message (docs/adr/0013). " +
+      'The first secret key of the new member is in the partition of the key that invited them.',
     permission: 'manage_members',
     params: team,
     body: createInviteBody,
@@ -506,6 +506,16 @@ export const WORKSPACE_INTERNAL = defineOperations({
     body: acceptInviteBody,
     success: { status: 201, data: z.object({ member: memberSchema, mode: z.enum(['test', 'live']) }), shape: 'envelope' },
     errors: ['parameter_missing', 'parameter_invalid', 'resource_not_found', 'resource_conflict', 'invite_expired', 'invite_revoked', 'invite_already_accepted'],
+  },
+  issueInviteLink: {
+    ...internal,
+    method: 'POST',
+    path: '/internal/invites/{inviteId}/link',
+    summary: "A pending invite's link with a new single-use token (any earlier link stops working); for the invitation message",
+    permission: null,
+    params: { inviteId: 'invite' },
+    success: { status: 201, data: z.object({ acceptUrl: z.string(), token: z.string(), expiresAt: z.string().datetime() }), shape: 'envelope' },
+    errors: ['resource_not_found'],
   },
   recordApiKeyEvent: {
     ...internal,

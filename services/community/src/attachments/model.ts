@@ -42,6 +42,8 @@ const attachmentSchema = new mongoose.Schema<AttachmentDoc>(
 attachmentSchema.plugin(tenancyPlugin);
 attachmentSchema.index({ teamId: 1, mode: 1, storagePath: 1 }, { unique: true });
 attachmentSchema.index({ teamId: 1, mode: 1, 'owner.postId': 1 });
+// Uploads no post or comment listed, oldest first (the sweep).
+attachmentSchema.index({ teamId: 1, mode: 1, owner: 1, createdAt: 1 });
 
 export type AttachmentModel = mongoose.Model<AttachmentDoc>;
 export const attachmentModel = (conn: mongoose.Connection): AttachmentModel =>

@@ -21,6 +21,8 @@ import type { AttachmentDoc, AttachmentOwner } from './model';
 import { attachmentView } from './view';
 
 const BASE64_RE = /^[A-Za-z0-9+/]*={0,2}$/;
+/** An upload no post or comment lists within a day is removed (by a later upload of the same team and partition). */
+export const UNATTACHED_TTL_MS = 24 * 3600 * 1000;
 const MB = (n: number) => `${(n / (1024 * 1024)).toFixed(0)} MB`;
 
 /** The bytes of a base64 upload, or 400 param content. */
@@ -43,8 +45,28 @@ export function attachmentRules({ conn, models, storage, logger }: { conn: mongo
     }
   }
 
+  /**
+   * Removes the scope's uploads that no post or comment listed and that are older than `before`,
+   * records and files. Each upload sweeps its own team and partition, so no cross-team job is needed.
+   * In a transaction: a post claiming one of them at the same moment conflicts, and one of the two re-runs.
+   */
+  async function sweepUnattached(scope: Scope, before: Date): Promise<string[]> {
+    const files = await conn.transaction((session) => release(scope, session, { owner: null, createdAt: { $lt: before } }));
+    await deleteFiles(files);
+    return files;
+  }
+
+  async function release(scope: Scope, session: mongoose.ClientSession, filter: mongoose.QueryFilter<AttachmentDoc>): Promise<string[]> {
+    const db = scoped(models, scope);
+    const rows = await db.attachments.find(filter, { storagePath: 1 }).session(session).lean<Pick<AttachmentDoc, 'storagePath'>[]>();
+    if (rows.length) await db.attachments.deleteMany(filter, { session });
+    return rows.map((r) => r.storagePath);
+  }
+
   return {
     deleteFiles,
+    /** Forgets the uploads of `filter` in the caller's transaction; answers their storage paths, for deleteFiles after the commit. */
+    release,
 
     /** Checks the bytes (nothing is stored for a refused file), stores them, then records the upload. */
     async upload(ctx: RequestContext, input: UploadAttachmentInput): Promise<CommunityAttachment> {
@@ -65,18 +87,23 @@ export function attachmentRules({ conn, models, storage, logger }: { conn: mongo
         createdAt: new Date(),
       };
       await storage.put(doc.storagePath, bytes, image.type);
+      let attachment: CommunityAttachment;
       try {
-        return await withOutbox(conn, eventScopeOf(ctx), async (session, emit) => {
+        attachment = await withOutbox(conn, eventScopeOf(ctx), async (session, emit) => {
           await scoped(models, ctx).attachments.create([doc], { session });
-          const attachment = attachmentView(doc);
-          emit({ type: 'community.attachment.uploaded', data: { attachment } });
-          return attachment;
+          const view = attachmentView(doc);
+          emit({ type: 'community.attachment.uploaded', data: { attachment: view } });
+          return view;
         });
       } catch (err) {
         await deleteFiles([doc.storagePath]);
         throw err;
       }
+      await sweepUnattached(ctx, new Date(doc.createdAt.getTime() - UNATTACHED_TTL_MS));
+      return attachment;
     },
+
+    sweepUnattached,
 
     /**
      * Gives the uploads `refs` names to `owner` inside the caller's transaction and answers the
@@ -104,14 +131,6 @@ export function attachmentRules({ conn, models, storage, logger }: { conn: mongo
         out.push(entry);
       }
       return out;
-    },
-
-    /** Forgets the uploads of `filter` in the caller's transaction; answers their storage paths, for deleteFiles after the commit. */
-    async release(scope: Scope, session: mongoose.ClientSession, filter: mongoose.QueryFilter<AttachmentDoc>): Promise<string[]> {
-      const db = scoped(models, scope);
-      const rows = await db.attachments.find(filter, { storagePath: 1 }).session(session).lean<Pick<AttachmentDoc, 'storagePath'>[]>();
-      if (rows.length) await db.attachments.deleteMany(filter, { session });
-      return rows.map((r) => r.storagePath);
     },
 
     /** The attachment and its bytes. Publishable keys read only attachments of public posts (and their comments). */

@@ -1,6 +1,6 @@
 import type mongoose from 'mongoose';
 import slugify from 'slugify';
-import type { CommunityAuthor, CommunityPostSnapshot, CreatePostInput, ListPostsQuery, Page, UpdatePostInput } from '@helpdesk/contracts';
+import type { CommunityAuthor, CreatePostInput, ListPostsQuery, Page, UpdatePostInput } from '@helpdesk/contracts';
 import {
   changeSet,
   duplicateKeyOf,

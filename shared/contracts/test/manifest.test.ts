@@ -15,12 +15,14 @@ import {
   pathParamNames,
   TICKETING,
   WEBHOOKS,
+  WORKSPACE,
+  WORKSPACE_INTERNAL,
   accessRefusal,
   paramRefusal,
   type OperationDef,
 } from '../src';
 
-const manifests: Record<string, Record<string, OperationDef>> = { GATEWAY, TICKETING, CUSTOMERS, WEBHOOKS, CUSTOMERS_INTERNAL, KNOWLEDGE, KNOWLEDGE_INTERNAL, COMMUNITY };
+const manifests: Record<string, Record<string, OperationDef>> = { GATEWAY, TICKETING, CUSTOMERS, WEBHOOKS, CUSTOMERS_INTERNAL, KNOWLEDGE, KNOWLEDGE_INTERNAL, COMMUNITY, WORKSPACE, WORKSPACE_INTERNAL };
 const all = Object.entries(manifests).flatMap(([file, ops]) => Object.entries(ops).map(([id, op]) => ({ file, id, op })));
 
 describe('the API manifest', () => {

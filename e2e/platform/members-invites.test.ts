@@ -33,7 +33,10 @@ describe('invites', () => {
     const address = email();
     const res = await post({ email: address });
     const invite = expectOk(res, 201);
-    expect(invite).toEqual({ id: expect.stringMatching(INV_ID), email: address, role: 'agent', status: 'pending', invitedBy: expect.stringMatching(MEM_ID), expiresAt: expect.stringMatching(ISO), createdAt: expect.stringMatching(ISO) });
+    expect(invite).toEqual({
+      id: expect.stringMatching(INV_ID), email: address, role: 'agent', status: 'pending', invitedBy: expect.stringMatching(MEM_ID),
+      message: { status: 'queued', at: null, error: null }, expiresAt: expect.stringMatching(ISO), createdAt: expect.stringMatching(ISO),
+    });
     expect(Date.parse(invite.expiresAt) - Date.parse(invite.createdAt)).toBe(7 * 24 * 3600 * 1000);
     const { event, token, acceptUrl } = await tokenOf(invite.id);
     expect(event).toMatchObject({ requestId: res.body.meta.requestId, mode: 'test', data: { invite, teamName: 'Invite Co', inviterName: 'Invite Co owner' } });

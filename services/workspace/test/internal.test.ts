@@ -46,6 +46,23 @@ test('recordApiKeyEvent emits api_key.created / api_key.revoked with the caller 
   expectError(await h.api('POST', '/internal/api-key-events', { body: { type: 'api_key.deleted', apiKey } }), 400, 'parameter_invalid', 'type');
 });
 
+test("recordInviteMessage keeps the message's outcome on the invite and emits invite.message_recorded", async () => {
+  const made = await h.api('POST', '/teams/{team}/invites', { body: { email: 'new@example.com' } });
+  expect(made.status).toBe(201);
+  expect(made.body.data.message).toEqual({ status: 'queued', at: null, error: null });
+  const path = `/internal/invites/${made.body.data.id}/message`;
+  const failed = await h.api('POST', path, { body: { status: 'failed', error: 'mailbox unavailable' } });
+  expect(failed.status).toBe(200);
+  expect(failed.body.data.message).toEqual({ status: 'failed', at: expect.any(String), error: 'mailbox unavailable' });
+  expect((await h.eventsOf(failed.requestId)).map((e) => [e.type, e.data.invite.message.status])).toEqual([['invite.message_recorded', 'failed']]);
+  const sent = await h.api('POST', path, { body: { status: 'sent', error: 'ignored' } });
+  expect(sent.body.data.message).toMatchObject({ status: 'sent', error: null });
+  const listed = (await h.api('GET', '/teams/{team}/invites')).body.data.find((i: any) => i.id === made.body.data.id);
+  expect(listed.message.status).toBe('sent');
+  expectError(await h.api('POST', path, { body: { status: 'bounced' } }), 400, 'parameter_invalid', 'status');
+  expectError(await h.api('POST', '/internal/invites/inv_000000000000000000000000/message', { body: { status: 'sent' } }), 404, 'resource_not_found');
+});
+
 test('internal operations refuse calls without a valid token and publishable keys', async () => {
   expectError(await h.api('GET', '/internal/access', { as: null }), 401, 'internal_token_invalid');
   expectError(await h.api('GET', '/internal/access', { as: { keyType: 'publishable' } }), 403, 'insufficient_permissions');

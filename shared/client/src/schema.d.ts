@@ -573,7 +573,7 @@ export interface paths {
         put?: never;
         /**
          * Invite someone by email
-         * @description `role` defaults to `agent`; `owner` is 400 (param role). 409 `resource_conflict` (param email) when the email is already a member or already has a pending invite (emails compare case-insensitively). The invitation link carries a single-use token valid for `expiresInHours` (default 168, at most 720); it is never returned here nor put in an event: `member.invited` tells the notifications service (the team name, the inviter's name), which asks for the link when it sends the message (docs/adr/0013). The first secret key of the new member is in the partition of the key that invited them.
+         * @description `role` defaults to `agent`; `owner` is 400 (param role). 409 `resource_conflict` (param email) when the email is already a member or already has a pending invite (emails compare case-insensitively). The invitation link carries a single-use token valid for `expiresInHours` (default 168, at most 720); it is never returned here nor put in an event: `member.invited` tells the notifications service (the team name, the inviter's name), which asks for the link when it sends the message (docs/adr/0013). The first secret key of the new member is in the partition of the key that invited them. `message` is the invitation message's outcome as its sender reports it: `queued` until then, then `sent` or `failed` (with `error`).
          */
         post: operations["createInvite"];
         delete?: never;
@@ -1451,6 +1451,12 @@ export interface components {
             /** @enum {string} */
             status: "pending" | "accepted" | "revoked" | "expired";
             invitedBy: string | null;
+            message: {
+                /** @enum {string} */
+                status: "queued" | "sent" | "failed";
+                at: string | null;
+                error: string | null;
+            };
             /** Format: date-time */
             expiresAt: string;
             /** Format: date-time */

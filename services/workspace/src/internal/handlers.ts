@@ -12,5 +12,6 @@ export const internalHandlers = ({ invites, teams, apiKeyEvents }: WorkspaceRule
     createTeamOwner: ({ ctx, body }) => teams.createOwner(ctx, body),
     acceptInviteToken: ({ ctx, body }) => invites.accept(ctx, body),
     issueInviteLink: ({ ctx, params }) => invites.issueLink(ctx, params.inviteId),
+    recordInviteMessage: ({ ctx, params, body }) => invites.recordMessage(ctx, params.inviteId, body),
     recordApiKeyEvent: ({ ctx, body }) => apiKeyEvents.record(ctx, body.type, body.apiKey),
   });

@@ -16,6 +16,8 @@ export interface InviteDoc {
   /** The partition of the key that invited: the new member's first key is made in it. */
   keyMode: 'test' | 'live';
   invitedBy: string | null;
+  /** The invitation message's outcome, reported by its sender. */
+  message: { status: 'queued' | 'sent' | 'failed'; at: Date | null; error: string | null };
   expiresAt: Date;
   createdAt: Date;
   acceptedAt: Date | null;
@@ -33,6 +35,11 @@ const inviteSchema = new mongoose.Schema<InviteDoc>(
     tokenHash: { type: String, required: true },
     keyMode: { type: String, enum: ['test', 'live'], required: true },
     invitedBy: { type: String, default: null },
+    message: {
+      status: { type: String, enum: ['queued', 'sent', 'failed'], required: true, default: 'queued' },
+      at: { type: Date, default: null },
+      error: { type: String, default: null },
+    },
     expiresAt: { type: Date, required: true },
     createdAt: { type: Date, required: true },
     acceptedAt: { type: Date, default: null },

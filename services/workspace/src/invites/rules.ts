@@ -66,6 +66,7 @@ export function inviteRules({ conn, models, members, settings, inviteAcceptUrl }
               tokenHash: hash,
               keyMode: ctx.mode,
               invitedBy: ctx.memberId,
+              message: { status: 'queued', at: null, error: null },
               expiresAt: new Date(now.getTime() + input.expiresInHours * HOUR_MS),
               createdAt: now,
               acceptedAt: null,
@@ -100,6 +101,21 @@ export function inviteRules({ conn, models, members, settings, inviteAcceptUrl }
       );
       const acceptUrl = `${inviteAcceptUrl}${inviteAcceptUrl.includes('?') ? '&' : '?'}token=${token}`;
       return { acceptUrl, token, expiresAt: invite.expiresAt.toISOString() };
+    },
+
+    /** Records what became of the invitation message (`invite.message_recorded`). */
+    async recordMessage(ctx: RequestContext, id: string, outcome: { status: 'sent' | 'failed'; error?: string }): Promise<InviteSnapshot> {
+      return withOutbox(conn, eventScopeOf(ctx), async (session, emit) => {
+        const message = { status: outcome.status, at: new Date(), error: outcome.status === 'failed' ? (outcome.error ?? null) : null };
+        const next = await foundOr404(
+          db(ctx).invites.findOneAndUpdate({ _id: id }, { $set: { message } }, { session, returnDocument: 'after' }).lean<InviteDoc>(),
+          'invite',
+          id,
+        );
+        const invite = inviteView(next);
+        emit({ type: 'invite.message_recorded', data: { invite } });
+        return invite;
+      });
     },
 
     async revoke(ctx: RequestContext, id: string): Promise<{ id: string; deleted: true }> {

@@ -9,6 +9,7 @@ export function inviteView(i: Omit<InviteDoc, 'teamId' | 'mode'>, now = new Date
     role: i.role,
     status: i.status === 'pending' && i.expiresAt <= now ? 'expired' : i.status,
     invitedBy: i.invitedBy,
+    message: { status: i.message.status, at: i.message.at ? i.message.at.toISOString() : null, error: i.message.error },
     expiresAt: i.expiresAt.toISOString(),
     createdAt: i.createdAt.toISOString(),
   };

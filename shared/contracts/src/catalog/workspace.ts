@@ -26,12 +26,16 @@ export const memberSnapshotSchema = z.object({
 export type MemberSnapshot = z.infer<typeof memberSnapshotSchema>;
 
 export const INVITE_STATUSES = ['pending', 'accepted', 'revoked', 'expired'] as const;
+/** The invitation message's outcome, as its sender (the notifications service) reports it. */
+export const INVITE_MESSAGE_STATUSES = ['queued', 'sent', 'failed'] as const;
+export const inviteMessageSchema = z.object({ status: z.enum(INVITE_MESSAGE_STATUSES), at: iso.nullable(), error: z.string().nullable() });
 export const inviteSnapshotSchema = z.object({
   id: z.string(),
   email: z.string(),
   role: z.enum(ROLES),
   status: z.enum(INVITE_STATUSES),
   invitedBy: z.string().nullable(),
+  message: inviteMessageSchema,
   expiresAt: iso,
   createdAt: iso,
 });
@@ -122,6 +126,7 @@ export const WORKSPACE_EVENTS = {
     data: z.object({ invite: inviteSnapshotSchema, teamName: z.string(), inviterName: z.string().nullable() }),
   },
   'invite.revoked': { version: 1, data: z.object({ invite: inviteSnapshotSchema }) },
+  'invite.message_recorded': { version: 1, data: z.object({ invite: inviteSnapshotSchema }) },
   'invite.accepted': { version: 1, data: z.object({ invite: inviteSnapshotSchema, memberId: z.string() }) },
   'settings.updated': { version: 1, data: z.object({ settings: settingsSnapshotSchema, ...changeFields }) },
   'feature_flags.updated': { version: 1, data: z.object({ featureFlags: featureFlagsSchema, ...changeFields }) },

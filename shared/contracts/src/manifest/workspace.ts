@@ -282,7 +282,8 @@ export const WORKSPACE = defineOperations({
       'or already has a pending invite (emails compare case-insensitively). The invitation link carries a single-use token valid for ' +
       '`expiresInHours` (default 168, at most 720); it is never returned here nor put in an event: `member.invited` tells the ' +
       "notifications service (the team name, the inviter's name), which asks for the link when it sends the message (docs/adr/0013). " +
-      'The first secret key of the new member is in the partition of the key that invited them.',
+      'The first secret key of the new member is in the partition of the key that invited them. `message` is the invitation ' +
+      "message's outcome as its sender reports it: `queued` until then, then `sent` or `failed` (with `error`).",
     permission: 'manage_members',
     params: team,
     body: createInviteBody,
@@ -516,6 +517,17 @@ export const WORKSPACE_INTERNAL = defineOperations({
     params: { inviteId: 'invite' },
     success: { status: 201, data: z.object({ acceptUrl: z.string(), token: z.string(), expiresAt: z.string().datetime() }), shape: 'envelope' },
     errors: ['resource_not_found'],
+  },
+  recordInviteMessage: {
+    ...internal,
+    method: 'POST',
+    path: '/internal/invites/{inviteId}/message',
+    summary: "The invitation message's outcome (sent, or failed with why), as its sender reports it; shown on the invite",
+    permission: null,
+    params: { inviteId: 'invite' },
+    body: z.strictObject({ status: z.enum(['sent', 'failed']), error: z.string().max(500).optional() }),
+    success: { status: 200, data: inviteSchema, shape: 'envelope' },
+    errors: ['parameter_missing', 'parameter_invalid', 'resource_not_found'],
   },
   recordApiKeyEvent: {
     ...internal,

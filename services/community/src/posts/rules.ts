@@ -4,6 +4,7 @@ import type { CommunityAuthor, CreatePostInput, ListPostsQuery, Page, UpdatePost
 import {
   changeSet,
   duplicateKeyOf,
+  escapeRegex,
   eventScopeOf,
   findPage,
   newUuid,
@@ -32,7 +33,6 @@ const SORTS: Record<ListPostsQuery['sort'], Record<string, 1 | -1>> = {
   comments: { isPinned: -1, commentCount: -1, createdAt: -1, _id: -1 },
 };
 
-const escapeRegex = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 const slugBaseOf = (title: string) => slugify(title, { lower: true, strict: true }).slice(0, 80).replace(/-+$/, '') || 'post';
 
 interface PostRulesDeps {

@@ -6,3 +6,7 @@ export function fieldChanges<T extends object>(before: T, after: T): { changes: 
   }
   return { changes: Object.keys(previous), previous };
 }
+
+/** The fields a PATCH body gave (zod leaves absent optional fields as `undefined`). */
+export const givenFields = <T extends object>(input: T): Partial<T> =>
+  Object.fromEntries(Object.entries(input).filter(([, v]) => v !== undefined)) as Partial<T>;

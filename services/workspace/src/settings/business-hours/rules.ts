@@ -1,7 +1,7 @@
 import { WEEKDAYS, type UpdateBusinessHoursInput } from '@helpdesk/contracts';
 import { parameterInvalid, type RequestContext } from '@helpdesk/kit';
 import type { BusinessHoursDoc } from '../model';
-import { fieldChanges } from '../field-changes';
+import { fieldChanges, givenFields } from '../field-changes';
 import type { SettingsRules } from '../rules';
 import { businessHoursView } from './view';
 
@@ -22,7 +22,7 @@ export function businessHoursRules(settings: SettingsRules) {
           for (const day of WEEKDAYS) {
             const patch = input.schedule?.[day];
             if (!patch) continue;
-            const slot = { ...b.schedule[day], ...Object.fromEntries(Object.entries(patch).filter(([, v]) => v !== undefined)) };
+            const slot = { ...b.schedule[day], ...givenFields(patch) };
             // HH:MM compares correctly as text
             if (slot.end <= slot.start) throw parameterInvalid(`schedule.${day}.end`, `Invalid schedule.${day}.end: ${slot.end} is not after start ${slot.start}.`);
             next.schedule[day] = slot;

@@ -1,6 +1,6 @@
 import type { FeatureFlag, UpdateFeatureFlagsInput } from '@helpdesk/contracts';
 import type { RequestContext } from '@helpdesk/kit';
-import { fieldChanges } from '../field-changes';
+import { fieldChanges, givenFields } from '../field-changes';
 import type { SettingsRules } from '../rules';
 
 /**
@@ -15,7 +15,7 @@ export function featureFlagRules(settings: SettingsRules) {
     update(ctx: RequestContext, input: UpdateFeatureFlagsInput) {
       return settings.change(
         ctx,
-        (cur, c) => c.change('featureFlags', { ...cur.featureFlags, ...Object.fromEntries(Object.entries(input).filter(([, v]) => v !== undefined)) }),
+        (cur, c) => c.change('featureFlags', { ...cur.featureFlags, ...givenFields(input) }),
         (doc, _changes, previous) => ({
           type: 'feature_flags.updated',
           data: { featureFlags: { ...doc.featureFlags }, ...fieldChanges(previous.featureFlags as Record<FeatureFlag, boolean>, doc.featureFlags) },

@@ -1,6 +1,6 @@
 import type { UpdateTicketStatusInput } from '@helpdesk/contracts';
 import { notFound, type RequestContext } from '@helpdesk/kit';
-import { fieldChanges } from '../field-changes';
+import { fieldChanges, givenFields } from '../field-changes';
 import type { StatusEntry } from '../model';
 import type { SettingsRules } from '../rules';
 import { statusesInOrder, statusView } from './view';
@@ -17,7 +17,7 @@ export function statusRules(settings: SettingsRules) {
         (cur, c) => {
           const entry = cur.ticketStatuses.find((s) => s.key === key);
           if (!entry) throw notFound('ticket status', key);
-          const next = { ...entry, ...Object.fromEntries(Object.entries(input).filter(([, v]) => v !== undefined)) };
+          const next = { ...entry, ...givenFields(input) };
           c.change('ticketStatuses', cur.ticketStatuses.map((s) => (s.key === key ? next : s)));
         },
         (doc, _changes, previous) => ({

@@ -1,6 +1,6 @@
 import type { UpdateWidgetInput } from '@helpdesk/contracts';
 import type { RequestContext } from '@helpdesk/kit';
-import { fieldChanges } from '../field-changes';
+import { fieldChanges, givenFields } from '../field-changes';
 import type { WidgetDoc } from '../model';
 import type { SettingsRules } from '../rules';
 
@@ -21,7 +21,7 @@ export function widgetRules(settings: SettingsRules) {
       return settings.change(
         ctx,
         (cur, c) => {
-          const given = Object.fromEntries(Object.entries(input).filter(([, v]) => v !== undefined));
+          const given = givenFields(input);
           if ('allowedOrigins' in given) given.allowedOrigins = [...new Set(given.allowedOrigins as string[])];
           c.change('widget', { ...cur.widget, ...given });
         },

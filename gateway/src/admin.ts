@@ -63,6 +63,7 @@ export function adminOver(repo: KeyRepository, onKeyChange: () => void = () => {
     async createTeam(input) {
       const name = input.name?.trim();
       if (!name) throw new AdminError('team name is required');
+      if ([...name].length > 255) throw new AdminError('team name is at most 255 characters');
       if (input.id !== undefined && !UUID_RE.test(input.id)) throw new AdminError('team id must be a UUID');
       let slug = input.slug ?? slugify(name);
       if (!SLUG_RE.test(slug)) throw new AdminError(`invalid slug "${slug}": lowercase letters, digits and dashes`);
@@ -74,7 +75,7 @@ export function adminOver(repo: KeyRepository, onKeyChange: () => void = () => {
       const team: Team = { id: (input.id ?? newUuid()).toLowerCase(), name, slug, createdAt: new Date(), subscriptionStatus: 'active' };
       if (workspace) {
         // The owner first (the workspace answers a retry with the same owner): a team is never stored without one.
-        const owner = input.owner ?? { name: `${name} owner`, email: `owner@${slug}.example.com` };
+        const owner = input.owner ?? { name: `${name.slice(0, 90)} owner`, email: `owner@${slug}.example.com` };
         team.ownerMemberId = (await workspace.createOwner(team.id, { ...owner, teamName: name, teamSlug: slug })).id;
       }
       try {

@@ -28,6 +28,11 @@ export interface GatewayAdmin {
   /** Also makes the team's owner member when the platform has a workspace service. */
   createTeam(input: { name: string; slug?: string; id?: string; owner?: OwnerInput }): Promise<Team>;
   getTeam(id: string): Promise<Team | null>;
+  /**
+   * A team made before the platform had a workspace service gets its owner, who then holds the
+   * team's keys that had no member. Nothing when it has an owner or there is no workspace service.
+   */
+  ensureOwner(teamId: string, owner: OwnerInput): Promise<Team | null>;
   createKey(input: CreateKeyInput): Promise<{ key: string; record: ApiKeyRecord }>;
   listKeys(teamId: string): Promise<ApiKeyRecord[]>;
   revokeKey(keyId: string): Promise<boolean>;
@@ -87,6 +92,14 @@ export function adminOver(repo: KeyRepository, onKeyChange: () => void = () => {
       return team;
     },
     getTeam: (id) => repo.getTeam(id),
+    async ensureOwner(teamId, owner) {
+      const team = await repo.getTeam(teamId);
+      if (!team || team.ownerMemberId || !workspace) return team;
+      const member = await workspace.createOwner(team.id, { ...owner, teamName: team.name, teamSlug: team.slug });
+      await repo.setTeamOwner(team.id, member.id);
+      onKeyChange();
+      return { ...team, ownerMemberId: member.id };
+    },
     async createKey(input) {
       if (input.type !== 'secret' && input.type !== 'publishable') throw new AdminError('type must be secret or publishable');
       if (input.mode !== 'test' && input.mode !== 'live') throw new AdminError('mode must be test or live');

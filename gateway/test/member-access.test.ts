@@ -123,3 +123,24 @@ it('fails closed with 503 service_unavailable when the workspace service cannot 
   expect(res.status).toBe(503);
   expect(((await res.json()) as any).error.code).toBe('service_unavailable');
 });
+
+it('ensureOwner gives a team made without a workspace service its owner, who then holds its memberless keys', async () => {
+  const port = (workspace.address() as { port: number }).port;
+  const before = await startGateway({ port: 0, mongoUrl: 'memory:legacy', tokens, logger, services: { ticketing: backend.url } });
+  const after = await startGateway({ port: 0, mongoUrl: 'memory:legacy', tokens, logger, keyCacheTtlMs: 0, services: { ticketing: backend.url, workspace: `http://127.0.0.1:${port}` } });
+  try {
+    const old = await before.admin.createTeam({ name: 'Old Co' });
+    expect(old.ownerMemberId).toBeUndefined();
+    const { record } = await before.admin.createKey({ teamId: old.id, type: 'secret', mode: 'test' });
+    expect(record.memberId).toBeNull();
+    const owned = await after.admin.ensureOwner(old.id, { name: 'Olga', email: 'olga@example.com' });
+    expect(owned?.ownerMemberId).toBe('mem_owner0000000000000000000');
+    expect((await after.admin.listKeys(old.id)).map((k) => k.memberId)).toEqual(['mem_owner0000000000000000000']);
+    // a second call changes nothing; an unknown team is null
+    expect((await after.admin.ensureOwner(old.id, { name: 'X', email: 'x@example.com' }))?.ownerMemberId).toBe('mem_owner0000000000000000000');
+    expect(await after.admin.ensureOwner('00000000-0000-4000-8000-000000000000', { name: 'X', email: 'x@example.com' })).toBeNull();
+  } finally {
+    await before.stop();
+    await after.stop();
+  }
+});

@@ -37,8 +37,10 @@ export async function ensureDevCredentials(
   const existing = await readCredentials(file);
   let created = false;
   let credentials: DevCredentials;
-  if (existing && (await admin.getTeam(existing.teamId))) {
-    credentials = { ...existing, ...current };
+  // A team from before the workspace service gets its owner now (the printed keys become the owner's).
+  const team = existing ? await admin.ensureOwner(existing.teamId, DEV_OWNER) : null;
+  if (existing && team) {
+    credentials = { ...existing, ...current, ownerMemberId: team.ownerMemberId ?? null };
   } else {
     // The keys belong to the team's owner member (made with the team), so they carry the owner's role.
     const team = await admin.createTeam({ name: 'Development team', slug: 'development', owner: DEV_OWNER });

@@ -46,6 +46,11 @@ export class MemoryKeyRepository implements KeyRepository {
     const { hash: _hash, ...rest } = k;
     return structuredClone(rest);
   }
+  async setTeamOwner(teamId: string, memberId: string): Promise<void> {
+    const t = this.teams.get(teamId);
+    if (t) t.ownerMemberId = memberId;
+    for (const k of this.keys.values()) if (k.teamId === teamId && k.memberId === null) k.memberId = memberId;
+  }
   async listKeys(teamId: string): Promise<ApiKeyRecord[]> {
     return [...this.keys.values()]
       .filter((k) => k.teamId === teamId)

@@ -131,6 +131,11 @@ export class MongoKeyRepository implements KeyRepository {
   }
 
 
+  async setTeamOwner(teamId: string, memberId: string): Promise<void> {
+    await this.teams.updateOne({ _id: teamId }, { $set: { ownerMemberId: memberId } });
+    await this.keys.updateMany({ teamId, memberId: null }, { $set: { memberId } });
+  }
+
   async listKeys(teamId: string): Promise<ApiKeyRecord[]> {
     const docs = await this.keys.find({ teamId }).sort({ createdAt: 1 }).lean<Doc[]>();
     return docs.map(toRecord);

@@ -50,6 +50,8 @@ export interface KeyRepository {
   insertKey(key: StoredKey): Promise<void>;
   findKeyByHash(hash: string): Promise<StoredKey | null>;
   getKey(keyId: string): Promise<ApiKeyRecord | null>;
+  /** Gives a team made before it had an owner its owner, and that owner its keys without a member. */
+  setTeamOwner(teamId: string, memberId: string): Promise<void>;
   listKeys(teamId: string): Promise<ApiKeyRecord[]>;
   revokeKey(keyId: string, at: Date): Promise<boolean>;
   touchKey(keyId: string, at: Date): Promise<void>;

@@ -16,7 +16,7 @@
  */
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
-import { start, stop } from './processes';
+import { cpuSeconds, start, stop } from './processes';
 import { startMultiProcess, startOneProcess, type RunningShape } from './shapes';
 
 const { values } = parseArgs({
@@ -37,11 +37,18 @@ const REDIS_URL = process.env.REDIS_URL || 'redis://127.0.0.1:6379';
 /** Tickets in the team for the list row (half of them open). */
 const LIST_TICKETS = 1_000;
 
-interface Figure { shape: string; name: string; rps: number; p50: number; p99: number; non2xx: number }
+/** `cpuMs`: CPU time the server's processes spent per request (all of them, all threads). */
+interface Figure { shape: string; name: string; rps: number; p50: number; p99: number; non2xx: number; cpuMs: number }
 
-async function load(shape: string, name: string, opts: autocannon.Options): Promise<Figure> {
+/**
+ * Loads one row and reads the CPU time `pids` used meanwhile: on a shared machine req/s move with
+ * the neighbours' load, the CPU per request much less.
+ */
+async function load(shape: string, name: string, pids: number[], opts: autocannon.Options): Promise<Figure> {
+  const cpu0 = cpuSeconds(pids);
   const result = await autocannon({ connections, duration, ...opts });
-  return { shape, name, rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, non2xx: result.non2xx + result.errors };
+  const cpuMs = ((cpuSeconds(pids) - cpu0) * 1000) / Math.max(result.requests.total, 1);
+  return { shape, name, rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, non2xx: result.non2xx + result.errors, cpuMs };
 }
 
 /** Runs `fn` over `items` with `width` at a time. */
@@ -70,20 +77,20 @@ async function rows(shapeName: string, p: RunningShape): Promise<Figure[]> {
   });
   const figures: Figure[] = [];
   const path = (url: string) => new URL(url).pathname;
-  if (only.has('get')) figures.push(await load(shapeName, 'GET /tickets/{id}', { url: `${base}/tickets/${ids[0]}`, headers }));
-  if (only.has('list')) figures.push(await load(shapeName, 'GET /tickets?status=open&pageSize=20', { url: `${base}/tickets?status=open&pageSize=20`, headers }));
+  if (only.has('get')) figures.push(await load(shapeName, 'GET /tickets/{id}', p.pids, { url: `${base}/tickets/${ids[0]}`, headers }));
+  if (only.has('list')) figures.push(await load(shapeName, 'GET /tickets?status=open&pageSize=20', p.pids, { url: `${base}/tickets?status=open&pageSize=20`, headers }));
   if (only.has('message')) {
     // Spread over the seeded tickets: one ticket taking every message would measure its write conflicts.
     let n = 0;
     const message = JSON.stringify({ content: 'y'.repeat(400), sender: 'agent' });
-    figures.push(await load(shapeName, 'POST /tickets/{id}/messages', {
+    figures.push(await load(shapeName, 'POST /tickets/{id}/messages', p.pids, {
       url: base,
       requests: [{ method: 'POST', headers, body: message, setupRequest: (r) => ({ ...r, path: `${path(base)}/tickets/${ids[n++ % ids.length]}/messages` }) }],
     }));
   }
   if (only.has('post')) {
     const body = JSON.stringify({ title: 'Load test ticket', priority: 'high', tags: ['bench'], messages: [{ sender: 'customer', content: 'x'.repeat(800) }] });
-    figures.push(await load(shapeName, 'POST /tickets', { url: `${base}/tickets`, method: 'POST', headers, body }));
+    figures.push(await load(shapeName, 'POST /tickets', p.pids, { url: `${base}/tickets`, method: 'POST', headers, body }));
   }
   return figures;
 }
@@ -91,7 +98,7 @@ async function rows(shapeName: string, p: RunningShape): Promise<Figure[]> {
 async function main(): Promise<void> {
   const figures: Figure[] = [];
   const hello = await start('bench/hello-server.ts', { PORT: '0' }, /listening (\d+)/);
-  figures.push(await load('-', 'express hello-world (baseline)', { url: `http://127.0.0.1:${hello.match[1]}/` }));
+  figures.push(await load('-', 'express hello-world (baseline)', [hello.child.pid!], { url: `http://127.0.0.1:${hello.match[1]}/` }));
   await stop(hello.child);
   const prof = values['cpu-prof'];
 
@@ -110,13 +117,19 @@ async function main(): Promise<void> {
 
   const baseline = figures[0].rps;
   console.log(`\nconnections ${connections}, ${duration} s each, loopback\n`);
-  console.log('shape'.padEnd(12) + 'what'.padEnd(38) + 'req/s'.padStart(8) + 'p50 ms'.padStart(8) + 'p99 ms'.padStart(8) + 'p99/p50'.padStart(9) + 'of baseline'.padStart(13) + 'non-2xx'.padStart(9));
+  const baseCpu = figures[0].cpuMs;
+  console.log(
+    'shape'.padEnd(12) + 'what'.padEnd(38) + 'req/s'.padStart(8) + 'p50 ms'.padStart(8) + 'p99 ms'.padStart(8) + 'p99/p50'.padStart(9) +
+      'of baseline'.padStart(13) + 'CPU ms/req'.padStart(12) + 'x baseline'.padStart(12) + 'non-2xx'.padStart(9),
+  );
   for (const f of figures) {
     console.log(
       f.shape.padEnd(12) + f.name.padEnd(38) + f.rps.toFixed(0).padStart(8) + String(f.p50).padStart(8) + String(f.p99).padStart(8) +
-        (f.p99 / Math.max(f.p50, 1)).toFixed(1).padStart(9) + `${((f.rps / baseline) * 100).toFixed(1)} %`.padStart(13) + String(f.non2xx).padStart(9),
+        (f.p99 / Math.max(f.p50, 1)).toFixed(1).padStart(9) + `${((f.rps / baseline) * 100).toFixed(1)} %`.padStart(13) +
+        f.cpuMs.toFixed(3).padStart(12) + (f.cpuMs / baseCpu).toFixed(1).padStart(12) + String(f.non2xx).padStart(9),
     );
   }
+  console.log('\n(CPU ms/req: CPU time of all the platform\'s processes per request; "x baseline": that over the baseline\'s.)');
   const targets: [string, number][] = [['GET /tickets/{id}', 0.15], ['POST /tickets', 0.08], ['GET /tickets?status=open&pageSize=20', 0.08]];
   console.log('');
   for (const [name, target] of targets) {

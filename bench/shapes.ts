@@ -18,6 +18,8 @@ export interface RunningShape {
   teamId: string;
   /** A secret test key. */
   secretKey: string;
+  /** The platform's processes (their CPU time is read per row). */
+  pids: number[];
   stop(): Promise<void>;
 }
 
@@ -42,6 +44,7 @@ export async function startOneProcess(cpuProfDir?: string): Promise<RunningShape
     baseUrl: platform.match[1],
     teamId: creds.teamId,
     secretKey: creds.keys.sk_test,
+    pids: [platform.child.pid!],
     async stop() {
       await stop(platform.child);
       rmSync(dataDir, { recursive: true, force: true });
@@ -96,7 +99,7 @@ export async function startMultiProcess(infra: { amqpUrl: string; redisUrl: stri
     const team = await admin.createTeam({ name: 'Benchmark team' });
     const { key } = await admin.createKey({ teamId: team.id, type: 'secret', mode: 'test', name: 'bench' });
     await admin.close();
-    return { baseUrl: `http://127.0.0.1:${gateway.match[1]}/api/v1`, teamId: team.id, secretKey: key, stop: stopAll };
+    return { baseUrl: `http://127.0.0.1:${gateway.match[1]}/api/v1`, teamId: team.id, secretKey: key, pids: children.map((c) => c.pid!), stop: stopAll };
   } catch (err) {
     await stopAll();
     throw err;

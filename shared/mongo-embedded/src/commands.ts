@@ -451,14 +451,19 @@ export class Core {
     const hasFilter = Object.keys(f).length > 0;
     if (hasFilter) checkFilter(f);
     let test: ((d: Doc) => boolean) | null = null;
+    let simple = false;
     if (hasFilter) {
       test = simpleMatcher(f);
+      simple = test !== null;
       if (!test) {
         const q = newQuery(f);
         test = (d) => q.test(d);
       }
     }
-    const { docs } = this.engine.candidates(coll, hasFilter ? f : undefined, txn);
+    const { docs, plan } = this.engine.candidates(coll, hasFilter ? f : undefined, txn);
+    // A simple equality filter the index lookup answered field by field: every candidate already
+    // matches (documents changed in the transaction are not in the index, so they are tested).
+    if (simple && plan.covers && !(coll && txn?.writes.get(coll)) && Object.keys(f).every((k) => plan.covers!.includes(k))) test = null;
     const sort = opts.sort && Object.keys(opts.sort).length && !('$natural' in opts.sort) ? opts.sort : undefined;
     const skip = opts.skip ?? 0;
     const limit = opts.limit ?? 0;

@@ -228,6 +228,8 @@ function showValue(v: unknown): string {
 export interface Plan {
   ids: string[] | null;
   index: string | null;
+  /** The filter fields the index lookup answered exactly (every candidate equals them). */
+  covers?: readonly string[];
 }
 
 export class Engine {
@@ -346,7 +348,7 @@ export class Engine {
     const eq = this.eqPredicates(filter);
     if (eq.size === 0) return { ids: null, index: null };
     const idVals = eq.get('_id');
-    if (idVals) return { ids: unique(idVals.map(keyOf)), index: '_id_' };
+    if (idVals) return { ids: unique(idVals.map(keyOf)), index: '_id_', covers: ['_id'] };
     let best: { ix: Index; score: number; prefix: boolean } | null = null;
     for (const ix of coll.indexes.values()) {
       if (ix.partial) continue;
@@ -369,7 +371,7 @@ export class Engine {
     }
     const ids = new Set<string>();
     for (const k of combos) for (const id of ix.owners(k, prefix)) ids.add(id);
-    return { ids: [...ids], index: ix.name };
+    return { ids: [...ids], index: ix.name, covers: fields };
   }
 
   /** Documents that may match `filter` (index candidates or a full scan), as seen by `txn`. */

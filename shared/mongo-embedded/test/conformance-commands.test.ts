@@ -173,6 +173,23 @@ describe('insert / find / getMore / killCursors', () => {
     const page = await c.find({ team: 'b', tags: { $in: ['x'] } }, { projection: { secret: 0 } }).sort({ n: -1 }).limit(2).toArray();
     expect(page).toEqual([{ _id: 29, team: 'b', tags: ['x'], n: 29 }, { _id: 25, team: 'b', tags: ['x'], n: 25 }]);
     expect(await c.findOne({ team: 'b', tags: 'y' }, { projection: { n: 1, _id: 0 } })).toEqual({ n: 2 });
+    // Answered by an index lookup alone, and inside a transaction whose own writes are not indexed yet.
+    await c.createIndex({ team: 1, tags: 1 });
+    expect(await c.countDocuments({ team: 'a', tags: 'x' })).toBe(5);
+    expect(await c.countDocuments({ team: 'a', tags: { $in: ['x', 'y'] } })).toBe(10);
+    expect((await c.find({ team: 'b', tags: 'y' }).toArray()).map((d) => d.n)).toEqual([2, 4, 8, 10, 14, 16, 20, 22, 26, 28]);
+    const session = client.startSession();
+    try {
+      session.startTransaction();
+      await c.updateOne({ team: 'a', tags: 'x' }, { $set: { team: 'z' } }, { session });
+      await c.insertOne({ _id: 100, team: 'a', tags: ['x'] } as never, { session });
+      expect(await c.countDocuments({ team: 'a', tags: 'x' }, { session })).toBe(5);
+      expect(await c.countDocuments({ team: 'z', tags: 'x' }, { session })).toBe(1);
+      await session.abortTransaction();
+    } finally {
+      await session.endSession();
+    }
+    expect(await c.countDocuments({ team: 'a', tags: 'x' })).toBe(5);
   });
 
   it('find on a missing collection returns an empty cursor', async () => {

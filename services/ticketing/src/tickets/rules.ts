@@ -62,7 +62,8 @@ export function resolveInternal(input: { messageType?: 'internal' | 'public'; is
 }
 
 const CLOSING = new Set(['resolved', 'closed']);
-const WITHOUT_SEARCH_TEXT = { searchText: 0 } as const;
+/** What a read needs: the view's fields (not the search text, the scope, the customer's cached name and email, the revision). */
+const VIEW_FIELDS = { searchText: 0, teamId: 0, mode: 0, customerName: 0, customerEmail: 0, rev: 0 } as const;
 /** What a message's view needs (its team and partition are the caller's). */
 const MESSAGE_FIELDS = { teamId: 0, mode: 0 } as const;
 const expansions = (q: { 'expand[]'?: Expandable[]; expand?: Expandable[] }) => new Set<Expandable>([...(q['expand[]'] ?? []), ...(q.expand ?? [])]);
@@ -73,10 +74,10 @@ const STALE_RETRIES = 10;
 
 /** The rules of tickets (docs/adr/0004). */
 export function ticketRules({ conn, models, customerRefs }: TicketRulesDeps) {
-  /** `forWrite` also loads the search text (it can be long; reads never need it). */
+  /** A read loads the view's fields only; `forWrite` loads the whole document (search text, revision…). */
   async function findOr404(scope: Scope, id: string, session?: mongoose.ClientSession, forWrite = false): Promise<TicketDoc> {
     const t = await scoped(models, scope)
-      .tickets.findOne({ _id: id }, forWrite ? undefined : WITHOUT_SEARCH_TEXT)
+      .tickets.findOne({ _id: id }, forWrite ? undefined : VIEW_FIELDS)
       .session(session ?? null)
       .lean<TicketDoc>();
     if (!t) throw notFound('ticket', id);
@@ -131,7 +132,7 @@ export function ticketRules({ conn, models, customerRefs }: TicketRulesDeps) {
       if (search) filter.searchText = { $regex: escapeRegex(search.toLowerCase()) };
       const expand = expansions(q);
 
-      const { rows, pagination } = await findPage(db.tickets, filter, q, { projection: WITHOUT_SEARCH_TEXT });
+      const { rows, pagination } = await findPage(db.tickets, filter, q, { projection: VIEW_FIELDS });
       let byTicket: Map<string, MessageDoc[]> | undefined;
       if (expand.has('messages')) {
         byTicket = new Map(rows.map((t) => [t._id, [] as MessageDoc[]]));

@@ -86,6 +86,16 @@ describe('API keys', () => {
     expect((await list()).length).toBe(before);
   });
 
+  it('refuses unknown query parameters on every key operation', async () => {
+    expectError(await tp.api.get(keys(), { key: team.sk_test, query: { limit: 5 } }), 400, 'invalid_request_error', 'parameter_invalid', 'limit');
+    expectError(await tp.api.get(keys(), { key: team.sk_test, query: { includeRevoked: 'yes' } }), 400, 'invalid_request_error', 'parameter_invalid', 'includeRevoked');
+    expectError(await tp.api.post(keys(), {}, { key: team.sk_test, query: { dryRun: 'true' } }), 400, 'invalid_request_error', 'parameter_invalid', 'dryRun');
+    const made = expectOk(await create({ name: 'kept' }), 201);
+    expectError(await tp.api.delete(`${keys()}/${made.id}`, { key: team.sk_test, query: { force: 'true' } }), 400, 'invalid_request_error', 'parameter_invalid', 'force');
+    expect((await list()).map((k: any) => k.id)).toContain(made.id);
+    expectError(await tp.api.withKey(null).post('/invites/accept', { token: 'x', name: 'X' }, { query: { via: 'mail' } }), 400, 'invalid_request_error', 'parameter_invalid', 'via');
+  });
+
   it('revokes: the key answers 401 invalid_api_key at once, leaves the list, emits api_key.revoked', async () => {
     const made = expectOk(await create({ name: 'to revoke' }), 201);
     const res = await tp.api.delete(`${keys()}/${made.id}`, { key: team.sk_test });

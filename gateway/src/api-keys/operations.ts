@@ -7,6 +7,7 @@ import {
   PUBLISHABLE_PERMISSIONS,
   type Permission,
 } from '@helpdesk/contracts';
+import { z } from 'zod';
 import { ApiError, parameterInvalid, parseInput, type Logger } from '@helpdesk/kit';
 import type { GatewayAdmin } from '../admin';
 import type { KeyResolver } from '../auth';
@@ -40,8 +41,11 @@ export function apiKeyView(k: ApiKeyRecord) {
 
 const json = (x: Exchange): unknown => (x.body ? JSON.parse(x.body.toString('utf8')) : {});
 
-function queryOf(x: Exchange): Record<string, string> {
-  return Object.fromEntries(new URLSearchParams(x.query.startsWith('?') ? x.query.slice(1) : x.query));
+const NO_QUERY = z.strictObject({});
+
+/** The query string checked against the operation's schema (none: any parameter is unknown, 400), as services do. */
+function queryOf<S extends z.ZodType>(x: Exchange, schema: S = NO_QUERY as unknown as S): z.output<S> {
+  return parseInput(schema, Object.fromEntries(new URLSearchParams(x.query.startsWith('?') ? x.query.slice(1) : x.query)));
 }
 
 /**
@@ -68,12 +72,13 @@ export function apiKeyOperations(deps: ApiKeyDeps) {
 
   return {
     async listApiKeys(x: Exchange): Promise<OwnAnswer> {
-      const q = parseInput(listApiKeysQuery, queryOf(x));
+      const q = queryOf(x, listApiKeysQuery);
       const keys = (await repo.listKeys(x.auth!.team.id)).filter((k) => visible(x, k) && (q.includeRevoked || !k.revokedAt));
       return { status: 200, data: keys.map(apiKeyView) };
     },
 
     async createApiKey(x: Exchange): Promise<OwnAnswer> {
+      queryOf(x);
       const input = parseInput(createApiKeyBody, json(x));
       const { key: caller, permissions, team } = x.auth!;
       const mode = input.mode ?? caller.mode;
@@ -110,6 +115,7 @@ export function apiKeyOperations(deps: ApiKeyDeps) {
     },
 
     async revokeApiKey(x: Exchange): Promise<OwnAnswer> {
+      queryOf(x);
       const { paramNames, paramValues } = x.match!;
       const keyId = paramValues[paramNames.indexOf('keyId')];
       const found = await repo.getKey(keyId);
@@ -129,6 +135,7 @@ export function apiKeyOperations(deps: ApiKeyDeps) {
      * invite into a member (its refusals are passed on as they are), then the member's first key is made here.
      */
     async acceptInvite(x: Exchange): Promise<OwnAnswer> {
+      queryOf(x);
       const input = parseInput(acceptInviteBody, json(x));
       const m = INVITE_TOKEN_RE.exec(input.token);
       const teamId = m && m[1].replace(/^(.{8})(.{4})(.{4})(.{4})(.{12})$/, '$1-$2-$3-$4-$5');

@@ -21,20 +21,25 @@ export interface IndexSpec {
 
 interface KeyEntry {
   k: string;
-  first: string;
+  /** The keys of the entry's leading fields, shortest first (`a`, `a|b`, … for a compound index). */
+  prefixes: string[];
   vals: unknown[];
 }
 
-/** A secondary index: key string -> ids of the documents holding that key. */
+/**
+ * A secondary index: key string -> ids of the documents holding that key. A compound index also maps
+ * each leading part of its key (`a`, `a|b`, …), so an equality on its first fields is a lookup too.
+ */
 export class Index {
   readonly fields: string[];
   readonly map = new Map<string, string | Set<string>>();
-  readonly prefix: Map<string, string | Set<string>> | null;
+  /** `prefixes[n - 1]`: the key of the first n fields -> ids (n < fields.length). */
+  readonly prefixes: Map<string, string | Set<string>>[];
   readonly partial: ReturnType<typeof makeQuery> | null;
 
   constructor(public readonly spec: IndexSpec) {
     this.fields = Object.keys(spec.key);
-    this.prefix = this.fields.length > 1 ? new Map() : null;
+    this.prefixes = this.fields.slice(1).map(() => new Map());
     this.partial = spec.partialFilterExpression ? makeQuery(spec.partialFilterExpression) : null;
   }
 
@@ -67,25 +72,31 @@ export class Index {
       for (const c of combos) for (const o of opts) next.push({ ks: [...c.ks, o.k], vs: [...c.vs, o.v] });
       combos = next;
     }
-    return combos.map((c) => ({ k: c.ks.join('|'), first: c.ks[0], vals: c.vs }));
+    const prefixesOf = (ks: string[]) => {
+      const out: string[] = [];
+      for (let n = 1; n < ks.length; n++) out.push(n === 1 ? ks[0] : `${out[n - 2]}|${ks[n - 1]}`);
+      return out;
+    };
+    return combos.map((c) => ({ k: c.ks.join('|'), prefixes: prefixesOf(c.ks), vals: c.vs }));
   }
 
   add(id: string, doc: Doc): void {
     for (const e of this.entries(doc)) {
       addTo(this.map, e.k, id);
-      if (this.prefix) addTo(this.prefix, e.first, id);
+      for (let n = 0; n < e.prefixes.length; n++) addTo(this.prefixes[n], e.prefixes[n], id);
     }
   }
 
   remove(id: string, doc: Doc): void {
     for (const e of this.entries(doc)) {
       removeFrom(this.map, e.k, id);
-      if (this.prefix) removeFrom(this.prefix, e.first, id);
+      for (let n = 0; n < e.prefixes.length; n++) removeFrom(this.prefixes[n], e.prefixes[n], id);
     }
   }
 
-  owners(k: string, prefix = false): string[] {
-    const s = (prefix ? this.prefix : this.map)?.get(k);
+  /** Ids holding key `k` of the whole index, or of its first `fieldCount` fields. */
+  owners(k: string, fieldCount = this.fields.length): string[] {
+    const s = (fieldCount >= this.fields.length ? this.map : this.prefixes[fieldCount - 1]).get(k);
     if (s === undefined) return [];
     return typeof s === 'string' ? [s] : [...s];
   }
@@ -349,18 +360,21 @@ export class Engine {
     if (eq.size === 0) return { ids: null, index: null };
     const idVals = eq.get('_id');
     if (idVals) return { ids: unique(idVals.map(keyOf)), index: '_id_', covers: ['_id'] };
-    let best: { ix: Index; score: number; prefix: boolean } | null = null;
+    // The index answering the most leading fields by equality; a whole unique index beats a whole
+    // index beats any part of one.
+    let best: { ix: Index; score: number; used: number } | null = null;
     for (const ix of coll.indexes.values()) {
       if (ix.partial) continue;
-      const full = ix.fields.every((f) => eq.has(f) && (!ix.spec.sparse || !eq.get(f)!.some((x) => x === null)));
-      const prefix = !full && !!ix.prefix && eq.has(ix.fields[0]) && !(ix.spec.sparse && eq.get(ix.fields[0])!.some((x) => x === null));
-      if (!full && !prefix) continue;
-      const score = full ? (ix.unique ? 3 : 2) : 1;
-      if (!best || score > best.score) best = { ix, score, prefix };
+      let used = 0;
+      while (used < ix.fields.length && eq.has(ix.fields[used]) && !(ix.spec.sparse && eq.get(ix.fields[used])!.some((x) => x === null))) used++;
+      if (used === 0) continue;
+      const full = used === ix.fields.length;
+      const score = full ? 1000 + (ix.unique ? 1 : 0) : used;
+      if (!best || score > best.score) best = { ix, score, used };
     }
     if (!best) return { ids: null, index: null };
-    const { ix, prefix } = best;
-    const fields = prefix ? [ix.fields[0]] : ix.fields;
+    const { ix, used } = best;
+    const fields = ix.fields.slice(0, used);
     let combos: string[] = [''];
     for (const f of fields) {
       const ks = unique(eq.get(f)!.map(keyOf));
@@ -370,7 +384,7 @@ export class Engine {
       if (combos.length > 5000) return { ids: null, index: null };
     }
     const ids = new Set<string>();
-    for (const k of combos) for (const id of ix.owners(k, prefix)) ids.add(id);
+    for (const k of combos) for (const id of ix.owners(k, used)) ids.add(id);
     return { ids: [...ids], index: ix.name, covers: fields };
   }
 

@@ -46,6 +46,23 @@ describe('index use', () => {
     }
   });
 
+  it('equality on the two leading fields of a three-field index examines only their documents', async () => {
+    const c = db.collection('threes');
+    await c.drop().catch(() => undefined);
+    await c.insertMany(Array.from({ length: 600 }, (_, i) => ({ _id: i, t: `t${i % 3}`, m: i % 2 ? 'live' : 'test', k: `k${i % 50}`, at: i })) as never[]);
+    await c.createIndex({ t: 1, m: 1, k: 1, at: 1 });
+    const r = await db.command({ explain: { find: 'threes', filter: { t: 't1', m: 'test', k: 'k4' } }, verbosity: 'executionStats' });
+    expect(JSON.stringify(r.queryPlanner.winningPlan)).toContain('IXSCAN');
+    const expected = (await c.find({}).toArray()).filter((d) => d.t === 't1' && d.m === 'test' && d.k === 'k4').length;
+    expect(r.executionStats.nReturned).toBe(expected);
+    expect(r.executionStats.totalDocsExamined).toBe(expected);
+    if (target.embedded) {
+      const before = target.embedded.stats();
+      expect(await c.countDocuments({ t: 't2', m: 'live' })).toBe(100);
+      expect(target.embedded.stats().docsExamined - before.docsExamined).toBe(100);
+    }
+  });
+
   it('$in, compound equality, a compound prefix and multikey fields use indexes', async () => {
     const inq = await explain({ email: { $in: ['p1@x', 'p2@x', 'nobody@x'] } });
     expect(inq.usesIndex).toBe(true);

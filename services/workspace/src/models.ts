@@ -1,4 +1,5 @@
 import type mongoose from 'mongoose';
+import { customFieldModel } from './custom-fields/model';
 import { inviteModel } from './invites/model';
 import { memberModel } from './members/model';
 import { settingsModel } from './settings/model';
@@ -8,5 +9,6 @@ export const workspaceModels = (conn: mongoose.Connection) => ({
   members: memberModel(conn),
   invites: inviteModel(conn),
   settings: settingsModel(conn),
+  customFields: customFieldModel(conn),
 });
 export type WorkspaceModels = ReturnType<typeof workspaceModels>;

@@ -1,4 +1,5 @@
 import type { ServiceDeps } from '@helpdesk/kit';
+import { customFieldRules } from './custom-fields/rules';
 import { apiKeyEventRules, teamRules } from './internal/rules';
 import { inviteRules } from './invites/rules';
 import { memberRules } from './members/rules';
@@ -28,6 +29,7 @@ export function workspaceRules({ conn, models }: ServiceDeps<WorkspaceModels>, o
     featureFlags: featureFlagRules(settings),
     teams: teamRules({ conn, members, settings }),
     apiKeyEvents: apiKeyEventRules({ conn }),
+    customFields: customFieldRules({ conn, models }),
   };
 }
 export type WorkspaceRules = ReturnType<typeof workspaceRules>;

@@ -1,6 +1,7 @@
 import { WORKSPACE, WORKSPACE_INTERNAL } from '@helpdesk/contracts';
 import { defineService } from '@helpdesk/kit';
 import { consumers } from './consumers';
+import { customFieldHandlers } from './custom-fields/handlers';
 import { internalHandlers } from './internal/handlers';
 import { inviteHandlers } from './invites/handlers';
 import { memberHandlers } from './members/handlers';
@@ -35,6 +36,7 @@ export const workspaceService = (settings: WorkspaceSettings) =>
       ...featureFlagHandlers(rules),
       ...teamPreferenceHandlers(rules),
       ...internalHandlers(rules),
+      ...customFieldHandlers(rules),
     }),
     consumers,
   });

@@ -108,6 +108,95 @@ export const apiKeySnapshotSchema = z.object({
 });
 export type ApiKeySnapshot = z.infer<typeof apiKeySnapshotSchema>;
 
+// ---------- custom fields ----------
+
+export const CUSTOM_FIELD_CONTENT_TYPES = ['ticket', 'customer', 'article'] as const;
+export type CustomFieldContentType = (typeof CUSTOM_FIELD_CONTENT_TYPES)[number];
+export const CUSTOM_FIELD_TYPES = ['text', 'number', 'date', 'select', 'checkbox'] as const;
+export type CustomFieldType = (typeof CUSTOM_FIELD_TYPES)[number];
+/** A `text` value's length bound, in characters. */
+export const CUSTOM_FIELD_TEXT_MAX = 1_000;
+
+/** A custom field definition, as the API answers it and events carry it (docs/adr/0022). */
+export const customFieldSnapshotSchema = z.object({
+  id: z.string(),
+  object: z.literal('custom_field'),
+  contentType: z.enum(CUSTOM_FIELD_CONTENT_TYPES),
+  label: z.string(),
+  fieldType: z.enum(CUSTOM_FIELD_TYPES),
+  defaultValue: z.union([z.string(), z.number(), z.boolean()]).nullable(),
+  options: z.array(z.string()).nullable(),
+  minValue: z.number().nullable(),
+  maxValue: z.number().nullable(),
+  required: z.boolean(),
+  sortOrder: z.number().int(),
+  createdAt: iso,
+});
+export type CustomFieldSnapshot = z.infer<typeof customFieldSnapshotSchema>;
+/** What a record's owner needs of a definition to check a value. */
+export type CustomFieldRule = Pick<CustomFieldSnapshot, 'id' | 'fieldType' | 'options' | 'minValue' | 'maxValue' | 'required' | 'defaultValue'>;
+
+const DATE_RE = /^(\d{4})-(\d{2})-(\d{2})$/;
+const isCalendarDate = (v: string) => {
+  const m = DATE_RE.exec(v);
+  if (!m) return false;
+  const d = new Date(Date.UTC(+m[1]!, +m[2]! - 1, +m[3]!));
+  return d.getUTCFullYear() === +m[1]! && d.getUTCMonth() === +m[2]! - 1 && d.getUTCDate() === +m[3]!;
+};
+
+/** Why `value` does not fit the definition (a sentence ending without a period), or null when it does. */
+export function customFieldValueProblem(def: Omit<CustomFieldRule, 'id' | 'required' | 'defaultValue'>, value: unknown): string | null {
+  switch (def.fieldType) {
+    case 'text':
+      return typeof value === 'string' && [...value].length <= CUSTOM_FIELD_TEXT_MAX ? null : `must be a string of at most ${CUSTOM_FIELD_TEXT_MAX} characters`;
+    case 'number':
+      if (typeof value !== 'number' || !Number.isFinite(value)) return 'must be a number';
+      if (def.minValue !== null && value < def.minValue) return `must be at least ${def.minValue}`;
+      if (def.maxValue !== null && value > def.maxValue) return `must be at most ${def.maxValue}`;
+      return null;
+    case 'date':
+      return typeof value === 'string' && isCalendarDate(value) ? null : 'must be a date YYYY-MM-DD';
+    case 'select':
+      return typeof value === 'string' && (def.options ?? []).includes(value) ? null : `must be one of: ${(def.options ?? []).join(', ')}`;
+    case 'checkbox':
+      return typeof value === 'boolean' ? null : 'must be a boolean';
+  }
+}
+
+/**
+ * A record's `customFields` after a write, checked against its type's definitions (docs/adr/0022).
+ * `current` is null on create (every default applies) and the stored values on update (`given` is
+ * merged into them; null removes a value). Values of fields no longer defined are dropped. A required
+ * field left without a value takes its default, or the write is refused. The first problem names
+ * its param `customFields.<fieldId>`.
+ */
+export function resolveCustomFieldValues(
+  defs: CustomFieldRule[],
+  given: Record<string, unknown> | undefined,
+  current: Record<string, unknown> | null,
+): { values: Record<string, unknown> } | { param: string; message: string } {
+  const byId = new Map(defs.map((d) => [d.id, d]));
+  for (const [id, value] of Object.entries(given ?? {})) {
+    const def = byId.get(id);
+    if (!def) return { param: `customFields.${id}`, message: `No custom field ${id} is defined for this record type` };
+    if (value === null) {
+      if (def.required && def.defaultValue === null) return { param: `customFields.${id}`, message: `${id} is required and cannot be removed` };
+      continue;
+    }
+    const problem = customFieldValueProblem(def, value);
+    if (problem) return { param: `customFields.${id}`, message: `Invalid custom field ${id}: ${problem}` };
+  }
+  const values: Record<string, unknown> = {};
+  for (const def of defs) {
+    const g = given?.[def.id];
+    const value = g !== undefined ? g : current ? current[def.id] : undefined;
+    if (value !== undefined && value !== null) values[def.id] = value;
+    else if (def.defaultValue !== null && (def.required || (current === null && g === undefined))) values[def.id] = def.defaultValue;
+    else if (def.required) return { param: `customFields.${def.id}`, message: `Missing required custom field ${def.id}` };
+  }
+  return { values };
+}
+
 export const WORKSPACE_EVENTS = {
   'member.joined': {
     version: 1,
@@ -135,4 +224,8 @@ export const WORKSPACE_EVENTS = {
   'widget_settings.updated': { version: 1, data: z.object({ widget: widgetSnapshotSchema, ...changeFields }) },
   'api_key.created': { version: 1, data: z.object({ apiKey: apiKeySnapshotSchema }) },
   'api_key.revoked': { version: 1, data: z.object({ apiKey: apiKeySnapshotSchema }) },
+  /** `rev` orders a definition's events: a projection never applies an older one over a newer one. */
+  'custom_field.created': { version: 1, data: z.object({ customField: customFieldSnapshotSchema, rev: z.number().int() }) },
+  'custom_field.updated': { version: 1, data: z.object({ customField: customFieldSnapshotSchema, rev: z.number().int(), ...changeFields }) },
+  'custom_field.deleted': { version: 1, data: z.object({ customField: customFieldSnapshotSchema, rev: z.number().int() }) },
 } as const satisfies Record<string, { version: number; data: z.ZodType }>;

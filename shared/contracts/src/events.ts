@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { COMMUNITY_EVENTS } from './catalog/community';
+import { NOTIFICATIONS_EVENTS } from './catalog/notifications';
 import { KNOWLEDGE_EVENTS } from './catalog/knowledge';
 import { WORKSPACE_EVENTS } from './catalog/workspace';
 
@@ -205,6 +206,7 @@ export const EVENT_CATALOG = {
   ...WORKSPACE_EVENTS,
   ...KNOWLEDGE_EVENTS,
   ...COMMUNITY_EVENTS,
+  ...NOTIFICATIONS_EVENTS,
 } as const;
 
 export type EventType = keyof typeof EVENT_CATALOG;

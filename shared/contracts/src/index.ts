@@ -6,6 +6,7 @@ export * from './events';
 export * from './catalog/workspace';
 export * from './catalog/knowledge';
 export * from './catalog/community';
+export * from './catalog/notifications';
 export * from './fields';
 export * from './webhook-patterns';
 export * from './manifest';

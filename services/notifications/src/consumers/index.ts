@@ -1,0 +1,23 @@
+import { on, type ServiceDeps, type Subscription } from '@helpdesk/kit';
+import type { NotificationsModels } from '../models';
+import type { NotificationsRules } from '../rules';
+import { ticketConsumers } from './tickets';
+import { workspaceConsumers } from './workspace';
+
+/**
+ * Everything the notifications service reacts to, in one list (queue `helpdesk.notifications`); a
+ * handler that throws is retried by the bus.
+ */
+export const consumers = ({ members, notifications }: NotificationsRules, { conn }: ServiceDeps<NotificationsModels>): Subscription[] => {
+  const workspace = workspaceConsumers(conn, members, notifications);
+  const tickets = ticketConsumers(conn, members, notifications);
+  return [
+    on('member.joined', workspace.joined), // the member list: userId and @mentions
+    on('member.role_changed', workspace.roleChanged),
+    on('member.removed', workspace.removed),
+    on('member.preferences_updated', workspace.preferencesUpdated),
+    on('invite.accepted', workspace.inviteAccepted), // invite_accepted for the inviter
+    on('ticket.updated', tickets.updated), // assigned
+    on('ticket.message_added', tickets.messageAdded), // customer_replied, mentioned
+  ];
+};

@@ -1,0 +1,46 @@
+import type mongoose from 'mongoose';
+import { consumeOnce, consumeOnceEmitting, type TypedEvent } from '@helpdesk/kit';
+import type { TeamMemberRules } from '../members/rules';
+import type { NotificationRules } from '../notifications/rules';
+import { CONSUMER } from './consumer';
+
+/** The workspace service's events: the member list this service resolves `userId` and mentions with, and accepted invites. */
+export function workspaceConsumers(conn: mongoose.Connection, members: TeamMemberRules, notifications: NotificationRules) {
+  const upsert = async (e: TypedEvent<'member.joined' | 'member.role_changed'>) => {
+    await consumeOnce(conn, CONSUMER, e, (session) => members.upsert(e.teamId, e.data.member, session));
+  };
+  return {
+    joined: upsert,
+    roleChanged: upsert,
+    async removed(e: TypedEvent<'member.removed'>) {
+      await consumeOnce(conn, CONSUMER, e, (session) => members.remove(e.teamId, e.data.member, session));
+    },
+    async preferencesUpdated(e: TypedEvent<'member.preferences_updated'>) {
+      await consumeOnce(conn, CONSUMER, e, (session) => members.setPreferences(e.teamId, e.data.memberId, e.data.preferences, session));
+    },
+
+    /** `invite_accepted` for the member who sent the invite (none when the inviter was a key without a member, or has left). */
+    async inviteAccepted(e: TypedEvent<'invite.accepted'>) {
+      const { invite } = e.data;
+      if (!invite.invitedBy) return;
+      await consumeOnceEmitting(conn, CONSUMER, e, async (session, emit) => {
+        const [inviter] = await members.byIds(e.teamId, [invite.invitedBy!], session);
+        if (!inviter) return;
+        await notifications.createFrom(
+          e,
+          [
+            {
+              memberId: inviter._id,
+              type: 'invite_accepted',
+              title: `${invite.email} accepted your invitation`,
+              body: `${invite.email} joined the team as ${invite.role}.`,
+              ticketId: null,
+            },
+          ],
+          session,
+          emit,
+        );
+      });
+    },
+  };
+}

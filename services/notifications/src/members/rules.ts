@@ -1,0 +1,62 @@
+import type mongoose from 'mongoose';
+import type { MemberSnapshot } from '@helpdesk/contracts';
+import { ApiError, scoped, type Scope } from '@helpdesk/kit';
+import type { NotificationsModels } from '../models';
+import type { TeamMemberDoc } from './model';
+
+/** Members belong to the team: one copy under the live scope, whichever partition's key changed them. */
+const teamScope = (teamId: string): Scope => ({ teamId, mode: 'live' });
+
+/** What an `@mention` may name a member by, lowercase: their email, and their name without spaces (`@AdaLovelace`). */
+export const handlesOf = (m: { name: string; email: string }) => [...new Set([m.email.toLowerCase(), m.name.replace(/\s+/g, '').toLowerCase()])];
+
+/** The team's members, kept from `member.*` events; who `userId` and `@mentions` name. */
+export function teamMemberRules({ models }: { models: NotificationsModels }) {
+  const db = (teamId: string) => scoped(models, teamScope(teamId)).members;
+  return {
+    /** A member joined, or changed (role): their name and email; a removed member stays removed. */
+    async upsert(teamId: string, m: MemberSnapshot, session: mongoose.ClientSession) {
+      await db(teamId).updateOne(
+        { _id: m.id },
+        {
+          $set: { userId: m.userId.toLowerCase(), name: m.name, email: m.email, handles: handlesOf(m), updatedAt: new Date() },
+          $setOnInsert: { boringMode: false, removed: false },
+        },
+        { upsert: true, session },
+      );
+    },
+
+    async remove(teamId: string, m: MemberSnapshot, session: mongoose.ClientSession) {
+      await db(teamId).updateOne(
+        { _id: m.id },
+        { $set: { userId: m.userId.toLowerCase(), name: m.name, email: m.email, handles: [], removed: true, updatedAt: new Date() }, $setOnInsert: { boringMode: false } },
+        { upsert: true, session },
+      );
+    },
+
+    async setPreferences(teamId: string, memberId: string, prefs: { boringMode: boolean }, session: mongoose.ClientSession) {
+      await db(teamId).updateOne({ _id: memberId }, { $set: { boringMode: prefs.boringMode, updatedAt: new Date() } }, { session });
+    },
+
+    /** The current member a `userId` names (account UUID or `mem_…` id); 404 (param userId) otherwise. */
+    async resolve(teamId: string, userId: string): Promise<TeamMemberDoc> {
+      const filter = userId.startsWith('mem_') ? { _id: userId } : { userId: userId.toLowerCase() };
+      const member = await db(teamId).findOne({ ...filter, removed: false }).lean<TeamMemberDoc>();
+      if (!member) throw new ApiError('resource_not_found', `No member of this team has userId '${userId}'.`, 'userId');
+      return member;
+    },
+
+    /** Current members by id (those who are not members any more are left out). */
+    async byIds(teamId: string, ids: string[], session?: mongoose.ClientSession): Promise<TeamMemberDoc[]> {
+      if (!ids.length) return [];
+      return db(teamId).find({ _id: { $in: ids }, removed: false }, null, { session }).lean<TeamMemberDoc[]>();
+    },
+
+    /** Current members an `@mention` names. */
+    async byHandles(teamId: string, handles: string[], session?: mongoose.ClientSession): Promise<TeamMemberDoc[]> {
+      if (!handles.length) return [];
+      return db(teamId).find({ handles: { $in: handles }, removed: false }, null, { session }).lean<TeamMemberDoc[]>();
+    },
+  };
+}
+export type TeamMemberRules = ReturnType<typeof teamMemberRules>;

@@ -1,0 +1,10 @@
+import type mongoose from 'mongoose';
+import { teamMemberModel } from './members/model';
+import { notificationModel } from './notifications/model';
+
+/** Every model of the service on its connection (kit builds their indexes at start-up). */
+export const notificationsModels = (conn: mongoose.Connection) => ({
+  members: teamMemberModel(conn),
+  notifications: notificationModel(conn),
+});
+export type NotificationsModels = ReturnType<typeof notificationsModels>;

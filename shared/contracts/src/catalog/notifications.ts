@@ -1,0 +1,39 @@
+import { z } from 'zod';
+
+/**
+ * The notifications service's events (type → {version, data schema}), spread into EVENT_CATALOG in
+ * ../events.ts, and the Notification they carry (docs/adr/0020).
+ */
+const iso = z.string().datetime();
+
+/**
+ * The notification types made today, each from an event that exists (docs/adr/0020):
+ * `assigned` (ticket.updated changed `assignedTo`), `customer_replied` (a customer's public message
+ * on a ticket assigned to the member), `mentioned` (`@…` in an internal note), `invite_accepted`
+ * (someone the member invited joined). `sla_breached`, `boss_spawned` and `boss_defeated` arrive
+ * with the SLA and game events.
+ */
+export const NOTIFICATION_TYPES = ['assigned', 'customer_replied', 'mentioned', 'invite_accepted'] as const;
+export type NotificationType = (typeof NOTIFICATION_TYPES)[number];
+
+export const notificationSnapshotSchema = z.object({
+  id: z.string(),
+  object: z.literal('notification'),
+  type: z.enum(NOTIFICATION_TYPES),
+  title: z.string(),
+  body: z.string(),
+  /** The ticket it is about, or null (an accepted invite). */
+  ticketId: z.string().nullable(),
+  /** The member it is for (`mem_…`). */
+  memberId: z.string(),
+  isRead: z.boolean(),
+  readAt: iso.nullable(),
+  createdAt: iso,
+});
+export type NotificationSnapshot = z.infer<typeof notificationSnapshotSchema>;
+
+export const NOTIFICATIONS_EVENTS = {
+  'notification.created': { version: 1, data: z.object({ notification: notificationSnapshotSchema, sourceEventId: z.string() }) },
+  'notification.read': { version: 1, data: z.object({ notification: notificationSnapshotSchema }) },
+  'notification.all_read': { version: 1, data: z.object({ memberId: z.string(), markedRead: z.number().int() }) },
+} as const satisfies Record<string, { version: number; data: z.ZodType }>;

@@ -10,6 +10,7 @@ import { startWebhooks, type RunningWebhooks, type WebhookSettings } from '@help
 import { startKnowledge, type RunningKnowledge } from '@helpdesk/knowledge';
 import { startWorkspace, type RunningWorkspace } from '@helpdesk/workspace';
 import { attachmentStorage, startCommunity, type RunningCommunity } from '@helpdesk/community';
+import { startNotifications } from '@helpdesk/notifications';
 
 export interface PlatformOptions {
   /** Gateway port; 0 = any free port. */
@@ -116,6 +117,8 @@ export async function bootPlatform(opts: PlatformOptions): Promise<Platform> {
     if (!opts.dataDir) started.push({ name: 'community-attachments', stop: () => rm(attachmentsDir, { recursive: true, force: true }) });
     const community = await startCommunity({ ...serviceOpts('community'), customersUrl: customers.url, storage: attachmentStorage({ s3Url: opts.attachmentsS3Url, dataDir: attachmentsDir }) });
     started.push({ name: 'community', stop: () => community.stop() });
+    const notifications = await startNotifications(serviceOpts('notifications'));
+    started.push({ name: 'notifications', stop: () => notifications.stop() });
 
     const gateway = await startGateway({
       port: opts.port,
@@ -132,6 +135,7 @@ export async function bootPlatform(opts: PlatformOptions): Promise<Platform> {
         workspace: workspace.url,
         knowledge: knowledge.url,
         community: community.url,
+        notifications: notifications.url,
       },
       logger: logger.child({ service: 'gateway' }),
       rateLimits: opts.rateLimits,

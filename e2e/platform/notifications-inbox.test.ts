@@ -1,0 +1,73 @@
+/** Notifications through the whole platform: made from real workspace and ticketing events, read through the gateway. */
+import { startTestPlatform, type TeamKeys, type TestPlatform } from '../support/platform';
+import { eventually, expectError, expectOk, ISO } from './helpdesk-helpers';
+import { addMember, WorkspaceEvents, type TestMember } from './workspace-helpers';
+
+let tp: TestPlatform;
+let log: WorkspaceEvents;
+let team: TeamKeys;
+let owner: { id: string; userId: string };
+let agent: TestMember & { userId: string };
+const N = () => `/teams/${team.teamId}/notifications`;
+const list = async (userId: string, key = team.sk_test, qs = '') => expectOk(await tp.api.get(`${N()}?userId=${userId}${qs}`, { key }), 200);
+
+beforeAll(async () => {
+  tp = await startTestPlatform();
+  log = await WorkspaceEvents.start(tp);
+  team = await tp.createTeam('Notify Co');
+  const members = expectOk(await tp.api.get(`/teams/${team.teamId}/members`, { key: team.sk_test }), 200);
+  owner = members.find((m: any) => m.role === 'owner');
+  const added = await addMember(tp, log, team, 'agent');
+  const again = expectOk(await tp.api.get(`/teams/${team.teamId}/members`, { key: team.sk_test }), 200);
+  agent = { ...added, userId: again.find((m: any) => m.id === added.id).userId };
+}, 60_000);
+afterAll(async () => {
+  await tp?.stop();
+}, 60_000);
+
+describe('notifications', () => {
+  it('the owner who invited is notified when the invite is accepted', async () => {
+    const data = await eventually('invite_accepted', async () => {
+      const d = await list(owner.userId);
+      return d.length ? d : null;
+    });
+    expect(data).toEqual([
+      {
+        id: expect.stringMatching(/^ntf_[A-Za-z0-9]{24}$/), object: 'notification', type: 'invite_accepted', title: `${agent.email} accepted your invitation`,
+        body: `${agent.email} joined the team as agent.`, ticketId: null, memberId: owner.id, isRead: false, readAt: null, createdAt: expect.stringMatching(ISO),
+      },
+    ]);
+  });
+
+  it('an internal note mentioning @email notifies that member; unread-count, mark one read, mark all read', async () => {
+    const t = expectOk(await tp.api.post(`/teams/${team.teamId}/tickets`, { title: 'Printer on fire' }, { key: team.sk_test }), 201);
+    for (const content of [`@${agent.email} can you take this?`, `ping @${agent.email.toUpperCase()}`]) {
+      expectOk(await tp.api.post(`/teams/${team.teamId}/tickets/${t.id}/messages`, { content, isInternal: true }, { key: team.sk_test }), 201);
+    }
+    const mine = await eventually('two mentions', async () => {
+      const d = await list(agent.id, agent.key);
+      return d.length === 2 ? d : null;
+    });
+    expect(mine.map((n: any) => [n.type, n.ticketId])).toEqual([['mentioned', t.id], ['mentioned', t.id]]);
+    const count = (key = agent.key) => tp.api.get(`${N()}/unread-count?userId=${agent.userId}`, { key });
+    expect(expectOk(await count(), 200)).toEqual({ unreadCount: 2, truncated: false });
+
+    const read = expectOk(await tp.api.post(`${N()}/${mine[0].id}/read`, { userId: agent.userId }, { key: agent.key }), 200);
+    expect(read).toEqual({ ...mine[0], isRead: true, readAt: expect.stringMatching(ISO) });
+    expect((await list(agent.id, agent.key, '&isRead=false')).map((n: any) => n.id)).toEqual([mine[1].id]);
+    expect(expectOk(await tp.api.post(`${N()}/mark-all-read`, { userId: agent.id }, { key: agent.key }), 200)).toEqual({ markedRead: 1 });
+    expect(expectOk(await count(), 200)).toEqual({ unreadCount: 0, truncated: false });
+  });
+
+  it('the live partition, other teams and publishable keys see nothing; bad inputs are clear errors', async () => {
+    expect(await list(agent.id, team.sk_live)).toEqual([]);
+    expectError(await tp.api.get(`${N()}?userId=${agent.id}`, { key: tp.otherTeam.sk_test }), 403, 'authorization_error', 'team_access_denied');
+    expectError(await tp.api.get(`/teams/${tp.otherTeam.teamId}/notifications?userId=${agent.id}`, { key: tp.otherTeam.sk_test }), 404, 'not_found_error', 'resource_not_found', 'userId');
+    expectError(await tp.api.get(`${N()}?userId=${agent.id}`, { key: team.pk_test }), 403, 'authorization_error', 'publishable_key_forbidden');
+    expectError(await tp.api.post(`${N()}/mark-all-read`, { userId: agent.id }, { key: team.pk_test }), 403, 'authorization_error', 'publishable_key_write');
+    expectError(await tp.api.get(N(), { key: team.sk_test }), 400, 'invalid_request_error', 'parameter_missing', 'userId');
+    expectError(await tp.api.get(`${N()}?userId=${agent.id}&isRead=maybe`, { key: team.sk_test }), 400, 'invalid_request_error', 'parameter_invalid', 'isRead');
+    expectError(await tp.api.post(`${N()}/mark-all-read`, {}, { key: team.sk_test }), 400, 'invalid_request_error', 'parameter_missing', 'userId');
+    expectError(await tp.api.post(`${N()}/ntf_x/read`, { userId: agent.id }, { key: team.sk_test }), 400, 'invalid_request_error', 'invalid_id_format', 'notificationId');
+  });
+});

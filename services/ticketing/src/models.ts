@@ -1,5 +1,6 @@
 import type mongoose from 'mongoose';
 import { customerRefModel } from './customer-refs/model';
+import { customFieldDefModel } from './custom-fields/model';
 import { messageModel } from './tickets/messages/model';
 import { ticketModel } from './tickets/model';
 
@@ -8,5 +9,6 @@ export const ticketingModels = (conn: mongoose.Connection) => ({
   tickets: ticketModel(conn),
   messages: messageModel(conn),
   customerRefs: customerRefModel(conn),
+  customFieldDefs: customFieldDefModel(conn),
 });
 export type TicketingModels = ReturnType<typeof ticketingModels>;

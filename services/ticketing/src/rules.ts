@@ -1,6 +1,7 @@
 import { CUSTOMERS_INTERNAL } from '@helpdesk/contracts';
 import { internalClient, type ServiceDeps } from '@helpdesk/kit';
 import { customerRefsRules } from './customer-refs/rules';
+import { customFieldRules } from './custom-fields/rules';
 import type { TicketingModels } from './models';
 import { messageRules } from './tickets/messages/rules';
 import { ticketRules } from './tickets/rules';
@@ -13,9 +14,10 @@ export interface TicketingConfig {
 /** Every resource's rules, wired once; handlers, consumers and workers share them. */
 export function ticketingRules({ conn, models }: ServiceDeps<TicketingModels>, config: TicketingConfig) {
   const customerRefs = customerRefsRules({ conn, models });
-  const tickets = ticketRules({ conn, models, customerRefs });
+  const customFields = customFieldRules({ models });
+  const tickets = ticketRules({ conn, models, customerRefs, customFields });
   const messages = messageRules({ conn, models, tickets });
   const customers = internalClient(CUSTOMERS_INTERNAL, config.customersUrl, { service: 'customers' });
-  return { customerRefs, tickets, messages, customers };
+  return { customerRefs, customFields, tickets, messages, customers };
 }
 export type TicketingRules = ReturnType<typeof ticketingRules>;

@@ -19,7 +19,7 @@ const create = async (body: Record<string, unknown>, as?: Caller) => {
   return r.body.data;
 };
 const PUBLIC_KEYS = [
-  'assignedTo', 'closedAt', 'createdAt', 'customerId', 'id', 'messageCount', 'metadata', 'notes', 'priority',
+  'assignedTo', 'closedAt', 'createdAt', 'customFields', 'customerId', 'id', 'messageCount', 'metadata', 'notes', 'priority',
   'resolvedAt', 'status', 'tags', 'title', 'updatedAt',
 ];
 const count = (coll: string, filter: Record<string, unknown> = {}) => h.svc.conn.collection(coll).countDocuments(filter);

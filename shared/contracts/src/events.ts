@@ -43,6 +43,8 @@ export const ticketSnapshotSchema = z.object({
   notes: z.string().nullable(),
   messageCount: z.number().int(),
   metadata: z.record(z.string(), z.unknown()),
+  /** `{fieldId: value}` of the team's ticket custom fields (docs/adr/0022); absent in events from before them. */
+  customFields: z.record(z.string(), z.unknown()).optional(),
   /** Where the ticket came from: `api`, `email`, `widget`, `import`; game damage needs it. */
   channel: z.string(),
   createdAt: iso,

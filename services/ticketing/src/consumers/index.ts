@@ -7,11 +7,15 @@ import type { TicketingRules } from '../rules';
  * idempotent by itself (snapshots are applied by `rev`; unlinking finds only tickets still linked),
  * so a redelivered event changes nothing twice.
  */
-export const consumers = ({ customerRefs }: TicketingRules, { logger }: { logger: Logger }): Subscription[] => [
+export const consumers = ({ customerRefs, customFields }: TicketingRules, { logger }: { logger: Logger }): Subscription[] => [
   on('customer.created', (e) => customerRefs.apply(e, e.data.customer)),
   on('customer.updated', (e) => customerRefs.apply(e, e.data.customer)),
   on('customer.deleted', async (e) => {
     const unlinked = await customerRefs.unlinkDeleted(e, e.data.customer);
     logger.info({ customerId: e.data.customerId, unlinked, requestId: e.requestId }, 'deleted customer unlinked from its tickets');
   }),
+  // The team's ticket custom field definitions (docs/adr/0022).
+  on('custom_field.created', (e) => customFields.apply(e, e.data.customField, e.data.rev, false)),
+  on('custom_field.updated', (e) => customFields.apply(e, e.data.customField, e.data.rev, false)),
+  on('custom_field.deleted', (e) => customFields.apply(e, e.data.customField, e.data.rev, true)),
 ];

@@ -19,6 +19,8 @@ export interface TicketDoc {
   notes: string | null;
   messageCount: number;
   metadata: Record<string, unknown>;
+  /** `{fieldId: value}`, checked against the team's definitions (docs/adr/0022). */
+  customFields?: Record<string, unknown>;
   channel: string;
   /** Lowercase `title \n customerName \n content…`: one regex query answers `search`. */
   searchText: string;
@@ -44,6 +46,7 @@ const ticketSchema = new mongoose.Schema<TicketDoc>(
     notes: { type: String, default: null },
     messageCount: { type: Number, required: true, default: 0 },
     metadata: { type: mongoose.Schema.Types.Mixed, default: () => ({}) },
+    customFields: { type: mongoose.Schema.Types.Mixed, default: () => ({}) },
     channel: { type: String, required: true, default: 'api' },
     searchText: { type: String, required: true, default: '' },
     rev: { type: Number, required: true, default: 0 },

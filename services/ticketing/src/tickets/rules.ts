@@ -35,6 +35,7 @@ import {
 import type { TicketingModels } from '../models';
 import { customerSummary, type CustomerRefDoc, type CustomerSummary } from '../customer-refs/model';
 import type { CustomerRefs } from '../customer-refs/rules';
+import type { CustomFieldRules } from '../custom-fields/rules';
 import { CHRONOLOGICAL, type MessageDoc } from './messages/model';
 import { messageView } from './messages/view';
 import { buildSearchText, replaceCustomerNameInSearchText, replaceTitleInSearchText, type TicketDoc } from './model';
@@ -44,6 +45,7 @@ export interface TicketRulesDeps {
   conn: mongoose.Connection;
   models: TicketingModels;
   customerRefs: CustomerRefs;
+  customFields: CustomFieldRules;
 }
 
 /** The customers service's internal operations, bound to the request that needs an answer now. */
@@ -73,7 +75,7 @@ class StaleTicket extends Error {}
 const STALE_RETRIES = 10;
 
 /** The rules of tickets (docs/adr/0004). */
-export function ticketRules({ conn, models, customerRefs }: TicketRulesDeps) {
+export function ticketRules({ conn, models, customerRefs, customFields }: TicketRulesDeps) {
   /** A read loads the view's fields only; `forWrite` loads the whole document (search text, revision…). */
   async function findOr404(scope: Scope, id: string, session?: mongoose.ClientSession, forWrite = false): Promise<TicketDoc> {
     const t = await scoped(models, scope)
@@ -172,6 +174,7 @@ export function ticketRules({ conn, models, customerRefs }: TicketRulesDeps) {
         createdAt: now,
         seq: i + 1,
       }));
+      const customFieldValues = await customFields.resolve(ctx, input.customFields, null);
       const doc: Unscoped<TicketDoc> = {
         _id: id,
         title: input.title,
@@ -185,6 +188,7 @@ export function ticketRules({ conn, models, customerRefs }: TicketRulesDeps) {
         notes: input.notes ?? null,
         messageCount: msgs.length,
         metadata: withoutNulls(input.metadata ?? {}),
+        customFields: customFieldValues,
         channel: 'api',
         searchText: '',
         rev: 0,
@@ -245,6 +249,7 @@ export function ticketRules({ conn, models, customerRefs }: TicketRulesDeps) {
           if (input.tags !== undefined) change('tags', input.tags);
           if (input.notes !== undefined) change('notes', input.notes);
           if (input.metadata !== undefined) change('metadata', mergeFreeForm(cur.metadata ?? {}, input.metadata, 'metadata'));
+          if (input.customFields !== undefined) change('customFields', await customFields.resolve(ctx, input.customFields, cur.customFields ?? {}));
           if (input.status !== undefined && input.status !== cur.status) {
             change('status', input.status);
             if (CLOSING.has(input.status)) {

@@ -20,6 +20,7 @@ export function ticketSnapshot(t: Unscoped<TicketDoc>): TicketSnapshot {
     notes: t.notes ?? null,
     messageCount: t.messageCount,
     metadata: { ...(t.metadata ?? {}) },
+    customFields: { ...(t.customFields ?? {}) },
     channel: t.channel ?? 'api',
     createdAt: iso(t.createdAt)!,
     updatedAt: iso(t.updatedAt)!,
@@ -36,6 +37,7 @@ export function ticketView(t: Unscoped<TicketDoc>, extra: { messages?: Unscoped<
   const { channel: _channel, ...pub } = ticketSnapshot(t);
   return {
     ...pub,
+    customFields: { ...(t.customFields ?? {}) },
     ...(extra.customer !== undefined ? { customer: extra.customer } : {}),
     ...(extra.messages ? { messages: extra.messages.map(messageView) } : {}),
   };

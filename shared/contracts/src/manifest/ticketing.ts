@@ -43,6 +43,8 @@ export const createTicketBody = z.strictObject({
   tags: tagsField.optional(),
   notes: notesField.optional(),
   metadata: metadataSchema.optional(),
+  /** `{fieldId: value}`: checked by ticketing against the team's definitions (docs/adr/0022). */
+  customFields: freeFormObject().optional(),
 });
 export type CreateTicketInput = z.output<typeof createTicketBody>;
 
@@ -57,6 +59,8 @@ export const updateTicketBody = z.strictObject({
   notes: notesField.optional(),
   // The 50-key limit applies to the merged result.
   metadata: freeFormObject(null).optional(),
+  /** Merged into the stored values; null removes one (docs/adr/0022). */
+  customFields: freeFormObject().optional(),
 });
 export type UpdateTicketInput = z.output<typeof updateTicketBody>;
 
@@ -121,6 +125,8 @@ export const ticketCustomerSchema = z
 export const ticketSchema = ticketSnapshotSchema
   .omit({ channel: true })
   .extend({
+    /** `{fieldId: value}` of the team's ticket custom fields (docs/adr/0022). */
+    customFields: z.record(z.string(), z.unknown()),
     messages: z.array(messageSchema).optional(),
     customer: ticketCustomerSchema.nullable().optional(),
   })

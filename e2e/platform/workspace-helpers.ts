@@ -52,8 +52,19 @@ export class WorkspaceEvents {
   }
 }
 
-/** What the notifications service will do to send an invitation: ask the workspace service for the link. */
-export const inviteLink = (tp: TestPlatform, teamId: string, inviteId: string) => tp.platform.workspace.rules.invites.issueLink({ teamId }, inviteId);
+/**
+ * A working link for an invite, asked as the notifications service asks when it sends the
+ * invitation. Each ask mints a new token and ends the earlier one, so it waits until the platform's
+ * notifications service has sent (or given up on) its message: the link returned is the last one.
+ */
+export async function inviteLink(tp: TestPlatform, teamId: string, inviteId: string) {
+  const invites = tp.platform.workspace.conn.collection('invites');
+  for (const deadline = Date.now() + 15_000; Date.now() < deadline; await new Promise((r) => setTimeout(r, 10))) {
+    const invite = await invites.findOne({ _id: inviteId as any });
+    if (!invite || invite.status !== 'pending' || invite.message?.status !== 'queued') break;
+  }
+  return tp.platform.workspace.rules.invites.issueLink({ teamId }, inviteId);
+}
 
 export interface TestMember {
   id: string;

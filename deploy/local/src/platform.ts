@@ -117,7 +117,10 @@ export async function bootPlatform(opts: PlatformOptions): Promise<Platform> {
     if (!opts.dataDir) started.push({ name: 'community-attachments', stop: () => rm(attachmentsDir, { recursive: true, force: true }) });
     const community = await startCommunity({ ...serviceOpts('community'), customersUrl: customers.url, storage: attachmentStorage({ s3Url: opts.attachmentsS3Url, dataDir: attachmentsDir }) });
     started.push({ name: 'community', stop: () => community.stop() });
-    const notifications = await startNotifications(serviceOpts('notifications'));
+    // Outgoing mail as .eml files under the data folder (DATA_DIR/mail); in-memory runs (tests) use a temporary folder.
+    const mailDir = opts.dataDir ?? (await mkdtemp(path.join(os.tmpdir(), 'helpdesk-notifications-')));
+    if (!opts.dataDir) started.push({ name: 'notifications-mail', stop: () => rm(mailDir, { recursive: true, force: true }) });
+    const notifications = await startNotifications({ ...serviceOpts('notifications'), workspaceUrl: workspace.url, dataDir: mailDir });
     started.push({ name: 'notifications', stop: () => notifications.stop() });
 
     const gateway = await startGateway({

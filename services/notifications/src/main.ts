@@ -1,6 +1,19 @@
-/** Standalone process: `PORT`, `MONGO_URL` (required here), `AMQP_URL`, `INTERNAL_TOKEN_SECRET`, `LOG_LEVEL`. */
+/**
+ * Standalone process: `PORT`, `MONGO_URL` (required here), `AMQP_URL`, `INTERNAL_TOKEN_SECRET`,
+ * `LOG_LEVEL`, `WORKSPACE_URL` (required), `SMTP_URL` (unset: `.eml` files under `DATA_DIR/mail`),
+ * `DATA_DIR` (default `./data`), `MAIL_FROM`.
+ */
 import { z } from 'zod';
-import { runServiceMain } from '@helpdesk/kit';
+import { optionalUrl, runServiceMain } from '@helpdesk/kit';
 import { startNotifications } from './index';
 
-runServiceMain('notifications', z.object({}), (opts) => startNotifications(opts));
+const env = z.object({
+  WORKSPACE_URL: z.string().url(),
+  SMTP_URL: optionalUrl(),
+  DATA_DIR: z.string().min(1).default('./data'),
+  MAIL_FROM: z.string().min(3).optional(),
+});
+
+runServiceMain('notifications', env, (opts, e) =>
+  startNotifications({ ...opts, workspaceUrl: e.WORKSPACE_URL, smtpUrl: e.SMTP_URL, dataDir: e.DATA_DIR, mailFrom: e.MAIL_FROM }),
+);

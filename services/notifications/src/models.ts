@@ -1,4 +1,5 @@
 import type mongoose from 'mongoose';
+import { mailModel } from './mail/model';
 import { teamMemberModel } from './members/model';
 import { notificationModel } from './notifications/model';
 
@@ -6,5 +7,6 @@ import { notificationModel } from './notifications/model';
 export const notificationsModels = (conn: mongoose.Connection) => ({
   members: teamMemberModel(conn),
   notifications: notificationModel(conn),
+  mails: mailModel(conn),
 });
 export type NotificationsModels = ReturnType<typeof notificationsModels>;

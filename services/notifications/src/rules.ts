@@ -1,4 +1,5 @@
 import type { ServiceDeps } from '@helpdesk/kit';
+import { mailRules } from './mail/rules';
 import { teamMemberRules } from './members/rules';
 import type { NotificationsModels } from './models';
 import { notificationRules } from './notifications/rules';
@@ -7,6 +8,7 @@ import { notificationRules } from './notifications/rules';
 export function notificationsRules({ conn, models }: ServiceDeps<NotificationsModels>) {
   const members = teamMemberRules({ models });
   const notifications = notificationRules({ conn, models, members });
-  return { members, notifications };
+  const mail = mailRules({ Mails: models.mails });
+  return { members, notifications, mail };
 }
 export type NotificationsRules = ReturnType<typeof notificationsRules>;

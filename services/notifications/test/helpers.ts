@@ -1,18 +1,34 @@
 import { randomUUID } from 'node:crypto';
 import type { MemberSnapshot } from '@helpdesk/contracts';
 import { newId } from '@helpdesk/kit';
-import { envelope, startDetached as detached, startServiceHarness, type ServiceHarness } from '@helpdesk/testing';
-import { notificationsService, startNotifications, type NotificationsRules } from '../src';
+import { mkdtempSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { envelope, startServiceHarness, type ServiceHarness } from '@helpdesk/testing';
+import { startNotifications, type NotificationsOptions, type NotificationsRules } from '../src';
 
 export { call, envelope, expectError, messageFixture, ticketFixture, TEAM_A, TEAM_B, TEST_INTERNAL_SECRET as SECRET, type Caller } from '@helpdesk/testing';
 
 export type Harness = ServiceHarness<NotificationsRules>;
 
-/** The notifications service on the shared harness; records every notification.* event. */
-export const startHarness = (): Promise<Harness> => startServiceHarness(startNotifications, { observe: ['notification.#'] });
+export type MailOptions = Partial<Pick<NotificationsOptions, 'workspaceUrl' | 'smtpUrl' | 'dataDir' | 'mailRetryDelaysMs'>>;
 
-/** The app with no database behind it. */
-export const startDetached = () => detached(notificationsService);
+/**
+ * The notifications service on the shared harness; records every notification.* event. Mail goes to
+ * files under a temporary folder unless `mail` says otherwise, and is looked for every 20 ms.
+ */
+export const startHarness = (mail: MailOptions = {}): Promise<Harness> =>
+  startServiceHarness(
+    (opts) =>
+      startNotifications({
+        ...opts,
+        workspaceUrl: 'http://127.0.0.1:9',
+        dataDir: mkdtempSync(path.join(os.tmpdir(), 'notifications-test-')),
+        mailPollIntervalMs: 20,
+        ...mail,
+      }),
+    { observe: ['notification.#'] },
+  );
 
 /** A member as the workspace service's events carry it. */
 export function memberFixture(name: string, fields: Partial<MemberSnapshot> = {}): MemberSnapshot {

@@ -1,20 +1,25 @@
 /** The standalone process: config from the environment, listening, graceful shutdown. */
+import { mkdtempSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { startEmbeddedMongo } from '@helpdesk/mongo-embedded';
 import { runServiceProcess } from '@helpdesk/testing';
 import { SECRET } from './helpers';
 
 const run = (env: Record<string, string>) => runServiceProcess('services/notifications/src/main.ts', env);
 
-test('refuses to start without MONGO_URL, naming it', async () => {
+test('refuses to start without MONGO_URL or WORKSPACE_URL, naming them', async () => {
   const p = run({ INTERNAL_TOKEN_SECRET: SECRET });
   expect(await p.exited).toBe(1);
   expect(p.err()).toContain('MONGO_URL');
+  expect(p.err()).toContain('WORKSPACE_URL');
 });
 
 test('starts from the environment, answers health checks, and exits 0 on SIGTERM', async () => {
   const m = await startEmbeddedMongo();
   try {
-    const p = run({ MONGO_URL: m.uri(), INTERNAL_TOKEN_SECRET: SECRET, PORT: '0', LOG_LEVEL: 'info' });
+    const DATA_DIR = mkdtempSync(path.join(os.tmpdir(), 'notifications-main-'));
+    const p = run({ MONGO_URL: m.uri(), INTERNAL_TOKEN_SECRET: SECRET, PORT: '0', LOG_LEVEL: 'info', WORKSPACE_URL: 'http://127.0.0.1:9', DATA_DIR });
     const base = await p.listening();
     expect((await fetch(`${base}/healthz`)).status).toBe(200);
     expect((await fetch(`${base}/readyz`)).status).toBe(200);

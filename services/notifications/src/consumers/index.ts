@@ -8,14 +8,15 @@ import { workspaceConsumers } from './workspace';
  * Everything the notifications service reacts to, in one list (queue `helpdesk.notifications`); a
  * handler that throws is retried by the bus.
  */
-export const consumers = ({ members, notifications }: NotificationsRules, { conn }: ServiceDeps<NotificationsModels>): Subscription[] => {
-  const workspace = workspaceConsumers(conn, members, notifications);
+export const consumers = ({ members, notifications, mail }: NotificationsRules, { conn }: ServiceDeps<NotificationsModels>): Subscription[] => {
+  const workspace = workspaceConsumers(conn, members, notifications, mail);
   const tickets = ticketConsumers(conn, members, notifications);
   return [
     on('member.joined', workspace.joined), // the member list: userId and @mentions
     on('member.role_changed', workspace.roleChanged),
     on('member.removed', workspace.removed),
     on('member.preferences_updated', workspace.preferencesUpdated),
+    on('member.invited', workspace.invited), // the invitation mail
     on('invite.accepted', workspace.inviteAccepted), // invite_accepted for the inviter
     on('ticket.updated', tickets.updated), // assigned
     on('ticket.message_added', tickets.messageAdded), // customer_replied, mentioned

@@ -1,11 +1,12 @@
 import type mongoose from 'mongoose';
 import { consumeOnce, consumeOnceEmitting, type TypedEvent } from '@helpdesk/kit';
+import type { MailRules } from '../mail/rules';
 import type { TeamMemberRules } from '../members/rules';
 import type { NotificationRules } from '../notifications/rules';
 import { CONSUMER } from './consumer';
 
-/** The workspace service's events: the member list this service resolves `userId` and mentions with, and accepted invites. */
-export function workspaceConsumers(conn: mongoose.Connection, members: TeamMemberRules, notifications: NotificationRules) {
+/** The workspace service's events: the member list this service resolves `userId` and mentions with, invitations to send, accepted invites. */
+export function workspaceConsumers(conn: mongoose.Connection, members: TeamMemberRules, notifications: NotificationRules, mail: MailRules) {
   const upsert = async (e: TypedEvent<'member.joined' | 'member.role_changed'>) => {
     await consumeOnce(conn, CONSUMER, e, (session) => members.upsert(e.teamId, e.data.member, session));
   };
@@ -17,6 +18,11 @@ export function workspaceConsumers(conn: mongoose.Connection, members: TeamMembe
     },
     async preferencesUpdated(e: TypedEvent<'member.preferences_updated'>) {
       await consumeOnce(conn, CONSUMER, e, (session) => members.setPreferences(e.teamId, e.data.memberId, e.data.preferences, session));
+    },
+
+    /** The invitation message, queued in the mail outbox once per event. */
+    async invited(e: TypedEvent<'member.invited'>) {
+      await consumeOnce(conn, CONSUMER, e, (session) => mail.queueInvitation(e, session));
     },
 
     /** `invite_accepted` for the member who sent the invite (none when the inviter was a key without a member, or has left). */

@@ -1,0 +1,73 @@
+import mongoose from 'mongoose';
+
+export const MAIL_STATUSES = ['queued', 'sent', 'failed', 'cancelled'] as const;
+export type MailStatus = (typeof MAIL_STATUSES)[number];
+
+/** What the invitation template needs (from `member.invited`); the link is asked for at send time. */
+export interface InvitationMail {
+  inviteId: string;
+  teamName: string;
+  inviterName: string | null;
+  role: string;
+  expiresAt: string;
+}
+
+/**
+ * The mail outbox: one row per message to send, written in the same transaction as the event that
+ * causes it is recorded as processed, then sent by the mail worker with retries (docs/adr/0020).
+ * `{teamId, mode, sourceEventId, to}` is unique: a message is sent once per event. A work queue across
+ * teams (like webhooks' deliveries), so it is not under kit's tenancy plugin: the worker claims due
+ * rows of every team, and each row names its team and partition.
+ */
+export interface MailDoc {
+  _id: string;
+  teamId: string;
+  mode: 'test' | 'live';
+  kind: 'invitation';
+  to: string;
+  sourceEventId: string;
+  invitation: InvitationMail;
+  status: MailStatus;
+  attempts: number;
+  nextAttemptAt: Date;
+  /** A worker that claimed the row sends it until then; a crashed worker's claim expires. */
+  leaseUntil: Date;
+  lastError: string | null;
+  sentAt: Date | null;
+  createdAt: Date;
+}
+
+const mailSchema = new mongoose.Schema<MailDoc>(
+  {
+    _id: { type: String, required: true },
+    teamId: { type: String, required: true },
+    mode: { type: String, enum: ['test', 'live'], required: true },
+    kind: { type: String, enum: ['invitation'], required: true },
+    to: { type: String, required: true },
+    sourceEventId: { type: String, required: true },
+    invitation: {
+      inviteId: { type: String, required: true },
+      teamName: { type: String, required: true },
+      inviterName: { type: String, default: null },
+      role: { type: String, required: true },
+      expiresAt: { type: String, required: true },
+    },
+    status: { type: String, enum: MAIL_STATUSES, required: true },
+    attempts: { type: Number, required: true, default: 0 },
+    nextAttemptAt: { type: Date, required: true },
+    leaseUntil: { type: Date, required: true },
+    lastError: { type: String, default: null },
+    sentAt: { type: Date, default: null },
+    createdAt: { type: Date, required: true },
+  },
+  { collection: 'mails', versionKey: false, minimize: false, strict: 'throw' },
+);
+mailSchema.index({ teamId: 1, mode: 1, sourceEventId: 1, to: 1 }, { unique: true });
+// The worker's scan for due rows, across teams.
+mailSchema.index({ status: 1, nextAttemptAt: 1, leaseUntil: 1 });
+
+export type MailModel = mongoose.Model<MailDoc>;
+
+export function mailModel(conn: mongoose.Connection): MailModel {
+  return (conn.models.Mail as MailModel | undefined) ?? conn.model<MailDoc>('Mail', mailSchema);
+}

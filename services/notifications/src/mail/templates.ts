@@ -1,0 +1,33 @@
+import type { InvitationMail } from './model';
+
+/** A rendered message: subject, plain text and HTML. */
+export interface RenderedMail {
+  subject: string;
+  text: string;
+  html: string;
+}
+
+const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+const day = (iso: string) => new Date(iso).toUTCString().replace(/ \d\d:\d\d:\d\d GMT$/, '');
+
+/** The invitation: the team's name, who invites, the role, the link and until when it works. */
+export function invitationMail(i: InvitationMail, acceptUrl: string): RenderedMail {
+  const who = i.inviterName ?? 'A team administrator';
+  const subject = `${who} invited you to join ${i.teamName}`;
+  const text = [
+    `${who} invited you to join ${i.teamName} on Helpdesk as ${i.role}.`,
+    '',
+    'Accept the invitation:',
+    acceptUrl,
+    '',
+    `The link works until ${day(i.expiresAt)} and only once. If you did not expect this invitation, ignore this message.`,
+  ].join('\n');
+  const html = [
+    '<!doctype html><html><body style="font-family: sans-serif">',
+    `<p>${escapeHtml(who)} invited you to join <strong>${escapeHtml(i.teamName)}</strong> on Helpdesk as ${escapeHtml(i.role)}.</p>`,
+    `<p><a href="${escapeHtml(acceptUrl)}">Accept the invitation</a></p>`,
+    `<p style="color:#666">The link works until ${escapeHtml(day(i.expiresAt))} and only once. If you did not expect this invitation, ignore this message.</p>`,
+    '</body></html>',
+  ].join('\n');
+  return { subject, text, html };
+}

@@ -1,0 +1,122 @@
+import { randomUUID } from 'node:crypto';
+import { WORKSPACE_INTERNAL } from '@helpdesk/contracts';
+import { internalClient, type InternalTokens, type Logger, type ServiceWorker } from '@helpdesk/kit';
+import type { MailDoc, MailModel } from './model';
+import { invitationMail } from './templates';
+import type { MailTransport } from './transport';
+
+export interface MailWorkerSettings {
+  transport: MailTransport;
+  /** The From address of every message. */
+  from: string;
+  /** The workspace service: the invitation's link, and where its outcome is recorded. */
+  workspaceUrl: string;
+  tokens: InternalTokens;
+  /** How often due mail is looked for (default 1 s). */
+  pollIntervalMs: number;
+  /** The wait before each retry; a mail fails for good after `retryDelaysMs.length + 1` attempts. */
+  retryDelaysMs: number[];
+}
+
+/** Default retries: after 30 s, 2 min, 10 min, 1 h (5 attempts over about 72 minutes). */
+export const DEFAULT_RETRY_DELAYS_MS = [30_000, 120_000, 600_000, 3_600_000];
+/** A claimed mail is this one worker's for this long (longer than an SMTP send's timeouts). */
+const LEASE_MS = 5 * 60_000;
+const NO_LEASE = new Date(0);
+
+/**
+ * Sends the mail outbox (docs/adr/0020): claims one due row at a time (a lease, so replicas never
+ * send the same row at once), renders it, sends it, and records the outcome; a failure is retried
+ * after the next delay and, when the delays are used up, the mail is `failed`. An invitation asks
+ * the workspace service for its link when it is sent (a fresh single-use token) and reports the
+ * outcome back; an invite that is no longer pending cancels its mail.
+ */
+export function startMailWorker(Mails: MailModel, settings: MailWorkerSettings, logger: Logger): ServiceWorker {
+  const workspace = internalClient(WORKSPACE_INTERNAL, settings.workspaceUrl, { service: 'workspace' });
+  let stopped = false;
+  let wake: (() => void) | null = null;
+
+  const asTeam = (m: MailDoc) => {
+    const requestId = `req_mail${randomUUID().replace(/-/g, '').slice(0, 16)}`;
+    const token = settings.tokens.mint(
+      { teamId: m.teamId, mode: m.mode, keyId: 'notifications', keyType: 'internal', memberId: null, permissions: [] },
+      requestId,
+    );
+    return workspace.forRequest(token, requestId);
+  };
+
+  async function claim(): Promise<MailDoc | null> {
+    const now = new Date();
+    return Mails.findOneAndUpdate(
+      { status: 'queued', nextAttemptAt: { $lte: now }, leaseUntil: { $lte: now } },
+      { $set: { leaseUntil: new Date(now.getTime() + LEASE_MS) } },
+      { sort: { nextAttemptAt: 1 }, returnDocument: 'after' },
+    ).lean<MailDoc>();
+  }
+
+  async function report(m: MailDoc, body: { status: 'sent' | 'failed'; error?: string }) {
+    try {
+      await asTeam(m).call('recordInviteMessage', { params: { inviteId: m.invitation.inviteId }, body });
+    } catch (err) {
+      // The mail's own row keeps the truth; the invite's copy of it is informative only.
+      logger.warn({ err, mailId: m._id }, 'could not record the invitation message outcome');
+    }
+  }
+
+  async function send(m: MailDoc): Promise<void> {
+    const finish = (set: Partial<MailDoc>) => Mails.updateOne({ _id: m._id }, { $set: { leaseUntil: NO_LEASE, ...set } });
+    const attempts = m.attempts + 1;
+    try {
+      const link = await asTeam(m).call('issueInviteLink', { params: { inviteId: m.invitation.inviteId } });
+      if (!link) {
+        await finish({ status: 'cancelled', attempts, lastError: 'the invite is no longer pending' });
+        return;
+      }
+      const rendered = invitationMail(m.invitation, link.acceptUrl);
+      await settings.transport.send({ id: m._id, from: settings.from, to: m.to, ...rendered });
+      await finish({ status: 'sent', attempts, sentAt: new Date(), lastError: null });
+      await report(m, { status: 'sent' });
+    } catch (err) {
+      const error = err instanceof Error ? err.message.slice(0, 500) : 'unknown error';
+      const delay = settings.retryDelaysMs[attempts - 1];
+      if (delay === undefined) {
+        await finish({ status: 'failed', attempts, lastError: error });
+        await report(m, { status: 'failed', error });
+      } else {
+        await finish({ attempts, lastError: error, nextAttemptAt: new Date(Date.now() + delay) });
+      }
+      logger.warn({ mailId: m._id, attempts, error }, 'mail not sent');
+    }
+  }
+
+  const loop = (async () => {
+    while (!stopped) {
+      try {
+        const m = await claim();
+        if (m) {
+          await send(m);
+          continue;
+        }
+      } catch (err) {
+        logger.error({ err }, 'mail worker');
+      }
+      await new Promise<void>((resolve) => {
+        const t = setTimeout(resolve, settings.pollIntervalMs);
+        wake = () => {
+          clearTimeout(t);
+          resolve();
+        };
+      });
+      wake = null;
+    }
+  })();
+
+  return {
+    async stop() {
+      stopped = true;
+      wake?.();
+      await loop;
+      settings.transport.close();
+    },
+  };
+}

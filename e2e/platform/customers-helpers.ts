@@ -4,7 +4,7 @@ import type { TestPlatform } from '../support/platform';
 
 export const CUS_ID = /^cus_[A-Za-z0-9]{24}$/;
 export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
-export const CUSTOMER_KEYS = ['createdAt', 'email', 'id', 'metadata', 'name', 'notes', 'sentiment', 'status', 'tags', 'ticketCount', 'updatedAt'];
+export const CUSTOMER_KEYS = ['createdAt', 'customFields', 'email', 'id', 'metadata', 'name', 'notes', 'sentiment', 'status', 'tags', 'ticketCount', 'updatedAt'];
 export const GROUP_KEYS = ['createdAt', 'customFields', 'customerCount', 'description', 'externalId', 'id', 'name', 'object', 'slug', 'updatedAt'];
 
 /** Which record an event of the customers service is about (customer id, group id or status key). */

@@ -223,3 +223,29 @@ describe('ticket custom field values', () => {
     expectError(other, 400, 'invalid_request_error', 'parameter_invalid', `customFields.${f.id}`);
   });
 });
+
+describe('customer custom field values', () => {
+  it('are checked by the customers service on create and update, merged, with defaults; deleted fields vanish from reads', async () => {
+    const region = await define({ contentType: 'customer', label: 'Region', fieldType: 'select', options: ['EU', 'US'], required: true, defaultValue: 'EU' });
+    const since = await define({ contentType: 'customer', label: 'Since', fieldType: 'date' });
+    const ticketField = await define({ contentType: 'ticket', label: 'Ticket only', fieldType: 'checkbox' });
+    const email = () => `c-${Math.random().toString(36).slice(2)}@example.com`;
+    await eventually('customers knows the fields', async () =>
+      (await post('/customers', { name: 'Probe', email: email(), customFields: { [since.id]: '2020-01-01' } })).status === 201, 10_000);
+
+    const c = expectOk(await post('/customers', { name: 'Ada', email: email(), customFields: { [since.id]: '2021-05-04' } }), 201);
+    // Fields defined earlier in this file (Plan, Seats with default 5) apply too.
+    expect(c.customFields).toMatchObject({ [region.id]: 'EU', [since.id]: '2021-05-04' });
+    for (const [customFields, id] of [[{ [region.id]: 'APAC' }, region.id], [{ [since.id]: 'yesterday' }, since.id], [{ [ticketField.id]: true }, ticketField.id]] as const) {
+      expectError(await post('/customers', { name: 'Bad', email: email(), customFields }), 400, 'invalid_request_error', 'parameter_invalid', `customFields.${id}`);
+      expectError(await patch(`/customers/${c.id}`, { customFields }), 400, 'invalid_request_error', 'parameter_invalid', `customFields.${id}`);
+    }
+    const u = expectOk(await patch(`/customers/${c.id}`, { customFields: { [region.id]: 'US', [since.id]: null } }), 200);
+    expect(u.customFields[region.id]).toBe('US');
+    expect(since.id in u.customFields).toBe(false);
+    expect(expectOk(await get(`/customers/${c.id}`), 200).customFields).toEqual(u.customFields);
+
+    expectOk(await del(`/custom-fields/${region.id}`), 200);
+    await eventually('region removed', async () => !(region.id in expectOk(await get(`/customers/${c.id}`), 200).customFields), 10_000);
+  });
+});

@@ -2,6 +2,7 @@ import type mongoose from 'mongoose';
 import { membershipModel } from './customer-groups/members/model';
 import { groupModel } from './customer-groups/model';
 import { statusModel } from './customer-statuses/model';
+import { customFieldDefModel } from './custom-fields/model';
 import { customerModel } from './customers/model';
 
 /** Every model of the service on its connection (kit builds their indexes at start-up). */
@@ -10,5 +11,6 @@ export const customersModels = (conn: mongoose.Connection) => ({
   groups: groupModel(conn),
   memberships: membershipModel(conn),
   statuses: statusModel(conn),
+  customFieldDefs: customFieldDefModel(conn),
 });
 export type CustomersModels = ReturnType<typeof customersModels>;

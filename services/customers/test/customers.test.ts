@@ -19,7 +19,7 @@ const create = async (body: Record<string, unknown> = {}, as?: Caller) => {
   if (r.status !== 201) throw new Error(`create: ${r.status} ${JSON.stringify(r.body)}`);
   return r.body.data;
 };
-const PUBLIC_KEYS = ['createdAt', 'email', 'id', 'metadata', 'name', 'notes', 'sentiment', 'status', 'tags', 'ticketCount', 'updatedAt'];
+const PUBLIC_KEYS = ['createdAt', 'customFields', 'email', 'id', 'metadata', 'name', 'notes', 'sentiment', 'status', 'tags', 'ticketCount', 'updatedAt'];
 const count = (coll: string, filter: Record<string, unknown> = {}) => h.svc.conn.collection(coll).countDocuments(filter);
 
 describe('POST /customers', () => {

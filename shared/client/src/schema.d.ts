@@ -1530,6 +1530,9 @@ export interface components {
             metadata: {
                 [key: string]: unknown;
             };
+            customFields: {
+                [key: string]: unknown;
+            };
             ticketCount: number;
             /** Format: date-time */
             createdAt: string;
@@ -3409,6 +3412,10 @@ export interface operations {
                     metadata?: {
                         [key: string]: unknown;
                     };
+                    /** @description Free-form JSON object: at most 50 top-level keys; keys 1 to 40 characters, not starting with '$' and without '.'; values nested at most 5 levels deep (the object counting as 1), strings at most 5000 characters, arrays at most 100 items, 16384 bytes in all as JSON. */
+                    customFields?: {
+                        [key: string]: unknown;
+                    };
                 };
             };
         };
@@ -3744,6 +3751,10 @@ export interface operations {
                     notes?: string | null;
                     /** @description Free-form JSON object: at most 50 top-level keys; keys 1 to 40 characters, not starting with '$' and without '.'; values nested at most 5 levels deep (the object counting as 1), strings at most 5000 characters, arrays at most 100 items, 16384 bytes in all as JSON. */
                     metadata?: {
+                        [key: string]: unknown;
+                    };
+                    /** @description Free-form JSON object: at most 50 top-level keys; keys 1 to 40 characters, not starting with '$' and without '.'; values nested at most 5 levels deep (the object counting as 1), strings at most 5000 characters, arrays at most 100 items, 16384 bytes in all as JSON. */
+                    customFields?: {
                         [key: string]: unknown;
                     };
                 };

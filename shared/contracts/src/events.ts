@@ -79,6 +79,8 @@ export const customerSnapshotSchema = z.object({
   tags: z.array(z.string()),
   notes: z.string().nullable(),
   metadata: z.record(z.string(), z.unknown()),
+  /** `{fieldId: value}` of the team's customer custom fields (docs/adr/0022); absent in events from before them. */
+  customFields: z.record(z.string(), z.unknown()).optional(),
   ticketCount: z.number().int(),
   createdAt: iso,
   updatedAt: iso,

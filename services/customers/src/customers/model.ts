@@ -31,6 +31,8 @@ export interface CustomerDoc {
   tags: string[];
   notes: string | null;
   metadata: Record<string, unknown>;
+  /** `{fieldId: value}`, checked against the team's definitions (docs/adr/0022). */
+  customFields?: Record<string, unknown>;
   /** Derived from ticket events; increments commute, so it may dip below 0 while events are in flight (shown as 0). */
   ticketCount: number;
   /** Groups the customer belongs to; every membership change writes it, so it conflicts with a concurrent delete. */
@@ -60,6 +62,7 @@ const customerSchema = new mongoose.Schema<CustomerDoc>(
     tags: { type: [String], default: [] },
     notes: { type: String, default: null },
     metadata: { type: mongoose.Schema.Types.Mixed, default: () => ({}) },
+    customFields: { type: mongoose.Schema.Types.Mixed, default: () => ({}) },
     ticketCount: { type: Number, required: true, default: 0 },
     groupCount: { type: Number, required: true, default: 0 },
     rev: { type: Number, required: true, default: 0 },

@@ -22,6 +22,7 @@ import { memberSnapshot } from '../customer-groups/members/view';
 import type { GroupDoc } from '../customer-groups/model';
 import { groupSnapshot } from '../customer-groups/view';
 import type { StatusRules } from '../customer-statuses/rules';
+import type { CustomFieldRules } from '../custom-fields/rules';
 import type { CustomersModels } from '../models';
 import type { CustomerDoc, ScoredMessage } from './model';
 import { keepNewest, labelOf, scoreMessage } from './sentiment';
@@ -31,6 +32,7 @@ export interface CustomerRulesDeps {
   conn: mongoose.Connection;
   models: CustomersModels;
   statuses: StatusRules;
+  customFields: CustomFieldRules;
 }
 
 const EMAIL_TAKEN = { emailLower: { param: 'email', message: 'A customer with this email already exists.' } };
@@ -56,7 +58,7 @@ function newCustomer(fields: Pick<CustomerDoc, 'name' | 'email' | 'tags' | 'note
 }
 
 /** The rules of customers (docs/adr/0006), and what ticket events do to them. */
-export function customerRules({ conn, models, statuses }: CustomerRulesDeps) {
+export function customerRules({ conn, models, statuses, customFields }: CustomerRulesDeps) {
   async function findOr404(scope: Scope, id: string, session?: mongoose.ClientSession): Promise<CustomerDoc> {
     return foundOr404(scoped(models, scope).customers.findOne({ _id: id }).session(session ?? null).lean<CustomerDoc>(), 'customer', id);
   }
@@ -106,6 +108,7 @@ export function customerRules({ conn, models, statuses }: CustomerRulesDeps) {
         notes: input.notes ?? null,
         metadata: withoutNulls(input.metadata ?? {}),
       });
+      doc.customFields = await customFields.resolve(ctx, input.customFields, null);
       return customerView(await insert(ctx, doc));
     },
 
@@ -149,6 +152,7 @@ export function customerRules({ conn, models, statuses }: CustomerRulesDeps) {
             if (input.tags !== undefined) change('tags', input.tags);
             if (input.notes !== undefined) change('notes', input.notes);
             if (input.metadata !== undefined) change('metadata', mergeFreeForm(cur.metadata ?? {}, input.metadata, 'metadata'));
+            if (input.customFields !== undefined) change('customFields', await customFields.resolve(ctx, input.customFields, cur.customFields ?? {}));
 
             const changes = changedFields();
             if (!changes.length) {

@@ -17,6 +17,7 @@ export function customerSnapshot(c: Unscoped<CustomerDoc>): CustomerSnapshot {
     tags: [...(c.tags ?? [])],
     notes: c.notes ?? null,
     metadata: { ...(c.metadata ?? {}) },
+    customFields: { ...(c.customFields ?? {}) },
     // In flight, a ticket.deleted may be applied before its ticket.created (increments commute).
     ticketCount: Math.max(0, c.ticketCount ?? 0),
     createdAt: new Date(c.createdAt).toISOString(),
@@ -27,5 +28,5 @@ export function customerSnapshot(c: Unscoped<CustomerDoc>): CustomerSnapshot {
 
 export function customerView(c: Unscoped<CustomerDoc>): CustomerView {
   const { rev: _rev, ...pub } = customerSnapshot(c);
-  return pub;
+  return { ...pub, customFields: pub.customFields ?? {} };
 }

@@ -17,6 +17,8 @@ export const createCustomerBody = z.strictObject({
   tags: tagsField.optional(),
   notes: notesField.optional(),
   metadata: metadataSchema.optional(),
+  /** `{fieldId: value}`: checked against the team's definitions (docs/adr/0022). */
+  customFields: freeFormObject().optional(),
 });
 export type CreateCustomerInput = z.output<typeof createCustomerBody>;
 
@@ -30,6 +32,8 @@ export const updateCustomerBody = z.strictObject({
   notes: notesField.optional(),
   // The 50-key limit applies to the merged result.
   metadata: freeFormObject(null).optional(),
+  /** Merged into the stored values; null removes one (docs/adr/0022). */
+  customFields: freeFormObject().optional(),
 });
 export type UpdateCustomerInput = z.output<typeof updateCustomerBody>;
 
@@ -42,7 +46,11 @@ export const listCustomersQuery = z.strictObject({
 export type ListCustomersQuery = z.output<typeof listCustomersQuery>;
 
 /** The spec's Customer: the event snapshot without `rev`. */
-export const customerSchema = customerSnapshotSchema.omit({ rev: true }).meta({ id: 'Customer' });
+export const customerSchema = customerSnapshotSchema
+  .omit({ rev: true })
+  // `{fieldId: value}` of the team's customer custom fields (docs/adr/0022).
+  .extend({ customFields: z.record(z.string(), z.unknown()) })
+  .meta({ id: 'Customer' });
 
 // ---------- customer groups ----------
 

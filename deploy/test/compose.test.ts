@@ -28,7 +28,7 @@ const apps = names.filter((n) => services[n].build !== undefined);
 const env = (name: string): Record<string, string> => services[name].environment ?? {};
 const INFRA_FOR_ENV: Record<string, string> = { MONGO_URL: 'mongodb', AMQP_URL: 'rabbitmq', REDIS_URL: 'redis' };
 /** Ports that may be published besides the gateway's: operator UIs, on loopback. */
-const UI_PORTS: Record<string, string> = { rabbitmq: '15672', jaeger: '16686' };
+const UI_PORTS: Record<string, string> = { rabbitmq: '15672', jaeger: '16686', mailpit: '8025' };
 
 describe('docker-compose.yml', () => {
   it('has the infrastructure, the gateway, ticketing, customers and webhooks', () => {

@@ -36,6 +36,7 @@ const PROCESS_ENV: Record<string, string[]> = {
   ticketing: [...SERVICE_ENV, 'CUSTOMERS_URL'],
   webhooks: [...SERVICE_ENV, 'WEBHOOKS_TIMEOUT_MS'],
   community: [...SERVICE_ENV, 'CUSTOMERS_URL', 'ATTACHMENTS_S3_URL'],
+  notifications: [...SERVICE_ENV, 'WORKSPACE_URL', 'SMTP_URL'],
 };
 /** Documented variables a process may also be given (ARCHITECTURE.md, Embedded defaults). */
 export const OPTIONAL_ENV = ['NODE_ENV', 'SMTP_URL', 'STRIPE_SECRET_KEY', 'AI_BASE_URL', 'KEY_CACHE_TTL_MS'];
@@ -44,6 +45,8 @@ const PROCESS_OPTIONAL_ENV: Record<string, string[]> = {
   webhooks: ['WEBHOOKS_ALLOW_LOOPBACK'],
   // Where attachments go when ATTACHMENTS_S3_URL is empty (a folder under it).
   community: ['DATA_DIR', 'ATTACHMENTS_S3_REGION'],
+  // Where mail goes when SMTP_URL is empty (a folder under it).
+  notifications: ['DATA_DIR', 'MAIL_FROM'],
 };
 export const expectedEnv = (process: string): string[] => PROCESS_ENV[process] ?? SERVICE_ENV;
 export const optionalEnv = (process: string): string[] => [...OPTIONAL_ENV, ...(PROCESS_OPTIONAL_ENV[process] ?? [])];
@@ -64,12 +67,13 @@ export const WEBHOOKS_MAX_TIMEOUT_MS = 15_000;
 export const INTERNAL_CALLS: { caller: string; callee: string; env: string }[] = [
   { caller: 'ticketing', callee: 'customers', env: 'CUSTOMERS_URL' },
   { caller: 'community', callee: 'customers', env: 'CUSTOMERS_URL' },
+  { caller: 'notifications', callee: 'workspace', env: 'WORKSPACE_URL' },
 ];
 /** The processes that call the internet (webhook deliveries): their egress stays off private ranges. */
 export const INTERNET_CALLERS = ['webhooks'];
 
 /** The keys of the Secret helpdesk-secrets (deploy/k8s/base/secret.template.yaml). */
-export const SECRET_KEYS = ['INTERNAL_TOKEN_SECRET', 'MONGO_URL', 'AMQP_URL', 'REDIS_URL', 'ATTACHMENTS_S3_URL'];
+export const SECRET_KEYS = ['INTERNAL_TOKEN_SECRET', 'MONGO_URL', 'AMQP_URL', 'REDIS_URL', 'ATTACHMENTS_S3_URL', 'SMTP_URL'];
 
 /**
  * Development-only defaults that may appear in docker-compose.yml and the local overlay. Each is

@@ -69,7 +69,7 @@ describe('POST /articles through the gateway', () => {
     ['metadata over 50 keys', { title: 'A', metadata: Object.fromEntries(Array.from({ length: 51 }, (_, i) => [`k${i}`, i])) }, 'parameter_invalid', 'metadata'],
     ['metadata not an object', { title: 'A', metadata: 'x' }, 'parameter_invalid', 'metadata'],
     ['viewCount is read-only', { title: 'A', viewCount: 5 }, 'parameter_invalid', 'viewCount'],
-    ['customFields not accepted yet', { title: 'A', customFields: { a: 1 } }, 'parameter_invalid', 'customFields'],
+    ['customFields naming no defined field', { title: 'A', customFields: { a: 1 } }, 'parameter_invalid', 'customFields.a'],
     ['unknown field', { title: 'A', colour: 'red' }, 'parameter_invalid', 'colour'],
   ];
   it.each(bad)('refuses %s with 400, writes nothing, emits nothing', async (_name, body, code, param) => {

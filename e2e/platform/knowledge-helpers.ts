@@ -6,8 +6,8 @@ import { expectError, expectOk } from './helpdesk-helpers';
 
 export const ART_ID = /^art_[A-Za-z0-9]{24}$/;
 export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
-export const ARTICLE_KEYS = ['categoryId', 'content', 'createdAt', 'id', 'isPublic', 'metadata', 'status', 'tags', 'title', 'updatedAt', 'useCount', 'viewCount'];
-export const PUBLIC_ARTICLE_KEYS = ARTICLE_KEYS.filter((k) => k !== 'metadata');
+export const ARTICLE_KEYS = ['categoryId', 'content', 'createdAt', 'customFields', 'id', 'isPublic', 'metadata', 'status', 'tags', 'title', 'updatedAt', 'useCount', 'viewCount'];
+export const PUBLIC_ARTICLE_KEYS = ARTICLE_KEYS.filter((k) => k !== 'metadata' && k !== 'customFields');
 export const CATEGORY_KEYS = ['color', 'createdAt', 'description', 'icon', 'id', 'isPublic', 'name', 'object', 'slug', 'sortOrder', 'updatedAt'];
 
 /** Which record an event of the knowledge service is about (article or category id). */

@@ -249,3 +249,20 @@ describe('customer custom field values', () => {
     await eventually('region removed', async () => !(region.id in expectOk(await get(`/customers/${c.id}`), 200).customFields), 10_000);
   });
 });
+
+describe('article custom field values', () => {
+  it('are checked by the knowledge service, kept from staff reads only, and vanish with their definition', async () => {
+    const level = await define({ contentType: 'article', label: 'Level', fieldType: 'number', minValue: 1, maxValue: 3 });
+    await eventually('knowledge knows the field', async () => (await post('/articles', { title: 'Probe', customFields: { [level.id]: 1 } })).status === 201, 10_000);
+    const a = expectOk(await post('/articles', { title: 'Guide', status: 'published', isPublic: true, customFields: { [level.id]: 2 } }), 201);
+    expect(a.customFields).toMatchObject({ [level.id]: 2 });
+    expectError(await post('/articles', { title: 'Bad', customFields: { [level.id]: 4 } }), 400, 'invalid_request_error', 'parameter_invalid', `customFields.${level.id}`);
+    expectError(await patch(`/articles/${a.id}`, { customFields: { [level.id]: true } }), 400, 'invalid_request_error', 'parameter_invalid', `customFields.${level.id}`);
+    expect(expectOk(await patch(`/articles/${a.id}`, { customFields: { [level.id]: 3 } }), 200).customFields[level.id]).toBe(3);
+    // A publishable key reads the public article without its staff-only fields.
+    const pub = expectOk(await get(`/articles/${a.id}`, team.pk_test), 200);
+    expect(pub).not.toHaveProperty('customFields');
+    expectOk(await del(`/custom-fields/${level.id}`), 200);
+    await eventually('level removed', async () => !(level.id in expectOk(await get(`/articles/${a.id}`), 200).customFields), 10_000);
+  });
+});

@@ -2,6 +2,7 @@ import type mongoose from 'mongoose';
 import { articleModel } from './articles/model';
 import { revisionModel } from './articles/revisions/model';
 import { categoryModel } from './categories/model';
+import { customFieldDefModel } from './custom-fields/model';
 import { helpCenterModel } from './help-center/model';
 
 /** Every model of the service on its connection (kit builds their indexes at start-up). */
@@ -10,5 +11,6 @@ export const knowledgeModels = (conn: mongoose.Connection) => ({
   revisions: revisionModel(conn),
   categories: categoryModel(conn),
   helpCenters: helpCenterModel(conn),
+  customFieldDefs: customFieldDefModel(conn),
 });
 export type KnowledgeModels = ReturnType<typeof knowledgeModels>;

@@ -3,6 +3,7 @@ import { revisionRules } from './articles/revisions/rules';
 import { articleRules } from './articles/rules';
 import { ViewCounter } from './articles/view-counter';
 import { categoryRules } from './categories/rules';
+import { customFieldRules } from './custom-fields/rules';
 import { helpCenterRules } from './help-center/rules';
 import type { KnowledgeModels } from './models';
 
@@ -11,9 +12,10 @@ export function knowledgeRules({ conn, models }: ServiceDeps<KnowledgeModels>) {
   const views = new ViewCounter(models.articles);
   // Categories and articles need each other: a category delete uncategorizes its articles.
   const categories = categoryRules({ conn, models, uncategorize: (...args) => articles.uncategorize(...args) });
-  const articles = articleRules({ conn, models, categories, views });
+  const customFields = customFieldRules({ models });
+  const articles = articleRules({ conn, models, categories, views, customFields });
   const revisions = revisionRules({ models, articles });
   const helpCenter = helpCenterRules({ conn, models, articles, categories, views });
-  return { views, categories, articles, revisions, helpCenter };
+  return { views, categories, articles, revisions, helpCenter, customFields };
 }
 export type KnowledgeRules = ReturnType<typeof knowledgeRules>;

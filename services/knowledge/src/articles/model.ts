@@ -14,6 +14,8 @@ export interface ArticleDoc {
   isPublic: boolean;
   tags: string[];
   metadata: Record<string, unknown>;
+  /** `{fieldId: value}`, checked against the team's definitions (docs/adr/0022). */
+  customFields?: Record<string, unknown>;
   /** Public reads (publishable keys, the help center); written in batches by ./view-counter.ts. */
   viewCount: number;
   /** Ticket messages that cite the article (../consumers/tickets.ts). */
@@ -37,6 +39,7 @@ const articleSchema = new mongoose.Schema<ArticleDoc>(
     isPublic: { type: Boolean, required: true },
     tags: { type: [String], default: [] },
     metadata: { type: mongoose.Schema.Types.Mixed, default: () => ({}) },
+    customFields: { type: mongoose.Schema.Types.Mixed, default: () => ({}) },
     viewCount: { type: Number, required: true, default: 0 },
     useCount: { type: Number, required: true, default: 0 },
     revisionCount: { type: Number, required: true, default: 0 },

@@ -20,6 +20,7 @@ import {
   type Unscoped,
 } from '@helpdesk/kit';
 import type { CategoryRules } from '../categories/rules';
+import type { CustomFieldRules } from '../custom-fields/rules';
 import type { KnowledgeModels } from '../models';
 import type { ArticleDoc } from './model';
 import type { ViewCounter } from './view-counter';
@@ -30,6 +31,7 @@ export interface ArticleRulesDeps {
   models: KnowledgeModels;
   categories: CategoryRules;
   views: ViewCounter;
+  customFields: CustomFieldRules;
 }
 
 /** Publishable keys (and the help center, which reads as one) see the public knowledge base only. */
@@ -43,7 +45,7 @@ export const publicArticleFilter = (publicCategoryIds: string[]): mongoose.Query
 });
 
 /** The rules of articles (docs/adr/0015-knowledge.md); their published revisions are ./revisions. */
-export function articleRules({ conn, models, categories, views }: ArticleRulesDeps) {
+export function articleRules({ conn, models, categories, views, customFields }: ArticleRulesDeps) {
   async function findOr404(scope: Scope, id: string, session?: mongoose.ClientSession): Promise<ArticleDoc> {
     return foundOr404(scoped(models, scope).articles.findOne({ _id: id }).session(session ?? null).lean<ArticleDoc>(), 'article', id);
   }
@@ -135,6 +137,7 @@ export function articleRules({ conn, models, categories, views }: ArticleRulesDe
         isPublic: input.isPublic ?? false,
         tags: input.tags ?? [],
         metadata: withoutNulls(input.metadata ?? {}),
+        customFields: await customFields.resolve(ctx, input.customFields, null),
         viewCount: 0,
         useCount: 0,
         revisionCount: status === 'published' ? 1 : 0,
@@ -168,6 +171,7 @@ export function articleRules({ conn, models, categories, views }: ArticleRulesDe
         if (input.isPublic !== undefined) change('isPublic', input.isPublic);
         if (input.tags !== undefined) change('tags', input.tags);
         if (input.metadata !== undefined) change('metadata', mergeFreeForm(cur.metadata ?? {}, input.metadata, 'metadata'));
+        if (input.customFields !== undefined) change('customFields', await customFields.resolve(ctx, input.customFields, cur.customFields ?? {}));
         const changes = changedFields();
         if (!changes.length) return cur;
         const now = new Date();

@@ -13,6 +13,7 @@ export function articleSnapshot(a: Unscoped<ArticleDoc>): ArticleSnapshot {
     isPublic: a.isPublic,
     tags: [...(a.tags ?? [])],
     metadata: { ...(a.metadata ?? {}) },
+    customFields: { ...(a.customFields ?? {}) },
     viewCount: a.viewCount ?? 0,
     useCount: a.useCount ?? 0,
     revisionCount: a.revisionCount ?? 0,
@@ -25,10 +26,10 @@ export function articleSnapshot(a: Unscoped<ArticleDoc>): ArticleSnapshot {
 
 /**
  * The spec's Article. `pendingViews` are views counted but not yet written (./view-counter.ts), so
- * every answer shows the exact count. A public reader (publishable key) gets no `metadata`.
+ * every answer shows the exact count. A public reader (publishable key) gets no `metadata` nor `customFields`.
  */
 export function articleView(a: Unscoped<ArticleDoc>, opts: { pendingViews?: number; publicReader?: boolean } = {}): ArticleView {
-  const { revisionCount: _revisions, publishedAt: _publishedAt, rev: _rev, metadata, ...view } = articleSnapshot(a);
+  const { revisionCount: _revisions, publishedAt: _publishedAt, rev: _rev, metadata, customFields, ...view } = articleSnapshot(a);
   view.viewCount += opts.pendingViews ?? 0;
-  return opts.publicReader ? view : { ...view, metadata };
+  return opts.publicReader ? view : { ...view, metadata, customFields: customFields ?? {} };
 }

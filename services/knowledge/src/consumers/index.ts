@@ -7,10 +7,14 @@ import { ticketConsumers } from './tickets';
  * Everything the knowledge service reacts to, in one list (queue `helpdesk.knowledge`); a handler
  * that throws is retried by the bus.
  */
-export const consumers = ({ articles }: KnowledgeRules, { conn }: ServiceDeps<KnowledgeModels>): Subscription[] => {
+export const consumers = ({ articles, customFields }: KnowledgeRules, { conn }: ServiceDeps<KnowledgeModels>): Subscription[] => {
   const tickets = ticketConsumers(conn, articles);
   return [
     on('ticket.created', tickets.created), // replies given at creation that cite articles: useCount
     on('ticket.message_added', tickets.messageAdded), // a reply citing articles: useCount
+    // The team's article custom field definitions (docs/adr/0022).
+    on('custom_field.created', (e) => customFields.apply(e, e.data.customField, e.data.rev, false)),
+    on('custom_field.updated', (e) => customFields.apply(e, e.data.customField, e.data.rev, false)),
+    on('custom_field.deleted', (e) => customFields.apply(e, e.data.customField, e.data.rev, true)),
   ];
 };

@@ -20,6 +20,8 @@ export const articleSnapshotSchema = z.object({
   isPublic: z.boolean(),
   tags: z.array(z.string()),
   metadata: z.record(z.string(), z.unknown()),
+  /** `{fieldId: value}` of the team's article custom fields (docs/adr/0022); absent in events from before them. */
+  customFields: z.record(z.string(), z.unknown()).optional(),
   viewCount: z.number().int(),
   useCount: z.number().int(),
   /** Published revisions kept so far (GET /articles/{id}/revisions). */

@@ -33,6 +33,8 @@ export const createArticleBody = z.strictObject({
   isPublic: z.boolean().optional(),
   tags: tagsField.optional(),
   metadata: metadataSchema.optional(),
+  /** `{fieldId: value}`: checked against the team's definitions (docs/adr/0022). */
+  customFields: freeFormObject().optional(),
 });
 export type CreateArticleInput = z.output<typeof createArticleBody>;
 
@@ -45,6 +47,8 @@ export const updateArticleBody = z.strictObject({
   tags: tagsField.optional(),
   // The 50-key limit applies to the merged result.
   metadata: freeFormObject(null).optional(),
+  /** Merged into the stored values; null removes one (docs/adr/0022). */
+  customFields: freeFormObject().optional(),
 });
 export type UpdateArticleInput = z.output<typeof updateArticleBody>;
 
@@ -60,7 +64,8 @@ export type ListArticlesQuery = z.output<typeof listArticlesQuery>;
 /** The spec's Article; `metadata` is staff-only: absent from publishable keys' answers. */
 export const articleSchema = articleSnapshotSchema
   .pick({ id: true, title: true, content: true, categoryId: true, status: true, isPublic: true, tags: true, viewCount: true, useCount: true, createdAt: true, updatedAt: true })
-  .extend({ metadata: articleSnapshotSchema.shape.metadata.optional() })
+  // Staff-only, absent from publishable keys' answers; customFields per docs/adr/0022.
+  .extend({ metadata: articleSnapshotSchema.shape.metadata.optional(), customFields: z.record(z.string(), z.unknown()).optional() })
   .meta({ id: 'Article' });
 export type ArticleView = z.output<typeof articleSchema>;
 
@@ -202,7 +207,8 @@ export const KNOWLEDGE = defineOperations({
     description:
       '`status` defaults to `draft`, `isPublic` to false. `categoryId` must be a category of the team and partition (400 ' +
       'parameter_invalid, param categoryId). Created `published`, it keeps revision 1 and emits `article.published` after ' +
-      '`article.created`. `customFields` is not accepted yet: the workspace\'s custom-field definitions do not exist.',
+      '`article.created`. `customFields` (`{fieldId: value}`) is checked against the team\'s article custom fields (400 ' +
+      'parameter_invalid, param `customFields.<fieldId>`; docs/adr/0022); like `metadata`, publishable keys do not see it.',
     permission: 'manage_articles',
     params: { teamId: 'team' },
     body: createArticleBody,

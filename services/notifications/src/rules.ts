@@ -2,13 +2,15 @@ import type { ServiceDeps } from '@helpdesk/kit';
 import { mailRules } from './mail/rules';
 import { teamMemberRules } from './members/rules';
 import type { NotificationsModels } from './models';
+import { notificationPreferenceRules } from './notifications/preferences/rules';
 import { notificationRules } from './notifications/rules';
 
 /** Every resource's rules, wired once; handlers and consumers share them. */
 export function notificationsRules({ conn, models }: ServiceDeps<NotificationsModels>) {
   const members = teamMemberRules({ models });
-  const notifications = notificationRules({ conn, models, members });
   const mail = mailRules({ Mails: models.mails });
-  return { members, notifications, mail };
+  const notifications = notificationRules({ conn, models, members, mail });
+  const preferences = notificationPreferenceRules({ conn, members });
+  return { members, notifications, mail, preferences };
 }
 export type NotificationsRules = ReturnType<typeof notificationsRules>;

@@ -4,6 +4,7 @@ import { consumers } from './consumers';
 import { startMailWorker, type MailWorkerSettings } from './mail/worker';
 import { notificationsModels } from './models';
 import { notificationHandlers } from './notifications/handlers';
+import { notificationPreferenceHandlers } from './notifications/preferences/handlers';
 import { notificationsRules } from './rules';
 
 export interface NotificationsSettings {
@@ -17,7 +18,7 @@ export const notificationsService = (settings: NotificationsSettings) =>
     operations: NOTIFICATIONS,
     models: notificationsModels,
     rules: notificationsRules,
-    handlers: (rules) => notificationHandlers(rules),
+    handlers: (rules) => ({ ...notificationHandlers(rules), ...notificationPreferenceHandlers(rules) }),
     consumers,
     workers: (_rules, { models, logger }) => [startMailWorker(models.mails, settings.mail, logger)],
   });

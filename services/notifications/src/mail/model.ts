@@ -12,6 +12,15 @@ export interface InvitationMail {
   expiresAt: string;
 }
 
+/** What the notification template needs: the notification as it was made. */
+export interface NotificationMail {
+  notificationId: string;
+  type: string;
+  title: string;
+  body: string;
+  ticketId: string | null;
+}
+
 /**
  * The mail outbox: one row per message to send, written in the same transaction as the event that
  * causes it is recorded as processed, then sent by the mail worker with retries (docs/adr/0020).
@@ -23,10 +32,11 @@ export interface MailDoc {
   _id: string;
   teamId: string;
   mode: 'test' | 'live';
-  kind: 'invitation';
+  kind: 'invitation' | 'notification';
   to: string;
   sourceEventId: string;
-  invitation: InvitationMail;
+  invitation: InvitationMail | null;
+  notification: NotificationMail | null;
   status: MailStatus;
   attempts: number;
   nextAttemptAt: Date;
@@ -42,16 +52,11 @@ const mailSchema = new mongoose.Schema<MailDoc>(
     _id: { type: String, required: true },
     teamId: { type: String, required: true },
     mode: { type: String, enum: ['test', 'live'], required: true },
-    kind: { type: String, enum: ['invitation'], required: true },
+    kind: { type: String, enum: ['invitation', 'notification'], required: true },
     to: { type: String, required: true },
     sourceEventId: { type: String, required: true },
-    invitation: {
-      inviteId: { type: String, required: true },
-      teamName: { type: String, required: true },
-      inviterName: { type: String, default: null },
-      role: { type: String, required: true },
-      expiresAt: { type: String, required: true },
-    },
+    invitation: { type: mongoose.Schema.Types.Mixed, default: null },
+    notification: { type: mongoose.Schema.Types.Mixed, default: null },
     status: { type: String, enum: MAIL_STATUSES, required: true },
     attempts: { type: Number, required: true, default: 0 },
     nextAttemptAt: { type: Date, required: true },

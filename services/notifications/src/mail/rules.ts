@@ -1,36 +1,50 @@
 import { randomUUID } from 'node:crypto';
 import type mongoose from 'mongoose';
+import type { EventEnvelope } from '@helpdesk/contracts';
 import type { TypedEvent } from '@helpdesk/kit';
-import type { MailModel } from './model';
+import type { InvitationMail, MailDoc, MailModel, NotificationMail } from './model';
 
 /** The mail outbox's writes: rows the worker (./worker.ts) sends. */
 export function mailRules({ Mails }: { Mails: MailModel }) {
+  /** Queues one message, in the caller's transaction; the unique (event, recipient) index makes it once per event. */
+  async function queue(
+    e: Pick<EventEnvelope, 'id' | 'teamId' | 'mode'>,
+    to: string,
+    content: { kind: 'invitation'; invitation: InvitationMail } | { kind: 'notification'; notification: NotificationMail },
+    session: mongoose.ClientSession,
+  ) {
+    const now = new Date();
+    const row: MailDoc = {
+      _id: randomUUID(),
+      teamId: e.teamId,
+      mode: e.mode,
+      to,
+      sourceEventId: e.id,
+      invitation: null,
+      notification: null,
+      ...content,
+      status: 'queued',
+      attempts: 0,
+      nextAttemptAt: now,
+      leaseUntil: new Date(0),
+      lastError: null,
+      sentAt: null,
+      createdAt: now,
+    };
+    await Mails.create([row], { session });
+  }
+
   return {
-    /** The invitation message of `member.invited`, queued in the consumer's transaction (once per event). */
-    async queueInvitation(e: TypedEvent<'member.invited'>, session: mongoose.ClientSession) {
+    /** The invitation message of `member.invited`. */
+    queueInvitation(e: TypedEvent<'member.invited'>, session: mongoose.ClientSession) {
       const { invite, teamName, inviterName } = e.data;
-      const now = new Date();
-      await Mails.create(
-        [
-          {
-            _id: randomUUID(),
-            teamId: e.teamId,
-            mode: e.mode,
-            kind: 'invitation',
-            to: invite.email,
-            sourceEventId: e.id,
-            invitation: { inviteId: invite.id, teamName, inviterName, role: invite.role, expiresAt: invite.expiresAt },
-            status: 'queued',
-            attempts: 0,
-            nextAttemptAt: now,
-            leaseUntil: new Date(0),
-            lastError: null,
-            sentAt: null,
-            createdAt: now,
-          },
-        ],
-        { session },
-      );
+      const invitation = { inviteId: invite.id, teamName, inviterName, role: invite.role, expiresAt: invite.expiresAt };
+      return queue(e, invite.email, { kind: 'invitation', invitation }, session);
+    },
+
+    /** The email of a notification, for a member who turned notification emails on. */
+    queueNotification(e: EventEnvelope, to: string, notification: NotificationMail, session: mongoose.ClientSession) {
+      return queue(e, to, { kind: 'notification', notification }, session);
     },
   };
 }

@@ -1,4 +1,4 @@
-import type { InvitationMail } from './model';
+import type { InvitationMail, NotificationMail } from './model';
 
 /** A rendered message: subject, plain text and HTML. */
 export interface RenderedMail {
@@ -30,4 +30,19 @@ export function invitationMail(i: InvitationMail, acceptUrl: string): RenderedMa
     '</body></html>',
   ].join('\n');
   return { subject, text, html };
+}
+
+/** A notification's email: its title, its text, and the ticket it is about. */
+export function notificationMail(n: NotificationMail): RenderedMail {
+  const about = n.ticketId ? `Ticket: ${n.ticketId}` : null;
+  const text = [n.title, '', n.body, ...(about ? ['', about] : []), '', 'You get this email because notification emails are on in your notification settings.'].join('\n');
+  const html = [
+    '<!doctype html><html><body style="font-family: sans-serif">',
+    `<p><strong>${escapeHtml(n.title)}</strong></p>`,
+    `<p>${escapeHtml(n.body)}</p>`,
+    ...(about ? [`<p>${escapeHtml(about)}</p>`] : []),
+    '<p style="color:#666">You get this email because notification emails are on in your notification settings.</p>',
+    '</body></html>',
+  ].join('\n');
+  return { subject: n.title, text, html };
 }

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { WORKSPACE_INTERNAL } from '@helpdesk/contracts';
 import { internalClient, type InternalTokens, type Logger, type ServiceWorker } from '@helpdesk/kit';
 import type { MailDoc, MailModel } from './model';
-import { invitationMail } from './templates';
+import { invitationMail, notificationMail, type RenderedMail } from './templates';
 import type { MailTransport } from './transport';
 
 export interface MailWorkerSettings {
@@ -29,7 +29,7 @@ const NO_LEASE = new Date(0);
  * send the same row at once), renders it, sends it, and records the outcome; a failure is retried
  * after the next delay and, when the delays are used up, the mail is `failed`. An invitation asks
  * the workspace service for its link when it is sent (a fresh single-use token) and reports the
- * outcome back; an invite that is no longer pending cancels its mail.
+ * outcome back; an invite that is no longer pending cancels its mail. A notification's email needs nothing more.
  */
 export function startMailWorker(Mails: MailModel, settings: MailWorkerSettings, logger: Logger): ServiceWorker {
   const workspace = internalClient(WORKSPACE_INTERNAL, settings.workspaceUrl, { service: 'workspace' });
@@ -56,7 +56,7 @@ export function startMailWorker(Mails: MailModel, settings: MailWorkerSettings, 
 
   async function report(m: MailDoc, body: { status: 'sent' | 'failed'; error?: string }) {
     try {
-      await asTeam(m).call('recordInviteMessage', { params: { inviteId: m.invitation.inviteId }, body });
+      await asTeam(m).call('recordInviteMessage', { params: { inviteId: m.invitation!.inviteId }, body });
     } catch (err) {
       // The mail's own row keeps the truth; the invite's copy of it is informative only.
       logger.warn({ err, mailId: m._id }, 'could not record the invitation message outcome');
@@ -67,21 +67,24 @@ export function startMailWorker(Mails: MailModel, settings: MailWorkerSettings, 
     const finish = (set: Partial<MailDoc>) => Mails.updateOne({ _id: m._id }, { $set: { leaseUntil: NO_LEASE, ...set } });
     const attempts = m.attempts + 1;
     try {
-      const link = await asTeam(m).call('issueInviteLink', { params: { inviteId: m.invitation.inviteId } });
-      if (!link) {
-        await finish({ status: 'cancelled', attempts, lastError: 'the invite is no longer pending' });
-        return;
-      }
-      const rendered = invitationMail(m.invitation, link.acceptUrl);
+      let rendered: RenderedMail;
+      if (m.invitation) {
+        const link = await asTeam(m).call('issueInviteLink', { params: { inviteId: m.invitation.inviteId } });
+        if (!link) {
+          await finish({ status: 'cancelled', attempts, lastError: 'the invite is no longer pending' });
+          return;
+        }
+        rendered = invitationMail(m.invitation, link.acceptUrl);
+      } else rendered = notificationMail(m.notification!);
       await settings.transport.send({ id: m._id, from: settings.from, to: m.to, ...rendered });
       await finish({ status: 'sent', attempts, sentAt: new Date(), lastError: null });
-      await report(m, { status: 'sent' });
+      if (m.invitation) await report(m, { status: 'sent' });
     } catch (err) {
       const error = err instanceof Error ? err.message.slice(0, 500) : 'unknown error';
       const delay = settings.retryDelaysMs[attempts - 1];
       if (delay === undefined) {
         await finish({ status: 'failed', attempts, lastError: error });
-        await report(m, { status: 'failed', error });
+        if (m.invitation) await report(m, { status: 'failed', error });
       } else {
         await finish({ attempts, lastError: error, nextAttemptAt: new Date(Date.now() + delay) });
       }

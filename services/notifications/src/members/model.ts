@@ -18,6 +18,8 @@ export interface TeamMemberDoc {
   /** What an `@mention` of this member may be written as, lowercase: the email and the name without spaces. */
   handles: string[];
   boringMode: boolean;
+  /** The member's own setting here (`PATCH /notifications/preferences`): an email for each new notification. */
+  emailNotifications: boolean;
   /** A removed member keeps a tombstone, so that an event arriving late never brings them back. */
   removed: boolean;
   updatedAt: Date;
@@ -31,6 +33,7 @@ const teamMemberSchema = new mongoose.Schema<TeamMemberDoc>(
     email: { type: String, required: true },
     handles: { type: [String], default: [] },
     boringMode: { type: Boolean, required: true, default: false },
+    emailNotifications: { type: Boolean, required: true, default: false },
     removed: { type: Boolean, required: true, default: false },
     updatedAt: { type: Date, required: true },
   },

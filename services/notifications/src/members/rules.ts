@@ -20,7 +20,7 @@ export function teamMemberRules({ models }: { models: NotificationsModels }) {
         { _id: m.id },
         {
           $set: { userId: m.userId.toLowerCase(), name: m.name, email: m.email, handles: handlesOf(m), updatedAt: new Date() },
-          $setOnInsert: { boringMode: false, removed: false },
+          $setOnInsert: { boringMode: false, emailNotifications: false, removed: false },
         },
         { upsert: true, session },
       );
@@ -29,7 +29,7 @@ export function teamMemberRules({ models }: { models: NotificationsModels }) {
     async remove(teamId: string, m: MemberSnapshot, session: mongoose.ClientSession) {
       await db(teamId).updateOne(
         { _id: m.id },
-        { $set: { userId: m.userId.toLowerCase(), name: m.name, email: m.email, handles: [], removed: true, updatedAt: new Date() }, $setOnInsert: { boringMode: false } },
+        { $set: { userId: m.userId.toLowerCase(), name: m.name, email: m.email, handles: [], removed: true, updatedAt: new Date() }, $setOnInsert: { boringMode: false, emailNotifications: false } },
         { upsert: true, session },
       );
     },
@@ -50,6 +50,11 @@ export function teamMemberRules({ models }: { models: NotificationsModels }) {
     async byIds(teamId: string, ids: string[], session?: mongoose.ClientSession): Promise<TeamMemberDoc[]> {
       if (!ids.length) return [];
       return db(teamId).find({ _id: { $in: ids }, removed: false }, null, { session }).lean<TeamMemberDoc[]>();
+    },
+
+    /** Sets the member's own email setting; the member as it was before. */
+    async setEmailNotifications(teamId: string, memberId: string, email: boolean, session: mongoose.ClientSession) {
+      await db(teamId).updateOne({ _id: memberId }, { $set: { emailNotifications: email, updatedAt: new Date() } }, { session });
     },
 
     /** Current members an `@mention` names. */

@@ -8,6 +8,7 @@ import {
   type Page,
 } from '@helpdesk/contracts';
 import { eventScopeOf, findPage, foundOr404, newId, scoped, scopeOf, withOutbox, type Emit, type RequestContext } from '@helpdesk/kit';
+import type { MailRules } from '../mail/rules';
 import type { TeamMemberRules } from '../members/rules';
 import type { NotificationsModels } from '../models';
 import type { NotificationDoc } from './model';
@@ -26,17 +27,21 @@ export interface NotificationRulesDeps {
   conn: mongoose.Connection;
   models: NotificationsModels;
   members: TeamMemberRules;
+  mail: MailRules;
 }
 
-export function notificationRules({ conn, models, members }: NotificationRulesDeps) {
+export function notificationRules({ conn, models, members, mail }: NotificationRulesDeps) {
   return {
     /**
      * Makes the drafts of one event, in the event's team and partition, and emits `notification.created`
-     * for each. Runs inside the consumer's once-only transaction; the unique (event, member) index is
-     * the second guard.
+     * for each, and queues its email for members who turned notification emails on. Runs inside the
+     * consumer's once-only transaction; the unique (event, member) index is the second guard.
      */
     async createFrom(event: EventEnvelope, drafts: NotificationDraft[], session: mongoose.ClientSession, emit: Emit) {
       const db = scoped(models, scopeOf(event));
+      const emailTo = new Map(
+        (await members.byIds(event.teamId, drafts.map((d) => d.memberId), session)).filter((m) => m.emailNotifications).map((m) => [m._id, m.email]),
+      );
       const seen = new Set<string>();
       for (const d of drafts) {
         if (seen.has(d.memberId)) continue; // one per event and member (a mention of the assignee who is also assigned)
@@ -51,6 +56,8 @@ export function notificationRules({ conn, models, members }: NotificationRulesDe
         };
         await db.notifications.create([doc], { session });
         emit({ type: 'notification.created', data: { notification: notificationView(doc), sourceEventId: event.id } });
+        const to = emailTo.get(d.memberId);
+        if (to) await mail.queueNotification(event, to, { notificationId: doc._id, type: d.type, title: d.title, body: d.body, ticketId: d.ticketId }, session);
       }
     },
 

@@ -32,8 +32,20 @@ export const notificationSnapshotSchema = z.object({
 });
 export type NotificationSnapshot = z.infer<typeof notificationSnapshotSchema>;
 
+/** A member's notification settings, kept by this service (docs/adr/0020). */
+export const notificationPreferencesSchema = z.object({
+  memberId: z.string(),
+  /** An email to the member for each new notification (default false). */
+  email: z.boolean(),
+});
+export type NotificationPreferences = z.infer<typeof notificationPreferencesSchema>;
+
 export const NOTIFICATIONS_EVENTS = {
   'notification.created': { version: 1, data: z.object({ notification: notificationSnapshotSchema, sourceEventId: z.string() }) },
   'notification.read': { version: 1, data: z.object({ notification: notificationSnapshotSchema }) },
   'notification.all_read': { version: 1, data: z.object({ memberId: z.string(), markedRead: z.number().int() }) },
+  'notification.preferences_updated': {
+    version: 1,
+    data: z.object({ preferences: notificationPreferencesSchema, changes: z.array(z.string()), previous: z.record(z.string(), z.unknown()) }),
+  },
 } as const satisfies Record<string, { version: number; data: z.ZodType }>;

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { NOTIFICATION_TYPES, notificationSnapshotSchema } from '../catalog/notifications';
+import { NOTIFICATION_TYPES, notificationPreferencesSchema, notificationSnapshotSchema } from '../catalog/notifications';
 import { paginationFields, queryBool } from '../fields';
 import { defineOperations } from './operation';
 
@@ -26,6 +26,9 @@ export const listNotificationsQuery = z.strictObject({
 export type ListNotificationsQuery = z.output<typeof listNotificationsQuery>;
 export const unreadCountQuery = z.strictObject({ userId: userIdField });
 export const markReadBody = z.strictObject({ userId: userIdField });
+export const preferencesQuery = z.strictObject({ userId: userIdField });
+export const updatePreferencesBody = z.strictObject({ userId: userIdField, email: z.boolean() });
+const preferencesSchema = notificationPreferencesSchema.meta({ id: 'NotificationPreferences' });
 
 const notifications = { service: 'notifications', tag: 'Notifications', keys: 'staff' } as const;
 const USER_ID = 'The member is named by `userId` (their account UUID or `mem_…` id); not a member of the team: 404 (param userId).';
@@ -86,6 +89,32 @@ export const NOTIFICATIONS = defineOperations({
     params: { teamId: 'team', notificationId: 'notification' },
     body: markReadBody,
     success: { status: 200, data: notificationSchema, shape: 'envelope' },
+    errors: ['parameter_missing', 'parameter_invalid', 'invalid_json', 'resource_not_found', 'idempotency_key_in_use'],
+  },
+  getNotificationPreferences: {
+    ...notifications,
+    method: 'GET',
+    path: '/teams/{teamId}/notifications/preferences',
+    summary: 'A member\'s notification settings',
+    description: `${USER_ID} \`email\` (default false): an email to the member's address for each new notification.`,
+    permission: null,
+    params: { teamId: 'team' },
+    query: preferencesQuery,
+    success: { status: 200, data: preferencesSchema, shape: 'envelope' },
+    errors: ['parameter_missing', 'parameter_invalid', 'resource_not_found'],
+  },
+  updateNotificationPreferences: {
+    ...notifications,
+    method: 'PATCH',
+    path: '/teams/{teamId}/notifications/preferences',
+    summary: 'Change a member\'s notification settings',
+    description:
+      `${USER_ID} \`email: true\` sends an email (plain text and HTML) to the member for each notification made from then on, ` +
+      'in either partition. Emits `notification.preferences_updated` when it changes.',
+    permission: null,
+    params: { teamId: 'team' },
+    body: updatePreferencesBody,
+    success: { status: 200, data: preferencesSchema, shape: 'envelope' },
     errors: ['parameter_missing', 'parameter_invalid', 'invalid_json', 'resource_not_found', 'idempotency_key_in_use'],
   },
 });

@@ -849,7 +849,7 @@ export interface paths {
         put?: never;
         /**
          * Create an article
-         * @description `status` defaults to `draft`, `isPublic` to false. `categoryId` must be a category of the team and partition (400 parameter_invalid, param categoryId). Created `published`, it keeps revision 1 and emits `article.published` after `article.created`. `customFields` (`{fieldId: value}`) is checked against the team's article custom fields (400 parameter_invalid, param `customFields.<fieldId>`; docs/adr/0022); like `metadata`, publishable keys do not see it.
+         * @description `status` defaults to `draft`, `isPublic` to false. `categoryId` must be a category of the team and partition (400 parameter_invalid, param categoryId). Created `published`, it keeps revision 1 and emits `article.published` after `article.created`. `customFields` is not accepted yet: the workspace's custom-field definitions do not exist.
          */
         post: operations["createArticle"];
         delete?: never;
@@ -1313,9 +1313,6 @@ export interface components {
             metadata?: {
                 [key: string]: unknown;
             };
-            customFields?: {
-                [key: string]: unknown;
-            };
         };
         ArticleRevision: {
             /** @constant */
@@ -1533,9 +1530,6 @@ export interface components {
             metadata: {
                 [key: string]: unknown;
             };
-            customFields: {
-                [key: string]: unknown;
-            };
             ticketCount: number;
             /** Format: date-time */
             createdAt: string;
@@ -1723,9 +1717,6 @@ export interface components {
             notes: string | null;
             messageCount: number;
             metadata: {
-                [key: string]: unknown;
-            };
-            customFields: {
                 [key: string]: unknown;
             };
             /** Format: date-time */
@@ -2570,10 +2561,6 @@ export interface operations {
                     metadata?: {
                         [key: string]: unknown;
                     };
-                    /** @description Free-form JSON object: at most 50 top-level keys; keys 1 to 40 characters, not starting with '$' and without '.'; values nested at most 5 levels deep (the object counting as 1), strings at most 5000 characters, arrays at most 100 items, 16384 bytes in all as JSON. */
-                    customFields?: {
-                        [key: string]: unknown;
-                    };
                 };
             };
         };
@@ -2931,10 +2918,6 @@ export interface operations {
                     notes?: string | null;
                     /** @description Free-form JSON object: at most 50 top-level keys; keys 1 to 40 characters, not starting with '$' and without '.'; values nested at most 5 levels deep (the object counting as 1), strings at most 5000 characters, arrays at most 100 items, 16384 bytes in all as JSON. */
                     metadata?: {
-                        [key: string]: unknown;
-                    };
-                    /** @description Free-form JSON object: at most 50 top-level keys; keys 1 to 40 characters, not starting with '$' and without '.'; values nested at most 5 levels deep (the object counting as 1), strings at most 5000 characters, arrays at most 100 items, 16384 bytes in all as JSON. */
-                    customFields?: {
                         [key: string]: unknown;
                     };
                 };
@@ -3415,10 +3398,6 @@ export interface operations {
                     metadata?: {
                         [key: string]: unknown;
                     };
-                    /** @description Free-form JSON object: at most 50 top-level keys; keys 1 to 40 characters, not starting with '$' and without '.'; values nested at most 5 levels deep (the object counting as 1), strings at most 5000 characters, arrays at most 100 items, 16384 bytes in all as JSON. */
-                    customFields?: {
-                        [key: string]: unknown;
-                    };
                 };
             };
         };
@@ -3754,10 +3733,6 @@ export interface operations {
                     notes?: string | null;
                     /** @description Free-form JSON object: at most 50 top-level keys; keys 1 to 40 characters, not starting with '$' and without '.'; values nested at most 5 levels deep (the object counting as 1), strings at most 5000 characters, arrays at most 100 items, 16384 bytes in all as JSON. */
                     metadata?: {
-                        [key: string]: unknown;
-                    };
-                    /** @description Free-form JSON object: at most 50 top-level keys; keys 1 to 40 characters, not starting with '$' and without '.'; values nested at most 5 levels deep (the object counting as 1), strings at most 5000 characters, arrays at most 100 items, 16384 bytes in all as JSON. */
-                    customFields?: {
                         [key: string]: unknown;
                     };
                 };
@@ -9359,10 +9334,6 @@ export interface operations {
                     metadata?: {
                         [key: string]: unknown;
                     };
-                    /** @description Free-form JSON object: at most 50 top-level keys; keys 1 to 40 characters, not starting with '$' and without '.'; values nested at most 5 levels deep (the object counting as 1), strings at most 5000 characters, arrays at most 100 items, 16384 bytes in all as JSON. */
-                    customFields?: {
-                        [key: string]: unknown;
-                    };
                 };
             };
         };
@@ -9699,10 +9670,6 @@ export interface operations {
                     tags?: string[];
                     /** @description Free-form JSON object: at most 50 top-level keys; keys 1 to 40 characters, not starting with '$' and without '.'; values nested at most 5 levels deep (the object counting as 1), strings at most 5000 characters, arrays at most 100 items, 16384 bytes in all as JSON. */
                     metadata?: {
-                        [key: string]: unknown;
-                    };
-                    /** @description Free-form JSON object: at most 50 top-level keys; keys 1 to 40 characters, not starting with '$' and without '.'; values nested at most 5 levels deep (the object counting as 1), strings at most 5000 characters, arrays at most 100 items, 16384 bytes in all as JSON. */
-                    customFields?: {
                         [key: string]: unknown;
                     };
                 };

@@ -849,7 +849,7 @@ export interface paths {
         put?: never;
         /**
          * Create an article
-         * @description `status` defaults to `draft`, `isPublic` to false. `categoryId` must be a category of the team and partition (400 parameter_invalid, param categoryId). Created `published`, it keeps revision 1 and emits `article.published` after `article.created`. `customFields` is not accepted yet: the workspace's custom-field definitions do not exist.
+         * @description `status` defaults to `draft`, `isPublic` to false. `categoryId` must be a category of the team and partition (400 parameter_invalid, param categoryId). Created `published`, it keeps revision 1 and emits `article.published` after `article.created`. `customFields` (`{fieldId: value}`) is checked against the team's article custom fields (400 parameter_invalid, param `customFields.<fieldId>`; docs/adr/0022); like `metadata`, publishable keys do not see it.
          */
         post: operations["createArticle"];
         delete?: never;
@@ -1270,6 +1270,30 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/teams/{teamId}/notifications/preferences": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A member's notification settings
+         * @description The member is named by `userId` (their account UUID or `mem_…` id); not a member of the team: 404 (param userId). `email` (default false): an email to the member's address for each new notification.
+         */
+        get: operations["getNotificationPreferences"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Change a member's notification settings
+         * @description The member is named by `userId` (their account UUID or `mem_…` id); not a member of the team: 404 (param userId). `email: true` sends an email (plain text and HTML) to the member for each notification made from then on, in either partition. Emits `notification.preferences_updated` when it changes.
+         */
+        patch: operations["updateNotificationPreferences"];
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -1311,6 +1335,9 @@ export interface components {
             /** Format: date-time */
             updatedAt: string;
             metadata?: {
+                [key: string]: unknown;
+            };
+            customFields?: {
                 [key: string]: unknown;
             };
         };
@@ -1530,6 +1557,9 @@ export interface components {
             metadata: {
                 [key: string]: unknown;
             };
+            customFields: {
+                [key: string]: unknown;
+            };
             ticketCount: number;
             /** Format: date-time */
             createdAt: string;
@@ -1684,6 +1714,10 @@ export interface components {
             /** Format: date-time */
             createdAt: string;
         };
+        NotificationPreferences: {
+            memberId: string;
+            email: boolean;
+        };
         Pagination: {
             page: number;
             pageSize: number;
@@ -1717,6 +1751,9 @@ export interface components {
             notes: string | null;
             messageCount: number;
             metadata: {
+                [key: string]: unknown;
+            };
+            customFields: {
                 [key: string]: unknown;
             };
             /** Format: date-time */
@@ -2561,6 +2598,10 @@ export interface operations {
                     metadata?: {
                         [key: string]: unknown;
                     };
+                    /** @description Free-form JSON object: at most 50 top-level keys; keys 1 to 40 characters, not starting with '$' and without '.'; values nested at most 5 levels deep (the object counting as 1), strings at most 5000 characters, arrays at most 100 items, 16384 bytes in all as JSON. */
+                    customFields?: {
+                        [key: string]: unknown;
+                    };
                 };
             };
         };
@@ -2918,6 +2959,10 @@ export interface operations {
                     notes?: string | null;
                     /** @description Free-form JSON object: at most 50 top-level keys; keys 1 to 40 characters, not starting with '$' and without '.'; values nested at most 5 levels deep (the object counting as 1), strings at most 5000 characters, arrays at most 100 items, 16384 bytes in all as JSON. */
                     metadata?: {
+                        [key: string]: unknown;
+                    };
+                    /** @description Free-form JSON object: at most 50 top-level keys; keys 1 to 40 characters, not starting with '$' and without '.'; values nested at most 5 levels deep (the object counting as 1), strings at most 5000 characters, arrays at most 100 items, 16384 bytes in all as JSON. */
+                    customFields?: {
                         [key: string]: unknown;
                     };
                 };
@@ -3398,6 +3443,10 @@ export interface operations {
                     metadata?: {
                         [key: string]: unknown;
                     };
+                    /** @description Free-form JSON object: at most 50 top-level keys; keys 1 to 40 characters, not starting with '$' and without '.'; values nested at most 5 levels deep (the object counting as 1), strings at most 5000 characters, arrays at most 100 items, 16384 bytes in all as JSON. */
+                    customFields?: {
+                        [key: string]: unknown;
+                    };
                 };
             };
         };
@@ -3733,6 +3782,10 @@ export interface operations {
                     notes?: string | null;
                     /** @description Free-form JSON object: at most 50 top-level keys; keys 1 to 40 characters, not starting with '$' and without '.'; values nested at most 5 levels deep (the object counting as 1), strings at most 5000 characters, arrays at most 100 items, 16384 bytes in all as JSON. */
                     metadata?: {
+                        [key: string]: unknown;
+                    };
+                    /** @description Free-form JSON object: at most 50 top-level keys; keys 1 to 40 characters, not starting with '$' and without '.'; values nested at most 5 levels deep (the object counting as 1), strings at most 5000 characters, arrays at most 100 items, 16384 bytes in all as JSON. */
+                    customFields?: {
                         [key: string]: unknown;
                     };
                 };
@@ -9334,6 +9387,10 @@ export interface operations {
                     metadata?: {
                         [key: string]: unknown;
                     };
+                    /** @description Free-form JSON object: at most 50 top-level keys; keys 1 to 40 characters, not starting with '$' and without '.'; values nested at most 5 levels deep (the object counting as 1), strings at most 5000 characters, arrays at most 100 items, 16384 bytes in all as JSON. */
+                    customFields?: {
+                        [key: string]: unknown;
+                    };
                 };
             };
         };
@@ -9670,6 +9727,10 @@ export interface operations {
                     tags?: string[];
                     /** @description Free-form JSON object: at most 50 top-level keys; keys 1 to 40 characters, not starting with '$' and without '.'; values nested at most 5 levels deep (the object counting as 1), strings at most 5000 characters, arrays at most 100 items, 16384 bytes in all as JSON. */
                     metadata?: {
+                        [key: string]: unknown;
+                    };
+                    /** @description Free-form JSON object: at most 50 top-level keys; keys 1 to 40 characters, not starting with '$' and without '.'; values nested at most 5 levels deep (the object counting as 1), strings at most 5000 characters, arrays at most 100 items, 16384 bytes in all as JSON. */
+                    customFields?: {
                         [key: string]: unknown;
                     };
                 };
@@ -12955,6 +13016,238 @@ export interface operations {
                         /** @constant */
                         success: true;
                         data: components["schemas"]["Notification"];
+                        meta: {
+                            requestId: string;
+                            /** Format: date-time */
+                            timestamp: string;
+                        };
+                    };
+                };
+            };
+            /** @description Error: `invalid_id_format`, `parameter_invalid`, `parameter_missing`, `invalid_json`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: `authentication_required`, `invalid_api_key`, `invalid_key_format`, `key_expired`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: `insufficient_permissions`, `publishable_key_write`, `team_access_denied`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: `resource_not_found`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: `idempotency_key_in_use`. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: `parameter_invalid`. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: `rate_limit_exceeded`. */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: `internal_error`, `database_error`. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: `service_unavailable`. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getNotificationPreferences: {
+        parameters: {
+            query: {
+                userId: string;
+            };
+            header?: never;
+            path: {
+                /** @description The team's UUID (the key's team). */
+                teamId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "x-svc-request-id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-RateLimit-Window": components["headers"]["X-RateLimit-Window"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: components["schemas"]["NotificationPreferences"];
+                        meta: {
+                            requestId: string;
+                            /** Format: date-time */
+                            timestamp: string;
+                        };
+                    };
+                };
+            };
+            /** @description Error: `invalid_id_format`, `parameter_invalid`, `parameter_missing`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: `authentication_required`, `invalid_api_key`, `invalid_key_format`, `key_expired`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: `insufficient_permissions`, `publishable_key_forbidden`, `team_access_denied`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: `resource_not_found`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: `rate_limit_exceeded`. */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: `internal_error`, `database_error`. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: `service_unavailable`. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    updateNotificationPreferences: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Replays the first answer for the same request within 24 hours. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /** @description The team's UUID (the key's team). */
+                teamId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    userId: string;
+                    email: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "x-svc-request-id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-RateLimit-Window": components["headers"]["X-RateLimit-Window"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: components["schemas"]["NotificationPreferences"];
                         meta: {
                             requestId: string;
                             /** Format: date-time */

@@ -59,6 +59,24 @@ describe('notifications', () => {
     expect(expectOk(await count(), 200)).toEqual({ unreadCount: 0, truncated: false });
   });
 
+  it('the invitation mail is sent by the notifications service and its outcome shows on the invite', async () => {
+    const invite = expectOk(await tp.api.post(`/teams/${team.teamId}/invites`, { email: 'mailed@example.com' }, { key: team.sk_test }), 201);
+    expect(invite.message).toEqual({ status: 'queued', at: null, error: null });
+    const shown = await eventually('the message outcome', async () => {
+      const pending = expectOk(await tp.api.get(`/teams/${team.teamId}/invites`, { key: team.sk_test }), 200);
+      const i = pending.find((p: any) => p.id === invite.id);
+      return i?.message.status === 'sent' ? i : null;
+    });
+    expect(shown.message).toEqual({ status: 'sent', at: expect.stringMatching(ISO), error: null });
+  });
+
+  it('notification emails: a member turns them on for themselves', async () => {
+    const P = `${N()}/preferences`;
+    expect(expectOk(await tp.api.get(`${P}?userId=${agent.userId}`, { key: agent.key }), 200)).toEqual({ memberId: agent.id, email: false });
+    expect(expectOk(await tp.api.patch(P, { userId: agent.userId, email: true }, { key: agent.key }), 200)).toEqual({ memberId: agent.id, email: true });
+    expectError(await tp.api.patch(P, { userId: agent.userId, email: 1 }, { key: agent.key }), 400, 'invalid_request_error', 'parameter_invalid', 'email');
+  });
+
   it('the live partition, other teams and publishable keys see nothing; bad inputs are clear errors', async () => {
     expect(await list(agent.id, team.sk_live)).toEqual([]);
     expectError(await tp.api.get(`${N()}?userId=${agent.id}`, { key: tp.otherTeam.sk_test }), 403, 'authorization_error', 'team_access_denied');

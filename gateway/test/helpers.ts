@@ -20,8 +20,15 @@ export interface Seen {
 }
 
 /** A tiny ticketing stand-in built with kit's createServiceApp: verifies the internal token and echoes what it saw. */
-export async function startBackend(): Promise<{ url: string; seen: Seen[]; calls: () => number; stop: () => Promise<void> }> {
+export async function startBackend(): Promise<{ url: string; seen: Seen[]; calls: () => number; release: () => void; stop: () => Promise<void> }> {
   const seen: Seen[] = [];
+  // `{"hold": true}` keeps a request running until the test calls release(): a race without a timing guess
+  let releaseHeld: () => void = () => undefined;
+  let held = new Promise<void>((r) => (releaseHeld = r));
+  const release = () => {
+    releaseHeld();
+    held = new Promise<void>((r) => (releaseHeld = r));
+  };
   const routes = (app: Express) => {
     app.all(/^\/teams\/.*/, async (req, res) => {
       const ctx = res.locals.ctx as InternalClaims;
@@ -37,6 +44,7 @@ export async function startBackend(): Promise<{ url: string; seen: Seen[]; calls
       seen.push(s);
       const body = (req.body ?? {}) as Record<string, unknown>;
       if (typeof body.delayMs === 'number') await new Promise((r) => setTimeout(r, body.delayMs as number));
+      if (body.hold === true) await held;
       if (body.fail === 'crash') throw new Error('backend exploded at /secret/path.ts:42');
       if (body.fail === 'conflict') throw new ApiError('resource_conflict', 'duplicate');
       res.status(req.method === 'POST' ? 201 : 200).json({
@@ -49,7 +57,7 @@ export async function startBackend(): Promise<{ url: string; seen: Seen[]; calls
   const app = createServiceApp({ name: 'ticketing', logger, tokens, routes });
   const server: Server = await listen(app, 0, '127.0.0.1');
   const port = (server.address() as { port: number }).port;
-  return { url: `http://127.0.0.1:${port}`, seen, calls: () => seen.length, stop: () => closeServer(server) };
+  return { url: `http://127.0.0.1:${port}`, seen, calls: () => seen.length, release, stop: () => closeServer(server) };
 }
 
 export type Embedded = Pick<EmbeddedMongo, 'uri' | 'close'>;

@@ -86,9 +86,15 @@ it('keys are scoped to team and partition', async () => {
 
 it('while the first request runs, the same key → 409; 50 concurrent identical POSTs run the service once', async () => {
   const k = ikey();
-  const body = '{"title":"race","delayMs":300}';
+  const body = '{"title":"race","hold":true}';
   const calls = h.backend.calls();
-  const res = await Promise.all(Array.from({ length: 50 }, () => post('/tickets', body, h.keys.sk_test, k)));
+  // the first request is held in the backend until the other 49 have been answered
+  const pending = Array.from({ length: 50 }, () => post('/tickets', body, h.keys.sk_test, k));
+  let answered = 0;
+  for (const p of pending) void p.then(() => answered++);
+  while (answered < 49) await new Promise((r) => setTimeout(r, 20));
+  h.backend.release();
+  const res = await Promise.all(pending);
   const statuses = res.map((r) => r.status);
   expect(statuses.filter((s) => s === 201)).toHaveLength(1);
   expect(statuses.filter((s) => s === 409)).toHaveLength(49);

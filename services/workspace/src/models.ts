@@ -1,4 +1,5 @@
 import type mongoose from 'mongoose';
+import { auditEntryModel } from './audit-log/model';
 import { customFieldModel } from './custom-fields/model';
 import { inviteModel } from './invites/model';
 import { memberModel } from './members/model';
@@ -10,5 +11,6 @@ export const workspaceModels = (conn: mongoose.Connection) => ({
   invites: inviteModel(conn),
   settings: settingsModel(conn),
   customFields: customFieldModel(conn),
+  auditEntries: auditEntryModel(conn),
 });
 export type WorkspaceModels = ReturnType<typeof workspaceModels>;

@@ -1,4 +1,5 @@
 import type { ServiceDeps } from '@helpdesk/kit';
+import { auditLogRules } from './audit-log/rules';
 import { customFieldRules } from './custom-fields/rules';
 import { apiKeyEventRules, teamRules } from './internal/rules';
 import { inviteRules } from './invites/rules';
@@ -30,6 +31,7 @@ export function workspaceRules({ conn, models }: ServiceDeps<WorkspaceModels>, o
     teams: teamRules({ conn, members, settings }),
     apiKeyEvents: apiKeyEventRules({ conn }),
     customFields: customFieldRules({ conn, models }),
+    auditLog: auditLogRules({ conn, models, members }),
   };
 }
 export type WorkspaceRules = ReturnType<typeof workspaceRules>;

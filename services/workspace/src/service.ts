@@ -1,6 +1,7 @@
 import { WORKSPACE, WORKSPACE_INTERNAL } from '@helpdesk/contracts';
 import { defineService } from '@helpdesk/kit';
 import { consumers } from './consumers';
+import { auditLogHandlers } from './audit-log/handlers';
 import { customFieldHandlers } from './custom-fields/handlers';
 import { internalHandlers } from './internal/handlers';
 import { inviteHandlers } from './invites/handlers';
@@ -37,6 +38,7 @@ export const workspaceService = (settings: WorkspaceSettings) =>
       ...teamPreferenceHandlers(rules),
       ...internalHandlers(rules),
       ...customFieldHandlers(rules),
+      ...auditLogHandlers(rules),
     }),
     consumers,
   });

@@ -834,6 +834,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/teams/{teamId}/audit-log": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List audit log entries
+         * @description Every event of every service becomes one entry (written once even when an event is redelivered), newest first, in the partition of the key. `action` is the event type, `details` its data. Filters: `action`, `resourceType`, `actorId`, `startDate`/`endDate` (ISO 8601 date-time with offset, or a date; inclusive). Entries cannot be changed or deleted through the API. Each carries `sequence` and the `previousHash` of the previous entry of its team and partition, and its own `hash` (SHA-256): see `/audit-log/verify`. Kept for AUDIT_RETENTION_DAYS (default 365) (docs/adr/0023).
+         */
+        get: operations["listAuditLog"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/teams/{teamId}/audit-log/verify": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Verify the audit log's hash chain
+         * @description Recomputes every entry's hash in sequence order and checks each `previousHash` and the sequence: answers `valid` and, when broken, the first broken entry and why (`hash_mismatch`: the entry was changed; `previous_hash_mismatch` or `sequence_gap`: an entry before it was changed, removed or inserted). The oldest kept entry starts the chain (retention removes older ones) (docs/adr/0023).
+         */
+        get: operations["verifyAuditLog"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/teams/{teamId}/articles": {
         parameters: {
             query?: never;
@@ -1358,6 +1398,34 @@ export interface components {
                 type: "key" | "member" | "system";
                 id: string | null;
             };
+        };
+        AuditLogEntry: {
+            id: string;
+            /** @constant */
+            object: "audit_log_entry";
+            action: string;
+            resourceType: string;
+            resourceId: string | null;
+            /** @enum {string} */
+            actorType: "key" | "member" | "system";
+            actorId: string | null;
+            actorName: string;
+            details: {
+                [key: string]: unknown;
+            };
+            /** Format: date-time */
+            createdAt: string;
+            sequence: number;
+            previousHash: string | null;
+            hash: string;
+        };
+        AuditLogVerification: {
+            /** @constant */
+            object: "audit_log_verification";
+            valid: boolean;
+            checkedCount: number;
+            firstBrokenEntryId: string | null;
+            reason: ("hash_mismatch" | "previous_hash_mismatch" | "sequence_gap") | null;
         };
         BusinessHours: {
             /** @constant */
@@ -9222,6 +9290,199 @@ export interface operations {
             };
             /** @description Error: `parameter_invalid`. */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: `rate_limit_exceeded`. */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: `internal_error`, `database_error`. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: `service_unavailable`. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listAuditLog: {
+        parameters: {
+            query?: {
+                action?: string;
+                resourceType?: string;
+                actorId?: string;
+                startDate?: string;
+                endDate?: string;
+                page?: number;
+                pageSize?: number;
+            };
+            header?: never;
+            path: {
+                /** @description The team's UUID (the key's team). */
+                teamId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "x-svc-request-id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-RateLimit-Window": components["headers"]["X-RateLimit-Window"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: components["schemas"]["AuditLogEntry"][];
+                        meta: {
+                            requestId: string;
+                            /** Format: date-time */
+                            timestamp: string;
+                            pagination: components["schemas"]["Pagination"];
+                        };
+                    };
+                };
+            };
+            /** @description Error: `invalid_id_format`, `parameter_invalid`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: `authentication_required`, `invalid_api_key`, `invalid_key_format`, `key_expired`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: `insufficient_permissions`, `publishable_key_forbidden`, `team_access_denied`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: `rate_limit_exceeded`. */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: `internal_error`, `database_error`. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: `service_unavailable`. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    verifyAuditLog: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The team's UUID (the key's team). */
+                teamId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "x-svc-request-id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-RateLimit-Window": components["headers"]["X-RateLimit-Window"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: components["schemas"]["AuditLogVerification"];
+                        meta: {
+                            requestId: string;
+                            /** Format: date-time */
+                            timestamp: string;
+                        };
+                    };
+                };
+            };
+            /** @description Error: `invalid_id_format`, `parameter_invalid`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: `authentication_required`, `invalid_api_key`, `invalid_key_format`, `key_expired`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: `insufficient_permissions`, `publishable_key_forbidden`, `team_access_denied`. */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };

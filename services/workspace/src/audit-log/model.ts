@@ -1,0 +1,68 @@
+import mongoose from 'mongoose';
+import { tenancyPlugin } from '@helpdesk/kit';
+
+/**
+ * One audit log entry per event, in its team and partition (docs/adr/0023). `sequence` numbers the
+ * entries of a team and partition from 1; `hash` covers the entry and `previousHash`, chaining them.
+ */
+export interface AuditEntryDoc {
+  _id: string;
+  teamId: string;
+  mode: 'test' | 'live';
+  eventId: string;
+  action: string;
+  resourceType: string;
+  resourceId: string | null;
+  actorType: 'key' | 'member' | 'system';
+  actorId: string | null;
+  actorName: string;
+  details: Record<string, unknown>;
+  createdAt: Date;
+  sequence: number;
+  previousHash: string | null;
+  hash: string;
+}
+
+/** Default retention; AUDIT_RETENTION_DAYS (a whole number of days, 1 to 36,500) changes it. */
+export const AUDIT_RETENTION_DAYS_DEFAULT = 365;
+
+export function auditRetentionDays(env: Record<string, string | undefined> = process.env): number {
+  const raw = env.AUDIT_RETENTION_DAYS;
+  if (raw === undefined || raw === '') return AUDIT_RETENTION_DAYS_DEFAULT;
+  const days = Number(raw);
+  if (!Number.isInteger(days) || days < 1 || days > 36_500) throw new Error(`AUDIT_RETENTION_DAYS must be a whole number of days from 1 to 36500, not ${raw}`);
+  return days;
+}
+
+/** The entries' model; their TTL index removes entries `retentionDays` after they were made. */
+export function auditEntryModel(conn: mongoose.Connection, retentionDays = auditRetentionDays()) {
+  type AuditEntryModel = mongoose.Model<AuditEntryDoc>;
+  const existing = conn.models.AuditEntry as AuditEntryModel | undefined;
+  if (existing) return existing;
+  const schema = new mongoose.Schema<AuditEntryDoc>(
+    {
+      _id: { type: String, required: true },
+      eventId: { type: String, required: true },
+      action: { type: String, required: true },
+      resourceType: { type: String, required: true },
+      resourceId: { type: String, default: null },
+      actorType: { type: String, enum: ['key', 'member', 'system'], required: true },
+      actorId: { type: String, default: null },
+      actorName: { type: String, required: true },
+      details: { type: mongoose.Schema.Types.Mixed, required: true },
+      createdAt: { type: Date, required: true },
+      sequence: { type: Number, required: true },
+      previousHash: { type: String, default: null },
+      hash: { type: String, required: true },
+    },
+    { collection: 'audit_log', versionKey: false, minimize: false, strict: 'throw' },
+  );
+  schema.plugin(tenancyPlugin);
+  // Once per event, whatever the redeliveries.
+  schema.index({ eventId: 1 }, { unique: true });
+  // One entry per place in the chain: two concurrent appends cannot both take the same sequence.
+  schema.index({ teamId: 1, mode: 1, sequence: 1 }, { unique: true });
+  schema.index({ teamId: 1, mode: 1, createdAt: -1, _id: -1 });
+  schema.index({ createdAt: 1 }, { expireAfterSeconds: retentionDays * 24 * 60 * 60 });
+  return conn.model<AuditEntryDoc>('AuditEntry', schema);
+}

@@ -11,6 +11,7 @@ import {
   INTERNAL_OPERATIONS,
   KNOWLEDGE,
   KNOWLEDGE_INTERNAL,
+  NOTIFICATIONS,
   PUBLIC_OPERATIONS,
   pathParamNames,
   TICKETING,
@@ -22,7 +23,7 @@ import {
   type OperationDef,
 } from '../src';
 
-const manifests: Record<string, Record<string, OperationDef>> = { GATEWAY, TICKETING, CUSTOMERS, WEBHOOKS, CUSTOMERS_INTERNAL, KNOWLEDGE, KNOWLEDGE_INTERNAL, COMMUNITY, WORKSPACE, WORKSPACE_INTERNAL };
+const manifests: Record<string, Record<string, OperationDef>> = { GATEWAY, TICKETING, CUSTOMERS, WEBHOOKS, CUSTOMERS_INTERNAL, KNOWLEDGE, KNOWLEDGE_INTERNAL, COMMUNITY, WORKSPACE, WORKSPACE_INTERNAL, NOTIFICATIONS };
 const all = Object.entries(manifests).flatMap(([file, ops]) => Object.entries(ops).map(([id, op]) => ({ file, id, op })));
 
 describe('the API manifest', () => {

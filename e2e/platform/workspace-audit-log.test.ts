@@ -1,3 +1,4 @@
+import type { EventEnvelope } from '@helpdesk/contracts';
 import { eventually } from '@helpdesk/testing';
 import { startTestPlatform, type TeamKeys, type TestPlatform } from '../support/platform';
 import { expectError, expectOk, ISO } from './helpdesk-helpers';
@@ -118,6 +119,22 @@ describe('audit log', () => {
     const broken = expectOk(await get('/audit-log/verify'), 200);
     expect(broken).toEqual({ object: 'audit_log_verification', valid: false, checkedCount: target.sequence, firstBrokenEntryId: target.id, reason: 'hash_mismatch' });
     // The live partition's chain is separate and intact.
+    expect(expectOk(await get('/audit-log/verify', team.sk_live), 200)).toMatchObject({ valid: true });
+  });
+
+  it('writes one entry per event even when the event is delivered again', async () => {
+    const seen: EventEnvelope[] = [];
+    await tp.observe('ticketing', ['ticket.created'], async (e) => {
+      seen.push(e);
+    });
+    const t = expectOk(await tp.api.post(path('/tickets'), { title: 'Once' }, { key: team.sk_test }), 201);
+    await eventually('the event observed', async () => seen.some((e) => (e.data as any).ticket.id === t.id), 10_000);
+    const event = seen.find((e) => (e.data as any).ticket.id === t.id)!;
+    // The same envelope again, as a broker redelivery or a relay re-publishing after a crash would.
+    await tp.platform.buses.ticketing!.publish([event]);
+    const marker = expectOk(await tp.api.post(path('/tickets'), { title: 'Marker' }, { key: team.sk_test }), 201);
+    await eventually('the marker recorded', async () => (await allEntries()).some((e) => e.resourceId === marker.id), 10_000);
+    expect((await allEntries()).filter((e) => e.resourceId === t.id).map((e) => e.action)).toEqual(['ticket.created']);
     expect(expectOk(await get('/audit-log/verify', team.sk_live), 200)).toMatchObject({ valid: true });
   });
 });

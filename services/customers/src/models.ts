@@ -1,8 +1,8 @@
+import { customFieldDefModel } from '@helpdesk/kit';
 import type mongoose from 'mongoose';
 import { membershipModel } from './customer-groups/members/model';
 import { groupModel } from './customer-groups/model';
 import { statusModel } from './customer-statuses/model';
-import { customFieldDefModel } from './custom-fields/model';
 import { customerModel } from './customers/model';
 
 /** Every model of the service on its connection (kit builds their indexes at start-up). */

@@ -1,15 +1,14 @@
-import type { ServiceDeps } from '@helpdesk/kit';
+import { customFieldRules, type ServiceDeps } from '@helpdesk/kit';
 import { memberRules } from './customer-groups/members/rules';
 import { groupRules } from './customer-groups/rules';
 import { statusRules } from './customer-statuses/rules';
-import { customFieldRules } from './custom-fields/rules';
 import { customerRules } from './customers/rules';
 import type { CustomersModels } from './models';
 
 /** Every resource's rules, wired once; handlers and consumers share them. */
 export function customersRules({ conn, models }: ServiceDeps<CustomersModels>) {
   const statuses = statusRules({ conn, models });
-  const customFields = customFieldRules({ models });
+  const customFields = customFieldRules({ definitions: models.customFieldDefs, records: models.customers, contentType: 'customer' });
   const customers = customerRules({ conn, models, statuses, customFields });
   const groups = groupRules({ conn, models });
   const members = memberRules({ conn, models, groups });

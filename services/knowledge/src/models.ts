@@ -1,8 +1,8 @@
+import { customFieldDefModel } from '@helpdesk/kit';
 import type mongoose from 'mongoose';
 import { articleModel } from './articles/model';
 import { revisionModel } from './articles/revisions/model';
 import { categoryModel } from './categories/model';
-import { customFieldDefModel } from './custom-fields/model';
 import { helpCenterModel } from './help-center/model';
 
 /** Every model of the service on its connection (kit builds their indexes at start-up). */

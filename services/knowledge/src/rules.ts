@@ -1,9 +1,8 @@
-import type { ServiceDeps } from '@helpdesk/kit';
+import { customFieldRules, type ServiceDeps } from '@helpdesk/kit';
 import { revisionRules } from './articles/revisions/rules';
 import { articleRules } from './articles/rules';
 import { ViewCounter } from './articles/view-counter';
 import { categoryRules } from './categories/rules';
-import { customFieldRules } from './custom-fields/rules';
 import { helpCenterRules } from './help-center/rules';
 import type { KnowledgeModels } from './models';
 
@@ -12,7 +11,7 @@ export function knowledgeRules({ conn, models }: ServiceDeps<KnowledgeModels>) {
   const views = new ViewCounter(models.articles);
   // Categories and articles need each other: a category delete uncategorizes its articles.
   const categories = categoryRules({ conn, models, uncategorize: (...args) => articles.uncategorize(...args) });
-  const customFields = customFieldRules({ models });
+  const customFields = customFieldRules({ definitions: models.customFieldDefs, records: models.articles, contentType: 'article' });
   const articles = articleRules({ conn, models, categories, views, customFields });
   const revisions = revisionRules({ models, articles });
   const helpCenter = helpCenterRules({ conn, models, articles, categories, views });

@@ -1,6 +1,6 @@
+import { customFieldDefModel } from '@helpdesk/kit';
 import type mongoose from 'mongoose';
 import { customerRefModel } from './customer-refs/model';
-import { customFieldDefModel } from './custom-fields/model';
 import { messageModel } from './tickets/messages/model';
 import { ticketModel } from './tickets/model';
 

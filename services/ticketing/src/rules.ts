@@ -1,7 +1,6 @@
 import { CUSTOMERS_INTERNAL } from '@helpdesk/contracts';
-import { internalClient, type ServiceDeps } from '@helpdesk/kit';
+import { customFieldRules, internalClient, type ServiceDeps } from '@helpdesk/kit';
 import { customerRefsRules } from './customer-refs/rules';
-import { customFieldRules } from './custom-fields/rules';
 import type { TicketingModels } from './models';
 import { messageRules } from './tickets/messages/rules';
 import { ticketRules } from './tickets/rules';
@@ -14,7 +13,7 @@ export interface TicketingConfig {
 /** Every resource's rules, wired once; handlers, consumers and workers share them. */
 export function ticketingRules({ conn, models }: ServiceDeps<TicketingModels>, config: TicketingConfig) {
   const customerRefs = customerRefsRules({ conn, models });
-  const customFields = customFieldRules({ models });
+  const customFields = customFieldRules({ definitions: models.customFieldDefs, records: models.tickets, contentType: 'ticket' });
   const tickets = ticketRules({ conn, models, customerRefs, customFields });
   const messages = messageRules({ conn, models, tickets });
   const customers = internalClient(CUSTOMERS_INTERNAL, config.customersUrl, { service: 'customers' });

@@ -20,3 +20,4 @@ export * from './operations';
 export * from './subscriptions';
 export * from './scoped';
 export * from './internal-client';
+export * from './custom-fields';

@@ -1,4 +1,4 @@
-import { on, type ServiceDeps, type Subscription } from '@helpdesk/kit';
+import { customFieldSubscriptions, on, type ServiceDeps, type Subscription } from '@helpdesk/kit';
 import type { CustomersModels } from '../models';
 import type { CustomersRules } from '../rules';
 import { ticketConsumers } from './tickets';
@@ -15,8 +15,6 @@ export const consumers = ({ customers, customFields }: CustomersRules, { conn }:
     on('ticket.deleted', tickets.deleted), // ticketCount -1
     on('ticket.message_added', tickets.messageAdded), // a customer message's sentiment
     // The team's customer custom field definitions (docs/adr/0022).
-    on('custom_field.created', (e) => customFields.apply(e, e.data.customField, e.data.rev, false)),
-    on('custom_field.updated', (e) => customFields.apply(e, e.data.customField, e.data.rev, false)),
-    on('custom_field.deleted', (e) => customFields.apply(e, e.data.customField, e.data.rev, true)),
+    ...customFieldSubscriptions(customFields),
   ];
 };

@@ -22,7 +22,7 @@ import { memberSnapshot } from '../customer-groups/members/view';
 import type { GroupDoc } from '../customer-groups/model';
 import { groupSnapshot } from '../customer-groups/view';
 import type { StatusRules } from '../customer-statuses/rules';
-import type { CustomFieldRules } from '../custom-fields/rules';
+import type { CustomFieldRules } from '@helpdesk/kit';
 import type { CustomersModels } from '../models';
 import type { CustomerDoc, ScoredMessage } from './model';
 import { keepNewest, labelOf, scoreMessage } from './sentiment';

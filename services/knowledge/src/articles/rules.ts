@@ -20,7 +20,7 @@ import {
   type Unscoped,
 } from '@helpdesk/kit';
 import type { CategoryRules } from '../categories/rules';
-import type { CustomFieldRules } from '../custom-fields/rules';
+import type { CustomFieldRules } from '@helpdesk/kit';
 import type { KnowledgeModels } from '../models';
 import type { ArticleDoc } from './model';
 import type { ViewCounter } from './view-counter';

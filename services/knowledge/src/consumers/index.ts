@@ -1,4 +1,4 @@
-import { on, type ServiceDeps, type Subscription } from '@helpdesk/kit';
+import { customFieldSubscriptions, on, type ServiceDeps, type Subscription } from '@helpdesk/kit';
 import type { KnowledgeModels } from '../models';
 import type { KnowledgeRules } from '../rules';
 import { ticketConsumers } from './tickets';
@@ -13,8 +13,6 @@ export const consumers = ({ articles, customFields }: KnowledgeRules, { conn }: 
     on('ticket.created', tickets.created), // replies given at creation that cite articles: useCount
     on('ticket.message_added', tickets.messageAdded), // a reply citing articles: useCount
     // The team's article custom field definitions (docs/adr/0022).
-    on('custom_field.created', (e) => customFields.apply(e, e.data.customField, e.data.rev, false)),
-    on('custom_field.updated', (e) => customFields.apply(e, e.data.customField, e.data.rev, false)),
-    on('custom_field.deleted', (e) => customFields.apply(e, e.data.customField, e.data.rev, true)),
+    ...customFieldSubscriptions(customFields),
   ];
 };

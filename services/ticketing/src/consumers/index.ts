@@ -1,4 +1,4 @@
-import { on, type Logger, type Subscription } from '@helpdesk/kit';
+import { customFieldSubscriptions, on, type Logger, type Subscription } from '@helpdesk/kit';
 import type { TicketingRules } from '../rules';
 
 /**
@@ -15,7 +15,5 @@ export const consumers = ({ customerRefs, customFields }: TicketingRules, { logg
     logger.info({ customerId: e.data.customerId, unlinked, requestId: e.requestId }, 'deleted customer unlinked from its tickets');
   }),
   // The team's ticket custom field definitions (docs/adr/0022).
-  on('custom_field.created', (e) => customFields.apply(e, e.data.customField, e.data.rev, false)),
-  on('custom_field.updated', (e) => customFields.apply(e, e.data.customField, e.data.rev, false)),
-  on('custom_field.deleted', (e) => customFields.apply(e, e.data.customField, e.data.rev, true)),
+  ...customFieldSubscriptions(customFields),
 ];

@@ -35,7 +35,7 @@ import {
 import type { TicketingModels } from '../models';
 import { customerSummary, type CustomerRefDoc, type CustomerSummary } from '../customer-refs/model';
 import type { CustomerRefs } from '../customer-refs/rules';
-import type { CustomFieldRules } from '../custom-fields/rules';
+import type { CustomFieldRules } from '@helpdesk/kit';
 import { CHRONOLOGICAL, type MessageDoc } from './messages/model';
 import { messageView } from './messages/view';
 import { buildSearchText, replaceCustomerNameInSearchText, replaceTitleInSearchText, type TicketDoc } from './model';

@@ -119,6 +119,8 @@ export class KeyResolver {
       if (key.memberId && !access.member) return null;
       if (access.member) permissions = permissions.filter((p) => access.member!.permissions.includes(p));
       if (access.team) shownTeam = { ...team, name: access.team.name, slug: access.team.slug };
+      // The workspace keeps the subscription (docs/adr/0024); whoami shows its status, cached with the key.
+      if (access.team?.subscriptionStatus) shownTeam = { ...shownTeam, subscriptionStatus: access.team.subscriptionStatus };
     }
     return {
       key,

@@ -9,6 +9,7 @@ import { tokenMinter } from './fast-token';
 import { DEFAULT_PUBLISHABLE_PER_MINUTE, DEFAULT_SECRET_PER_MINUTE } from './config';
 import { buildOpenApiDocument, PUBLIC_OPERATIONS, RouteTable, type OperationDef } from '@helpdesk/contracts';
 import { docsApp } from './docs';
+import { withBillingPages } from './billing-pages';
 import { withHelpCenter } from './help-center';
 import { createListener } from './pipeline';
 import type { GatewayContext } from './pipeline/exchange';
@@ -120,7 +121,8 @@ export async function startGateway(opts: GatewayOptions): Promise<RunningGateway
       return new ApiError('service_unavailable', 'The service is temporarily unavailable. Please retry later.');
     },
   };
-  const server = createGatewayServer(withHelpCenter({ teams: repo, mint: context.mint, upstreams, logger: opts.logger }, createListener(context)));
+  const pageDeps = { teams: repo, mint: context.mint, upstreams, logger: opts.logger };
+  const server = createGatewayServer(withBillingPages(pageDeps, withHelpCenter(pageDeps, createListener(context))));
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(opts.port, host, () => {

@@ -1,5 +1,6 @@
 import type mongoose from 'mongoose';
 import { auditEntryModel } from './audit-log/model';
+import { portalSessionModel, subscriptionModel } from './billing/model';
 import { customFieldModel } from './custom-fields/model';
 import { inviteModel } from './invites/model';
 import { memberModel } from './members/model';
@@ -12,5 +13,7 @@ export const workspaceModels = (conn: mongoose.Connection) => ({
   settings: settingsModel(conn),
   customFields: customFieldModel(conn),
   auditEntries: auditEntryModel(conn),
+  subscriptions: subscriptionModel(conn),
+  portalSessions: portalSessionModel(conn),
 });
 export type WorkspaceModels = ReturnType<typeof workspaceModels>;

@@ -1,5 +1,7 @@
 import type { ServiceDeps } from '@helpdesk/kit';
 import { auditLogRules } from './audit-log/rules';
+import { billingRules } from './billing/rules';
+import type { BillingProvider } from './billing/provider';
 import { customFieldRules } from './custom-fields/rules';
 import { apiKeyEventRules, teamRules } from './internal/rules';
 import { inviteRules } from './invites/rules';
@@ -14,12 +16,15 @@ import { widgetRules } from './settings/widget/rules';
 /** The service's own settings (main.ts reads them from the environment). */
 export interface WorkspaceSettings {
   inviteAcceptUrl: string;
+  /** Where subscriptions are kept and paid: the local provider, or Stripe (docs/adr/0024). */
+  billingProvider: (models: WorkspaceModels) => BillingProvider;
 }
 
 /** Every resource's rules, wired once; handlers share them. */
 export function workspaceRules({ conn, models }: ServiceDeps<WorkspaceModels>, opts: WorkspaceSettings) {
   const members = memberRules({ conn, models });
   const settings = settingsRules({ conn, models });
+  const billing = billingRules({ conn, models, provider: opts.billingProvider(models) });
   return {
     members,
     settings,
@@ -28,10 +33,11 @@ export function workspaceRules({ conn, models }: ServiceDeps<WorkspaceModels>, o
     businessHours: businessHoursRules(settings),
     widget: widgetRules(settings),
     featureFlags: featureFlagRules(settings),
-    teams: teamRules({ conn, members, settings }),
+    teams: teamRules({ conn, members, settings, billing }),
     apiKeyEvents: apiKeyEventRules({ conn }),
     customFields: customFieldRules({ conn, models }),
     auditLog: auditLogRules({ conn, models, members }),
+    billing,
   };
 }
 export type WorkspaceRules = ReturnType<typeof workspaceRules>;

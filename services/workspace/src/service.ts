@@ -2,6 +2,7 @@ import { WORKSPACE, WORKSPACE_INTERNAL } from '@helpdesk/contracts';
 import { defineService } from '@helpdesk/kit';
 import { consumers } from './consumers';
 import { auditLogHandlers } from './audit-log/handlers';
+import { billingHandlers, billingInternalHandlers } from './billing/handlers';
 import { customFieldHandlers } from './custom-fields/handlers';
 import { internalHandlers } from './internal/handlers';
 import { inviteHandlers } from './invites/handlers';
@@ -18,6 +19,8 @@ import { widgetHandlers } from './settings/widget/handlers';
 
 /** Where invitation links point unless configured (`npm start`'s gateway; a real deployment sets its app's page). */
 export const DEFAULT_INVITE_ACCEPT_URL = 'http://127.0.0.1:8080/invites/accept';
+/** Where the local billing portal's pages are unless configured (`npm start`'s gateway, docs/adr/0024). */
+export const DEFAULT_BILLING_PORTAL_URL = 'http://127.0.0.1:8080/billing/portal';
 
 /** The workspace service: members, roles, invites, preferences and team settings (docs/adr/0012 to 0014). */
 export const workspaceService = (settings: WorkspaceSettings) =>
@@ -39,6 +42,8 @@ export const workspaceService = (settings: WorkspaceSettings) =>
       ...internalHandlers(rules),
       ...customFieldHandlers(rules),
       ...auditLogHandlers(rules),
+      ...billingHandlers(rules),
+      ...billingInternalHandlers(rules),
     }),
     consumers,
   });

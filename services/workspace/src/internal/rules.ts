@@ -1,6 +1,7 @@
 import type mongoose from 'mongoose';
 import { ROLE_PERMISSIONS, type ApiKeySnapshot, type KeyAccess, type MemberSnapshot } from '@helpdesk/contracts';
 import { eventScopeOf, withOutbox, type RequestContext } from '@helpdesk/kit';
+import type { BillingRules } from '../billing/rules';
 import type { MemberRules } from '../members/rules';
 import { memberView } from '../members/view';
 import type { SettingsRules } from '../settings/rules';
@@ -9,14 +10,20 @@ export interface TeamRulesDeps {
   conn: mongoose.Connection;
   members: MemberRules;
   settings: SettingsRules;
+  billing: BillingRules;
 }
 
 /** What the gateway asks: a key's member and team (for every key it resolves), and a new team's owner. */
-export function teamRules({ conn, members, settings }: TeamRulesDeps) {
+export function teamRules({ conn, members, settings, billing }: TeamRulesDeps) {
   return {
-    /** The member's role and permission set (null when removed) and the team's current name and slug. */
+    /** The member's role and permission set (null when removed), the team's current name and slug and its subscription's status. */
     async access(teamId: string, memberId: string | undefined): Promise<KeyAccess> {
-      const [team, member] = await Promise.all([settings.nameOf(teamId), memberId ? members.findById(teamId, memberId) : null]);
+      const [name, subscriptionStatus, member] = await Promise.all([
+        settings.nameOf(teamId),
+        billing.statusOf(teamId),
+        memberId ? members.findById(teamId, memberId) : null,
+      ]);
+      const team = name ? { ...name, subscriptionStatus } : null;
       return { team, member: member ? { id: member._id, role: member.role, permissions: [...ROLE_PERMISSIONS[member.role]] } : null };
     },
 

@@ -197,6 +197,26 @@ export function resolveCustomFieldValues(
   return { values };
 }
 
+// ---------- billing ----------
+
+/** A team's subscription states (Stripe's names; the gateway's `subscriptionStatus` in whoami). */
+export const SUBSCRIPTION_STATUSES = ['active', 'trialing', 'past_due', 'canceled', 'unpaid'] as const;
+export type SubscriptionStatus = (typeof SUBSCRIPTION_STATUSES)[number];
+/** The plans a team can choose (docs/adr/0024); `free` is every team's plan until it chooses one. */
+export const BILLING_PLANS = ['free', 'team', 'business'] as const;
+export type BillingPlan = (typeof BILLING_PLANS)[number];
+
+/** The team's subscription, as the API answers it and `billing.subscription_updated` carries it. */
+export const subscriptionSnapshotSchema = z.object({
+  object: z.literal('subscription'),
+  status: z.enum(SUBSCRIPTION_STATUSES),
+  plan: z.enum(BILLING_PLANS),
+  memberCount: z.number().int(),
+  currentPeriodEnd: iso.nullable(),
+  cancelAtPeriodEnd: z.boolean(),
+});
+export type SubscriptionSnapshot = z.infer<typeof subscriptionSnapshotSchema>;
+
 export const WORKSPACE_EVENTS = {
   'member.joined': {
     version: 1,
@@ -228,4 +248,6 @@ export const WORKSPACE_EVENTS = {
   'custom_field.created': { version: 1, data: z.object({ customField: customFieldSnapshotSchema, rev: z.number().int() }) },
   'custom_field.updated': { version: 1, data: z.object({ customField: customFieldSnapshotSchema, rev: z.number().int(), ...changeFields }) },
   'custom_field.deleted': { version: 1, data: z.object({ customField: customFieldSnapshotSchema, rev: z.number().int() }) },
+  /** The provider changed the team's subscription (a plan chosen, cancelled, a payment failed): docs/adr/0024. */
+  'billing.subscription_updated': { version: 1, data: z.object({ subscription: subscriptionSnapshotSchema, ...changeFields }) },
 } as const satisfies Record<string, { version: number; data: z.ZodType }>;

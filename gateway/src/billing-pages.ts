@@ -1,0 +1,170 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { PORTAL_SESSION_RE, type Permission } from '@helpdesk/contracts';
+import { newId, type KeyClaims, type Logger } from '@helpdesk/kit';
+import type { TokenMinter } from './fast-token';
+import type { Upstreams } from './proxy';
+import type { KeyRepository } from './store/types';
+
+/**
+ * The local billing portal (docs/adr/0024): `/billing/portal/{teamId}/{session}`, served without a
+ * key; the session secret in the URL (from `POST /billing/portal`) is the credential. GET shows the
+ * subscription and the plans; a form POST chooses a plan or cancels, then the browser goes to the
+ * `returnUrl` stored with the session, never to a URL of the request (no open redirect). The
+ * workspace service decides everything; unknown team, unknown or expired session answer one 404 page.
+ */
+export interface BillingPagesDeps {
+  teams: Pick<KeyRepository, 'getTeam'>;
+  mint: TokenMinter;
+  upstreams: Upstreams;
+  logger: Logger;
+}
+
+type Listener = (req: IncomingMessage, res: ServerResponse) => void;
+
+const PREFIX = '/billing/portal';
+const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+const PERMISSIONS: Permission[] = ['manage_billing'];
+/** A form body is two short fields. */
+const FORM_LIMIT_BYTES = 1024;
+
+interface PortalPage {
+  subscription: { status: string; plan: string; memberCount: number; currentPeriodEnd: string | null; cancelAtPeriodEnd: boolean };
+  plans: { plan: string; name: string; pricePerMember: string }[];
+  returnUrl: string;
+}
+
+const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+
+const message = (title: string, text: string) =>
+  `<!doctype html>\n<html lang="en"><head><meta charset="utf-8"><title>${title}</title></head><body><h1>${title}</h1><p>${text}</p></body></html>\n`;
+const NOT_FOUND_HTML = message('Not found', 'This billing link is unknown or has expired. Open the billing portal again from the app.');
+const UNAVAILABLE_HTML = message('Temporarily unavailable', 'Please try again in a moment.');
+
+/** No script: a static page whose forms post to itself, then go back to the app's `returnUrl`. */
+const csp = (returnOrigin: string | null) =>
+  `default-src 'none'; style-src 'unsafe-inline'; form-action 'self'${returnOrigin ? ` ${returnOrigin}` : ''}; base-uri 'none'; frame-ancestors 'none'`;
+
+function send(req: IncomingMessage, res: ServerResponse, status: number, html: string, extra: Record<string, string> = {}, returnOrigin: string | null = null): void {
+  res.statusCode = status;
+  res.setHeader('content-type', 'text/html; charset=utf-8');
+  res.setHeader('content-security-policy', csp(returnOrigin));
+  res.setHeader('x-content-type-options', 'nosniff');
+  res.setHeader('referrer-policy', 'no-referrer');
+  res.setHeader('cache-control', 'no-store');
+  for (const [k, v] of Object.entries(extra)) res.setHeader(k, v);
+  const body = Buffer.from(html);
+  res.setHeader('content-length', body.length);
+  res.end(req.method === 'HEAD' ? undefined : body);
+}
+
+function renderPage(page: PortalPage, self: string): string {
+  const s = page.subscription;
+  const period = s.currentPeriodEnd ? ` until ${escapeHtml(s.currentPeriodEnd.slice(0, 10))}` : '';
+  const plans = page.plans
+    .map((p) => {
+      const current = s.status === 'active' && s.plan === p.plan;
+      return (
+        `<li><strong>${escapeHtml(p.name)}</strong> (${escapeHtml(p.pricePerMember)} per member and month) ` +
+        (current
+          ? '<em>current plan</em>'
+          : `<form method="post" action="${escapeHtml(self)}" style="display:inline"><input type="hidden" name="action" value="choose_plan">` +
+            `<input type="hidden" name="plan" value="${escapeHtml(p.plan)}"><button type="submit">Choose ${escapeHtml(p.name)}</button></form>`) +
+        '</li>'
+      );
+    })
+    .join('');
+  const cancel =
+    s.status === 'canceled'
+      ? ''
+      : `<form method="post" action="${escapeHtml(self)}"><input type="hidden" name="action" value="cancel"><button type="submit">Cancel subscription</button></form>`;
+  return (
+    '<!doctype html>\n<html lang="en"><head><meta charset="utf-8"><title>Billing</title></head><body style="font-family:sans-serif;max-width:40em;margin:2em auto">' +
+    `<h1>Billing</h1><p>Plan <strong>${escapeHtml(s.plan)}</strong>, status <strong>${escapeHtml(s.status)}</strong>${period}; ${s.memberCount} member(s).</p>` +
+    `<ul>${plans}</ul>${cancel}<p><a href="${escapeHtml(page.returnUrl)}">Back to the app</a></p></body></html>\n`
+  );
+}
+
+async function readForm(req: IncomingMessage): Promise<URLSearchParams | null> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req) {
+    size += (chunk as Buffer).length;
+    if (size > FORM_LIMIT_BYTES) return null;
+    chunks.push(chunk as Buffer);
+  }
+  return new URLSearchParams(Buffer.concat(chunks).toString('utf8'));
+}
+
+const originOf = (url: string) => {
+  try {
+    return new URL(url).origin;
+  } catch {
+    return null;
+  }
+};
+
+/** Serves the local billing portal ahead of the API's listener; every other request goes on to `next`. */
+export function withBillingPages(deps: BillingPagesDeps, next: Listener): Listener {
+  const claimsOf = (teamId: string): KeyClaims => ({ teamId, mode: 'live', keyId: 'billing_portal', keyType: 'secret', memberId: null, permissions: PERMISSIONS });
+
+  async function ask(teamId: string, requestId: string, method: 'GET' | 'POST', pathAndQuery: string, body: object | null) {
+    const answer = await deps.upstreams.forward({
+      service: 'workspace',
+      method,
+      pathAndQuery,
+      body: body ? Buffer.from(JSON.stringify(body)) : null,
+      contentType: body ? 'application/json' : undefined,
+      token: deps.mint(claimsOf(teamId), requestId),
+      requestId,
+    });
+    const parsed = JSON.parse(answer.body.toString('utf8') || '{}') as { data?: PortalPage; error?: { message?: string } };
+    return { status: answer.status, page: parsed.data ?? null, error: parsed.error?.message ?? null };
+  }
+
+  async function serve(req: IncomingMessage, res: ServerResponse, path: string, requestId: string): Promise<void> {
+    const [teamId, session, ...rest] = path.slice(PREFIX.length + 1).split('/');
+    const wellFormed = UUID_RE.test(teamId ?? '') && PORTAL_SESSION_RE.test(session ?? '') && !rest.length;
+    if (!wellFormed || !(await deps.teams.getTeam(teamId))) {
+      send(req, res, 404, NOT_FOUND_HTML);
+      return;
+    }
+    if (req.method === 'GET' || req.method === 'HEAD') {
+      const got = await ask(teamId, requestId, 'GET', `/internal/billing/portal?session=${encodeURIComponent(session)}`, null);
+      if (got.status === 404) return send(req, res, 404, NOT_FOUND_HTML);
+      if (got.status !== 200 || !got.page) throw new Error(`workspace answered ${got.status}`);
+      return send(req, res, 200, renderPage(got.page, `${PREFIX}/${teamId}/${session}`), {}, originOf(got.page.returnUrl));
+    }
+    if (req.method !== 'POST') return send(req, res, 405, message('Method not allowed', 'Use the page’s buttons.'), { allow: 'GET, HEAD, POST' });
+    const form = await readForm(req);
+    if (!form) return send(req, res, 413, message('Too large', 'The form was too large.'));
+    const plan = form.get('plan');
+    const body = { session, action: form.get('action') ?? '', ...(plan ? { plan } : {}) };
+    const done = await ask(teamId, requestId, 'POST', '/internal/billing/portal', body);
+    if (done.status === 404) return send(req, res, 404, NOT_FOUND_HTML);
+    if (done.status === 400) return send(req, res, 400, message('Bad request', escapeHtml(done.error ?? 'The form was not understood.')));
+    if (done.status !== 200 || !done.page) throw new Error(`workspace answered ${done.status}`);
+    // Only ever the returnUrl stored with the session (checked when it was made): no open redirect.
+    res.statusCode = 303;
+    res.setHeader('location', done.page.returnUrl);
+    res.setHeader('cache-control', 'no-store');
+    res.setHeader('referrer-policy', 'no-referrer');
+    res.end();
+  }
+
+  return (req, res) => {
+    const raw = req.url ?? '/';
+    const q = raw.indexOf('?');
+    const path = q === -1 ? raw : raw.slice(0, q);
+    if (path !== PREFIX && !path.startsWith(`${PREFIX}/`)) {
+      next(req, res);
+      return;
+    }
+    const requestId = newId('request');
+    res.setHeader('x-svc-request-id', requestId);
+    serve(req, res, path, requestId).catch((err: unknown) => {
+      deps.logger.warn({ err, requestId }, 'billing portal page failed');
+      if (res.headersSent) res.destroy();
+      else send(req, res, 503, UNAVAILABLE_HTML, { 'retry-after': '5' });
+    });
+  };
+}

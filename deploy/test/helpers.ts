@@ -47,6 +47,8 @@ const PROCESS_OPTIONAL_ENV: Record<string, string[]> = {
   community: ['DATA_DIR', 'ATTACHMENTS_S3_REGION'],
   // Where mail goes when SMTP_URL is empty (a folder under it).
   notifications: ['DATA_DIR', 'MAIL_FROM'],
+  // Stripe's webhook signing secret, with STRIPE_SECRET_KEY (docs/adr/0024).
+  workspace: ['STRIPE_WEBHOOK_SECRET'],
 };
 export const expectedEnv = (process: string): string[] => PROCESS_ENV[process] ?? SERVICE_ENV;
 export const optionalEnv = (process: string): string[] => [...OPTIONAL_ENV, ...(PROCESS_OPTIONAL_ENV[process] ?? [])];
@@ -73,7 +75,7 @@ export const INTERNAL_CALLS: { caller: string; callee: string; env: string }[] =
 export const INTERNET_CALLERS = ['webhooks'];
 
 /** The keys of the Secret helpdesk-secrets (deploy/k8s/base/secret.template.yaml). */
-export const SECRET_KEYS = ['INTERNAL_TOKEN_SECRET', 'MONGO_URL', 'AMQP_URL', 'REDIS_URL', 'ATTACHMENTS_S3_URL', 'SMTP_URL'];
+export const SECRET_KEYS = ['INTERNAL_TOKEN_SECRET', 'MONGO_URL', 'AMQP_URL', 'REDIS_URL', 'ATTACHMENTS_S3_URL', 'SMTP_URL', 'STRIPE_SECRET_KEY', 'STRIPE_WEBHOOK_SECRET'];
 
 /**
  * Development-only defaults that may appear in docker-compose.yml and the local overlay. Each is

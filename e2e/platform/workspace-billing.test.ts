@@ -163,6 +163,9 @@ describe('billing', () => {
     const put = await fetch(pageUrl, { method: 'PUT' });
     expect(put.status).toBe(405);
     expect(put.headers.get('allow')).toBe('GET, HEAD, POST');
+    // Without STRIPE_SECRET_KEY there is no Stripe webhook.
+    const webhook = await fetch(`${origin}/billing/stripe/webhook`, { method: 'POST', body: '{}', headers: { 'stripe-signature': 't=1,v1=00' } });
+    expect(webhook.status).toBe(404);
     expect(expectOk(await getSubscription(), 200)).toEqual(before);
     await settle();
     expect(billingEvents.length).toBe(events);

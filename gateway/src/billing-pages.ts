@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { PORTAL_SESSION_RE, type Permission } from '@helpdesk/contracts';
+import { PORTAL_SESSION_RE, STRIPE_WEBHOOK_MAX_BYTES, type Permission } from '@helpdesk/contracts';
 import { newId, type KeyClaims, type Logger } from '@helpdesk/kit';
 import type { TokenMinter } from './fast-token';
 import type { Upstreams } from './proxy';
@@ -11,6 +11,9 @@ import type { KeyRepository } from './store/types';
  * subscription and the plans; a form POST chooses a plan or cancels, then the browser goes to the
  * `returnUrl` stored with the session, never to a URL of the request (no open redirect). The
  * workspace service decides everything; unknown team, unknown or expired session answer one 404 page.
+ *
+ * And Stripe's webhook, `POST /billing/stripe/webhook`: the raw body and its `Stripe-Signature`
+ * header go to the workspace, which verifies them with the SDK (it holds the signing secret).
  */
 export interface BillingPagesDeps {
   teams: Pick<KeyRepository, 'getTeam'>;
@@ -22,6 +25,9 @@ export interface BillingPagesDeps {
 type Listener = (req: IncomingMessage, res: ServerResponse) => void;
 
 const PREFIX = '/billing/portal';
+const STRIPE_WEBHOOK_PATH = '/billing/stripe/webhook';
+/** Stripe's webhook names no team before it is verified: the workspace finds the team from the event. */
+const NO_TEAM = '00000000-0000-0000-0000-000000000000';
 const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const PERMISSIONS: Permission[] = ['manage_billing'];
 /** A form body is two short fields. */
@@ -84,15 +90,25 @@ function renderPage(page: PortalPage, self: string): string {
   );
 }
 
-async function readForm(req: IncomingMessage): Promise<URLSearchParams | null> {
+/** The request body, or null when it is larger than `limit` bytes. */
+async function readBody(req: IncomingMessage, limit: number): Promise<Buffer | null> {
   const chunks: Buffer[] = [];
   let size = 0;
+  // Read to the end even past the limit, so that the client gets the answer rather than a reset.
   for await (const chunk of req) {
     size += (chunk as Buffer).length;
-    if (size > FORM_LIMIT_BYTES) return null;
-    chunks.push(chunk as Buffer);
+    if (size <= limit) chunks.push(chunk as Buffer);
   }
-  return new URLSearchParams(Buffer.concat(chunks).toString('utf8'));
+  return size > limit ? null : Buffer.concat(chunks);
+}
+
+function sendJson(res: ServerResponse, status: number, body: object): void {
+  const text = Buffer.from(JSON.stringify(body));
+  res.statusCode = status;
+  res.setHeader('content-type', 'application/json; charset=utf-8');
+  res.setHeader('cache-control', 'no-store');
+  res.setHeader('content-length', text.length);
+  res.end(text);
 }
 
 const originOf = (url: string) => {
@@ -135,7 +151,8 @@ export function withBillingPages(deps: BillingPagesDeps, next: Listener): Listen
       return send(req, res, 200, renderPage(got.page, `${PREFIX}/${teamId}/${session}`), {}, originOf(got.page.returnUrl));
     }
     if (req.method !== 'POST') return send(req, res, 405, message('Method not allowed', 'Use the page’s buttons.'), { allow: 'GET, HEAD, POST' });
-    const form = await readForm(req);
+    const raw = await readBody(req, FORM_LIMIT_BYTES);
+    const form = raw && new URLSearchParams(raw.toString('utf8'));
     if (!form) return send(req, res, 413, message('Too large', 'The form was too large.'));
     const plan = form.get('plan');
     const body = { session, action: form.get('action') ?? '', ...(plan ? { plan } : {}) };
@@ -151,17 +168,30 @@ export function withBillingPages(deps: BillingPagesDeps, next: Listener): Listen
     res.end();
   }
 
+  /** Stripe retries anything but 2xx: 400 for a bad signature (it is not Stripe's), 404 without Stripe. */
+  async function stripeWebhook(req: IncomingMessage, res: ServerResponse, requestId: string): Promise<void> {
+    if (req.method !== 'POST') return sendJson(res, 405, { error: 'method not allowed' });
+    const payload = await readBody(req, STRIPE_WEBHOOK_MAX_BYTES);
+    if (!payload) return sendJson(res, 413, { error: 'payload too large' });
+    const signature = String(req.headers['stripe-signature'] ?? '');
+    const got = await ask(NO_TEAM, requestId, 'POST', '/internal/billing/stripe-webhook', { payload: payload.toString('utf8'), signature });
+    if (got.status === 200) return sendJson(res, 200, { received: true });
+    if (got.status === 400 || got.status === 404) return sendJson(res, got.status, { error: got.error ?? 'refused' });
+    throw new Error(`workspace answered ${got.status}`);
+  }
+
   return (req, res) => {
     const raw = req.url ?? '/';
     const q = raw.indexOf('?');
     const path = q === -1 ? raw : raw.slice(0, q);
-    if (path !== PREFIX && !path.startsWith(`${PREFIX}/`)) {
+    const isWebhook = path === STRIPE_WEBHOOK_PATH;
+    if (!isWebhook && path !== PREFIX && !path.startsWith(`${PREFIX}/`)) {
       next(req, res);
       return;
     }
     const requestId = newId('request');
     res.setHeader('x-svc-request-id', requestId);
-    serve(req, res, path, requestId).catch((err: unknown) => {
+    (isWebhook ? stripeWebhook(req, res, requestId) : serve(req, res, path, requestId)).catch((err: unknown) => {
       deps.logger.warn({ err, requestId }, 'billing portal page failed');
       if (res.headersSent) res.destroy();
       else send(req, res, 503, UNAVAILABLE_HTML, { 'retry-after': '5' });

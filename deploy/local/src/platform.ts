@@ -8,7 +8,7 @@ import { startTicketing, type RunningTicketing } from '@helpdesk/ticketing';
 import { startCustomers, type RunningCustomers } from '@helpdesk/customers';
 import { startWebhooks, type RunningWebhooks, type WebhookSettings } from '@helpdesk/webhooks';
 import { startKnowledge, type RunningKnowledge } from '@helpdesk/knowledge';
-import { startWorkspace, type RunningWorkspace } from '@helpdesk/workspace';
+import { startWorkspace, type RunningWorkspace, type WorkspaceOptions } from '@helpdesk/workspace';
 import { attachmentStorage, startCommunity, type RunningCommunity } from '@helpdesk/community';
 import { startNotifications } from '@helpdesk/notifications';
 
@@ -36,6 +36,8 @@ export interface PlatformOptions {
   webhooks?: Partial<WebhookSettings>;
   /** The page invitation links open (workspace's INVITE_ACCEPT_URL); default the local gateway's. */
   inviteAcceptUrl?: string;
+  /** The workspace's billing: Stripe instead of the local provider, where the local portal page is (docs/adr/0024). */
+  billing?: Pick<WorkspaceOptions, 'stripe' | 'billingPortalUrl'>;
 }
 
 export interface Platform {
@@ -108,7 +110,7 @@ export async function bootPlatform(opts: PlatformOptions): Promise<Platform> {
     const webhooks = await startWebhooks({ ...serviceOpts('webhooks'), settings: opts.webhooks });
     started.push({ name: 'webhooks', stop: () => webhooks.stop() });
     // newer services start here, one block each (workspace, knowledge, community)
-    const workspace = await startWorkspace({ ...serviceOpts('workspace'), inviteAcceptUrl: opts.inviteAcceptUrl });
+    const workspace = await startWorkspace({ ...serviceOpts('workspace'), inviteAcceptUrl: opts.inviteAcceptUrl, ...opts.billing });
     started.push({ name: 'workspace', stop: () => workspace.stop() });
     const knowledge = await startKnowledge(serviceOpts('knowledge'));
     started.push({ name: 'knowledge', stop: () => knowledge.stop() });

@@ -1,5 +1,6 @@
 import { startService, type RunningService, type ServiceOptions } from '@helpdesk/kit';
 import { localBillingProvider } from './billing/local-provider';
+import { stripeBillingProvider, stripeClient, type StripeSettings } from './billing/stripe-provider';
 import type { WorkspaceRules } from './rules';
 import { workspaceService, DEFAULT_BILLING_PORTAL_URL, DEFAULT_INVITE_ACCEPT_URL } from './service';
 
@@ -11,16 +12,21 @@ export interface WorkspaceOptions extends ServiceOptions {
   inviteAcceptUrl?: string;
   /** Where the local billing portal's pages are served (the gateway's `/billing/portal`); `/{teamId}/{session}` is added. */
   billingPortalUrl?: string;
+  /** Stripe instead of the local billing provider (docs/adr/0024). */
+  stripe?: StripeSettings;
 }
 export type RunningWorkspace = RunningService<WorkspaceRules>;
 
 /** Connects (database `workspace` by default), builds indexes, starts the outbox relay, and listens. */
 export function startWorkspace(opts: WorkspaceOptions): Promise<RunningWorkspace> {
   const portalBaseUrl = opts.billingPortalUrl ?? DEFAULT_BILLING_PORTAL_URL;
+  const stripe = opts.stripe ? { client: stripeClient(opts.stripe), webhookSecret: opts.stripe.webhookSecret } : undefined;
   return startService(
     workspaceService({
       inviteAcceptUrl: opts.inviteAcceptUrl ?? DEFAULT_INVITE_ACCEPT_URL,
-      billingProvider: (models) => localBillingProvider({ sessions: models.portalSessions, portalBaseUrl }),
+      billingProvider: (models) =>
+        stripe ? stripeBillingProvider(stripe.client) : localBillingProvider({ sessions: models.portalSessions, portalBaseUrl }),
+      stripe,
     }),
     opts,
   );

@@ -1,11 +1,27 @@
 /**
  * Standalone process: `PORT`, `MONGO_URL` (required here), `AMQP_URL`, `INTERNAL_TOKEN_SECRET`, `LOG_LEVEL`, `INVITE_ACCEPT_URL`,
- * `BILLING_PORTAL_URL` (the gateway's `/billing/portal`, for the local billing provider's page).
+ * `BILLING_PORTAL_URL` (the gateway's `/billing/portal`, for the local billing provider's page),
+ * `STRIPE_SECRET_KEY` and `STRIPE_WEBHOOK_SECRET` (Stripe instead of the local provider).
  */
 import { z } from 'zod';
 import { runServiceMain } from '@helpdesk/kit';
 import { startWorkspace } from './index';
 
-runServiceMain('workspace', z.object({ INVITE_ACCEPT_URL: z.string().url().optional(), BILLING_PORTAL_URL: z.string().url().optional() }), (opts, env) =>
-  startWorkspace({ ...opts, inviteAcceptUrl: env.INVITE_ACCEPT_URL, billingPortalUrl: env.BILLING_PORTAL_URL }),
+const envSchema = z
+  .object({
+    INVITE_ACCEPT_URL: z.string().url().optional(),
+    BILLING_PORTAL_URL: z.string().url().optional(),
+    // Empty counts as unset (compose passes `${STRIPE_SECRET_KEY:-}`).
+    STRIPE_SECRET_KEY: z.string().optional(),
+    STRIPE_WEBHOOK_SECRET: z.string().optional(),
+  })
+  .refine((e) => !e.STRIPE_SECRET_KEY || e.STRIPE_WEBHOOK_SECRET, { message: 'STRIPE_WEBHOOK_SECRET is required with STRIPE_SECRET_KEY', path: ['STRIPE_WEBHOOK_SECRET'] });
+
+runServiceMain('workspace', envSchema, (opts, env) =>
+  startWorkspace({
+    ...opts,
+    inviteAcceptUrl: env.INVITE_ACCEPT_URL,
+    billingPortalUrl: env.BILLING_PORTAL_URL,
+    stripe: env.STRIPE_SECRET_KEY ? { secretKey: env.STRIPE_SECRET_KEY, webhookSecret: env.STRIPE_WEBHOOK_SECRET! } : undefined,
+  }),
 );

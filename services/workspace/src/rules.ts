@@ -2,6 +2,7 @@ import type { ServiceDeps } from '@helpdesk/kit';
 import { auditLogRules } from './audit-log/rules';
 import { billingRules } from './billing/rules';
 import type { BillingProvider } from './billing/provider';
+import type Stripe from 'stripe';
 import { customFieldRules } from './custom-fields/rules';
 import { apiKeyEventRules, teamRules } from './internal/rules';
 import { inviteRules } from './invites/rules';
@@ -18,13 +19,15 @@ export interface WorkspaceSettings {
   inviteAcceptUrl: string;
   /** Where subscriptions are kept and paid: the local provider, or Stripe (docs/adr/0024). */
   billingProvider: (models: WorkspaceModels) => BillingProvider;
+  /** Set with the Stripe provider: verifies and applies its webhook. */
+  stripe?: { client: Stripe; webhookSecret: string };
 }
 
 /** Every resource's rules, wired once; handlers share them. */
 export function workspaceRules({ conn, models }: ServiceDeps<WorkspaceModels>, opts: WorkspaceSettings) {
   const members = memberRules({ conn, models });
   const settings = settingsRules({ conn, models });
-  const billing = billingRules({ conn, models, provider: opts.billingProvider(models) });
+  const billing = billingRules({ conn, models, provider: opts.billingProvider(models), stripe: opts.stripe });
   return {
     members,
     settings,

@@ -14,4 +14,5 @@ export const billingInternalHandlers = ({ billing }: WorkspaceRules) =>
   handlersFor(WORKSPACE_INTERNAL)({
     getBillingPortalPage: ({ ctx, query }) => billing.page(ctx, query.session),
     actOnBillingPortal: ({ ctx, body }) => billing.act(ctx, body),
+    receiveStripeWebhook: ({ body }) => billing.stripeWebhook(body.payload, body.signature),
   });

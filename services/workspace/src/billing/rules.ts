@@ -1,17 +1,21 @@
 import type mongoose from 'mongoose';
 import type { BillingPlan, BillingPortalAction, SubscriptionSnapshot, SubscriptionStatus } from '@helpdesk/contracts';
-import { changeSet, duplicateKeyOf, eventScopeOf, foundOr404, parameterMissing, retrying, scoped, withOutbox, type EventScope, type RequestContext } from '@helpdesk/kit';
+import { changeSet, duplicateKeyOf, eventScopeOf, foundOr404, notFound, parameterInvalid, parameterMissing, retrying, scoped, withOutbox, type EventScope, type RequestContext } from '@helpdesk/kit';
+import type Stripe from 'stripe';
 import type { WorkspaceModels } from '../models';
 import { teamScope } from '../team-scope';
 import { hashPortalSession } from './local-provider';
 import type { SubscriptionDoc } from './model';
 import type { BillingProvider } from './provider';
+import { SUBSCRIPTION_EVENTS, subscriptionChange, teamOfSubscription } from './stripe-provider';
 import { FREE_SUBSCRIPTION, PLAN_CATALOG, subscriptionView, type SubscriptionState } from './view';
 
 export interface BillingRulesDeps {
   conn: mongoose.Connection;
   models: WorkspaceModels;
   provider: BillingProvider;
+  /** With the Stripe provider: its client and the webhook signing secret. */
+  stripe?: { client: Stripe; webhookSecret: string };
 }
 
 /** A change the provider reports: the new state, and its ids when it has some (Stripe's customer and subscription). */
@@ -27,7 +31,7 @@ const LOCAL_PERIOD_MS = 30 * 24 * 60 * 60 * 1000;
  * The team's subscription (docs/adr/0024): read by the API, changed only by its provider (the local
  * portal page or Stripe's webhook) through `applyChange`, which emits `billing.subscription_updated`.
  */
-export function billingRules({ conn, models, provider }: BillingRulesDeps) {
+export function billingRules({ conn, models, provider, stripe }: BillingRulesDeps) {
   const db = (teamId: string) => scoped(models, teamScope({ teamId }));
   const find = (teamId: string, session?: mongoose.ClientSession) =>
     db(teamId).subscriptions.findOne({}).session(session ?? null).lean<SubscriptionDoc>();
@@ -101,6 +105,28 @@ export function billingRules({ conn, models, provider }: BillingRulesDeps) {
     },
 
     page: (ctx: RequestContext, session: string) => page(ctx.teamId, session),
+
+    /**
+     * Stripe's webhook, as the gateway received it: verified with the SDK's signature check, then a
+     * `customer.subscription.*` event updates the subscription of its customer's team. Other events
+     * and customers that are not ours are acknowledged and ignored (Stripe stops retrying on 2xx).
+     */
+    async stripeWebhook(payload: string, signature: string): Promise<{ received: true; applied: boolean }> {
+      if (!stripe) throw notFound('Stripe webhook (this deployment uses the local billing provider)');
+      let event: Stripe.Event;
+      try {
+        event = stripe.client.webhooks.constructEvent(payload, signature, stripe.webhookSecret);
+      } catch {
+        throw parameterInvalid('signature', 'The Stripe-Signature header does not match the payload (or is too old).');
+      }
+      if (!SUBSCRIPTION_EVENTS.has(event.type)) return { received: true, applied: false };
+      const sub = event.data.object as Stripe.Subscription;
+      const teamId = await teamOfSubscription(stripe.client, sub);
+      if (!teamId) return { received: true, applied: false };
+      const scope: EventScope = { teamId, mode: event.livemode ? 'live' : 'test', requestId: null, actor: { type: 'system', id: null } };
+      await applyChange(scope, subscriptionChange(sub));
+      return { received: true, applied: true };
+    },
 
     /**
      * The local portal page's form: a plan chosen (active for a 30-day period; `free` has none) or the

@@ -298,6 +298,8 @@ export const billingPortalActionBody = z.strictObject({
   plan: z.enum(BILLING_PLANS).optional(),
 });
 export type BillingPortalAction = z.output<typeof billingPortalActionBody>;
+/** Stripe's webhook bodies are small; anything larger is not from it. */
+export const STRIPE_WEBHOOK_MAX_BYTES = 256 * 1024;
 export const billingPortalSchema = z.object({ object: z.literal('billing_portal'), url: z.string() }).meta({ id: 'BillingPortal' });
 
 // ---------- operations ----------
@@ -825,6 +827,20 @@ export const WORKSPACE_INTERNAL = defineOperations({
     params: {},
     body: billingPortalActionBody,
     success: { status: 200, data: billingPortalPageSchema, shape: 'envelope' },
+    errors: ['parameter_missing', 'parameter_invalid', 'resource_not_found'],
+  },
+  receiveStripeWebhook: {
+    ...internal,
+    tag: 'Billing',
+    method: 'POST',
+    path: '/internal/billing/stripe-webhook',
+    summary:
+      "Stripe's webhook as the gateway received it (the raw body and its Stripe-Signature header): verified with the SDK, " +
+      'a customer.subscription.* event updates its team\'s subscription. 404 with the local provider; 400 param signature when it does not verify',
+    permission: null,
+    params: {},
+    body: z.strictObject({ payload: z.string().max(STRIPE_WEBHOOK_MAX_BYTES), signature: z.string().max(2_000) }),
+    success: { status: 200, data: z.object({ received: z.literal(true), applied: z.boolean() }), shape: 'envelope' },
     errors: ['parameter_missing', 'parameter_invalid', 'resource_not_found'],
   },
   recordApiKeyEvent: {

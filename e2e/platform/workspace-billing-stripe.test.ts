@@ -76,13 +76,13 @@ const path = (p: string) => `/teams/${team.teamId}${p}`;
 const getSubscription = () => tp.api.get(path('/billing/subscription'), { key: team.sk_test });
 const webhookUrl = () => `${new URL(tp.baseUrl).origin}/billing/stripe/webhook`;
 
-function subscriptionEvent(type: string, customer: string, sub: Partial<Record<string, unknown>>, livemode = false) {
+function subscriptionEvent(type: string, customer: string, sub: Partial<Record<string, unknown>>, livemode = false, created = Math.floor(Date.now() / 1000)) {
   return JSON.stringify({
     id: `evt_${Math.random().toString(36).slice(2)}`,
     object: 'event',
     type,
     livemode,
-    created: Math.floor(Date.now() / 1000),
+    created,
     api_version: '2025-01-01',
     data: {
       object: {
@@ -191,6 +191,9 @@ describe('billing with Stripe', () => {
     expect((await deliver('not json at all', null)).status).toBe(400);
     expect((await fetch(webhookUrl())).status).toBe(405);
     expect((await deliver('x'.repeat(300 * 1024))).status).toBe(413);
+
+    // An older event arriving after a newer one (Stripe does not promise order) is acknowledged and skipped.
+    expect((await deliver(subscriptionEvent('customer.subscription.updated', customerId, { status: 'active' }, false, Math.floor(Date.now() / 1000) - 600))).status).toBe(200);
 
     // Signed, but not a subscription event, or a customer of another platform: acknowledged, ignored.
     expect((await deliver(JSON.stringify({ id: 'evt_inv', object: 'event', type: 'invoice.paid', livemode: false, created: 1, data: { object: { id: 'in_1', object: 'invoice' } } }))).status).toBe(200);

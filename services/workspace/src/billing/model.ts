@@ -18,6 +18,8 @@ export interface SubscriptionDoc {
   provider: 'local' | 'stripe';
   customerId: string | null;
   subscriptionId: string | null;
+  /** When the provider's newest applied change happened (Stripe's event `created`): older ones arriving late are skipped. */
+  providerChangedAt: Date | null;
   createdAt: Date;
   updatedAt: Date;
 }
@@ -31,6 +33,7 @@ const subscriptionSchema = new mongoose.Schema<SubscriptionDoc>(
     provider: { type: String, enum: ['local', 'stripe'], required: true },
     customerId: { type: String, default: null },
     subscriptionId: { type: String, default: null },
+    providerChangedAt: { type: Date, default: null },
     createdAt: { type: Date, required: true },
     updatedAt: { type: Date, required: true },
   },

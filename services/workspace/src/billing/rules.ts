@@ -22,6 +22,8 @@ export interface BillingRulesDeps {
 export interface SubscriptionChange extends Partial<SubscriptionState> {
   customerId?: string | null;
   subscriptionId?: string | null;
+  /** When the provider made the change; a change older than the last one applied is skipped (webhooks come in any order). */
+  changedAt?: Date;
 }
 
 /** How long a local plan runs before it renews (there is no payment: the period only shows the cycle). */
@@ -47,7 +49,8 @@ export function billingRules({ conn, models, provider, stripe }: BillingRulesDep
     return retrying(() =>
       withOutbox(conn, scope, async (session, emit) => {
         const cur = await find(scope.teamId, session);
-        const base = { ...FREE_SUBSCRIPTION, customerId: null, subscriptionId: null, ...(cur ?? {}) } as SubscriptionDoc;
+        if (change.changedAt && cur?.providerChangedAt && cur.providerChangedAt > change.changedAt) return view(scope.teamId, session);
+        const base = { ...FREE_SUBSCRIPTION, customerId: null, subscriptionId: null, providerChangedAt: null, ...(cur ?? {}) } as SubscriptionDoc;
         const c = changeSet<SubscriptionDoc>(base);
         for (const field of ['status', 'plan', 'currentPeriodEnd', 'cancelAtPeriodEnd'] as const) {
           if (change[field] !== undefined) c.change(field, change[field] as never);
@@ -57,6 +60,7 @@ export function billingRules({ conn, models, provider, stripe }: BillingRulesDep
         const ids = {
           ...(change.customerId !== undefined && change.customerId !== base.customerId ? { customerId: change.customerId } : {}),
           ...(change.subscriptionId !== undefined && change.subscriptionId !== base.subscriptionId ? { subscriptionId: change.subscriptionId } : {}),
+          ...(change.changedAt ? { providerChangedAt: change.changedAt } : {}),
         };
         if (!changes.length && !Object.keys(ids).length) return view(scope.teamId, session);
         const now = new Date();
@@ -124,7 +128,7 @@ export function billingRules({ conn, models, provider, stripe }: BillingRulesDep
       const teamId = await teamOfSubscription(stripe.client, sub);
       if (!teamId) return { received: true, applied: false };
       const scope: EventScope = { teamId, mode: event.livemode ? 'live' : 'test', requestId: null, actor: { type: 'system', id: null } };
-      await applyChange(scope, subscriptionChange(sub));
+      await applyChange(scope, { ...subscriptionChange(sub), changedAt: new Date(event.created * 1000) });
       return { received: true, applied: true };
     },
 

@@ -5,6 +5,7 @@ import type { EventEnvelope } from '@helpdesk/contracts';
 import { eventually } from '@helpdesk/testing';
 import { startTestPlatform, type TeamKeys, type TestPlatform } from '../support/platform';
 import { expectOk } from './helpdesk-helpers';
+import { billingEventLog } from './workspace-billing-helpers';
 
 /**
  * The Stripe provider (docs/adr/0024) with the real SDK pointed at a local fake of the few Stripe
@@ -69,8 +70,8 @@ async function startFakeStripe() {
 let fake: Awaited<ReturnType<typeof startFakeStripe>>;
 let tp: TestPlatform;
 let team: TeamKeys;
-const billingEvents: EventEnvelope<any>[] = [];
-const markers: EventEnvelope<any>[] = [];
+let billingEvents: EventEnvelope<any>[] = [];
+let settle: () => Promise<void>;
 const stripe = new Stripe('sk_test_only_for_signing');
 const path = (p: string) => `/teams/${team.teamId}${p}`;
 const getSubscription = () => tp.api.get(path('/billing/subscription'), { key: team.sk_test });
@@ -102,20 +103,12 @@ function subscriptionEvent(type: string, customer: string, sub: Partial<Record<s
 const deliver = (payload: string, signature: string | null = stripe.webhooks.generateTestHeaderString({ payload, secret: WEBHOOK_SECRET })) =>
   fetch(webhookUrl(), { method: 'POST', body: payload, headers: { 'content-type': 'application/json', ...(signature === null ? {} : { 'stripe-signature': signature }) } });
 
-/** Proves no billing event is still coming: a marker event committed after them arrives on the same queue. */
-async function settle(): Promise<void> {
-  const res = await tp.api.patch(`/teams/${tp.otherTeam.teamId}/settings/widget`, { greeting: `marker ${Date.now()}` }, { key: tp.otherTeam.sk_test });
-  const requestId = expectOk(res, 200) && res.body.meta.requestId;
-  await eventually('the marker event', async () => markers.some((e) => e.requestId === requestId), 15_000);
-}
 
 beforeAll(async () => {
   fake = await startFakeStripe();
   tp = await startTestPlatform({ billing: { stripe: { secretKey: SECRET_KEY, webhookSecret: WEBHOOK_SECRET, apiBase: fake.url } } });
   team = await tp.createTeam('Stripe Corp');
-  await tp.observe('workspace', ['billing.#', 'widget_settings.#'], async (e) => {
-    (e.type === 'widget_settings.updated' ? markers : billingEvents).push(e as EventEnvelope<any>);
-  });
+  ({ events: billingEvents, settle } = await billingEventLog(tp));
 }, 60_000);
 afterAll(async () => {
   await tp?.stop();

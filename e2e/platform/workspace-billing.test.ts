@@ -2,20 +2,15 @@ import type { EventEnvelope } from '@helpdesk/contracts';
 import { eventually } from '@helpdesk/testing';
 import { startTestPlatform, type TeamKeys, type TestPlatform } from '../support/platform';
 import { expectError, expectOk, ISO } from './helpdesk-helpers';
+import { billingEventLog } from './workspace-billing-helpers';
 import { addMember, WorkspaceEvents, type TestMember } from './workspace-helpers';
 
 let tp: TestPlatform;
 let team: TeamKeys;
 let admin: TestMember;
-const billingEvents: EventEnvelope<any>[] = [];
-const markers: EventEnvelope<any>[] = [];
+let billingEvents: EventEnvelope<any>[] = [];
+let settle: () => Promise<void>;
 
-/** Proves no billing event is still coming: a marker event (the other team's widget) committed after them arrives on the same queue. */
-async function settle(): Promise<void> {
-  const res = await tp.api.patch(`/teams/${tp.otherTeam.teamId}/settings/widget`, { greeting: `marker ${Date.now()}` }, { key: tp.otherTeam.sk_test });
-  const requestId = expectOk(res, 200) && res.body.meta.requestId;
-  await eventually('the marker event', async () => markers.some((e) => e.requestId === requestId), 15_000);
-}
 const path = (p: string) => `/teams/${team.teamId}${p}`;
 const getSubscription = (key = team.sk_test) => tp.api.get(path('/billing/subscription'), { key });
 const openPortal = (body: unknown, key = team.sk_test) => tp.api.post(path('/billing/portal'), body, { key });
@@ -36,9 +31,7 @@ beforeAll(async () => {
   tp = await startTestPlatform();
   team = await tp.createTeam('Billing Corp');
   admin = await addMember(tp, await WorkspaceEvents.start(tp), team, 'admin');
-  await tp.observe('workspace', ['billing.#', 'widget_settings.#'], async (e) => {
-    (e.type === 'widget_settings.updated' ? markers : billingEvents).push(e as EventEnvelope<any>);
-  });
+  ({ events: billingEvents, settle } = await billingEventLog(tp));
 }, 60_000);
 afterAll(async () => {
   await tp?.stop();

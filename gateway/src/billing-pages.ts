@@ -2,6 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { PORTAL_SESSION_RE, STRIPE_WEBHOOK_MAX_BYTES, type Permission } from '@helpdesk/contracts';
 import { newId, type KeyClaims, type Logger } from '@helpdesk/kit';
 import type { TokenMinter } from './fast-token';
+import { messagePage, sendHtml } from './html-page';
 import type { Upstreams } from './proxy';
 import type { KeyRepository } from './store/types';
 
@@ -41,27 +42,15 @@ interface PortalPage {
 
 const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 
-const message = (title: string, text: string) =>
-  `<!doctype html>\n<html lang="en"><head><meta charset="utf-8"><title>${title}</title></head><body><h1>${title}</h1><p>${text}</p></body></html>\n`;
-const NOT_FOUND_HTML = message('Not found', 'This billing link is unknown or has expired. Open the billing portal again from the app.');
-const UNAVAILABLE_HTML = message('Temporarily unavailable', 'Please try again in a moment.');
+const NOT_FOUND_HTML = messagePage('Not found', 'This billing link is unknown or has expired. Open the billing portal again from the app.');
+const UNAVAILABLE_HTML = messagePage('Temporarily unavailable', 'Please try again in a moment.');
 
 /** No script: a static page whose forms post to itself, then go back to the app's `returnUrl`. */
 const csp = (returnOrigin: string | null) =>
   `default-src 'none'; style-src 'unsafe-inline'; form-action 'self'${returnOrigin ? ` ${returnOrigin}` : ''}; base-uri 'none'; frame-ancestors 'none'`;
 
-function send(req: IncomingMessage, res: ServerResponse, status: number, html: string, extra: Record<string, string> = {}, returnOrigin: string | null = null): void {
-  res.statusCode = status;
-  res.setHeader('content-type', 'text/html; charset=utf-8');
-  res.setHeader('content-security-policy', csp(returnOrigin));
-  res.setHeader('x-content-type-options', 'nosniff');
-  res.setHeader('referrer-policy', 'no-referrer');
-  res.setHeader('cache-control', 'no-store');
-  for (const [k, v] of Object.entries(extra)) res.setHeader(k, v);
-  const body = Buffer.from(html);
-  res.setHeader('content-length', body.length);
-  res.end(req.method === 'HEAD' ? undefined : body);
-}
+const send = (req: IncomingMessage, res: ServerResponse, status: number, html: string, extra: Record<string, string> = {}, returnOrigin: string | null = null) =>
+  sendHtml(req, res, status, html, { csp: csp(returnOrigin), cacheControl: 'no-store', extra });
 
 function renderPage(page: PortalPage, self: string): string {
   const s = page.subscription;
@@ -150,15 +139,15 @@ export function withBillingPages(deps: BillingPagesDeps, next: Listener): Listen
       if (got.status !== 200 || !got.page) throw new Error(`workspace answered ${got.status}`);
       return send(req, res, 200, renderPage(got.page, `${PREFIX}/${teamId}/${session}`), {}, originOf(got.page.returnUrl));
     }
-    if (req.method !== 'POST') return send(req, res, 405, message('Method not allowed', 'Use the page’s buttons.'), { allow: 'GET, HEAD, POST' });
+    if (req.method !== 'POST') return send(req, res, 405, messagePage('Method not allowed', 'Use the page’s buttons.'), { allow: 'GET, HEAD, POST' });
     const raw = await readBody(req, FORM_LIMIT_BYTES);
     const form = raw && new URLSearchParams(raw.toString('utf8'));
-    if (!form) return send(req, res, 413, message('Too large', 'The form was too large.'));
+    if (!form) return send(req, res, 413, messagePage('Too large', 'The form was too large.'));
     const plan = form.get('plan');
     const body = { session, action: form.get('action') ?? '', ...(plan ? { plan } : {}) };
     const done = await ask(teamId, requestId, 'POST', '/internal/billing/portal', body);
     if (done.status === 404) return send(req, res, 404, NOT_FOUND_HTML);
-    if (done.status === 400) return send(req, res, 400, message('Bad request', escapeHtml(done.error ?? 'The form was not understood.')));
+    if (done.status === 400) return send(req, res, 400, messagePage('Bad request', escapeHtml(done.error ?? 'The form was not understood.')));
     if (done.status !== 200 || !done.page) throw new Error(`workspace answered ${done.status}`);
     // Only ever the returnUrl stored with the session (checked when it was made): no open redirect.
     res.statusCode = 303;

@@ -2,6 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Permission } from '@helpdesk/contracts';
 import { newId, type KeyClaims, type Logger } from '@helpdesk/kit';
 import type { TokenMinter } from './fast-token';
+import { messagePage, sendHtml } from './html-page';
 import type { Upstreams } from './proxy';
 import type { KeyRepository } from './store/types';
 
@@ -27,12 +28,8 @@ const TEAM_SLUG_RE = /^[a-z0-9-]{1,100}$/;
 const PERMISSIONS: Permission[] = ['view_articles'];
 /** No script at all: the pages are static HTML with inline styles (defence in depth beside the sanitizer). */
 const CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src https: data:; form-action 'self'; base-uri 'none'; frame-ancestors 'none'";
-const NOT_FOUND_HTML =
-  '<!doctype html>\n<html lang="en"><head><meta charset="utf-8"><title>Not found</title></head>' +
-  '<body><h1>Not found</h1><p>There is no such page.</p></body></html>\n';
-const UNAVAILABLE_HTML =
-  '<!doctype html>\n<html lang="en"><head><meta charset="utf-8"><title>Unavailable</title></head>' +
-  '<body><h1>Temporarily unavailable</h1><p>Please try again in a moment.</p></body></html>\n';
+const NOT_FOUND_HTML = messagePage('Not found', 'There is no such page.');
+const UNAVAILABLE_HTML = messagePage('Temporarily unavailable', 'Please try again in a moment.');
 
 /** A path segment as sent (`%zz` stays as is: no article has it, so the page is 404). */
 function safeDecode(segment: string): string {
@@ -45,19 +42,9 @@ function safeDecode(segment: string): string {
 
 const isHelpPath = (path: string) => path === PREFIX || path.startsWith(`${PREFIX}/`);
 
-function send(req: IncomingMessage, res: ServerResponse, status: number, html: string, extra: Record<string, string> = {}): void {
-  res.statusCode = status;
-  res.setHeader('content-type', 'text/html; charset=utf-8');
-  res.setHeader('content-security-policy', CSP);
-  res.setHeader('x-content-type-options', 'nosniff');
-  res.setHeader('referrer-policy', 'no-referrer');
-  // Every article view is counted: no shared caches in between.
-  res.setHeader('cache-control', 'no-cache');
-  for (const [k, v] of Object.entries(extra)) res.setHeader(k, v);
-  const body = Buffer.from(html);
-  res.setHeader('content-length', body.length);
-  res.end(req.method === 'HEAD' ? undefined : body);
-}
+// Every article view is counted: no shared caches in between.
+const send = (req: IncomingMessage, res: ServerResponse, status: number, html: string, extra: Record<string, string> = {}) =>
+  sendHtml(req, res, status, html, { csp: CSP, cacheControl: 'no-cache', extra });
 
 /** Serves the help center ahead of the API's listener; every other request goes on to `next`. */
 export function withHelpCenter(deps: HelpCenterDeps, next: Listener): Listener {

@@ -1,9 +1,12 @@
+import type { Readable } from 'node:stream';
 import { Pool } from 'undici';
 import { INTERNAL_TOKEN_HEADER, REQUEST_ID_HEADER } from '@helpdesk/contracts';
 import { ApiError, type Logger } from '@helpdesk/kit';
 
 interface Upstream {
   pool: Pool;
+  /** Event streams (docs/adr/0021): one held connection each, no body timeout, apart from the request pool. */
+  streams: Pool;
   basePath: string;
 }
 
@@ -25,6 +28,13 @@ export interface ProxyAnswer {
   body: Buffer;
 }
 
+/** An open upstream answer whose body is read as it comes (a `text/event-stream`). */
+export interface StreamAnswer {
+  status: number;
+  contentType: string | null;
+  body: Readable;
+}
+
 const unavailable = () => new ApiError('service_unavailable', 'The service for this endpoint is unavailable. Please retry later.');
 
 /** One keep-alive connection pool per service; the client's `Authorization` is never forwarded. */
@@ -37,6 +47,7 @@ export class Upstreams {
       const u = new URL(url);
       this.pools.set(name, {
         pool: new Pool(u.origin, { connections: 128, keepAliveTimeout: 30_000, headersTimeout: 30_000, bodyTimeout: 30_000 }),
+        streams: new Pool(u.origin, { connections: null, keepAliveTimeout: 30_000, headersTimeout: 30_000, bodyTimeout: 0 }),
         basePath: u.pathname.replace(/\/+$/, ''),
       });
     }
@@ -67,7 +78,24 @@ export class Upstreams {
     return { status: answer.statusCode, contentType: typeof ct === 'string' ? ct : null, location: typeof loc === 'string' ? loc : null, body };
   }
 
+  /** Opens a streaming GET; `signal` aborts it (the client went away, or its key was revoked). */
+  async openStream(r: Omit<ProxyRequest, 'body' | 'contentType' | 'method'> & { lastEventId?: string }, signal: AbortSignal): Promise<StreamAnswer> {
+    const upstream = this.pools.get(r.service);
+    if (!upstream) throw unavailable();
+    const headers: Record<string, string> = { [INTERNAL_TOKEN_HEADER]: r.token, [REQUEST_ID_HEADER]: r.requestId, accept: 'text/event-stream' };
+    // EventSource's reconnection header: the replay point.
+    if (r.lastEventId) headers['last-event-id'] = r.lastEventId;
+    try {
+      const answer = await upstream.streams.request({ method: 'GET', path: upstream.basePath + r.pathAndQuery, headers, signal });
+      const ct = answer.headers['content-type'];
+      return { status: answer.statusCode, contentType: typeof ct === 'string' ? ct : null, body: answer.body };
+    } catch (err) {
+      if (this.debug) this.logger.debug({ err, requestId: r.requestId, service: r.service }, 'service unreachable');
+      throw unavailable();
+    }
+  }
+
   async close(): Promise<void> {
-    await Promise.all([...this.pools.values()].map((u) => u.pool.close().catch(() => {})));
+    await Promise.all([...this.pools.values()].flatMap((u) => [u.pool.close().catch(() => {}), u.streams.destroy().catch(() => {})]));
   }
 }

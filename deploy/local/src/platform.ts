@@ -122,7 +122,14 @@ export async function bootPlatform(opts: PlatformOptions): Promise<Platform> {
     // Outgoing mail as .eml files under the data folder (DATA_DIR/mail); in-memory runs (tests) use a temporary folder.
     const mailDir = opts.dataDir ?? (await mkdtemp(path.join(os.tmpdir(), 'helpdesk-notifications-')));
     if (!opts.dataDir) started.push({ name: 'notifications-mail', stop: () => rm(mailDir, { recursive: true, force: true }) });
-    const notifications = await startNotifications({ ...serviceOpts('notifications'), workspaceUrl: workspace.url, dataDir: mailDir });
+    const notifications = await startNotifications({
+      ...serviceOpts('notifications'),
+      workspaceUrl: workspace.url,
+      dataDir: mailDir,
+      // The event stream's log in Redis Streams when Redis is configured (embedded otherwise).
+      redisUrl: opts.redisUrl,
+      redisKeyPrefix: opts.redisKeyPrefix,
+    });
     started.push({ name: 'notifications', stop: () => notifications.stop() });
 
     const gateway = await startGateway({

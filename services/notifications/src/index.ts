@@ -1,4 +1,6 @@
 import { startService, type RunningService, type ServiceOptions } from '@helpdesk/kit';
+import { EmbeddedEventLog } from './events/stream/log';
+import { RedisEventLog } from './events/stream/redis-log';
 import { createMailTransport } from './mail/transport';
 import { DEFAULT_RETRY_DELAYS_MS } from './mail/worker';
 import type { NotificationsRules } from './rules';
@@ -17,12 +19,20 @@ export interface NotificationsOptions extends ServiceOptions {
   mailFrom?: string;
   mailPollIntervalMs?: number;
   mailRetryDelaysMs?: number[];
+  /** The event stream's log in Redis Streams (shared by replicas); unset: an embedded log in this process (docs/adr/0021). */
+  redisUrl?: string;
+  /** Prefix of the stream's Redis keys (tests isolate runs with their own). */
+  redisKeyPrefix?: string;
+  /** Default 15 s. */
+  streamHeartbeatMs?: number;
+  /** Default 1 MiB. */
+  streamMaxBufferedBytes?: number;
 }
 export type RunningNotifications = RunningService<NotificationsRules>;
 
 export const DEFAULT_MAIL_FROM = 'Helpdesk <no-reply@helpdesk.local>';
 
-/** Connects (database `notifications` by default), builds indexes, starts the outbox relay, the consumers and the mail worker, and listens. */
+/** Connects (database `notifications` by default), builds indexes, starts the outbox relay, the consumers, the mail worker and the stream's log, and listens. */
 export function startNotifications(opts: NotificationsOptions): Promise<RunningNotifications> {
   const mail = {
     transport: createMailTransport({ smtpUrl: opts.smtpUrl, dataDir: opts.dataDir }),
@@ -32,5 +42,10 @@ export function startNotifications(opts: NotificationsOptions): Promise<RunningN
     pollIntervalMs: opts.mailPollIntervalMs ?? 1_000,
     retryDelaysMs: opts.mailRetryDelaysMs ?? DEFAULT_RETRY_DELAYS_MS,
   };
-  return startService(notificationsService({ mail }), opts);
+  const stream = {
+    log: opts.redisUrl ? new RedisEventLog(opts.redisUrl, opts.logger, { keyPrefix: opts.redisKeyPrefix }) : new EmbeddedEventLog(),
+    heartbeatMs: opts.streamHeartbeatMs ?? 15_000,
+    maxBufferedBytes: opts.streamMaxBufferedBytes ?? 1024 * 1024,
+  };
+  return startService(notificationsService({ mail, stream }), opts);
 }

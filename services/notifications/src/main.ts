@@ -1,7 +1,7 @@
 /**
  * Standalone process: `PORT`, `MONGO_URL` (required here), `AMQP_URL`, `INTERNAL_TOKEN_SECRET`,
  * `LOG_LEVEL`, `WORKSPACE_URL` (required), `SMTP_URL` (unset: `.eml` files under `DATA_DIR/mail`),
- * `DATA_DIR` (default `./data`), `MAIL_FROM`.
+ * `DATA_DIR` (default `./data`), `MAIL_FROM`, `REDIS_URL` (the event stream's log in Redis Streams; unset: embedded).
  */
 import { z } from 'zod';
 import { optionalUrl, runServiceMain } from '@helpdesk/kit';
@@ -12,8 +12,9 @@ const env = z.object({
   SMTP_URL: optionalUrl(),
   DATA_DIR: z.string().min(1).default('./data'),
   MAIL_FROM: z.string().min(3).optional(),
+  REDIS_URL: optionalUrl(),
 });
 
 runServiceMain('notifications', env, (opts, e) =>
-  startNotifications({ ...opts, workspaceUrl: e.WORKSPACE_URL, smtpUrl: e.SMTP_URL, dataDir: e.DATA_DIR, mailFrom: e.MAIL_FROM }),
+  startNotifications({ ...opts, workspaceUrl: e.WORKSPACE_URL, smtpUrl: e.SMTP_URL, dataDir: e.DATA_DIR, mailFrom: e.MAIL_FROM, redisUrl: e.REDIS_URL }),
 );

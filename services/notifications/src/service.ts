@@ -1,6 +1,8 @@
 import { NOTIFICATIONS } from '@helpdesk/contracts';
-import { defineService } from '@helpdesk/kit';
+import { defineService, onEvery } from '@helpdesk/kit';
 import { consumers } from './consumers';
+import { eventStreamHandlers, type StreamSettings } from './events/stream/handlers';
+import type { EventLog } from './events/stream/log';
 import { startMailWorker, type MailWorkerSettings } from './mail/worker';
 import { notificationsModels } from './models';
 import { notificationHandlers } from './notifications/handlers';
@@ -9,16 +11,22 @@ import { notificationsRules } from './rules';
 
 export interface NotificationsSettings {
   mail: MailWorkerSettings;
+  /** The event stream's retained log (embedded or Redis Streams) and its connection settings (docs/adr/0021). */
+  stream: StreamSettings & { log: EventLog };
 }
 
-/** The notifications service: per-member notifications made from other services' events, and outgoing mail (docs/adr/0020). */
+/**
+ * The notifications service: per-member notifications made from other services' events, outgoing
+ * mail (docs/adr/0020), and the real-time event stream (docs/adr/0021).
+ */
 export const notificationsService = (settings: NotificationsSettings) =>
   defineService({
     name: 'notifications',
     operations: NOTIFICATIONS,
     models: notificationsModels,
     rules: notificationsRules,
-    handlers: (rules) => ({ ...notificationHandlers(rules), ...notificationPreferenceHandlers(rules) }),
-    consumers,
-    workers: (_rules, { models, logger }) => [startMailWorker(models.mails, settings.mail, logger)],
+    handlers: (rules) => ({ ...notificationHandlers(rules), ...notificationPreferenceHandlers(rules), ...eventStreamHandlers(settings.stream.log, settings.stream) }),
+    // Every event goes into the stream's log as well.
+    consumers: (rules, deps) => [...consumers(rules, deps), onEvery('#', (event) => settings.stream.log.append(event))],
+    workers: (_rules, { models, logger }) => [startMailWorker(models.mails, settings.mail, logger), { stop: () => settings.stream.log.close() }],
   });

@@ -91,7 +91,8 @@ export function mountOperations<Ops extends Operations>(app: Express, ops: Ops, 
     app[method](colonPath(op.path), async (req, res) => {
       const input = checkRequest(op, req, res);
       const result = await handler({ ...input, token: res.locals.internalToken as string, req, res } as HandlerInput<OperationDef>);
-      reply(op, res, result);
+      // A streaming operation's handler has written (and keeps writing) the response itself.
+      if (!op.stream) reply(op, res, result);
     });
   }
 }

@@ -2,6 +2,7 @@ import type { GATEWAY } from '@helpdesk/contracts';
 import type { ApiKeyOperations } from '../../api-keys/operations';
 import { DONE, JSON_CT, sendEnvelope, type Exchange, type GatewayContext, type Step } from '../exchange';
 import { completeIdempotency, releaseIdempotency } from './idempotency';
+import { dispatchStream } from './stream';
 
 /** The gateway's own operations (`service: gateway` in the manifest; the keyless document is served earlier). */
 const OWN: Record<Exclude<keyof typeof GATEWAY, 'getOpenApiDocument' | keyof ApiKeyOperations>, (x: Exchange) => unknown> = {
@@ -46,6 +47,7 @@ export const dispatch: Step = async (x: Exchange, g: GatewayContext) => {
     x.res.end(body);
     return DONE;
   }
+  if (route.op.stream) return dispatchStream(x, g);
   let answer;
   try {
     answer = await g.upstreams.forward({

@@ -31,6 +31,29 @@ export const updatePreferencesBody = z.strictObject({ userId: userIdField, email
 const preferencesSchema = notificationPreferencesSchema.meta({ id: 'NotificationPreferences' });
 
 const notifications = { service: 'notifications', tag: 'Notifications', keys: 'staff' } as const;
+
+/** How long the event stream's log keeps an event for a `Last-Event-ID` replay (docs/adr/0021). */
+export const STREAM_RETENTION_MS = 24 * 60 * 60 * 1000;
+/** The stream's log ids: `<ms>-<seq>`, Redis Streams' ids, increasing per team and partition. */
+export const STREAM_ID_RE = /^\d{1,15}-\d{1,15}$/;
+export const eventStreamQuery = z.strictObject({
+  /** Comma-separated webhook patterns: exact types, `<category>.*`, or `*` (all, the default). */
+  types: z.string().max(2_000).optional(),
+  /** The last id seen, for clients that cannot send the `Last-Event-ID` header (the header wins). */
+  lastEventId: z.string().regex(STREAM_ID_RE, { message: 'must be a stream id (<ms>-<seq>) from a frame\'s id: line' }).optional(),
+});
+/** One frame's `data:`: the event exactly as a webhook delivery's body carries it. */
+export const streamEventSchema = z
+  .object({
+    id: z.string(),
+    type: z.string(),
+    createdAt: z.string(),
+    teamId: z.string(),
+    mode: z.enum(['test', 'live']),
+    test: z.literal(true).optional(),
+    data: z.record(z.string(), z.unknown()),
+  })
+  .meta({ id: 'StreamEvent' });
 const USER_ID = 'The member is named by `userId` (their account UUID or `mem_…` id); not a member of the team: 404 (param userId).';
 
 export const NOTIFICATIONS = defineOperations({
@@ -116,5 +139,28 @@ export const NOTIFICATIONS = defineOperations({
     body: updatePreferencesBody,
     success: { status: 200, data: preferencesSchema, shape: 'envelope' },
     errors: ['parameter_missing', 'parameter_invalid', 'invalid_json', 'resource_not_found', 'idempotency_key_in_use'],
+  },
+  streamEvents: {
+    service: 'notifications',
+    tag: 'Events',
+    keys: 'secret',
+    method: 'GET',
+    path: '/teams/{teamId}/events/stream',
+    summary: 'Stream the team\'s events (server-sent events)',
+    description:
+      'A `text/event-stream` of every event of the key\'s team and partition, oldest first (docs/adr/0021). The first frame is ' +
+      '`retry: 3000`; each event is a frame `id: <ms>-<seq>` / `event: <type>` / `data: <StreamEvent JSON>` (the webhook delivery ' +
+      'body: `{id, type, createdAt, teamId, mode, [test: true], data}`); a `: heartbeat` comment comes every 15 s. `types` filters ' +
+      'with the webhook patterns (`ticket.*,customer.updated`; `*` or absent: everything); a bad pattern is 400 `parameter_invalid` ' +
+      '(param `types`). `Last-Event-ID` (header, or `lastEventId`) replays the events after that id from a log kept 24 hours; an id ' +
+      'older than the log answers one `event: stream.gap` frame (`data: {lastEventId, oldestAvailableId}`) before what is left: ' +
+      'never a silent gap. A client that reads too slowly (over 1 MiB waiting) is disconnected and may reconnect with its last id. ' +
+      'Secret keys only; the stream ends when its key is revoked. Counted once against the rate limit.',
+    permission: null,
+    params: { teamId: 'team' },
+    query: eventStreamQuery,
+    success: { status: 200, data: streamEventSchema, shape: 'envelope' },
+    stream: true,
+    errors: ['parameter_invalid'],
   },
 });

@@ -60,6 +60,11 @@ export interface OperationDef {
   internal?: boolean;
   /** A larger request body than the gateway's default (1 MB) for this operation (an upload). */
   bodyLimitBytes?: number;
+  /**
+   * A `text/event-stream` answer (docs/adr/0021): the handler writes the response itself, the gateway
+   * pipes it unbuffered, and `success.data` is the schema of one frame's `data:` (for the document).
+   */
+  stream?: true;
 }
 
 export type Operations = Record<string, OperationDef>;
@@ -84,7 +89,9 @@ export type QueryOf<O extends OperationDef> = O['query'] extends z.ZodType ? z.o
 export type BodyOf<O extends OperationDef> = Out<O['body']>;
 
 /** What an operation's handler returns: its data, or a page of it. */
-export type ResultOf<O extends OperationDef> = O['success']['pagination'] extends 'meta' | 'top'
+export type ResultOf<O extends OperationDef> = O['stream'] extends true
+  ? void
+  : O['success']['pagination'] extends 'meta' | 'top'
   ? Page<z.output<O['success']['data']> extends (infer T)[] ? T : never>
   : z.output<O['success']['data']>;
 

@@ -1,0 +1,56 @@
+import { pipeline } from 'node:stream/promises';
+import { ApiError } from '@helpdesk/kit';
+import { DONE, type Exchange, type GatewayContext } from '../exchange';
+
+/**
+ * How often an open stream's key is checked again: a revoked (or expired) key's streams end within
+ * this plus the key cache's lifetime (at once when the revocation went through this gateway, which
+ * drops its cache).
+ */
+export const STREAM_KEY_CHECK_MS = 2_000;
+
+/**
+ * The streaming half of dispatch (operations with `stream: true`, docs/adr/0021): the service's
+ * answer is piped to the client as it comes, never buffered and with no body timeout. The request
+ * went through the rate limit once, like any other. An error answer (400, 403 …) is relayed whole.
+ */
+export async function dispatchStream(x: Exchange, g: GatewayContext): Promise<typeof DONE> {
+  const { req, res } = x;
+  const abort = new AbortController();
+  const lastEventId = req.headers['last-event-id'];
+  const answer = await g.upstreams.openStream(
+    {
+      service: x.route!.op.service,
+      pathAndQuery: x.subPath + x.query,
+      token: g.mint(x.auth!.claims, x.requestId),
+      requestId: x.requestId,
+      lastEventId: typeof lastEventId === 'string' ? lastEventId : undefined,
+    },
+    abort.signal,
+  );
+  res.statusCode = answer.status;
+  if (answer.contentType) res.setHeader('content-type', answer.contentType);
+  if (answer.status === 200) {
+    res.setHeader('cache-control', 'no-cache, no-transform');
+    res.setHeader('x-accel-buffering', 'no');
+    res.flushHeaders();
+  }
+  const authorization = req.headers.authorization;
+  const keyCheck = setInterval(() => {
+    g.resolver.authenticate(authorization).catch((err) => {
+      // Revoked or expired: end the stream (a store outage is not a revocation: keep it open).
+      if (err instanceof ApiError && err.status === 401) abort.abort();
+    });
+  }, STREAM_KEY_CHECK_MS);
+  keyCheck.unref();
+  try {
+    await pipeline(answer.body, res, { signal: abort.signal });
+  } catch {
+    // The client left, the service ended, or the key was revoked: either way both sides are closed now.
+    res.destroy();
+  } finally {
+    clearInterval(keyCheck);
+    answer.body.destroy();
+  }
+  return DONE;
+}

@@ -1,0 +1,128 @@
+import type { EventEnvelope } from '@helpdesk/contracts';
+import { STREAM_RETENTION_MS } from '@helpdesk/contracts';
+
+/**
+ * The stream's retained log (docs/adr/0021): one ordered log per team and partition, with Redis
+ * Streams' ids (`<ms>-<seq>`), kept for the retention. The embedded log lives in this process; the
+ * Redis log (redis-log.ts) is shared by every replica.
+ */
+export interface LogEntry {
+  id: string;
+  type: string;
+  /** The frame's `data:` line: the webhook delivery body of the event. */
+  data: string;
+}
+
+export interface Replay {
+  entries: LogEntry[];
+  /** Set when the client's id is older than the log: the first id still kept (or null when nothing is). */
+  gap: { oldestAvailableId: string | null } | null;
+}
+
+export interface LiveSubscription {
+  /** Replays what follows `lastId` (null: nothing), then everything appended later goes to `onEntry`, in order, once. */
+  close(): void;
+}
+
+export interface EventLog {
+  /** Appends an event once (a redelivered event id is ignored). */
+  append(event: StreamableEvent): Promise<void>;
+  /** Replay after `lastId` then live entries, without a gap or a duplicate between the two. */
+  subscribe(teamId: string, mode: string, lastId: string | null, onReplay: (r: Replay) => void, onEntry: (e: LogEntry) => void): Promise<LiveSubscription>;
+  close(): Promise<void>;
+}
+
+/** What goes in the log: a bus event, or the webhooks service's test event (`test: true`). */
+export type StreamableEvent = Pick<EventEnvelope, 'id' | 'type' | 'teamId' | 'mode' | 'occurredAt' | 'data'> & { test?: boolean };
+
+/** The frame's data: the same bytes a webhook delivery of this event carries. */
+export const frameData = (e: StreamableEvent) =>
+  JSON.stringify({ id: e.id, type: e.type, createdAt: e.occurredAt, teamId: e.teamId, mode: e.mode, ...(e.test ? { test: true } : {}), data: e.data });
+
+/** Compares two `<ms>-<seq>` ids. */
+export function compareIds(a: string, b: string): number {
+  const [am, as] = a.split('-').map(Number);
+  const [bm, bs] = b.split('-').map(Number);
+  return am !== bm ? am - bm : as - bs;
+}
+
+export const logKey = (teamId: string, mode: string) => `stream:${teamId}:${mode}`;
+
+interface Ring {
+  entries: LogEntry[];
+  /** The newest id dropped by retention: a client id below it has missed something. */
+  trimmedThrough: string | null;
+  listeners: Set<(e: LogEntry) => void>;
+}
+
+/** The in-process log: an array per team and partition, trimmed to the retention (and a size bound) on append. */
+export class EmbeddedEventLog implements EventLog {
+  private readonly rings = new Map<string, Ring>();
+  private readonly seen = new Map<string, number>();
+  private lastMs = 0;
+  private seq = 0;
+
+  constructor(private readonly opts: { retentionMs?: number; maxEntriesPerStream?: number; now?: () => number } = {}) {}
+
+  private ring(key: string): Ring {
+    let r = this.rings.get(key);
+    if (!r) this.rings.set(key, (r = { entries: [], trimmedThrough: null, listeners: new Set() }));
+    return r;
+  }
+
+  private nextId(now: number): string {
+    if (now > this.lastMs) {
+      this.lastMs = now;
+      this.seq = 0;
+    } else this.seq++;
+    return `${this.lastMs}-${this.seq}`;
+  }
+
+  async append(event: StreamableEvent): Promise<void> {
+    const now = (this.opts.now ?? Date.now)();
+    const retention = this.opts.retentionMs ?? STREAM_RETENTION_MS;
+    for (const [id, at] of this.seen) {
+      if (at > now - retention) break;
+      this.seen.delete(id);
+    }
+    if (this.seen.has(event.id)) return;
+    this.seen.set(event.id, now);
+    const ring = this.ring(logKey(event.teamId, event.mode));
+    const entry = { id: this.nextId(now), type: event.type, data: frameData(event) };
+    ring.entries.push(entry);
+    const max = this.opts.maxEntriesPerStream ?? 100_000;
+    let drop = 0;
+    while (drop < ring.entries.length && (ring.entries.length - drop > max || Number(ring.entries[drop].id.split('-')[0]) <= now - retention)) drop++;
+    if (drop) {
+      ring.trimmedThrough = ring.entries[drop - 1].id;
+      ring.entries.splice(0, drop);
+    }
+    for (const l of ring.listeners) l(entry);
+  }
+
+  async subscribe(teamId: string, mode: string, lastId: string | null, onReplay: (r: Replay) => void, onEntry: (e: LogEntry) => void) {
+    const ring = this.ring(logKey(teamId, mode));
+    // Synchronous from here to the listener's registration: nothing can be appended in between.
+    onReplay(replayFrom(ring.entries, ring.trimmedThrough, lastId));
+    ring.listeners.add(onEntry);
+    return { close: () => void ring.listeners.delete(onEntry) };
+  }
+
+  async close(): Promise<void> {
+    for (const r of this.rings.values()) r.listeners.clear();
+  }
+}
+
+/** What follows `lastId` in `entries` (ordered), and whether retention dropped some of it. */
+export function replayFrom(entries: LogEntry[], trimmedThrough: string | null, lastId: string | null): Replay {
+  if (lastId === null) return { entries: [], gap: null };
+  const gap = trimmedThrough !== null && compareIds(lastId, trimmedThrough) < 0 ? { oldestAvailableId: entries[0]?.id ?? null } : null;
+  let lo = 0;
+  let hi = entries.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (compareIds(entries[mid].id, lastId) <= 0) lo = mid + 1;
+    else hi = mid;
+  }
+  return { entries: entries.slice(lo), gap };
+}

@@ -38,8 +38,13 @@ class StreamClient {
 
   constructor(key: string, query = '', lastEventId?: string, teamId = team.teamId) {
     this.es = new EventSource(`${tp.baseUrl}${streamPath(teamId)}${query}`, {
-      fetch: (input, init) =>
-        fetch(input, { ...init, headers: { ...init?.headers, authorization: `Bearer ${key}`, ...(lastEventId ? { 'last-event-id': lastEventId } : {}) } }),
+      fetch: (input, init) => {
+        const headers = new Headers(init?.headers as Record<string, string>);
+        headers.set('authorization', `Bearer ${key}`);
+        // On a reconnection EventSource sends its own Last-Event-ID (the last frame it saw): that one wins.
+        if (lastEventId && !headers.has('last-event-id')) headers.set('last-event-id', lastEventId);
+        return fetch(input, { ...init, headers });
+      },
     });
     for (const type of TYPES) this.es.addEventListener(type, (m) => this.frames.push({ id: m.lastEventId, event: m.type, data: JSON.parse(m.data) }));
     this.es.addEventListener('error', (e: any) => this.failures.push({ status: e.code, message: e.message }));

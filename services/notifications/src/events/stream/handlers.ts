@@ -1,6 +1,6 @@
 import { MAX_PATTERNS, NOTIFICATIONS, STREAM_ID_RE, patternProblem, subscribes } from '@helpdesk/contracts';
 import { ApiError, handlersFor } from '@helpdesk/kit';
-import type { EventLog, LogEntry } from './log';
+import { compareIds, type EventLog, type LogEntry } from './log';
 
 export interface StreamSettings {
   /** A `: heartbeat` comment this often (15 s), so proxies and clients see a live connection. */
@@ -42,6 +42,13 @@ export const eventStreamHandlers = (log: EventLog, settings: StreamSettings) =>
       const patterns = parseTypes(query.types);
       const lastId = lastIdOf(req.headers['last-event-id'], query.lastEventId);
       let open = true;
+      // Ids only go up on one connection: whatever the log hands over twice is sent once.
+      let lastSent = lastId;
+      const sendEvent = (e: LogEntry) => {
+        if (lastSent !== null && compareIds(e.id, lastSent) <= 0) return;
+        lastSent = e.id;
+        if (subscribes(patterns, e.type)) send(eventFrame(e));
+      };
       const send = (chunk: string) => {
         if (!open) return;
         res.write(chunk);
@@ -61,11 +68,9 @@ export const eventStreamHandlers = (log: EventLog, settings: StreamSettings) =>
           let head = `retry: ${RETRY_MS}\n\n`;
           if (replay.gap) head += `event: stream.gap\ndata: ${JSON.stringify({ lastEventId: lastId, oldestAvailableId: replay.gap.oldestAvailableId })}\n\n`;
           send(head);
-          for (const e of replay.entries) if (subscribes(patterns, e.type)) send(eventFrame(e));
+          for (const e of replay.entries) sendEvent(e);
         },
-        (e) => {
-          if (subscribes(patterns, e.type)) send(eventFrame(e));
-        },
+        sendEvent,
       );
       const heartbeat = setInterval(() => send(': heartbeat\n\n'), settings.heartbeatMs);
       heartbeat.unref();

@@ -17,7 +17,7 @@ describe('event patterns', () => {
     for (const p of ['ticket.created', 'ticket.message_added', 'webhook.disabled', 'customer_group.member_added', 'ticket.*', 'customer_status.*', 'webhook.*', '*']) {
       expect(patternProblem(p)).toBeNull();
     }
-    for (const p of ['ticket.exploded', 'tickets.*', 'ticket.#', '#', 'ticket.**', '*.created', 'ticket', '', 'TICKET.CREATED', 'billing.*']) {
+    for (const p of ['ticket.exploded', 'tickets.*', 'ticket.#', '#', 'ticket.**', '*.created', 'ticket', '', 'TICKET.CREATED', 'spaceship.*']) {
       expect(patternProblem(p)).not.toBeNull();
     }
   });

@@ -27,7 +27,7 @@ test('createTeamOwner makes the owner and the settings once; a retry answers the
   expect(again.body.data.id).toBe(first.body.data.id);
   expect(await h.eventsOf(again.requestId)).toEqual([]);
   const access = await h.api('GET', `/internal/access?memberId=${first.body.data.id}`, gateway());
-  expect(access.body.data).toEqual({ team: { name: 'Team A', slug: 'team-a' }, member: { id: first.body.data.id, role: 'owner', permissions: first.body.data.permissions } });
+  expect(access.body.data).toEqual({ team: { name: 'Team A', slug: 'team-a', subscriptionStatus: 'active' }, member: { id: first.body.data.id, role: 'owner', permissions: first.body.data.permissions } });
   // the same slug for another team is a conflict, nothing made
   const taken = await h.api('POST', '/internal/owner', { ...gateway(TEAM_B), body: owner });
   expect(taken.status).toBe(409);

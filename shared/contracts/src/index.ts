@@ -7,6 +7,7 @@ export * from './catalog/workspace';
 export * from './catalog/knowledge';
 export * from './catalog/community';
 export * from './catalog/notifications';
+export * from './sla';
 export * from './fields';
 export * from './webhook-patterns';
 export * from './manifest';

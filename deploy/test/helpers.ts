@@ -37,6 +37,7 @@ const PROCESS_ENV: Record<string, string[]> = {
   webhooks: [...SERVICE_ENV, 'WEBHOOKS_TIMEOUT_MS'],
   community: [...SERVICE_ENV, 'CUSTOMERS_URL', 'ATTACHMENTS_S3_URL'],
   notifications: [...SERVICE_ENV, 'WORKSPACE_URL', 'SMTP_URL'],
+  dataops: [...SERVICE_ENV, 'TICKETING_URL', 'CUSTOMERS_URL', 'KNOWLEDGE_URL', 'COMMUNITY_URL', 'WORKSPACE_URL'],
 };
 /** Documented variables a process may also be given (ARCHITECTURE.md, Embedded defaults). */
 export const OPTIONAL_ENV = ['NODE_ENV', 'SMTP_URL', 'STRIPE_SECRET_KEY', 'AI_BASE_URL', 'KEY_CACHE_TTL_MS'];
@@ -70,6 +71,11 @@ export const INTERNAL_CALLS: { caller: string; callee: string; env: string }[] =
   { caller: 'ticketing', callee: 'customers', env: 'CUSTOMERS_URL' },
   { caller: 'community', callee: 'customers', env: 'CUSTOMERS_URL' },
   { caller: 'notifications', callee: 'workspace', env: 'WORKSPACE_URL' },
+  { caller: 'dataops', callee: 'ticketing', env: 'TICKETING_URL' },
+  { caller: 'dataops', callee: 'customers', env: 'CUSTOMERS_URL' },
+  { caller: 'dataops', callee: 'knowledge', env: 'KNOWLEDGE_URL' },
+  { caller: 'dataops', callee: 'community', env: 'COMMUNITY_URL' },
+  { caller: 'dataops', callee: 'workspace', env: 'WORKSPACE_URL' },
 ];
 /** The processes that call the internet (webhook deliveries): their egress stays off private ranges. */
 export const INTERNET_CALLERS = ['webhooks'];

@@ -11,6 +11,7 @@ import { startKnowledge, type RunningKnowledge } from '@helpdesk/knowledge';
 import { startWorkspace, type RunningWorkspace, type WorkspaceOptions } from '@helpdesk/workspace';
 import { attachmentStorage, startCommunity, type RunningCommunity } from '@helpdesk/community';
 import { startNotifications } from '@helpdesk/notifications';
+import { startDataops, type RunningDataops } from '@helpdesk/dataops';
 
 export interface PlatformOptions {
   /** Gateway port; 0 = any free port. */
@@ -34,6 +35,8 @@ export interface PlatformOptions {
   rateLimits?: { secretPerMinute?: number; publishablePerMinute?: number };
   /** The webhooks service's delivery settings (WEBHOOKS_ALLOW_LOOPBACK, timeouts…). */
   webhooks?: Partial<WebhookSettings>;
+  /** The event stream's heartbeat and slow-client bound (tests shorten them; defaults 15 s and 1 MiB). */
+  stream?: { heartbeatMs?: number; maxBufferedBytes?: number };
   /** The page invitation links open (workspace's INVITE_ACCEPT_URL); default the local gateway's. */
   inviteAcceptUrl?: string;
   /** The workspace's billing: Stripe instead of the local provider, where the local portal page is (docs/adr/0024). */
@@ -50,6 +53,7 @@ export interface Platform {
   knowledge: RunningKnowledge;
   workspace: RunningWorkspace;
   community: RunningCommunity;
+  dataops: RunningDataops;
   /** The mongodb:// URL every service database lives under (embedded or MONGO_URL). */
   mongoUrl: string;
   embeddedMongo: EmbeddedMongo | null;
@@ -129,8 +133,20 @@ export async function bootPlatform(opts: PlatformOptions): Promise<Platform> {
       // The event stream's log in Redis Streams when Redis is configured (embedded otherwise).
       redisUrl: opts.redisUrl,
       redisKeyPrefix: opts.redisKeyPrefix,
+      streamHeartbeatMs: opts.stream?.heartbeatMs,
+      streamMaxBufferedBytes: opts.stream?.maxBufferedBytes,
     });
     started.push({ name: 'notifications', stop: () => notifications.stop() });
+    // dataops fans out to the owning services (search, tags, saved-view execution, bulk, export, import).
+    const dataops = await startDataops({
+      ...serviceOpts('dataops'),
+      ticketingUrl: ticketing.url,
+      customersUrl: customers.url,
+      knowledgeUrl: knowledge.url,
+      communityUrl: community.url,
+      workspaceUrl: workspace.url,
+    });
+    started.push({ name: 'dataops', stop: () => dataops.stop() });
 
     const gateway = await startGateway({
       port: opts.port,
@@ -139,6 +155,7 @@ export async function bootPlatform(opts: PlatformOptions): Promise<Platform> {
       redisUrl: opts.redisUrl,
       redisKeyPrefix: opts.redisKeyPrefix,
       tokens,
+      streamTokenSecret: opts.internalTokenSecret,
       services: {
         ticketing: ticketing.url,
         customers: customers.url,
@@ -148,13 +165,14 @@ export async function bootPlatform(opts: PlatformOptions): Promise<Platform> {
         knowledge: knowledge.url,
         community: community.url,
         notifications: notifications.url,
+        dataops: dataops.url,
       },
       logger: logger.child({ service: 'gateway' }),
       rateLimits: opts.rateLimits,
     });
     started.push({ name: 'gateway', stop: () => gateway.stop() });
 
-    return { baseUrl: gateway.url, gateway, ticketing, customers, webhooks, knowledge, workspace, community, mongoUrl, embeddedMongo, buses, stop };
+    return { baseUrl: gateway.url, gateway, ticketing, customers, webhooks, knowledge, workspace, community, dataops, mongoUrl, embeddedMongo, buses, stop };
   } catch (err) {
     await stop();
     throw err;

@@ -87,6 +87,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/teams/{teamId}/events/stream-tokens": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create a stream token (for a browser's event stream)
+         * @description A short-lived token (5 minutes) that opens the event stream without an API key: `GET /teams/{teamId}/events/stream?token=<token>`, for a browser's `EventSource`, which cannot send a header; a server keeps the secret key and hands the page the token. It is bound to the calling key's team and partition, to that key (revoking the key refuses the token and ends the streams opened with it) and to `types` (webhook patterns; absent: `*`). It opens any number of streams until `expiresAt` (EventSource reconnects with the same URL); a stream already open outlives it. Nothing is stored: the token is sealed by the gateway (docs/adr/0031). A bad pattern is 400 `parameter_invalid` (param `types`).
+         */
+        post: operations["createStreamToken"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/openapi.json": {
         parameters: {
             query?: never;
@@ -1383,9 +1403,29 @@ export interface paths {
         };
         /**
          * Stream the team's events (server-sent events)
-         * @description A `text/event-stream` of every event of the key's team and partition, oldest first (docs/adr/0021). The first frame is `retry: 3000`; each event is a frame `id: <ms>-<seq>` / `event: <type>` / `data: <StreamEvent JSON>` (the webhook delivery body: `{id, type, createdAt, teamId, mode, [test: true], data}`); a `: heartbeat` comment comes every 15 s. `types` filters with the webhook patterns (`ticket.*,customer.updated`; `*` or absent: everything); a bad pattern is 400 `parameter_invalid` (param `types`). `Last-Event-ID` (header, or `lastEventId`) replays the events after that id from a log kept 24 hours; an id older than the log answers one `event: stream.gap` frame (`data: {lastEventId, oldestAvailableId}`) before what is left: never a silent gap. A client that reads too slowly (over 1 MiB waiting) is disconnected and may reconnect with its last id. Secret keys only; the stream ends when its key is revoked. Counted once against the rate limit.
+         * @description A `text/event-stream` of every event of the key's team and partition, oldest first (docs/adr/0021). The first frame is `retry: 3000`; each event is a frame `id: <ms>-<seq>` / `event: <type>` / `data: <StreamEvent JSON>` (the webhook delivery body: `{id, type, createdAt, teamId, mode, [test: true], data}`); a `: heartbeat` comment comes every 15 s. `types` filters with the webhook patterns (`ticket.*,customer.updated`; `*` or absent: everything); a bad pattern is 400 `parameter_invalid` (param `types`). `Last-Event-ID` (header, or `lastEventId`) replays the events after that id from a log kept 24 hours; an id older than the log answers one `event: stream.gap` frame (`data: {lastEventId, oldestAvailableId}`) before what is left: never a silent gap. A client that reads too slowly (over 1 MiB waiting) is disconnected and may reconnect with its last id. Secret keys only, or `?token=` with a stream token (`POST …/events/stream-tokens`, docs/adr/0031) and no key: a browser's `EventSource` cannot send a header; with a token the stream carries the token's `types` (a `types` parameter beside it is 400), a bad token is 401 `invalid_api_key` and an expired one 401 `key_expired` (param `token`). The stream ends when its key (the token's issuing key) is revoked. Counted once against the rate limit (of the issuing key).
          */
         get: operations["streamEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/teams/{teamId}/search": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Search tickets, customers and articles
+         * @description `q` (1 to 200 characters, case-insensitive, every word must match), `types` (comma-separated subset of `tickets`, `customers`, `articles`; default all), `limit` (default 20, at most 50). Needs a secret key and the view permission of every selected type (`view_tickets`, `view_customers`, `view_articles`). Ranking (docs/adr/0034): a title match (ticket title, customer name or email, article title) above a body match (ticket messages, article content), then newest first. Internal notes are searched only for keys with `view_tickets`; the other partition is never searched. `total` counts every match (results are capped at `limit`).
+         */
+        get: operations["search"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1858,6 +1898,23 @@ export interface components {
             totalPages: number;
             hasMore: boolean;
         };
+        SearchResult: {
+            /** @enum {string} */
+            type: "tickets" | "customers" | "articles";
+            id: string;
+            title: string;
+            /** @enum {string} */
+            matchedIn: "title" | "body";
+            snippet: string | null;
+            score: number;
+            createdAt: string;
+            updatedAt: string;
+        };
+        SearchResults: {
+            results: components["schemas"]["SearchResult"][];
+            total: number;
+            query: string;
+        };
         Settings: {
             /** @constant */
             object: "settings";
@@ -1880,6 +1937,14 @@ export interface components {
             data: {
                 [key: string]: unknown;
             };
+        };
+        StreamToken: {
+            /** @constant */
+            object: "stream_token";
+            token: string;
+            /** Format: date-time */
+            expiresAt: string;
+            types: string[];
         };
         Subscription: {
             /** @constant */
@@ -2564,6 +2629,116 @@ export interface operations {
                 };
             };
             /** @description Error: `internal_error`. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: `service_unavailable`. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    createStreamToken: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Replays the first answer for the same request within 24 hours. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /** @description The team's UUID (the key's team). */
+                teamId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    types?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    "x-svc-request-id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-RateLimit-Window": components["headers"]["X-RateLimit-Window"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: components["schemas"]["StreamToken"];
+                        meta: {
+                            requestId: string;
+                            /** Format: date-time */
+                            timestamp: string;
+                        };
+                    };
+                };
+            };
+            /** @description Error: `invalid_id_format`, `parameter_invalid`, `invalid_json`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: `authentication_required`, `invalid_api_key`, `invalid_key_format`, `key_expired`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: `insufficient_permissions`, `publishable_key_write`, `team_access_denied`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: `parameter_invalid`. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: `rate_limit_exceeded`. */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: `internal_error`, `database_error`. */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -13906,6 +14081,7 @@ export interface operations {
         parameters: {
             query?: {
                 types?: string;
+                token?: string;
                 lastEventId?: string;
             };
             header?: never;
@@ -13932,6 +14108,102 @@ export interface operations {
                 };
             };
             /** @description Error: `invalid_id_format`, `parameter_invalid`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: `authentication_required`, `invalid_api_key`, `invalid_key_format`, `key_expired`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: `insufficient_permissions`, `team_access_denied`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: `rate_limit_exceeded`. */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: `internal_error`, `database_error`. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: `service_unavailable`. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    search: {
+        parameters: {
+            query: {
+                q: string;
+                types?: ("tickets" | "customers" | "articles")[];
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                /** @description The team's UUID (the key's team). */
+                teamId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "x-svc-request-id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-RateLimit-Window": components["headers"]["X-RateLimit-Window"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: components["schemas"]["SearchResults"];
+                        meta: {
+                            requestId: string;
+                            /** Format: date-time */
+                            timestamp: string;
+                        };
+                    };
+                };
+            };
+            /** @description Error: `invalid_id_format`, `parameter_invalid`, `parameter_missing`. */
             400: {
                 headers: {
                     [name: string]: unknown;

@@ -1,10 +1,12 @@
 import { COMMUNITY } from './community';
 import { NOTIFICATIONS } from './notifications';
 import { CUSTOMERS, CUSTOMERS_INTERNAL } from './customers';
+import { DATAOPS } from './dataops';
 import { GATEWAY } from './gateway';
 import { KNOWLEDGE, KNOWLEDGE_INTERNAL } from './knowledge';
 import type { OperationDef } from './operation';
 import { TICKETING } from './ticketing';
+import { TICKETING_AUTOMATIONS } from './ticketing-automations';
 import { WEBHOOKS } from './webhooks';
 import { WORKSPACE, WORKSPACE_INTERNAL } from './workspace';
 
@@ -13,19 +15,21 @@ export * from './access';
 export * from './routes';
 export * from './gateway';
 export * from './ticketing';
+export * from './ticketing-automations';
 export * from './customers';
 export * from './webhooks';
 export * from './workspace';
 export * from './knowledge';
 export * from './community';
 export * from './notifications';
+export * from './dataops';
 
 /**
  * The API manifest: every public operation, by operation id. One file per service; a new service adds
  * its file above and one line here. The gateway's routes, each service's handler registration, the
  * OpenAPI document and the typed client are all derived from it.
  */
-export const PUBLIC_OPERATIONS = { ...GATEWAY, ...TICKETING, ...CUSTOMERS, ...WEBHOOKS, ...WORKSPACE, ...KNOWLEDGE, ...COMMUNITY, ...NOTIFICATIONS } satisfies Record<string, OperationDef>;
+export const PUBLIC_OPERATIONS = { ...GATEWAY, ...TICKETING, ...TICKETING_AUTOMATIONS, ...CUSTOMERS, ...WEBHOOKS, ...WORKSPACE, ...KNOWLEDGE, ...COMMUNITY, ...NOTIFICATIONS, ...DATAOPS } satisfies Record<string, OperationDef>;
 
 /** Service-to-service operations (never routed by the gateway, never in the public document). */
 export const INTERNAL_OPERATIONS = { ...CUSTOMERS_INTERNAL, ...KNOWLEDGE_INTERNAL, ...WORKSPACE_INTERNAL } satisfies Record<string, OperationDef>;

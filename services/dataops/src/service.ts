@@ -1,0 +1,21 @@
+import { DATAOPS } from '@helpdesk/contracts';
+import { defineService } from '@helpdesk/kit';
+import { consumers } from './consumers';
+import { dataopsModels } from './models';
+import { dataopsRules, type DataopsConfig } from './rules';
+import { searchHandlers } from './search/handlers';
+
+/**
+ * The dataops service (docs/adr/0034): the thin cross-service part of search, tags, saved-view
+ * execution, bulk, export and import. It keeps no copy of another service's records: it fans out to
+ * the owning services' internal operations, merges and answers.
+ */
+export const dataopsService = (config: DataopsConfig) =>
+  defineService({
+    name: 'dataops',
+    operations: DATAOPS,
+    models: dataopsModels,
+    rules: (deps) => dataopsRules(deps, config),
+    handlers: (rules) => ({ ...searchHandlers(rules) }),
+    consumers,
+  });

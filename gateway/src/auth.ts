@@ -65,7 +65,11 @@ export class KeyResolver {
     const kind = kindOf(token);
     if (!kind) throw new ApiError('invalid_key_format', 'API keys start with sk_live_, sk_test_, pk_live_ or pk_test_.');
     if (!hasValidBody(token)) throw new ApiError('invalid_api_key', 'Invalid API key provided.');
-    const hash = hashKey(token);
+    return this.authenticateHash(hashKey(token));
+  }
+
+  /** The key with this hash (a stream token names its issuing key so: gateway/src/stream-tokens), checked like a bearer key. */
+  async authenticateHash(hash: string): Promise<ResolvedKey> {
     const resolved = await this.lookup(hash);
     // the map lookup found the record by hash; compare the digests in constant time all the same
     if (!resolved || !sameHash(resolved.key.hash, hash) || resolved.key.revokedAt) {

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import Redis from 'ioredis';
 import { ApiError, closeServer, type InternalTokens, type Logger } from '@helpdesk/kit';
@@ -14,6 +15,7 @@ import { withHelpCenter } from './help-center';
 import { createListener } from './pipeline';
 import type { GatewayContext } from './pipeline/exchange';
 import { Upstreams } from './proxy';
+import { StreamTokens } from './stream-tokens/stream-tokens';
 import { BASE_PATH, createGatewayServer } from './server';
 import {
   MemoryIdempotencyStore,
@@ -53,6 +55,8 @@ export interface GatewayOptions {
   bodyLimitBytes?: number;
   /** Replaces the rate-limit and idempotency stores (tests of a store that is down). */
   stores?: { rateLimits: RateLimitStore; idempotency: IdempotencyStore };
+  /** Seals stream tokens (docs/adr/0031); every gateway of a deployment needs the same. Default: random (this process only). */
+  streamTokenSecret?: string;
   /** Replaces the API manifest's public operations (tests of the gateway alone). */
   operations?: Record<string, OperationDef>;
 }
@@ -111,6 +115,7 @@ export async function startGateway(opts: GatewayOptions): Promise<RunningGateway
     idempotencyLockMs: opts.idempotencyLockMs ?? 60_000,
     openApiJson: () => (openApiJson ??= JSON.stringify(buildOpenApiDocument(operations))),
     docs: docsApp(),
+    streamTokens: new StreamTokens(opts.streamTokenSecret ?? randomBytes(32).toString('hex'), resolver),
     apiKeys: apiKeyOperations({ repo, admin, resolver, upstreams, logger: opts.logger, workspace }),
     storeDown(err, requestId) {
       const now = Date.now();

@@ -14,6 +14,7 @@ async function main(): Promise<void> {
     redisUrl: env.REDIS_URL,
     redisKeyPrefix: env.REDIS_KEY_PREFIX,
     tokens: new InternalTokens(env.INTERNAL_TOKEN_SECRET),
+    streamTokenSecret: env.INTERNAL_TOKEN_SECRET,
     services: env.SERVICE_URLS,
     logger,
     keyCacheTtlMs: env.KEY_CACHE_TTL_MS,

@@ -6,6 +6,7 @@ import type { TokenMinter } from '../fast-token';
 import type { Upstreams } from '../proxy';
 import type { Route, RouteMatch, RouteTable } from '@helpdesk/contracts';
 import type { IdempotencyStore, RateLimitStore } from '../stores';
+import type { StreamTokenClaims, StreamTokens } from '../stream-tokens/stream-tokens';
 
 export const BASE_PATH = '/api/v1';
 export const JSON_CT = 'application/json; charset=utf-8';
@@ -26,6 +27,8 @@ export interface GatewayContext {
   openApiJson(): string;
   /** Serves the HTML API reference under /docs (swagger-ui, assets from the npm package). */
   docs: (req: IncomingMessage, res: ServerResponse) => void;
+  /** Short-lived tokens that open the event stream without a key (gateway/src/stream-tokens, docs/adr/0031). */
+  streamTokens: StreamTokens;
   /** The API-key operations and invite acceptance (gateway/src/api-keys), which the gateway answers itself. */
   apiKeys?: ApiKeyOperations;
   /** Redis unreachable: a retryable 503 (fail closed), warned about at most every 10 s. */
@@ -53,6 +56,8 @@ export interface Exchange {
   body: Buffer | null;
   /** The claimed `Idempotency-Key` record, completed with the answer. */
   idempotency: { key: string; fingerprint: string } | null;
+  /** Set when the event stream was opened with `?token=` instead of a key (`auth` is then the token's issuing key). */
+  streamToken?: StreamTokenClaims;
 }
 
 /** What a step returns when it has answered the request: no later step runs. */

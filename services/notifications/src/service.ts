@@ -2,7 +2,7 @@ import { NOTIFICATIONS } from '@helpdesk/contracts';
 import { defineService, onEvery } from '@helpdesk/kit';
 import { consumers } from './consumers';
 import { eventStreamHandlers, type StreamSettings } from './events/stream/handlers';
-import type { EventLog } from './events/stream/log';
+import { streamableOf, type EventLog } from './events/stream/log';
 import { startMailWorker, type MailWorkerSettings } from './mail/worker';
 import { notificationsModels } from './models';
 import { notificationHandlers } from './notifications/handlers';
@@ -26,7 +26,7 @@ export const notificationsService = (settings: NotificationsSettings) =>
     models: notificationsModels,
     rules: notificationsRules,
     handlers: (rules) => ({ ...notificationHandlers(rules), ...notificationPreferenceHandlers(rules), ...eventStreamHandlers(settings.stream.log, settings.stream) }),
-    // Every event goes into the stream's log as well.
-    consumers: (rules, deps) => [...consumers(rules, deps), onEvery('#', (event) => settings.stream.log.append(event))],
+    // Every event goes into the stream's log as well (trigger-test's as the test event it sent).
+    consumers: (rules, deps) => [...consumers(rules, deps), onEvery('#', (event) => settings.stream.log.append(streamableOf(event)))],
     workers: (_rules, { models, logger }) => [startMailWorker(models.mails, settings.mail, logger), { stop: () => settings.stream.log.close() }],
   });

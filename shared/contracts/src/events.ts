@@ -196,6 +196,8 @@ export const EVENT_CATALOG = {
   'webhook.created': { version: 1, data: z.object({ webhook: webhookSnapshotSchema }) },
   'webhook.updated': { version: 1, data: z.object({ webhook: webhookSnapshotSchema, ...changeFields }) },
   'webhook.deleted': { version: 1, data: z.object({ webhookId: z.string(), webhook: webhookSnapshotSchema }) },
+  /** trigger-test ran: the test event it sent (docs/adr/0021), which the event stream passes on to its listeners. */
+  'webhook.test_triggered': { version: 1, data: z.object({ event: z.string(), eventId: z.string(), createdAt: z.string() }) },
   'webhook.disabled': {
     version: 1,
     data: z.object({

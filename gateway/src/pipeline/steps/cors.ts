@@ -32,14 +32,19 @@ export const preflight: Step = (x) => {
   return DONE;
 };
 
-/** Step (after authentication): a browser request with a publishable key may read its answer, errors included. */
+/**
+ * Step (after authentication): a browser request with a publishable key may read its answer, errors
+ * included; so may an event stream opened with a stream token (made for browsers: docs/adr/0031).
+ */
 export const allowBrowser: Step = (x) => {
-  if (x.origin && x.auth?.key.type === 'publishable') corsHeaders(x, x.origin);
+  if (x.origin && (x.auth?.key.type === 'publishable' || x.streamToken)) corsHeaders(x, x.origin);
 };
 
 /** A 401 to a browser that sent a publishable-looking key: it may read why (the key is wrong or expired). */
 export function corsForRefusedKey(x: Exchange): void {
   if (!x.origin || x.auth) return;
   const header = x.req.headers.authorization;
-  if (typeof header === 'string' && header.startsWith('Bearer pk_')) corsHeaders(x, x.origin);
+  if ((typeof header === 'string' && header.startsWith('Bearer pk_')) || (header === undefined && x.match?.route?.op.stream === true && x.query.includes('token='))) {
+    corsHeaders(x, x.origin);
+  }
 }

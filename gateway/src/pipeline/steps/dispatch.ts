@@ -5,7 +5,7 @@ import { completeIdempotency, releaseIdempotency } from './idempotency';
 import { dispatchStream } from './stream';
 
 /** The gateway's own operations (`service: gateway` in the manifest; the keyless document is served earlier). */
-const OWN: Record<Exclude<keyof typeof GATEWAY, 'getOpenApiDocument' | keyof ApiKeyOperations>, (x: Exchange) => unknown> = {
+const OWN: Record<Exclude<keyof typeof GATEWAY, 'getOpenApiDocument' | keyof ApiKeyOperations>, (x: Exchange, g: GatewayContext) => unknown> = {
   whoami: (x) => {
     const { key, team } = x.auth!;
     return {
@@ -19,14 +19,15 @@ const OWN: Record<Exclude<keyof typeof GATEWAY, 'getOpenApiDocument' | keyof Api
       subscriptionStatus: team.subscriptionStatus,
     };
   },
+  createStreamToken: (x, g) => g.streamTokens.create(x),
 };
 
 /** Step: the gateway's own operation, or the owning service through a short-lived internal token. */
 export const dispatch: Step = async (x: Exchange, g: GatewayContext) => {
   const route = x.route!;
-  const own = (OWN as Record<string, (x: Exchange) => unknown>)[route.id];
+  const own = (OWN as Record<string, (x: Exchange, g: GatewayContext) => unknown>)[route.id];
   if (route.op.service === 'gateway' && own) {
-    sendEnvelope(x.res, x.requestId, own(x));
+    sendEnvelope(x.res, x.requestId, own(x, g), route.op.success.status);
     return DONE;
   }
   const keyOp = route.op.service === 'gateway' ? g.apiKeys?.[route.id as keyof ApiKeyOperations] : undefined;

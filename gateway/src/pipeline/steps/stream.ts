@@ -1,5 +1,6 @@
 import { pipeline } from 'node:stream/promises';
 import { ApiError } from '@helpdesk/kit';
+import { upstreamStreamQuery } from '../../stream-tokens/stream-tokens';
 import { DONE, type Exchange, type GatewayContext } from '../exchange';
 
 /**
@@ -21,7 +22,11 @@ export async function dispatchStream(x: Exchange, g: GatewayContext): Promise<ty
   const answer = await g.upstreams.openStream(
     {
       service: x.route!.op.service,
-      pathAndQuery: x.subPath + x.query,
+      // A download (POST /export) takes its body along; an event stream is a GET.
+      method: x.method,
+      body: x.body,
+      contentType: x.req.headers['content-type'],
+      pathAndQuery: x.subPath + upstreamStreamQuery(x),
       token: g.mint(x.auth!.claims, x.requestId),
       requestId: x.requestId,
       lastEventId: typeof lastEventId === 'string' ? lastEventId : undefined,
@@ -36,8 +41,10 @@ export async function dispatchStream(x: Exchange, g: GatewayContext): Promise<ty
     res.flushHeaders();
   }
   const authorization = req.headers.authorization;
+  const token = x.streamToken;
   const keyCheck = setInterval(() => {
-    g.resolver.authenticate(authorization).catch((err) => {
+    // A stream opened with a stream token is checked through its issuing key (it outlives the token itself).
+    (token ? g.resolver.authenticateHash(token.keyHash) : g.resolver.authenticate(authorization)).catch((err) => {
       // Revoked or expired: end the stream (a store outage is not a revocation: keep it open).
       if (err instanceof ApiError && err.status === 401) abort.abort();
     });

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { apiKeySnapshotSchema } from '../catalog/workspace';
 import { PERMISSIONS } from '../permissions';
+import { createStreamTokenBody, STREAM_TOKEN_TTL_MS, streamTokenSchema } from './notifications';
 import { defineOperations, deletedSchema } from './operation';
 import { acceptInviteBody, memberSchema } from './workspace';
 
@@ -130,6 +131,26 @@ export const GATEWAY = defineOperations({
       'parameter_missing', 'parameter_invalid', 'invalid_json', 'resource_not_found', 'resource_conflict',
       'invite_expired', 'invite_revoked', 'invite_already_accepted', 'service_unavailable',
     ],
+  },
+  createStreamToken: {
+    service: 'gateway',
+    tag: 'Events',
+    keys: 'secret',
+    method: 'POST',
+    path: '/teams/{teamId}/events/stream-tokens',
+    summary: 'Create a stream token (for a browser\'s event stream)',
+    description:
+      `A short-lived token (${STREAM_TOKEN_TTL_MS / 60_000} minutes) that opens the event stream without an API key: ` +
+      '`GET /teams/{teamId}/events/stream?token=<token>`, for a browser\'s `EventSource`, which cannot send a header; a server keeps ' +
+      'the secret key and hands the page the token. It is bound to the calling key\'s team and partition, to that key (revoking the key ' +
+      'refuses the token and ends the streams opened with it) and to `types` (webhook patterns; absent: `*`). It opens any number of ' +
+      'streams until `expiresAt` (EventSource reconnects with the same URL); a stream already open outlives it. Nothing is stored: the ' +
+      'token is sealed by the gateway (docs/adr/0031). A bad pattern is 400 `parameter_invalid` (param `types`).',
+    permission: null,
+    params: { teamId: 'team' },
+    body: createStreamTokenBody,
+    success: { status: 201, data: streamTokenSchema, shape: 'envelope' },
+    errors: ['parameter_invalid', 'invalid_json'],
   },
   getOpenApiDocument: {
     service: 'gateway',

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { NOTIFICATION_TYPES, notificationPreferencesSchema, notificationSnapshotSchema } from '../catalog/notifications';
 import { paginationFields, queryBool } from '../fields';
+import { MAX_PATTERNS, patternProblem } from '../webhook-patterns';
 import { defineOperations } from './operation';
 
 /**
@@ -36,9 +37,42 @@ const notifications = { service: 'notifications', tag: 'Notifications', keys: 's
 export const STREAM_RETENTION_MS = 24 * 60 * 60 * 1000;
 /** The stream's log ids: `<ms>-<seq>`, Redis Streams' ids, increasing per team and partition. */
 export const STREAM_ID_RE = /^\d{1,15}-\d{1,15}$/;
+/**
+ * `types` of the stream and of a stream token: comma-separated webhook patterns → the list, or why it
+ * is refused (absent: `*`, everything).
+ */
+export function streamPatterns(types: string | undefined): { patterns: string[]; problem: null } | { patterns: null; problem: string } {
+  if (types === undefined) return { patterns: ['*'], problem: null };
+  const patterns = types.split(',').map((p) => p.trim());
+  if (patterns.length > MAX_PATTERNS) return { patterns: null, problem: `At most ${MAX_PATTERNS} patterns.` };
+  for (const p of patterns) {
+    const problem = p === '' ? 'an empty pattern' : patternProblem(p);
+    if (problem) return { patterns: null, problem: `Invalid types: ${problem}.` };
+  }
+  return { patterns, problem: null };
+}
+const streamTypesField = z.string().max(2_000);
+
+/** How long a stream token opens streams (docs/adr/0031): a leaked URL soon stops working. */
+export const STREAM_TOKEN_TTL_MS = 5 * 60 * 1000;
+export const createStreamTokenBody = z.strictObject({
+  /** The patterns the token's streams carry (absent: `*`); a stream opened with the token cannot widen them. */
+  types: streamTypesField.optional(),
+});
+export const streamTokenSchema = z
+  .object({
+    object: z.literal('stream_token'),
+    token: z.string(),
+    expiresAt: z.string().datetime(),
+    types: z.array(z.string()),
+  })
+  .meta({ id: 'StreamToken' });
+
 export const eventStreamQuery = z.strictObject({
   /** Comma-separated webhook patterns: exact types, `<category>.*`, or `*` (all, the default). */
-  types: z.string().max(2_000).optional(),
+  types: streamTypesField.optional(),
+  /** A stream token (`POST …/events/stream-tokens`) instead of an API key, for browsers; the gateway checks and removes it. */
+  token: z.string().max(1_000).optional(),
   /** The last id seen, for clients that cannot send the `Last-Event-ID` header (the header wins). */
   lastEventId: z.string().regex(STREAM_ID_RE, { message: 'must be a stream id (<ms>-<seq>) from a frame\'s id: line' }).optional(),
 });
@@ -155,7 +189,10 @@ export const NOTIFICATIONS = defineOperations({
       '(param `types`). `Last-Event-ID` (header, or `lastEventId`) replays the events after that id from a log kept 24 hours; an id ' +
       'older than the log answers one `event: stream.gap` frame (`data: {lastEventId, oldestAvailableId}`) before what is left: ' +
       'never a silent gap. A client that reads too slowly (over 1 MiB waiting) is disconnected and may reconnect with its last id. ' +
-      'Secret keys only; the stream ends when its key is revoked. Counted once against the rate limit.',
+      'Secret keys only, or `?token=` with a stream token (`POST …/events/stream-tokens`, docs/adr/0031) and no key: a browser\'s ' +
+      '`EventSource` cannot send a header; with a token the stream carries the token\'s `types` (a `types` parameter beside it is 400), a bad ' +
+      'token is 401 `invalid_api_key` and an expired one 401 `key_expired` (param `token`). The stream ends when its key (the token\'s ' +
+      'issuing key) is revoked. Counted once against the rate limit (of the issuing key).',
     permission: null,
     params: { teamId: 'team' },
     query: eventStreamQuery,

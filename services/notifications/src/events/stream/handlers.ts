@@ -1,4 +1,4 @@
-import { MAX_PATTERNS, NOTIFICATIONS, STREAM_ID_RE, patternProblem, subscribes } from '@helpdesk/contracts';
+import { NOTIFICATIONS, STREAM_ID_RE, streamPatterns, subscribes } from '@helpdesk/contracts';
 import { ApiError, handlersFor } from '@helpdesk/kit';
 import { compareIds, type EventLog, type LogEntry } from './log';
 
@@ -14,13 +14,8 @@ export const RETRY_MS = 3_000;
 
 /** `?types=` → the webhook patterns it lists, or 400 `parameter_invalid` (param `types`). */
 function parseTypes(types: string | undefined): string[] {
-  if (types === undefined) return ['*'];
-  const patterns = types.split(',').map((p) => p.trim());
-  if (patterns.length > MAX_PATTERNS) throw new ApiError('parameter_invalid', `At most ${MAX_PATTERNS} patterns.`, 'types');
-  for (const p of patterns) {
-    const problem = p === '' ? 'an empty pattern' : patternProblem(p);
-    if (problem) throw new ApiError('parameter_invalid', `Invalid types: ${problem}.`, 'types');
-  }
+  const { patterns, problem } = streamPatterns(types);
+  if (problem !== null) throw new ApiError('parameter_invalid', problem, 'types');
   return patterns;
 }
 

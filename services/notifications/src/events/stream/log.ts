@@ -35,6 +35,17 @@ export interface EventLog {
 /** What goes in the log: a bus event, or the webhooks service's test event (`test: true`). */
 export type StreamableEvent = Pick<EventEnvelope, 'id' | 'type' | 'teamId' | 'mode' | 'occurredAt' | 'data'> & { test?: boolean };
 
+/**
+ * What the stream carries for a bus event: the event itself, except that `webhook.test_triggered`
+ * becomes the test event trigger-test sent to the webhooks (its id, type and time, `test: true`,
+ * empty data), the same body the webhooks received.
+ */
+export function streamableOf(event: EventEnvelope): StreamableEvent {
+  if (event.type !== 'webhook.test_triggered') return event;
+  const test = event.data as { event: string; eventId: string; createdAt: string };
+  return { id: test.eventId, type: test.event, teamId: event.teamId, mode: event.mode, occurredAt: test.createdAt, data: {}, test: true };
+}
+
 /** The frame's data: the same bytes a webhook delivery of this event carries. */
 export const frameData = (e: StreamableEvent) =>
   JSON.stringify({ id: e.id, type: e.type, createdAt: e.occurredAt, teamId: e.teamId, mode: e.mode, ...(e.test ? { test: true } : {}), data: e.data });

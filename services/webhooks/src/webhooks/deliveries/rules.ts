@@ -4,6 +4,7 @@ import {
   ApiError,
   conflict,
   consumeOnce,
+  eventScopeOf,
   findPage,
   foundOr404,
   newId,
@@ -12,9 +13,10 @@ import {
   type RequestContext,
   type Scope,
   type Unscoped,
+  withOutbox,
 } from '@helpdesk/kit';
 import { deliveryBody } from '../../delivery/body';
-import { commitAndDispatch, type Dispatcher } from '../../delivery/dispatch';
+import { commitAndDispatch, type Dispatcher, type NewDelivery } from '../../delivery/dispatch';
 import type { WebhooksModels } from '../../models';
 import type { WebhookDoc } from '../model';
 import type { WebhookRules } from '../rules';
@@ -91,8 +93,10 @@ export function deliveryRules({ conn, models, webhooks, dispatch }: DeliveryRule
 
     /**
      * A test event (new `evt_` id, `test: true`, empty `data`) to every active webhook of the team and
-     * partition, whatever it subscribes to (the spec: "to all active webhooks"). It is not published
-     * on the bus: the catalog validates real events only.
+     * partition, whatever it subscribes to (the spec: "to all active webhooks"). The test event itself
+     * is not published (the catalog validates real events only); `webhook.test_triggered`, committed
+     * with the deliveries, names it, and the event stream hands it to its listeners (the spec's "local
+     * listeners", docs/adr/0021).
      */
     async triggerTest(ctx: RequestContext, event: string) {
       if (!isKnownEventType(event)) {
@@ -107,12 +111,15 @@ export function deliveryRules({ conn, models, webhooks, dispatch }: DeliveryRule
       const rows = hooks.map((h) =>
         newDeliveryRow({ id: newId('delivery'), webhookId: h._id, eventId, eventType: event, requestId: ctx.requestId, test: true, body, now }),
       );
-      await commitAndDispatch(dispatch, ctx, rows, byId(hooks), async (all) => {
-        await conn.transaction(async (session) => {
-          await db.deliveries.insertMany(all, { session });
+      const commit = (all: NewDelivery[]) =>
+        withOutbox(conn, eventScopeOf(ctx), async (session, emit) => {
+          if (all.length) await db.deliveries.insertMany(all, { session });
+          emit({ type: 'webhook.test_triggered', data: { event, eventId, createdAt: now.toISOString() } });
+          return true;
         });
-        return true;
-      });
+      // No active webhook: no delivery, but the stream's listeners still get the test event.
+      if (rows.length) await commitAndDispatch(dispatch, ctx, rows, byId(hooks), commit);
+      else await commit([]);
       const urlOf = new Map(hooks.map((h) => [h._id, h.url]));
       return {
         event,

@@ -67,7 +67,7 @@ export function expectOk(res: ApiResponse, status: number): any {
   return res.body.data;
 }
 
-export const TICKET_KEYS = ['assignedTo', 'closedAt', 'createdAt', 'customFields', 'customerId', 'id', 'messageCount', 'metadata', 'notes', 'priority', 'resolvedAt', 'status', 'tags', 'title', 'updatedAt'];
+export const TICKET_KEYS = ['assignedTo', 'channel', 'closedAt', 'createdAt', 'customFields', 'customerId', 'id', 'mergedInto', 'messageCount', 'metadata', 'notes', 'openedBy', 'priority', 'resolvedAt', 'sla', 'status', 'tags', 'title', 'updatedAt'];
 export const MESSAGE_KEYS = ['content', 'createdAt', 'id', 'isInternal', 'sender', 'senderName', 'ticketId'];
 
 /** Creates a customer through the gateway (the customers service) and returns it. */

@@ -4,19 +4,44 @@ import { customerRefsRules } from './customer-refs/rules';
 import type { TicketingModels } from './models';
 import { messageRules } from './tickets/messages/rules';
 import { ticketRules } from './tickets/rules';
+import { businessHoursRules } from './business-hours/rules';
+import { systemClock, type Clock } from './clock';
+import { memberRules } from './members/rules';
+import { slaRules } from './sla/rules';
+import { slaBreachScan } from './sla/scheduler';
+import { mergeRules } from './tickets/merge/rules';
+import { automationRules } from './automations/rules';
+import { ticketWriter } from './automations/ticket-writer';
+import { aiRules, type AiConfig } from './ai/rules';
+import { analyticsRules } from './analytics/rules';
 
 export interface TicketingConfig {
   /** The customers service's base URL (CUSTOMERS_URL): asked about a ticket's customer when it is created or moved. */
   customersUrl: string;
+  /** Where ticket timestamps and SLA clocks read the time (tests set it; docs/adr/0026). */
+  clock?: Clock;
+  /** How often each replica tries to take the SLA breach scan's lease and scan (default 5 s). */
+  slaScanIntervalMs?: number;
+  /** The AI provider (docs/adr/0029): an OpenAI-compatible server, or the local one. */
+  ai?: AiConfig;
 }
 
 /** Every resource's rules, wired once; handlers, consumers and workers share them. */
-export function ticketingRules({ conn, models }: ServiceDeps<TicketingModels>, config: TicketingConfig) {
+export function ticketingRules({ conn, models, logger }: ServiceDeps<TicketingModels>, config: TicketingConfig) {
+  const clock = config.clock ?? systemClock();
   const customerRefs = customerRefsRules({ conn, models });
   const customFields = customFieldRules({ definitions: models.customFieldDefs, records: models.tickets, contentType: 'ticket' });
-  const tickets = ticketRules({ conn, models, customerRefs, customFields });
+  const members = memberRules({ models });
+  const businessHours = businessHoursRules({ models });
+  const sla = slaRules({ conn, models, businessHours, clock });
+  const tickets = ticketRules({ conn, models, customerRefs, customFields, members, sla, clock });
+  const merges = mergeRules({ conn, models, tickets, clock });
+  const slaBreaches = slaBreachScan({ conn, models, tickets, clock, logger, intervalMs: config.slaScanIntervalMs });
   const messages = messageRules({ conn, models, tickets });
   const customers = internalClient(CUSTOMERS_INTERNAL, config.customersUrl, { service: 'customers' });
-  return { customerRefs, customFields, tickets, messages, customers };
+  const automations = automationRules({ conn, models, members, writer: ticketWriter({ models }) });
+  const ai = aiRules({ conn, models }, config.ai);
+  const analytics = analyticsRules({ models, memberNames: async () => new Map() });
+  return { clock, customerRefs, customFields, members, businessHours, sla, slaBreaches, tickets, merges, messages, customers, automations, ai, analytics };
 }
 export type TicketingRules = ReturnType<typeof ticketingRules>;

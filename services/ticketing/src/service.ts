@@ -1,18 +1,27 @@
-import { TICKETING } from '@helpdesk/contracts';
+import { TICKETING, TICKETING_AUTOMATIONS, TICKETING_BULK_INTERNAL, TICKETING_SEARCH_INTERNAL } from '@helpdesk/contracts';
 import { defineService } from '@helpdesk/kit';
+import { ticketBulkHandlers } from './bulk/handlers';
 import { consumers } from './consumers';
 import { ticketingModels } from './models';
 import { ticketingRules, type TicketingConfig } from './rules';
+import { ticketSearchHandlers } from './search/handlers';
 import { ticketHandlers } from './tickets/handlers';
 import { messageHandlers } from './tickets/messages/handlers';
+import { mergeHandlers } from './tickets/merge/handlers';
+import { slaHandlers } from './sla/handlers';
+import { automationHandlers } from './automations/handlers';
+import { aiHandlers } from './ai/handlers';
+import { analyticsHandlers } from './analytics/handlers';
 
 /** The ticketing service: tickets and their messages, and its projection of customers. */
 export const ticketingService = (config: TicketingConfig) =>
   defineService({
     name: 'ticketing',
-    operations: TICKETING,
+    operations: { ...TICKETING, ...TICKETING_AUTOMATIONS, ...TICKETING_BULK_INTERNAL, ...TICKETING_SEARCH_INTERNAL },
     models: ticketingModels,
     rules: (deps) => ticketingRules(deps, config),
-    handlers: (rules) => ({ ...ticketHandlers(rules), ...messageHandlers(rules) }),
+    handlers: (rules, deps) => ({ ...ticketHandlers(rules), ...messageHandlers(rules), ...mergeHandlers(rules), ...slaHandlers(rules), ...ticketBulkHandlers(rules, deps), ...ticketSearchHandlers(rules, deps.models), ...automationHandlers(rules), ...aiHandlers(rules), ...analyticsHandlers(rules) }),
     consumers,
+    // The SLA breach scan (docs/adr/0026).
+    workers: (rules) => [rules.slaBreaches.start()],
   });

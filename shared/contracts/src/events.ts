@@ -1,8 +1,13 @@
 import { z } from 'zod';
 import { COMMUNITY_EVENTS } from './catalog/community';
 import { NOTIFICATIONS_EVENTS } from './catalog/notifications';
+import { VIEW_EVENTS } from './catalog/views';
 import { KNOWLEDGE_EVENTS } from './catalog/knowledge';
 import { WORKSPACE_EVENTS } from './catalog/workspace';
+import { TICKETING_EVENTS } from './catalog/ticketing';
+import { slaStateSchema } from './sla';
+import { AUTOMATION_EVENTS } from './catalog/automations';
+import { GAME_EVENTS } from './catalog/game';
 
 /**
  * The event envelope and the catalog of every event type with its payload schema and version.
@@ -47,6 +52,12 @@ export const ticketSnapshotSchema = z.object({
   customFields: z.record(z.string(), z.unknown()).optional(),
   /** Where the ticket came from: `api`, `email`, `widget`, `import`; game damage needs it. */
   channel: z.string(),
+  /** `customer` when the opening message is the customer's, else `member` (docs/adr/0025); absent in events from before it. */
+  openedBy: z.enum(['customer', 'member']).optional(),
+  /** The SLA clock (docs/adr/0026): null when no rule applies; absent in events from before it. */
+  sla: slaStateSchema.nullable().optional(),
+  /** The ticket a `merged` ticket was merged into (docs/adr/0027); absent in events from before it. */
+  mergedInto: z.string().nullable().optional(),
   createdAt: iso,
   updatedAt: iso,
   resolvedAt: iso.nullable(),
@@ -213,6 +224,10 @@ export const EVENT_CATALOG = {
   ...KNOWLEDGE_EVENTS,
   ...COMMUNITY_EVENTS,
   ...NOTIFICATIONS_EVENTS,
+  ...VIEW_EVENTS,
+  ...TICKETING_EVENTS,
+  ...AUTOMATION_EVENTS,
+  ...GAME_EVENTS,
 } as const;
 
 export type EventType = keyof typeof EVENT_CATALOG;

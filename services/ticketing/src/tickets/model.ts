@@ -1,6 +1,7 @@
 import mongoose from 'mongoose';
 import { tenancyPlugin } from '@helpdesk/kit';
 import { PRIORITIES, TICKET_STATUSES, type Priority, type TicketStatus } from '@helpdesk/contracts';
+import type { StoredSla } from '../sla/state';
 
 /** A stored ticket. `_id` is the public `tkt_…` id. `searchText` and the customer fields are internal. */
 export interface TicketDoc {
@@ -22,6 +23,14 @@ export interface TicketDoc {
   /** `{fieldId: value}`, checked against the team's definitions (docs/adr/0022). */
   customFields?: Record<string, unknown>;
   channel: string;
+  /** `customer` when the opening message was the customer's, else `member` (docs/adr/0025); absent on older tickets (`member`). */
+  openedBy?: 'customer' | 'member';
+  /** The SLA clock (docs/adr/0026); null when no rule applied. */
+  sla?: StoredSla | null;
+  /** When the breach scheduler must look at the ticket next (indexed; null: nothing can breach). */
+  slaNextDueAt?: Date | null;
+  /** The target a `merged` ticket was merged into (docs/adr/0027). */
+  mergedInto?: string | null;
   /** Lowercase `title \n customerName \n content…`: one regex query answers `search`. */
   searchText: string;
   /** Bumped by every write: PATCH writes only if nobody wrote since it read (optimistic concurrency). */
@@ -48,6 +57,10 @@ const ticketSchema = new mongoose.Schema<TicketDoc>(
     metadata: { type: mongoose.Schema.Types.Mixed, default: () => ({}) },
     customFields: { type: mongoose.Schema.Types.Mixed, default: () => ({}) },
     channel: { type: String, required: true, default: 'api' },
+    openedBy: { type: String, enum: ['customer', 'member'], default: 'member' },
+    sla: { type: mongoose.Schema.Types.Mixed, default: null },
+    slaNextDueAt: { type: Date, default: null },
+    mergedInto: { type: String, default: null },
     searchText: { type: String, required: true, default: '' },
     rev: { type: Number, required: true, default: 0 },
     createdAt: { type: Date, required: true },
@@ -62,6 +75,8 @@ ticketSchema.index({ teamId: 1, mode: 1, createdAt: -1, _id: -1 });
 ticketSchema.index({ teamId: 1, mode: 1, status: 1 });
 ticketSchema.index({ teamId: 1, mode: 1, customerId: 1 });
 ticketSchema.index({ teamId: 1, mode: 1, assignedTo: 1 });
+// The SLA breach scan looks across teams for due clocks (docs/adr/0026).
+ticketSchema.index({ slaNextDueAt: 1 }, { partialFilterExpression: { slaNextDueAt: { $type: 'date' } } });
 
 export type TicketModel = mongoose.Model<TicketDoc>;
 

@@ -8,13 +8,18 @@ import {
   type Expandable,
   type GetTicketQuery,
   type ListTicketsQuery,
+  type MessageSnapshot,
   type Page,
+  type Priority,
+  type Sender,
+  type TicketStatus,
   type TicketView,
   type UpdateTicketInput,
 } from '@helpdesk/contracts';
 import {
   ApiError,
   changeSet,
+  conflict,
   escapeRegex,
   eventScopeOf,
   findPage,
@@ -24,9 +29,11 @@ import {
   notFound,
   parameterInvalid,
   retrying,
+  sameJson,
   scoped,
   withOutbox,
   withoutNulls,
+  type Emit,
   type InternalCalls,
   type RequestContext,
   type Scope,
@@ -36,6 +43,9 @@ import type { TicketingModels } from '../models';
 import { customerSummary, type CustomerRefDoc, type CustomerSummary } from '../customer-refs/model';
 import type { CustomerRefs } from '../customer-refs/rules';
 import type { CustomFieldRules } from '@helpdesk/kit';
+import type { Clock } from '../clock';
+import type { MemberRules } from '../members/rules';
+import type { SlaRules } from '../sla/rules';
 import { CHRONOLOGICAL, type MessageDoc } from './messages/model';
 import { messageView } from './messages/view';
 import { buildSearchText, replaceCustomerNameInSearchText, replaceTitleInSearchText, type TicketDoc } from './model';
@@ -46,6 +56,36 @@ export interface TicketRulesDeps {
   models: TicketingModels;
   customerRefs: CustomerRefs;
   customFields: CustomFieldRules;
+  members: MemberRules;
+  sla: SlaRules;
+  clock: Clock;
+}
+
+/**
+ * A change to a ticket, as PATCH, automations and bulk operations make it (docs/adr/0025). `tags`
+ * replaces the list; `addTags`/`removeTags` edit it. `customer` is the customer the customers
+ * service answered for a move (null unlinks).
+ */
+export interface TicketChanges {
+  title?: string;
+  status?: Exclude<TicketStatus, 'merged'>;
+  priority?: Priority;
+  assignedTo?: string | null;
+  tags?: string[];
+  addTags?: string[];
+  removeTags?: string[];
+  notes?: string | null;
+  metadata?: Record<string, unknown>;
+  customFields?: Record<string, unknown>;
+  customer?: CustomerSnapshot | null;
+}
+
+/** A message added inside a caller's transaction (`sender` defaults to `system`). */
+export interface MessageToAdd {
+  content: string;
+  isInternal: boolean;
+  senderName: string | null;
+  sender?: Exclude<Sender, 'ai'>;
 }
 
 /** The customers service's internal operations, bound to the request that needs an answer now. */
@@ -65,17 +105,17 @@ export function resolveInternal(input: { messageType?: 'internal' | 'public'; is
 
 const CLOSING = new Set(['resolved', 'closed']);
 /** What a read needs: the view's fields (not the search text, the scope, the customer's cached name and email, the revision). */
-const VIEW_FIELDS = { searchText: 0, teamId: 0, mode: 0, customerName: 0, customerEmail: 0, rev: 0 } as const;
+const VIEW_FIELDS = { searchText: 0, teamId: 0, mode: 0, customerName: 0, customerEmail: 0, rev: 0, slaNextDueAt: 0 } as const;
 /** What a message's view needs (its team and partition are the caller's). */
 const MESSAGE_FIELDS = { teamId: 0, mode: 0 } as const;
 const expansions = (q: { 'expand[]'?: Expandable[]; expand?: Expandable[] }) => new Set<Expandable>([...(q['expand[]'] ?? []), ...(q.expand ?? [])]);
 
 /** A PATCH lost the race with another write to the same ticket; it is re-run from a fresh read. */
-class StaleTicket extends Error {}
+export class StaleTicket extends Error {}
 const STALE_RETRIES = 10;
 
 /** The rules of tickets (docs/adr/0004). */
-export function ticketRules({ conn, models, customerRefs, customFields }: TicketRulesDeps) {
+export function ticketRules({ conn, models, customerRefs, customFields, members, sla, clock }: TicketRulesDeps) {
   /** A read loads the view's fields only; `forWrite` loads the whole document (search text, revision…). */
   async function findOr404(scope: Scope, id: string, session?: mongoose.ClientSession, forWrite = false): Promise<TicketDoc> {
     const t = await scoped(models, scope)
@@ -120,21 +160,154 @@ export function ticketRules({ conn, models, customerRefs, customFields }: Ticket
     return null;
   }
 
+  const mergedConflict = (t: TicketDoc) =>
+    conflict(`Ticket ${t._id} was merged into ${t.mergedInto ?? 'another ticket'} and cannot be changed.`);
+
+  /**
+   * Applies `input` to ticket `id` inside the caller's transaction, with the ticket's events:
+   * `ticket.updated` (the changed fields), `ticket.assigned`, `ticket.closed`, `sla.breached`. Throws
+   * 404 (no such ticket), 409 (merged), 400 (bad title, not a member), StaleTicket (lost a race).
+   * A write that changes no field but moves the SLA clock (a breach settled) is stored without
+   * `ticket.updated`.
+   */
+  async function changeIn(session: mongoose.ClientSession, emit: Emit, scope: Scope, id: string, input: TicketChanges) {
+    const db = scoped(models, scope);
+    const cur = await findOr404(scope, id, session, true);
+    if (cur.status === 'merged') throw mergedConflict(cur);
+    const { set, previous, change, changes: changedFields } = changeSet(cur);
+    const now = clock.now();
+
+    if (input.title !== undefined && input.title !== cur.title) {
+      if (charLength(input.title) > TITLE_MAX) throw parameterInvalid('title', `Invalid title: must be at most ${TITLE_MAX} characters.`);
+      change('title', input.title);
+      set.searchText = replaceTitleInSearchText(cur.searchText ?? '', cur.title, input.title);
+    }
+    if (input.customer !== undefined && (input.customer?.id ?? null) !== (cur.customerId ?? null)) {
+      const ref = input.customer ? await customerRefs.link(scope, input.customer, session) : null;
+      change('customerId', ref?._id ?? null);
+      const title = set.title ?? cur.title;
+      set.searchText = replaceCustomerNameInSearchText(set.searchText ?? cur.searchText ?? '', title, cur.customerName ?? null, ref?.name ?? null);
+      set.customerName = ref?.name ?? null;
+      set.customerEmail = ref?.email ?? null;
+    }
+    if (input.assignedTo !== undefined && input.assignedTo !== (cur.assignedTo ?? null)) {
+      if (input.assignedTo !== null) await members.assertMember(scope, input.assignedTo);
+      change('assignedTo', input.assignedTo);
+    }
+    if (input.priority !== undefined) change('priority', input.priority);
+    if (input.tags !== undefined || input.addTags || input.removeTags) {
+      const drop = new Set(input.removeTags ?? []);
+      const tags = [...new Set([...(input.tags ?? cur.tags ?? []), ...(input.addTags ?? [])])].filter((t) => !drop.has(t));
+      change('tags', tags);
+    }
+    if (input.notes !== undefined) change('notes', input.notes);
+    if (input.metadata !== undefined) change('metadata', mergeFreeForm(cur.metadata ?? {}, input.metadata, 'metadata'));
+    if (input.customFields !== undefined) change('customFields', await customFields.resolve(scope, input.customFields, cur.customFields ?? {}));
+    if (input.status !== undefined && input.status !== cur.status) {
+      change('status', input.status);
+      if (CLOSING.has(input.status)) {
+        change('closedAt', now);
+        if (input.status === 'resolved') change('resolvedAt', now);
+      } else {
+        // Reopening (new/open/pending) clears both closing timestamps.
+        change('closedAt', null);
+        change('resolvedAt', null);
+      }
+    }
+
+    const changes = changedFields();
+    const clockMove = await sla.track(scope, cur, { ...cur, ...set }, session, { now });
+    const slaMoved = !sameJson(clockMove.sla, cur.sla ?? null);
+    if (!changes.length && !slaMoved) return { cur, next: cur, eventIds: [] as string[] };
+    if (changes.length) set.updatedAt = now;
+    if (slaMoved) Object.assign(set, { sla: clockMove.sla, slaNextDueAt: clockMove.slaNextDueAt });
+    const written = await db.tickets.updateOne({ _id: id, rev: cur.rev ?? 0 }, { $set: set, $inc: { rev: 1 } }, { session });
+    if (written.matchedCount !== 1) throw new StaleTicket();
+    const next: TicketDoc = { ...cur, ...set, rev: (cur.rev ?? 0) + 1 };
+    const ticket = ticketSnapshot(next);
+    const eventIds: string[] = [];
+    if (changes.length) eventIds.push(emit({ type: 'ticket.updated', data: { ticket, changes, previous } }).id);
+    if (changes.includes('assignedTo')) {
+      eventIds.push(emit({ type: 'ticket.assigned', data: { ticket, assignedTo: next.assignedTo ?? null, previousAssignedTo: cur.assignedTo ?? null } }).id);
+    }
+    // Becoming resolved or closed from any other status (resolved → closed included) also closes.
+    if (set.status && CLOSING.has(set.status)) eventIds.push(emit({ type: 'ticket.closed', data: { ticket, previousStatus: cur.status } }).id);
+    eventIds.push(...sla.emitBreaches(emit, next, clockMove.breached));
+    return { cur, next, eventIds };
+  }
+
+  /**
+   * Adds a message inside the caller's transaction: the ticket's messageCount, updatedAt and search
+   * text change with it, `ticket.message_added` carries both snapshots, and a first public agent
+   * reply meets the SLA response target. The status never changes here. 404 / 409 (merged).
+   */
+  async function addMessageIn(session: mongoose.ClientSession, emit: Emit, scope: Scope, ticketId: string, input: MessageToAdd) {
+    const db = scoped(models, scope);
+    const now = clock.now();
+    // Write the ticket first: the write holds it for this transaction, so concurrent messages
+    // each get their own count and position, and the search text is extended from the latest one.
+    const next = await db.tickets
+      .findOneAndUpdate({ _id: ticketId }, { $inc: { messageCount: 1, rev: 1 }, $set: { updatedAt: now } }, { session, returnDocument: 'after' })
+      .lean<TicketDoc>();
+    if (!next) throw notFound('ticket', ticketId);
+    if (next.status === 'merged') throw mergedConflict(next);
+    const sender = input.sender ?? 'system';
+    next.searchText = `${next.searchText ?? ''}\n${input.content.toLowerCase()}`;
+    const clockMove = await sla.track(scope, next, next, session, { now, agentReply: sender === 'agent' && !input.isInternal });
+    const set: Partial<TicketDoc> = { searchText: next.searchText };
+    if (!sameJson(clockMove.sla, next.sla ?? null)) Object.assign(set, { sla: clockMove.sla, slaNextDueAt: clockMove.slaNextDueAt });
+    Object.assign(next, set);
+    await db.tickets.updateOne({ _id: ticketId }, { $set: set }, { session });
+    const m: Unscoped<MessageDoc> = {
+      _id: newId('message'),
+      ticketId,
+      content: input.content,
+      sender,
+      senderName: input.senderName,
+      isInternal: input.isInternal,
+      createdAt: now,
+      seq: next.messageCount,
+    };
+    await db.messages.insertMany([m], { session, lean: true }); // built above: no hydration (docs/adr/0019)
+    const eventIds = [emit({ type: 'ticket.message_added', data: { ticket: ticketSnapshot(next), message: messageView(m) } }).id];
+    eventIds.push(...sla.emitBreaches(emit, next, clockMove.breached));
+    return { message: messageView(m), eventIds };
+  }
+
   return {
     findOr404,
+    changeIn,
 
-    async list(ctx: RequestContext, q: ListTicketsQuery): Promise<Page<TicketView>> {
+    /**
+     * For automations and bulk operations (docs/adr/0025): changes a ticket inside the caller's
+     * transaction with the normal rules and events; answers the ticket after the change and the ids
+     * of the events emitted. A ticket that is gone or merged is not changed (ticket null, no event);
+     * bad values throw as PATCH does. `actor` is the caller's (events carry the transaction's).
+     */
+    async applyChanges(session: mongoose.ClientSession, emit: Emit, scope: Scope, ticketId: string, changes: TicketChanges, _actor?: unknown): Promise<{ ticket: TicketView | null; eventIds: string[] }> {
+      const t = await scoped(models, scope).tickets.findOne({ _id: ticketId }, { status: 1 }).session(session).lean<Pick<TicketDoc, 'status'>>();
+      if (!t || t.status === 'merged') return { ticket: null, eventIds: [] };
+      const { next, eventIds } = await changeIn(session, emit, scope, ticketId, changes);
+      return { ticket: ticketView(next), eventIds };
+    },
+
+    /** For automations: adds a message inside the caller's transaction (see addMessageIn above); 404 / 409 when gone or merged. */
+    addMessageIn: (session: mongoose.ClientSession, emit: Emit, scope: Scope, ticketId: string, message: MessageToAdd): Promise<{ message: MessageSnapshot; eventIds: string[] }> =>
+      addMessageIn(session, emit, scope, ticketId, message),
+
+    /** `sort`: a saved view's order (docs/adr/0035); newest first otherwise. */
+    async list(ctx: RequestContext, q: ListTicketsQuery, sort?: Record<string, 1 | -1>): Promise<Page<TicketView>> {
       const db = scoped(models, ctx);
       const filter: mongoose.QueryFilter<TicketDoc> = {};
       if (q.status) filter.status = q.status;
       if (q.priority) filter.priority = q.priority;
       if (q.customerId) filter.customerId = q.customerId;
-      if (q.assignedTo) filter.assignedTo = q.assignedTo;
+      if (q.assignedTo) filter.assignedTo = q.assignedTo === 'none' ? null : q.assignedTo;
       const search = q.search?.trim();
       if (search) filter.searchText = { $regex: escapeRegex(search.toLowerCase()) };
       const expand = expansions(q);
 
-      const { rows, pagination } = await findPage(db.tickets, filter, q, { projection: VIEW_FIELDS });
+      const { rows, pagination } = await findPage(db.tickets, filter, q, { projection: VIEW_FIELDS, sort });
       let byTicket: Map<string, MessageDoc[]> | undefined;
       if (expand.has('messages')) {
         byTicket = new Map(rows.map((t) => [t._id, [] as MessageDoc[]]));
@@ -160,9 +333,10 @@ export function ticketRules({ conn, models, customerRefs, customFields }: Ticket
       return ticketView(t, { messages: msgs, customer: customerOf(await customersOf(ctx, [t]), t) });
     },
 
-    async create(ctx: RequestContext, input: CreateTicketInput, customers: CustomerCalls): Promise<TicketView> {
-      const customer = await resolveCustomer(input, customers);
-      const now = new Date();
+    /** `opts` (import, docs/adr/0037): the channel, and a customer the caller has already found or created. */
+    async create(ctx: RequestContext, input: CreateTicketInput, customers: CustomerCalls, opts: { channel?: string; customer?: CustomerSnapshot | null } = {}): Promise<TicketView> {
+      const customer = opts.customer !== undefined ? opts.customer : await resolveCustomer(input, customers);
+      const now = clock.now();
       const id = newId('ticket');
       const msgs: Unscoped<MessageDoc>[] = (input.messages ?? []).map((m, i) => ({
         _id: newId('message'),
@@ -189,7 +363,12 @@ export function ticketRules({ conn, models, customerRefs, customFields }: Ticket
         messageCount: msgs.length,
         metadata: withoutNulls(input.metadata ?? {}),
         customFields: customFieldValues,
-        channel: 'api',
+        channel: opts.channel ?? 'api',
+        // The game counts customer tickets only: opened by the customer's own message (docs/adr/0025).
+        openedBy: msgs[0]?.sender === 'customer' ? 'customer' : 'member',
+        sla: null,
+        slaNextDueAt: null,
+        mergedInto: null,
         searchText: '',
         rev: 0,
         createdAt: now,
@@ -206,6 +385,9 @@ export function ticketRules({ conn, models, customerRefs, customFields }: Ticket
           doc.customerEmail = ref.email;
         }
         doc.searchText = buildSearchText(input.title, doc.customerName, msgs.map((m) => m.content));
+        const clockStart = await sla.track(ctx, null, doc as TicketDoc, session, { now });
+        doc.sla = clockStart.sla;
+        doc.slaNextDueAt = clockStart.slaNextDueAt;
         // Built field by field above from the validated input: inserted lean, without mongoose
         // hydrating and validating the documents again (docs/adr/0019).
         await db.tickets.insertMany([doc], { session, lean: true });
@@ -220,60 +402,14 @@ export function ticketRules({ conn, models, customerRefs, customFields }: Ticket
         throw parameterInvalid('status', "Invalid status: 'merged' cannot be set through PATCH; only the ticket merge operation sets it.");
       }
       // Moving the ticket to another customer: the customers service says whether it exists (404 otherwise).
-      let newCustomer: CustomerSnapshot | null | undefined;
+      let customer: CustomerSnapshot | null | undefined;
       if (input.customerId !== undefined) {
-        newCustomer = input.customerId === null ? null : await customers.call('getCustomerSnapshot', { params: { customerId: input.customerId } });
-        if (newCustomer === null && input.customerId !== null) throw notFound('customer', input.customerId);
+        customer = input.customerId === null ? null : await customers.call('getCustomerSnapshot', { params: { customerId: input.customerId } });
+        if (customer === null && input.customerId !== null) throw notFound('customer', input.customerId);
       }
-      const db = scoped(models, ctx);
-      const attempt = () =>
-        withOutbox(conn, eventScopeOf(ctx), async (session, emit) => {
-          const cur = await findOr404(ctx, id, session, true);
-          const { set, previous, change, changes: changedFields } = changeSet(cur);
-          const now = new Date();
-
-          if (input.title !== undefined && input.title !== cur.title) {
-            if (charLength(input.title) > TITLE_MAX) throw parameterInvalid('title', `Invalid title: must be at most ${TITLE_MAX} characters.`);
-            change('title', input.title);
-            set.searchText = replaceTitleInSearchText(cur.searchText ?? '', cur.title, input.title);
-          }
-          if (newCustomer !== undefined && (newCustomer?.id ?? null) !== (cur.customerId ?? null)) {
-            const ref = newCustomer ? await customerRefs.link(ctx, newCustomer, session) : null;
-            change('customerId', ref?._id ?? null);
-            const title = set.title ?? cur.title;
-            set.searchText = replaceCustomerNameInSearchText(set.searchText ?? cur.searchText ?? '', title, cur.customerName ?? null, ref?.name ?? null);
-            set.customerName = ref?.name ?? null;
-            set.customerEmail = ref?.email ?? null;
-          }
-          if (input.priority !== undefined) change('priority', input.priority);
-          if (input.tags !== undefined) change('tags', input.tags);
-          if (input.notes !== undefined) change('notes', input.notes);
-          if (input.metadata !== undefined) change('metadata', mergeFreeForm(cur.metadata ?? {}, input.metadata, 'metadata'));
-          if (input.customFields !== undefined) change('customFields', await customFields.resolve(ctx, input.customFields, cur.customFields ?? {}));
-          if (input.status !== undefined && input.status !== cur.status) {
-            change('status', input.status);
-            if (CLOSING.has(input.status)) {
-              change('closedAt', now);
-              if (input.status === 'resolved') change('resolvedAt', now);
-            } else {
-              // Reopening (new/open/pending) clears both closing timestamps.
-              change('closedAt', null);
-              change('resolvedAt', null);
-            }
-          }
-
-          const changes = changedFields();
-          if (!changes.length) return cur;
-          set.updatedAt = now;
-          const written = await db.tickets.updateOne({ _id: id, rev: cur.rev ?? 0 }, { $set: set, $inc: { rev: 1 } }, { session });
-          if (written.matchedCount !== 1) throw new StaleTicket();
-          const next: TicketDoc = { ...cur, ...set, rev: (cur.rev ?? 0) + 1 };
-          const ticket = ticketSnapshot(next);
-          emit({ type: 'ticket.updated', data: { ticket, changes, previous } });
-          // Becoming resolved or closed from any other status (resolved → closed included) also closes.
-          if (set.status && CLOSING.has(set.status)) emit({ type: 'ticket.closed', data: { ticket, previousStatus: cur.status } });
-          return next;
-        });
+      const { customerId: _customerId, status, ...rest } = input;
+      const changes: TicketChanges = { ...rest, ...(status !== undefined ? { status } : {}), ...(customer !== undefined ? { customer } : {}) };
+      const attempt = () => withOutbox(conn, eventScopeOf(ctx), async (session, emit) => (await changeIn(session, emit, ctx, id, changes)).next);
       return ticketView(await retrying(attempt, (err) => err instanceof StaleTicket, STALE_RETRIES));
     },
 

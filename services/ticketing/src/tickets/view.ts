@@ -3,11 +3,12 @@ import type { Unscoped } from '@helpdesk/kit';
 import type { CustomerSummary } from '../customer-refs/model';
 import type { MessageDoc } from './messages/model';
 import { messageView } from './messages/view';
+import { slaView } from '../sla/state';
 import type { TicketDoc } from './model';
 
 const iso = (d: Date | null) => (d ? new Date(d).toISOString() : null);
 
-/** The ticket as events carry it (the public JSON without `channel` is `ticketView`). */
+/** The ticket as events carry it (the public JSON is `ticketView`). */
 export function ticketSnapshot(t: Unscoped<TicketDoc>): TicketSnapshot {
   return {
     id: t._id,
@@ -22,6 +23,9 @@ export function ticketSnapshot(t: Unscoped<TicketDoc>): TicketSnapshot {
     metadata: { ...(t.metadata ?? {}) },
     customFields: { ...(t.customFields ?? {}) },
     channel: t.channel ?? 'api',
+    openedBy: t.openedBy ?? 'member',
+    sla: slaView(t.sla),
+    mergedInto: t.mergedInto ?? null,
     createdAt: iso(t.createdAt)!,
     updatedAt: iso(t.updatedAt)!,
     resolvedAt: iso(t.resolvedAt),
@@ -34,9 +38,12 @@ export function ticketSnapshot(t: Unscoped<TicketDoc>): TicketSnapshot {
  * the projection's summary, null when the ticket has none; `messages` where the operation includes them.
  */
 export function ticketView(t: Unscoped<TicketDoc>, extra: { messages?: Unscoped<MessageDoc>[]; customer?: CustomerSummary | null } = {}): TicketView {
-  const { channel: _channel, ...pub } = ticketSnapshot(t);
+  const snap = ticketSnapshot(t);
   return {
-    ...pub,
+    ...snap,
+    openedBy: snap.openedBy ?? 'member',
+    sla: snap.sla ?? null,
+    mergedInto: snap.mergedInto ?? null,
     customFields: { ...(t.customFields ?? {}) },
     ...(extra.customer !== undefined ? { customer: extra.customer } : {}),
     ...(extra.messages ? { messages: extra.messages.map(messageView) } : {}),

@@ -1,5 +1,7 @@
 import { z } from 'zod';
 import { messageSnapshotSchema, ticketSnapshotSchema } from '../events';
+import { slaRuleSnapshotSchema } from '../catalog/ticketing';
+import { slaStateSchema } from '../sla';
 import { charLength, metadataSchema, freeFormObject, NAME_MAX, notesField, paginationFields, SEARCH_MAX, tagsField } from '../fields';
 import { hasPrefix } from '../ids';
 import { defineOperations, deletedSchema } from './operation';
@@ -19,6 +21,8 @@ export const INITIAL_MESSAGES_MAX = 100;
 
 const titleField = z.string().refine((s) => s.trim().length > 0, { message: 'must not be empty' });
 const customerIdField = z.string().refine((s) => hasPrefix(s, 'customer'), { message: 'must be a customer id (cus_…)' });
+const memberIdField = z.string().refine((s) => hasPrefix(s, 'member'), { message: 'must be a member id (mem_…)' });
+const ticketIdField = z.string().refine((s) => hasPrefix(s, 'ticket'), { message: 'must be a ticket id (tkt_…)' });
 /** A sender's or customer's name on a ticket: at most 255 characters. */
 const personName = z.string().max(NAME_MAX);
 
@@ -53,6 +57,8 @@ export const updateTicketBody = z.strictObject({
   title: titleField.optional(),
   /** Moves the ticket to another customer (null unlinks it); not in the spec's list (docs/adr/0004). */
   customerId: customerIdField.nullable().optional(),
+  /** A member of the ticket's team (400 otherwise), or null to unassign (docs/adr/0025). */
+  assignedTo: memberIdField.nullable().optional(),
   status: z.enum(TICKET_STATUSES).optional(),
   priority: z.enum(PRIORITIES).optional(),
   tags: tagsField.optional(),
@@ -79,6 +85,7 @@ export const listTicketsQuery = z.strictObject({
   status: z.enum(TICKET_STATUSES).optional(),
   priority: z.enum(PRIORITIES).optional(),
   customerId: customerIdField.optional(),
+  /** A member id, or `none` for unassigned tickets (docs/adr/0025). */
   assignedTo: z.string().min(1).max(100).optional(),
   search: z.string().max(SEARCH_MAX).optional(),
   ...expandQuery,
@@ -123,8 +130,15 @@ export const ticketCustomerSchema = z
 
 /** The spec's Ticket, camelCase, nothing internal; `messages` and `customer` only where present. */
 export const ticketSchema = ticketSnapshotSchema
-  .omit({ channel: true })
   .extend({
+    /** `api`, `email`, `widget` or `import` (docs/adr/0025). */
+    channel: z.string(),
+    /** `customer` or `member`: who opened the ticket (docs/adr/0025). */
+    openedBy: z.enum(['customer', 'member']),
+    /** The SLA clock (docs/adr/0026); null when no enabled rule matches the ticket's priority. */
+    sla: slaStateSchema.nullable(),
+    /** The ticket this one was merged into (status `merged`), else null (docs/adr/0027). */
+    mergedInto: z.string().nullable(),
     /** `{fieldId: value}` of the team's ticket custom fields (docs/adr/0022). */
     customFields: z.record(z.string(), z.unknown()),
     messages: z.array(messageSchema).optional(),
@@ -133,10 +147,74 @@ export const ticketSchema = ticketSnapshotSchema
   .meta({ id: 'Ticket' });
 export type TicketView = z.output<typeof ticketSchema>;
 
+// ---------- merge, SLA rules (docs/adr/0026, 0027) ----------
+
+export const MERGE_SOURCES_MAX = 50;
+export const mergeTicketsBody = z.strictObject({
+  sourceTicketIds: z
+    .array(ticketIdField)
+    .min(1)
+    .max(MERGE_SOURCES_MAX)
+    .refine((ids) => new Set(ids).size === ids.length, { message: 'must not list a ticket twice' }),
+});
+export type MergeTicketsInput = z.output<typeof mergeTicketsBody>;
+
+/** Rules per team and partition: the evaluation order stays short enough to read whole, unpaginated. */
+export const SLA_RULES_MAX = 100;
+/** One year in minutes: a larger target is a mistake, not a promise. */
+export const SLA_MINUTES_MAX = 525_600;
+const slaMinutes = z.number().int().positive().max(SLA_MINUTES_MAX);
+const slaRuleName = z
+  .string()
+  .max(NAME_MAX)
+  .refine((s) => s.trim().length > 0, { message: 'must not be empty' });
+
+export const createSlaRuleBody = z.strictObject({
+  name: slaRuleName,
+  priorityKey: z.enum(PRIORITIES),
+  responseTimeMinutes: slaMinutes,
+  resolutionTimeMinutes: slaMinutes,
+  use24x7: z.boolean().default(false),
+  enabled: z.boolean().default(true),
+});
+export type CreateSlaRuleInput = z.output<typeof createSlaRuleBody>;
+
+export const updateSlaRuleBody = z.strictObject({
+  name: slaRuleName.optional(),
+  priorityKey: z.enum(PRIORITIES).optional(),
+  responseTimeMinutes: slaMinutes.optional(),
+  resolutionTimeMinutes: slaMinutes.optional(),
+  use24x7: z.boolean().optional(),
+  enabled: z.boolean().optional(),
+});
+export type UpdateSlaRuleInput = z.output<typeof updateSlaRuleBody>;
+
+export const reorderSlaRulesBody = z.strictObject({
+  ruleIds: z
+    .array(z.string().refine((s) => hasPrefix(s, 'sla'), { message: 'must be an SLA rule id (sla_…)' }))
+    .max(SLA_RULES_MAX)
+    .refine((ids) => new Set(ids).size === ids.length, { message: 'must not list a rule twice' }),
+});
+export type ReorderSlaRulesInput = z.output<typeof reorderSlaRulesBody>;
+
+export const slaRuleSchema = z.object({ object: z.literal('sla_rule') }).extend(slaRuleSnapshotSchema.shape).meta({ id: 'SlaRule' });
+export type SlaRuleView = z.output<typeof slaRuleSchema>;
+
 // ---------- operations ----------
 
 const ticketParams = { teamId: 'team', ticketId: 'ticket' } as const;
 const base = { service: 'ticketing', tag: 'Tickets', keys: 'staff' } as const;
+const slaBase = { ...base, tag: 'SLA rules' } as const;
+const slaRuleParams = { teamId: 'team', ruleId: 'sla' } as const;
+const SLA_RULES_INTRO =
+  'SLA rules (docs/adr/0026) are kept per team and partition in evaluation order: a ticket follows the first enabled rule whose ' +
+  '`priorityKey` equals its priority. Targets count business hours (the team\'s timezone, weekday schedule and holidays; every hour ' +
+  'when business hours are off) unless `use24x7`. The clock pauses while the ticket is `pending`. The first public agent reply ' +
+  'meets the response target, `resolved`/`closed` the resolution target; a passed due time emits `sla.breached` once. A ' +
+  'priority change re-targets (the minutes used so far are kept). Rule changes apply to tickets from their next evaluation ' +
+  '(creation or priority change). The ticket\'s `sla.tier` (`slaTierOf`): null until resolved/closed or without a rule; `missed` ' +
+  'when the resolution target was breached; `bronze` when resolution was met but the first response was breached or never ' +
+  'sent; `silver` when both were met; `gold` when both were met within half the resolution target.';
 
 export const TICKETING = defineOperations({
   listTickets: {
@@ -145,7 +223,7 @@ export const TICKETING = defineOperations({
     path: '/teams/{teamId}/tickets',
     summary: 'List tickets',
     description:
-      'Newest first (createdAt, then id, descending). `search` is a case-insensitive substring of the title, the customer name and ' +
+      'Newest first (createdAt, then id, descending). `assignedTo` is a member id, or `none` for unassigned tickets. `search` is a case-insensitive substring of the title, the customer name and ' +
       'message content (internal notes included: this is a staff endpoint). `expand[]` is repeatable (`customer`, `messages`); ' +
       '`expand=` comma-separated is accepted too. `customer` is the customer as ticketing last saw it, or null. Any other query ' +
       'parameter is a 400.',
@@ -161,7 +239,9 @@ export const TICKETING = defineOperations({
     path: '/teams/{teamId}/tickets',
     summary: 'Create a ticket',
     description:
-      'A new ticket is `new`, `normal` priority unless given, channel `api`. Customer: `customerId` must exist in the team and ' +
+      'A new ticket is `new`, `normal` priority unless given, channel `api`, unassigned. `openedBy` is `customer` when the first ' +
+      'given message is the customer\'s, else `member` (an agent\'s, system or AI message, or none; docs/adr/0025). The first ' +
+      'enabled SLA rule for its priority starts its SLA clock. Customer: `customerId` must exist in the team and ' +
       'partition (404); otherwise `customerEmail` must be some customer\'s (422 `customer_not_found`, param customerEmail); otherwise ' +
       'a non-blank `customerName` creates a customer without email. `messages` (oldest first, at most 100) are part of ' +
       '`ticket.created`; the answer carries them. `title` is 1 to 255 characters (code points) and not only whitespace. ' +
@@ -191,6 +271,9 @@ export const TICKETING = defineOperations({
     summary: 'Update a ticket',
     description:
       'Only given fields change; a PATCH that changes nothing answers 200 and emits nothing. `status: merged` is a 400 (param status). ' +
+      '`assignedTo` must be a member of the team (400, param assignedTo, otherwise); null unassigns; an assignment emits ' +
+      '`ticket.assigned` besides `ticket.updated`. A `merged` ticket cannot be changed (409 resource_conflict). ' +
+      'A status or priority change moves the SLA clock (see SLA rules). ' +
       'Becoming `resolved` sets resolvedAt and closedAt; becoming `closed` sets closedAt; reopening clears both. `metadata` is merged ' +
       '(null removes a key; at most 50 keys after merging). A title over 255 characters is refused unless it is the current title. ' +
       '`customerId` (not in the spec\'s list) moves the ticket to another customer, null unlinks it. The answer has no `messages`.',
@@ -239,5 +322,100 @@ export const TICKETING = defineOperations({
     body: addMessageBody,
     success: { status: 201, data: messageSchema, shape: 'envelope' },
     errors: ['parameter_missing', 'parameter_invalid', 'invalid_json', 'resource_not_found', 'idempotency_key_in_use'],
+  },
+  mergeTickets: {
+    ...base,
+    method: 'POST',
+    path: '/teams/{teamId}/tickets/{ticketId}/merge',
+    summary: 'Merge tickets into this one',
+    description:
+      'Merges `sourceTicketIds` (1 to 50 distinct tickets of the same team and partition, 404 otherwise) into the target `{ticketId}` ' +
+      '(docs/adr/0027), all in one transaction: every source becomes `merged` with `mergedInto` the target, its messages are copied ' +
+      'into the target\'s thread in time order (the sources keep theirs), the target\'s tags become the union. Emits `ticket.merged` ' +
+      '(the target and the source ids) and `ticket.updated` for each ticket. A merged ticket (target or source) cannot be merged or ' +
+      'changed again (409 resource_conflict); the target cannot be among its sources (400, param sourceTicketIds). Answers the target ' +
+      'with its messages.',
+    permission: 'manage_tickets',
+    params: ticketParams,
+    body: mergeTicketsBody,
+    success: { status: 200, data: ticketSchema, shape: 'envelope' },
+    errors: ['parameter_missing', 'parameter_invalid', 'invalid_json', 'resource_not_found', 'resource_conflict', 'idempotency_key_in_use'],
+  },
+  listSlaRules: {
+    ...slaBase,
+    method: 'GET',
+    path: '/teams/{teamId}/sla/rules',
+    summary: 'List SLA rules in evaluation order',
+    description: `${SLA_RULES_INTRO} The whole list (at most ${SLA_RULES_MAX} rules), unpaginated.`,
+    permission: 'view_tickets',
+    params: { teamId: 'team' },
+    success: { status: 200, data: z.array(slaRuleSchema), shape: 'envelope' },
+    errors: [],
+  },
+  createSlaRule: {
+    ...slaBase,
+    method: 'POST',
+    path: '/teams/{teamId}/sla/rules',
+    summary: 'Create an SLA rule (appended to the evaluation order)',
+    description:
+      `Minutes are whole and positive, at most ${SLA_MINUTES_MAX}. \`use24x7\` defaults to false, \`enabled\` to true. At most ` +
+      `${SLA_RULES_MAX} rules per team and partition (409 beyond). Emits \`sla_rule.created\`. Needs \`manage_settings\`.`,
+    permission: 'manage_settings',
+    params: { teamId: 'team' },
+    body: createSlaRuleBody,
+    success: { status: 201, data: slaRuleSchema, shape: 'envelope' },
+    errors: ['parameter_missing', 'parameter_invalid', 'invalid_json', 'resource_conflict', 'idempotency_key_in_use'],
+  },
+  getSlaRule: {
+    ...slaBase,
+    method: 'GET',
+    path: '/teams/{teamId}/sla/rules/{ruleId}',
+    summary: 'Retrieve an SLA rule',
+    permission: 'view_tickets',
+    params: slaRuleParams,
+    success: { status: 200, data: slaRuleSchema, shape: 'envelope' },
+    errors: ['resource_not_found'],
+  },
+  updateSlaRule: {
+    ...slaBase,
+    method: 'PATCH',
+    path: '/teams/{teamId}/sla/rules/{ruleId}',
+    summary: 'Update an SLA rule',
+    description:
+      'Only given fields change; the rule keeps its place. A PATCH that changes nothing answers 200 and emits nothing; otherwise ' +
+      '`sla_rule.updated`. Tickets already following the rule keep their targets until their next evaluation. Needs `manage_settings`.',
+    permission: 'manage_settings',
+    params: slaRuleParams,
+    body: updateSlaRuleBody,
+    success: { status: 200, data: slaRuleSchema, shape: 'envelope' },
+    errors: ['parameter_missing', 'parameter_invalid', 'invalid_json', 'resource_not_found', 'idempotency_key_in_use'],
+  },
+  deleteSlaRule: {
+    ...slaBase,
+    method: 'DELETE',
+    path: '/teams/{teamId}/sla/rules/{ruleId}',
+    summary: 'Delete an SLA rule',
+    description:
+      'The rules after it move up one place. Tickets that followed it keep their SLA state (a rule id that no longer resolves). ' +
+      'Emits `sla_rule.deleted`. Needs `manage_settings`.',
+    permission: 'manage_settings',
+    params: slaRuleParams,
+    success: { status: 200, data: deletedSchema, shape: 'envelope' },
+    errors: ['resource_not_found'],
+  },
+  reorderSlaRules: {
+    ...slaBase,
+    method: 'POST',
+    path: '/teams/{teamId}/sla/rules/reorder',
+    summary: 'Set the evaluation order of the SLA rules',
+    description:
+      '`ruleIds` lists every rule of the team and partition exactly once, in the new order (400, param ruleIds, when one is ' +
+      'missing, unknown or repeated). Answers the rules in the new order; emits `sla_rule.reordered` when the order changed. ' +
+      'Needs `manage_settings`.',
+    permission: 'manage_settings',
+    params: { teamId: 'team' },
+    body: reorderSlaRulesBody,
+    success: { status: 200, data: z.array(slaRuleSchema), shape: 'envelope' },
+    errors: ['parameter_missing', 'parameter_invalid', 'invalid_json', 'idempotency_key_in_use'],
   },
 });

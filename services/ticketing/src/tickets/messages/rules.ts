@@ -1,20 +1,9 @@
 import type mongoose from 'mongoose';
 import type { AddMessageInput, MessageSnapshot, Page } from '@helpdesk/contracts';
-import {
-  eventScopeOf,
-  findPage,
-  newId,
-  notFound,
-  scoped,
-  withOutbox,
-  type RequestContext,
-  type Unscoped,
-} from '@helpdesk/kit';
+import { eventScopeOf, findPage, scoped, withOutbox, type RequestContext } from '@helpdesk/kit';
 import type { TicketingModels } from '../../models';
-import type { TicketDoc } from '../model';
 import { resolveInternal, type TicketRules } from '../rules';
-import { ticketSnapshot } from '../view';
-import { CHRONOLOGICAL, type MessageDoc } from './model';
+import { CHRONOLOGICAL } from './model';
 import { messageView } from './view';
 
 export interface MessageRulesDeps {
@@ -34,38 +23,12 @@ export function messageRules({ conn, models, tickets }: MessageRulesDeps) {
       return { data: rows.map(messageView), pagination };
     },
 
-    /**
-     * Adds a message; the ticket's messageCount, updatedAt and search text change in the same
-     * transaction, and `ticket.message_added` carries both snapshots. The status never changes here.
-     */
+    /** Adds a message in its own transaction (tickets.addMessageIn: counts, search text, SLA first response, events). */
     async add(ctx: RequestContext, ticketId: string, input: AddMessageInput): Promise<MessageSnapshot> {
       const isInternal = resolveInternal(input);
-      const db = scoped(models, ctx);
-      const msg = await withOutbox(conn, eventScopeOf(ctx), async (session, emit) => {
-        const now = new Date();
-        // Write the ticket first: the write holds it for this transaction, so concurrent messages
-        // each get their own count and position, and the search text is extended from the latest one.
-        const next = await db.tickets
-          .findOneAndUpdate({ _id: ticketId }, { $inc: { messageCount: 1, rev: 1 }, $set: { updatedAt: now } }, { session, returnDocument: 'after' })
-          .lean<TicketDoc>();
-        if (!next) throw notFound('ticket', ticketId);
-        next.searchText = `${next.searchText ?? ''}\n${input.content.toLowerCase()}`;
-        await db.tickets.updateOne({ _id: ticketId }, { $set: { searchText: next.searchText } }, { session });
-        const m: Unscoped<MessageDoc> = {
-          _id: newId('message'),
-          ticketId,
-          content: input.content,
-          sender: input.sender ?? 'agent',
-          senderName: input.senderName ?? null,
-          isInternal,
-          createdAt: now,
-          seq: next.messageCount,
-        };
-        await db.messages.insertMany([m], { session, lean: true }); // built above: no hydration (docs/adr/0019)
-        emit({ type: 'ticket.message_added', data: { ticket: ticketSnapshot(next), message: messageView(m) } });
-        return m;
-      });
-      return messageView(msg);
+      const message = { content: input.content, sender: input.sender ?? 'agent', senderName: input.senderName ?? null, isInternal };
+      const added = await withOutbox(conn, eventScopeOf(ctx), (session, emit) => tickets.addMessageIn(session, emit, ctx, ticketId, message));
+      return added.message;
     },
   };
 }

@@ -1,6 +1,7 @@
 import { on, type ServiceDeps, type Subscription } from '@helpdesk/kit';
 import type { NotificationsModels } from '../models';
 import type { NotificationsRules } from '../rules';
+import { slaConsumers } from './sla';
 import { ticketConsumers } from './tickets';
 import { workspaceConsumers } from './workspace';
 
@@ -20,5 +21,6 @@ export const consumers = ({ members, notifications, mail }: NotificationsRules, 
     on('invite.accepted', workspace.inviteAccepted), // invite_accepted for the inviter
     on('ticket.updated', tickets.updated), // assigned
     on('ticket.message_added', tickets.messageAdded), // customer_replied, mentioned
+    on('sla.breached', slaConsumers(conn, members, notifications).breached), // sla_breached for the assignee
   ];
 };

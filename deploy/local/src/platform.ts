@@ -12,6 +12,7 @@ import { startWorkspace, type RunningWorkspace, type WorkspaceOptions } from '@h
 import { attachmentStorage, startCommunity, type RunningCommunity } from '@helpdesk/community';
 import { startNotifications } from '@helpdesk/notifications';
 import { startDataops, type RunningDataops } from '@helpdesk/dataops';
+import { startGame, type Clock, type RunningGame } from '@helpdesk/game';
 
 export interface PlatformOptions {
   /** Gateway port; 0 = any free port. */
@@ -41,6 +42,8 @@ export interface PlatformOptions {
   inviteAcceptUrl?: string;
   /** The workspace's billing: Stripe instead of the local provider, where the local portal page is (docs/adr/0024). */
   billing?: Pick<WorkspaceOptions, 'stripe' | 'billingPortalUrl'>;
+  /** The game's clock (tests move it to try seasons, streaks and the boss's timers); default the system clock. */
+  gameClock?: Clock;
 }
 
 export interface Platform {
@@ -54,6 +57,7 @@ export interface Platform {
   workspace: RunningWorkspace;
   community: RunningCommunity;
   dataops: RunningDataops;
+  game: RunningGame;
   /** The mongodb:// URL every service database lives under (embedded or MONGO_URL). */
   mongoUrl: string;
   embeddedMongo: EmbeddedMongo | null;
@@ -147,6 +151,8 @@ export async function bootPlatform(opts: PlatformOptions): Promise<Platform> {
       workspaceUrl: workspace.url,
     });
     started.push({ name: 'dataops', stop: () => dataops.stop() });
+    const game = await startGame({ ...serviceOpts('game'), clock: opts.gameClock });
+    started.push({ name: 'game', stop: () => game.stop() });
 
     const gateway = await startGateway({
       port: opts.port,
@@ -166,13 +172,14 @@ export async function bootPlatform(opts: PlatformOptions): Promise<Platform> {
         community: community.url,
         notifications: notifications.url,
         dataops: dataops.url,
+        game: game.url,
       },
       logger: logger.child({ service: 'gateway' }),
       rateLimits: opts.rateLimits,
     });
     started.push({ name: 'gateway', stop: () => gateway.stop() });
 
-    return { baseUrl: gateway.url, gateway, ticketing, customers, webhooks, knowledge, workspace, community, dataops, mongoUrl, embeddedMongo, buses, stop };
+    return { baseUrl: gateway.url, gateway, ticketing, customers, webhooks, knowledge, workspace, community, dataops, game, mongoUrl, embeddedMongo, buses, stop };
   } catch (err) {
     await stop();
     throw err;

@@ -39,6 +39,20 @@ export const ERROR_CODES = {
   invite_expired: { status: 410, type: 'invalid_request_error' },
   invite_revoked: { status: 410, type: 'invalid_request_error' },
   invite_already_accepted: { status: 409, type: 'conflict_error' },
+  /** The game (docs/adr/0032): a team feature switched off, a boss rule, a member's balance or a one-time action. */
+  feature_disabled: { status: 403, type: 'authorization_error' },
+  boss_already_active: { status: 409, type: 'conflict_error' },
+  boss_not_active: { status: 409, type: 'conflict_error' },
+  /** (boss damage) the ticket already dealt its hit. */
+  boss_hit_already_dealt: { status: 409, type: 'conflict_error' },
+  not_enough_tickets: { status: 422, type: 'validation_error' },
+  ticket_not_eligible: { status: 422, type: 'validation_error' },
+  insufficient_gold: { status: 422, type: 'validation_error' },
+  insufficient_skill_points: { status: 422, type: 'validation_error' },
+  game_rule_violation: { status: 422, type: 'validation_error' },
+  already_done: { status: 409, type: 'conflict_error' },
+  /** 502: the AI provider answered with an error or an unusable answer (docs/adr/0029). */
+  ai_provider_error: { status: 502, type: 'api_error' },
   rate_limit_exceeded: { status: 429, type: 'rate_limit_error' },
   internal_error: { status: 500, type: 'api_error' },
   database_error: { status: 500, type: 'api_error' },

@@ -1,0 +1,49 @@
+import type mongoose from 'mongoose';
+import { ApiError, eventScopeOf, parameterInvalid, randomBase62, scoped, withOutbox, type RequestContext, type Scope } from '@helpdesk/kit';
+import type { Clock } from '../clock';
+import type { GameMemberDoc } from '../members/model';
+import type { GameModels } from '../models';
+import type { PlayerRules } from '../player/rules';
+import { dayIdOf, weekIdOf } from '../seasons/calendar';
+import type { KudosDoc } from './model';
+
+/** Kudos: a thank-you that pays the receiver a little, limited so that two members cannot farm each other. */
+export const KUDOS_PER_DAY = 3;
+export const KUDOS_REWARD = { xp: 10, gold: 5 };
+
+const kudosView = (k: KudosDoc) => ({ id: k._id, fromMemberId: k.fromMemberId, toMemberId: k.toMemberId, message: k.message, createdAt: k.createdAt.toISOString() });
+
+export function kudosRules({ conn, models, players, clock }: { conn: mongoose.Connection; models: GameModels; players: PlayerRules; clock: Clock }) {
+  const db = (scope: Scope) => scoped(models, scope);
+  return {
+    async give(ctx: RequestContext, from: GameMemberDoc, to: GameMemberDoc, message: string | null) {
+      if (from._id === to._id) throw parameterInvalid('toMemberId', 'Kudos go to a teammate, not to yourself.');
+      const now = clock();
+      const k: KudosDoc = { _id: `kudos_${randomBase62(24)}`, teamId: ctx.teamId, mode: ctx.mode, fromMemberId: from._id, toMemberId: to._id, message, dayId: dayIdOf(now), weekId: weekIdOf(now), createdAt: now };
+      await withOutbox(conn, eventScopeOf(ctx), async (session, emit) => {
+        const Kudos = db(ctx).kudos;
+        const today = await Kudos.countDocuments({ fromMemberId: from._id, dayId: k.dayId }).session(session);
+        if (today >= KUDOS_PER_DAY) throw new ApiError('game_rule_violation', `${KUDOS_PER_DAY} kudos a day at most: try again tomorrow.`);
+        if (await Kudos.exists({ fromMemberId: from._id, toMemberId: to._id, weekId: k.weekId }).session(session)) {
+          throw new ApiError('game_rule_violation', 'One kudos a week to the same teammate.', 'toMemberId');
+        }
+        const { teamId: _t, mode: _m, ...doc } = k;
+        await Kudos.create([doc], { session });
+        await players.record(ctx, from._id, 'kudos_given', {}, session, emit);
+        await players.count(ctx, from._id, { kudosGiven: 1 }, session, emit);
+        await players.award(ctx, to._id, { reason: 'kudos', ...KUDOS_REWARD }, session, emit);
+        emit({ type: 'game.kudos.given', data: { kudosId: k._id, fromMemberId: from._id, toMemberId: to._id, message } });
+      });
+      return kudosView(k);
+    },
+    async list(scope: Scope, memberId: string | undefined, skip: number, limit: number) {
+      const filter = memberId ? { $or: [{ fromMemberId: memberId }, { toMemberId: memberId }] } : {};
+      const [rows, total] = await Promise.all([
+        db(scope).kudos.find(filter).sort({ createdAt: -1, _id: -1 }).skip(skip).limit(limit).lean<KudosDoc[]>(),
+        db(scope).kudos.countDocuments(filter),
+      ]);
+      return { data: rows.map(kudosView), total };
+    },
+  };
+}
+export type KudosRules = ReturnType<typeof kudosRules>;

@@ -1,0 +1,71 @@
+import type mongoose from 'mongoose';
+import type { FeatureFlag, MemberSnapshot } from '@helpdesk/contracts';
+import { ApiError, parameterMissing, scoped, type RequestContext, type Scope } from '@helpdesk/kit';
+import type { GameModels } from '../models';
+import { ALL_ON, type GameMemberDoc } from './model';
+
+/** Members and switches belong to the team: one copy under the live scope, whichever partition's key changed them. */
+const teamScope = (teamId: string): Scope => ({ teamId, mode: 'live' });
+
+/** The team's members and feature flags, kept from the workspace service's events; who `userId` names. */
+export function gameMemberRules({ models }: { models: GameModels }) {
+  const db = (teamId: string) => scoped(models, teamScope(teamId));
+  const resolve = async (teamId: string, ref: string, param: string): Promise<GameMemberDoc> => {
+    const filter = ref.startsWith('mem_') ? { _id: ref } : { userId: ref.toLowerCase() };
+    const member = await db(teamId).members.findOne({ ...filter, removed: false }).lean<GameMemberDoc>();
+    if (!member) throw new ApiError('resource_not_found', `No member of this team is '${ref}'.`, param);
+    return member;
+  };
+  return {
+    async upsert(teamId: string, m: MemberSnapshot, session: mongoose.ClientSession) {
+      // A removed member stays removed (an event arriving late never brings them back).
+      if (await db(teamId).members.exists({ _id: m.id, removed: true }).session(session)) return;
+      await db(teamId).members.updateOne(
+        { _id: m.id },
+        { $set: { userId: m.userId.toLowerCase(), name: m.name, avatarUrl: m.avatarUrl, updatedAt: new Date() }, $setOnInsert: { boringMode: false, removed: false } },
+        { upsert: true, session },
+      );
+    },
+    async remove(teamId: string, m: MemberSnapshot, session: mongoose.ClientSession) {
+      await db(teamId).members.updateOne(
+        { _id: m.id },
+        { $set: { userId: m.userId.toLowerCase(), name: m.name, avatarUrl: m.avatarUrl, removed: true, updatedAt: new Date() }, $setOnInsert: { boringMode: false } },
+        { upsert: true, session },
+      );
+    },
+    async setBoringMode(teamId: string, memberId: string, boringMode: boolean, session: mongoose.ClientSession) {
+      await db(teamId).members.updateOne({ _id: memberId }, { $set: { boringMode, updatedAt: new Date() } }, { session });
+    },
+    async setFlags(teamId: string, flags: Record<FeatureFlag, boolean>, session: mongoose.ClientSession) {
+      await db(teamId).switches.updateOne({ _id: teamId }, { $set: { flags, updatedAt: new Date() } }, { upsert: true, session });
+    },
+
+    /** The team's switches (all on until the workspace says otherwise). */
+    async flags(teamId: string): Promise<Record<FeatureFlag, boolean>> {
+      const doc = await db(teamId).switches.findOne({ _id: teamId }).lean();
+      return { ...ALL_ON, ...(doc?.flags ?? {}) };
+    },
+    /** 403 `feature_disabled` when the team switched `flag` off. */
+    async requireFeature(teamId: string, flag: FeatureFlag): Promise<void> {
+      if (!(await this.flags(teamId))[flag]) throw new ApiError('feature_disabled', `This team has switched off this game feature (${flag} is false).`);
+    },
+
+    /** The current member a `userId` names (account UUID or `mem_…`); 404 naming `param` otherwise. */
+    resolve,
+    /** The member an action is for: `userId` when given, else the key's own member (400 when the key has none). */
+    async actor(ctx: RequestContext, userId: string | undefined): Promise<GameMemberDoc> {
+      if (userId) return resolve(ctx.teamId, userId, 'userId');
+      if (!ctx.memberId) throw parameterMissing('userId', 'Missing required parameter: userId (this API key belongs to no member).');
+      return resolve(ctx.teamId, ctx.memberId, 'userId');
+    },
+    /** Current members by id (removed ones left out). */
+    async byIds(teamId: string, ids: string[]): Promise<GameMemberDoc[]> {
+      if (!ids.length) return [];
+      return db(teamId).members.find({ _id: { $in: ids }, removed: false }).lean<GameMemberDoc[]>();
+    },
+    async find(teamId: string, memberId: string): Promise<GameMemberDoc | null> {
+      return db(teamId).members.findOne({ _id: memberId, removed: false }).lean<GameMemberDoc>();
+    },
+  };
+}
+export type GameMemberRules = ReturnType<typeof gameMemberRules>;

@@ -1,0 +1,133 @@
+import type mongoose from 'mongoose';
+import type { XpReason } from '@helpdesk/contracts';
+import { scoped, type Emit, type Scope } from '@helpdesk/kit';
+import { ACHIEVEMENTS } from '../achievements/catalog';
+import type { Clock } from '../clock';
+import type { GameMemberRules } from '../members/rules';
+import type { GameModels } from '../models';
+import { QUESTS } from '../quests/catalog';
+import { dayIdOf, seasonOf, weekIdOf } from '../seasons/calendar';
+import { emptyStats, noSkills, type LedgerKind, type PlayerDoc } from './model';
+import { levelOf, prestigeBonusOf, SKILL_POINTS_MAX } from './progression';
+
+export interface Award {
+  reason: XpReason;
+  /** XP before the prestige bonus (award adds it). */
+  xp: number;
+  gold: number;
+  ticketId?: string | null;
+  breakdown?: Record<string, number>;
+  /** Counters of `stats` to add to in the same write. */
+  stats?: Partial<PlayerDoc['stats']>;
+  /** Boss damage this payment is for (leaderboard), if any. */
+  damage?: number;
+}
+
+/** Every change of a player: loading (with the season rollover), paying, counting deeds, achievements and quests. */
+export function playerRules({ models, members, clock }: { models: GameModels; members: GameMemberRules; clock: Clock }) {
+  const db = (scope: Scope) => scoped(models, scope);
+
+  /** The member's player in this world (created at first use), rolled over to the current season. */
+  async function load(scope: Scope, memberId: string, session: mongoose.ClientSession, emit: Emit): Promise<PlayerDoc> {
+    const season = seasonOf(clock());
+    const Players = db(scope).players;
+    await Players.updateOne(
+      { memberId },
+      {
+        $setOnInsert: {
+          seasonId: season.id, seasonXp: 0, lifetimeXp: 0, gold: 0, prestigeLevel: 0, streak: { current: 0, max: 0, lastDayId: null }, stats: emptyStats(),
+          skillPointsEarned: 0, skillPointsAvailable: 0, skills: noSkills(), cosmetics: { owned: [], avatarFrame: null, victoryMessage: null },
+          achievements: [], pastSeasons: [], createdAt: clock(),
+        },
+      },
+      { upsert: true, session },
+    );
+    const p = (await Players.findOne({ memberId }).session(session).lean<PlayerDoc>())!;
+    if (p.seasonId === season.id) return p;
+    // Season rollover: level and season XP start again; everything else stays.
+    const finalLevel = levelOf(p.seasonXp);
+    await Players.updateOne(
+      { memberId, seasonId: p.seasonId },
+      { $set: { seasonId: season.id, seasonXp: 0 }, $push: { pastSeasons: { seasonId: p.seasonId, level: finalLevel, xp: p.seasonXp } } },
+      { session },
+    );
+    emit({ type: 'game.season.rolled_over', data: { memberId, fromSeasonId: p.seasonId, toSeasonId: season.id, finalLevel, finalXp: p.seasonXp } });
+    emit({ type: 'game.player.progressed', data: { memberId, seasonId: season.id, level: 1, xp: 0 } });
+    return (await Players.findOne({ memberId }).session(session).lean<PlayerDoc>())!;
+  }
+
+  /** One ledger row; then the quests that count its kind and just reached their target are announced. */
+  async function record(scope: Scope, memberId: string, kind: LedgerKind, amounts: { xp?: number; gold?: number; damage?: number; tickets?: number }, session: mongoose.ClientSession, emit: Emit) {
+    const at = clock();
+    const row = { memberId, kind, xp: amounts.xp ?? 0, gold: amounts.gold ?? 0, damage: amounts.damage ?? 0, tickets: amounts.tickets ?? 0, at, seasonId: seasonOf(at).id, weekId: weekIdOf(at), dayId: dayIdOf(at) };
+    await db(scope).ledger.create([row], { session });
+    const quests = QUESTS.filter((q) => q.counts === kind);
+    if (!quests.length || !(await members.flags(scope.teamId)).questsEnabled) return;
+    for (const q of quests) {
+      const periodId = q.cadence === 'daily' ? row.dayId : row.weekId;
+      const count = await db(scope).ledger.countDocuments({ memberId, kind, [q.cadence === 'daily' ? 'dayId' : 'weekId']: periodId }).session(session);
+      if (count === q.target) emit({ type: 'game.quest.completed', data: { memberId, quest: q.key, periodId } });
+    }
+  }
+
+  /** Unlocks what the player's state now earns (each once), paying its gold. */
+  async function checkAchievements(scope: Scope, p: PlayerDoc, session: mongoose.ClientSession, emit: Emit) {
+    if (!(await members.flags(scope.teamId)).achievementsEnabled) return;
+    const have = new Set(p.achievements.map((a) => a.key));
+    for (const a of ACHIEVEMENTS) {
+      if (have.has(a.key) || !a.unlocked(p)) continue;
+      const res = await db(scope).players.updateOne(
+        { memberId: p.memberId, 'achievements.key': { $ne: a.key } },
+        { $push: { achievements: { key: a.key, unlockedAt: clock() } }, $inc: { gold: a.gold } },
+        { session },
+      );
+      if (!res.modifiedCount) continue;
+      await record(scope, p.memberId, 'achievement', { gold: a.gold }, session, emit);
+      emit({ type: 'game.achievement.unlocked', data: { memberId: p.memberId, achievement: a.key, name: a.name, gold: a.gold } });
+    }
+  }
+
+  /** Pays XP (with the prestige bonus) and gold, counts the level-ups and their skill points, and announces it all. */
+  async function award(scope: Scope, memberId: string, a: Award, session: mongoose.ClientSession, emit: Emit): Promise<PlayerDoc> {
+    const before = await load(scope, memberId, session, emit);
+    const prestige = prestigeBonusOf(before.prestigeLevel);
+    const xp = Math.round(a.xp * (1 + prestige));
+    const inc: Record<string, number> = { seasonXp: xp, lifetimeXp: xp, gold: a.gold };
+    for (const [k, v] of Object.entries(a.stats ?? {})) inc[`stats.${k}`] = v;
+    const levelBefore = levelOf(before.seasonXp);
+    const levelAfter = levelOf(before.seasonXp + xp);
+    const points = Math.max(0, Math.min(levelAfter - levelBefore, SKILL_POINTS_MAX - before.skillPointsEarned));
+    if (points) Object.assign(inc, { skillPointsEarned: points, skillPointsAvailable: points });
+    const after = (await db(scope).players.findOneAndUpdate({ memberId }, { $inc: inc }, { returnDocument: 'after', session }).lean<PlayerDoc>())!;
+    await record(scope, memberId, a.reason, { xp, gold: a.gold, damage: a.damage, tickets: a.reason === 'ticket_closed' ? 1 : 0 }, session, emit);
+    const season = after.seasonId;
+    emit({
+      type: 'game.xp_awarded',
+      data: { memberId, reason: a.reason, xp, gold: a.gold, ticketId: a.ticketId ?? null, breakdown: { ...(a.breakdown ?? {}), prestige }, seasonId: season, level: levelOf(after.seasonXp), seasonXp: after.seasonXp },
+    });
+    if (levelAfter > levelBefore) emit({ type: 'game.level_up', data: { memberId, seasonId: season, previousLevel: levelBefore, level: levelAfter } });
+    emit({ type: 'game.player.progressed', data: { memberId, seasonId: season, level: levelOf(after.seasonXp), xp: after.seasonXp } });
+    await checkAchievements(scope, after, session, emit);
+    return after;
+  }
+
+  return {
+    load,
+    award,
+    record,
+    checkAchievements,
+    /** The player as stored, without creating it (null before the member's first game event). */
+    async find(scope: Scope, memberId: string): Promise<PlayerDoc | null> {
+      return db(scope).players.findOne({ memberId }).lean<PlayerDoc>();
+    },
+    /** Adds to stats counters (no payment) and checks achievements. */
+    async count(scope: Scope, memberId: string, stats: Partial<PlayerDoc['stats']>, session: mongoose.ClientSession, emit: Emit) {
+      await load(scope, memberId, session, emit);
+      const inc = Object.fromEntries(Object.entries(stats).map(([k, v]) => [`stats.${k}`, v]));
+      const after = (await db(scope).players.findOneAndUpdate({ memberId }, { $inc: inc }, { returnDocument: 'after', session }).lean<PlayerDoc>())!;
+      await checkAchievements(scope, after, session, emit);
+      return after;
+    },
+  };
+}
+export type PlayerRules = ReturnType<typeof playerRules>;

@@ -1,0 +1,29 @@
+import type { ServiceDeps } from '@helpdesk/kit';
+import { bossRules } from './boss/rules';
+import type { Clock } from './clock';
+import { kudosRules } from './kudos/rules';
+import { leaderboardRules } from './leaderboard/rules';
+import { gameMemberRules } from './members/rules';
+import type { GameModels } from './models';
+import { playerActionRules } from './player/actions';
+import { playerRules } from './player/rules';
+import { puzzleRules } from './puzzles/rules';
+import { questRules } from './quests/rules';
+import { ticketPayoutRules } from './tickets/payouts';
+import { gameTicketRules } from './tickets/rules';
+
+/** Every resource's rules, wired once; handlers and consumers share them. */
+export function gameRules({ conn, models }: ServiceDeps<GameModels>, clock: Clock) {
+  const members = gameMemberRules({ models });
+  const tickets = gameTicketRules({ models });
+  const players = playerRules({ models, members, clock });
+  const payouts = ticketPayoutRules({ models, members, players, clock });
+  const actions = playerActionRules({ conn, models, players, clock });
+  const bosses = bossRules({ conn, models, players, tickets, clock });
+  const quests = questRules({ conn, models, players, clock });
+  const puzzles = puzzleRules({ conn, models, players, clock });
+  const kudos = kudosRules({ conn, models, players, clock });
+  const leaderboard = leaderboardRules({ models, members, clock });
+  return { clock, members, tickets, players, payouts, actions, bosses, quests, puzzles, kudos, leaderboard };
+}
+export type GameRules = ReturnType<typeof gameRules>;

@@ -1,0 +1,193 @@
+import {
+  ANALYTICS_RANGE_DAYS_MAX,
+  PRIORITIES,
+  SLA_TIERS,
+  slaTierOf,
+  type AgentAnalyticsQuery,
+  type AgentAnalyticsView,
+  type AnalyticsPeriod,
+  type AnalyticsQuery,
+  type AnalyticsView,
+  type EventEnvelope,
+  type SlaTierInput,
+  type TicketSnapshot,
+} from '@helpdesk/contracts';
+import { parameterInvalid, parameterMissing, scoped, type RequestContext } from '@helpdesk/kit';
+import type { TicketingModels } from '../models';
+
+const DAY_MS = 86_400_000;
+/** The rolling periods, each ending now (docs/adr/0030). */
+const PERIOD_DAYS: Record<Exclude<AnalyticsPeriod, 'custom'>, number> = { day: 1, week: 7, month: 30, quarter: 90, year: 365 };
+const AGENTS_DEFAULT_DAYS = 30;
+const CLOSED = ['resolved', 'closed'];
+const OPEN = ['open', 'pending'];
+
+/** A date-only value is midnight UTC; `endDate` given as a date covers that whole day. */
+function parseDate(value: string, end: boolean): Date {
+  const d = new Date(value);
+  return end && /^\d{4}-\d{2}-\d{2}$/.test(value) ? new Date(d.getTime() + DAY_MS) : d;
+}
+
+function rangeOf(startDate: string | undefined, endDate: string | undefined, fallbackDays: number, now: Date) {
+  const end = endDate ? parseDate(endDate, true) : now;
+  const start = startDate ? parseDate(startDate, false) : new Date(end.getTime() - fallbackDays * DAY_MS);
+  if (start >= end) throw parameterInvalid('endDate', 'Invalid endDate: must be after startDate.');
+  if (end.getTime() - start.getTime() > ANALYTICS_RANGE_DAYS_MAX * DAY_MS) {
+    throw parameterInvalid('startDate', `Invalid startDate: a range spans at most ${ANALYTICS_RANGE_DAYS_MAX} days.`);
+  }
+  return { start, end };
+}
+
+/** Seconds between two dates, averaged in the database: `{avgSeconds, samplesCount}` (null average without samples). */
+const avgSeconds = (from: string, to: string) => ({ $avg: { $divide: [{ $subtract: [`$${to}`, `$${from}`] }, 1000] } });
+const timing = (row: { avg: number | null; n: number } | undefined) => ({
+  avgSeconds: row?.n ? Math.round(row.avg! * 1000) / 1000 : null,
+  samplesCount: row?.n ?? 0,
+});
+const round = (v: number | null) => (v === null ? null : Math.round(v * 1000) / 1000);
+
+/** The UTC days from `start` to `end`, as `YYYY-MM-DD`. */
+function days(start: Date, end: Date): string[] {
+  const out: string[] = [];
+  for (let t = Date.UTC(start.getUTCFullYear(), start.getUTCMonth(), start.getUTCDate()); t < end.getTime(); t += DAY_MS) {
+    out.push(new Date(t).toISOString().slice(0, 10));
+  }
+  return out;
+}
+
+/** Analytics over the partition's ticket facts (docs/adr/0030). */
+export function analyticsRules({ models }: { models: TicketingModels }) {
+  /** Members' names from ticketing's member projection (members are per team, not per partition). */
+  async function memberNames(teamId: string, ids: string[]): Promise<Map<string, string>> {
+    if (!ids.length) return new Map();
+    const rows = await models.memberRefs.find({ _id: { $in: ids }, teamId }, { name: 1 }).lean<{ _id: string; name: string }[]>();
+    return new Map(rows.map((r) => [r._id, r.name]));
+  }
+
+  return {
+    async overview(ctx: RequestContext, q: AnalyticsQuery, now = new Date()): Promise<AnalyticsView> {
+      if (q.period === 'custom') {
+        if (!q.startDate) throw parameterMissing('startDate', 'Missing required parameter: startDate (period=custom needs startDate and endDate).');
+        if (!q.endDate) throw parameterMissing('endDate', 'Missing required parameter: endDate (period=custom needs startDate and endDate).');
+      } else if (q.startDate || q.endDate) {
+        throw parameterInvalid(q.startDate ? 'startDate' : 'endDate', 'Invalid request: startDate and endDate are only accepted with period=custom.');
+      }
+      const { start, end } = rangeOf(q.startDate, q.endDate, q.period === 'custom' ? 0 : PERIOD_DAYS[q.period], now);
+      const scope = { teamId: ctx.teamId, mode: ctx.mode };
+      const db = scoped(models, scope);
+      const [facets] = await db.ticketFacts.aggregate<Record<string, { _id: string | null; n: number; avg: number | null }[]>>([
+        { $match: { teamId: scope.teamId, mode: scope.mode, createdAt: { $gte: start, $lt: end } } },
+        {
+          $facet: {
+            status: [{ $group: { _id: '$status', n: { $sum: 1 } } }],
+            priority: [{ $group: { _id: '$priority', n: { $sum: 1 } } }],
+            response: [{ $match: { firstResponseAt: { $ne: null } } }, { $group: { _id: null, n: { $sum: 1 }, avg: avgSeconds('createdAt', 'firstResponseAt') } }],
+            resolution: [{ $match: { closedAt: { $ne: null } } }, { $group: { _id: null, n: { $sum: 1 }, avg: avgSeconds('createdAt', 'closedAt') } }],
+            ...(q.type === 'timeseries' ? { created: [{ $group: { _id: { $dateToString: { format: '%Y-%m-%d', date: '$createdAt' } }, n: { $sum: 1 } } }] } : {}),
+          },
+        },
+      ]);
+      const statusBreakdown: Record<string, number> = {};
+      for (const r of facets.status) statusBreakdown[r._id!] = r.n;
+      const count = (statuses: string[]) => statuses.reduce((n, s) => n + (statusBreakdown[s] ?? 0), 0);
+      const priorities = Object.fromEntries(PRIORITIES.map((p) => [p, facets.priority.find((r) => r._id === p)?.n ?? 0])) as AnalyticsView['priorities'];
+      const view: AnalyticsView = {
+        object: 'analytics',
+        type: q.type,
+        period: q.period,
+        startDate: start.toISOString(),
+        endDate: end.toISOString(),
+        tickets: { total: Object.values(statusBreakdown).reduce((a, b) => a + b, 0), new: statusBreakdown.new ?? 0, closed: count(CLOSED), open: count(OPEN) },
+        priorities,
+        statusBreakdown,
+        responseTime: timing(facets.response[0]),
+        resolutionTime: timing(facets.resolution[0]),
+      };
+      if (q.type === 'timeseries') {
+        // Closed per day counts every ticket closed in the range, whenever it was created.
+        const closedRows = await db.ticketFacts.aggregate<{ _id: string; n: number }>([
+          { $match: { teamId: scope.teamId, mode: scope.mode, closedAt: { $gte: start, $lt: end } } },
+          { $group: { _id: { $dateToString: { format: '%Y-%m-%d', date: '$closedAt' } }, n: { $sum: 1 } } },
+        ]);
+        const created = new Map(facets.created.map((r) => [r._id, r.n]));
+        const closed = new Map(closedRows.map((r) => [r._id, r.n]));
+        view.series = days(start, end).map((date) => ({ date, created: created.get(date) ?? 0, closed: closed.get(date) ?? 0 }));
+      }
+      return view;
+    },
+
+    async agents(ctx: RequestContext, q: AgentAnalyticsQuery, now = new Date()): Promise<AgentAnalyticsView> {
+      const { start, end } = rangeOf(q.startDate, q.endDate, AGENTS_DEFAULT_DAYS, now);
+      const scope = { teamId: ctx.teamId, mode: ctx.mode };
+      const tierCounts = Object.fromEntries(SLA_TIERS.map((t) => [t, { $sum: { $cond: [{ $eq: ['$slaTier', t] }, 1, 0] } }]));
+      const rows = await scoped(models, scope).ticketFacts.aggregate<{
+        _id: string; assigned: number; closed: number; response: number | null; resolution: number | null; gold: number; silver: number; bronze: number; missed: number;
+      }>([
+        { $match: { teamId: scope.teamId, mode: scope.mode, createdAt: { $gte: start, $lt: end }, assignedTo: { $ne: null } } },
+        {
+          $group: {
+            _id: '$assignedTo',
+            assigned: { $sum: 1 },
+            closed: { $sum: { $cond: [{ $in: ['$status', CLOSED] }, 1, 0] } },
+            response: avgSeconds('createdAt', 'firstResponseAt'),
+            resolution: avgSeconds('createdAt', 'closedAt'),
+            ...tierCounts,
+          },
+        },
+        { $sort: { assigned: -1, _id: 1 } },
+      ]);
+      const names = await memberNames(scope.teamId, rows.map((r) => r._id));
+      return {
+        object: 'analytics.agents',
+        startDate: start.toISOString(),
+        endDate: end.toISOString(),
+        data: rows.map((r) => ({
+          agentId: r._id,
+          name: names.get(r._id) ?? r._id,
+          ticketsAssigned: r.assigned,
+          ticketsClosed: r.closed,
+          avgResponseSeconds: round(r.response),
+          avgResolutionSeconds: round(r.resolution),
+          slaTiers: { gold: r.gold, silver: r.silver, bronze: r.bronze, missed: r.missed },
+        })),
+      };
+    },
+
+    /**
+     * Every ticket event: the ticket's state from its snapshot when it is at least as new as the fact's,
+     * and the first public agent/AI reply. Idempotent (a redelivery or a late older event changes nothing).
+     */
+    async applyTicket(e: EventEnvelope, ticket: TicketSnapshot, reply?: { at: string }): Promise<void> {
+      const db = scoped(models, { teamId: e.teamId, mode: e.mode });
+      const version = new Date(ticket.updatedAt);
+      const sla = (ticket as TicketSnapshot & { sla?: SlaTierInput | null }).sla;
+      const state = {
+        status: ticket.status,
+        priority: ticket.priority,
+        assignedTo: ticket.assignedTo ?? null,
+        createdAt: new Date(ticket.createdAt),
+        closedAt: ticket.closedAt ? new Date(ticket.closedAt) : null,
+        slaTier: slaTierOf(sla),
+        version,
+      };
+      const res = await db.ticketFacts.updateOne({ _id: ticket.id, version: { $lte: version } }, { $set: state });
+      if (!res.matchedCount) {
+        try {
+          await db.ticketFacts.insertMany([{ _id: ticket.id, ...state, firstResponseAt: null }], { lean: true });
+        } catch (err) {
+          if ((err as { code?: number }).code !== 11000) throw err; // a newer snapshot is already there
+        }
+      }
+      if (reply) {
+        const at = new Date(reply.at);
+        await db.ticketFacts.updateOne({ _id: ticket.id, $or: [{ firstResponseAt: null }, { firstResponseAt: { $gt: at } }] }, { $set: { firstResponseAt: at } });
+      }
+    },
+
+    async forgetTicket(e: EventEnvelope, ticketId: string): Promise<void> {
+      await scoped(models, { teamId: e.teamId, mode: e.mode }).ticketFacts.deleteOne({ _id: ticketId });
+    },
+  };
+}
+
+export type AnalyticsRules = ReturnType<typeof analyticsRules>;

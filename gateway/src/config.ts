@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { optionalUrl, portNumber } from '@helpdesk/kit';
+import { commonEnvSchema, optionalUrl, portNumber, requiredUrl, unlessEmbedded } from '@helpdesk/kit';
 
 /** Defaults for the per-key rate limits (the spec's per-minute figures; docs/adr/0001). */
 export const DEFAULT_SECRET_PER_MINUTE = 120;
@@ -24,18 +24,17 @@ export function parseServiceUrls(value: string): Record<string, string> {
   return out;
 }
 
-/** The gateway process's environment (gateway/src/main.ts). Nothing else reads process.env. */
-export const gatewayEnvSchema = z.object({
-  NODE_ENV: z.enum(['development', 'test', 'production']).default('development'),
-  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
-  PORT: portNumber(8080),
-  HOST: z.string().min(1).default('0.0.0.0'),
-  MONGO_URL: z.string().url(),
-  MONGO_DB: z.string().min(1).default('gateway'),
-  REDIS_URL: optionalUrl(),
-  /** Prefix of every Redis key the gateway writes (gateways sharing counters must use the same). */
-  REDIS_KEY_PREFIX: z.string().min(1).default('hd:gw:'),
-  INTERNAL_TOKEN_SECRET: z.string().min(32, 'must be at least 32 characters'),
+/**
+ * The gateway process's environment (gateway/src/main.ts). Nothing else reads process.env.
+ * REDIS_URL and SERVICE_URLS are required unless HELPDESK_EMBEDDED=1 (docs/adr/0038).
+ */
+const gatewayEnvFields = commonEnvSchema.extend({
+  PORT: portNumber(8080).describe('HTTP port of the public API.'),
+  HOST: z.string().min(1).default('0.0.0.0').describe('Interface the API listens on (`npm start` defaults to 127.0.0.1 instead).'),
+  MONGO_URL: requiredUrl('MongoDB (teams and API keys)').describe('MongoDB (teams and API keys).'),
+  MONGO_DB: z.string().min(1).optional().describe("Database name; default the one in MONGO_URL's path, else `gateway`."),
+  REDIS_URL: optionalUrl().describe('Redis: rate-limit counters and Idempotency-Key records shared by every gateway. Required unless HELPDESK_EMBEDDED=1.'),
+  REDIS_KEY_PREFIX: z.string().min(1).default('hd:gw:').describe('Prefix of every Redis key the gateway writes (gateways sharing counters must use the same).'),
   SERVICE_URLS: z
     .string()
     .default('')
@@ -46,10 +45,19 @@ export const gatewayEnvSchema = z.object({
         ctx.addIssue({ code: 'custom', message: (err as Error).message });
         return z.NEVER;
       }
-    }),
-  RATE_LIMIT_SECRET_PER_MINUTE: positiveInt(DEFAULT_SECRET_PER_MINUTE),
-  RATE_LIMIT_PUBLISHABLE_PER_MINUTE: positiveInt(DEFAULT_PUBLISHABLE_PER_MINUTE),
-  /** How long a resolved key stays cached in memory (bounds how late a revocation takes effect). */
-  KEY_CACHE_TTL_MS: z.preprocess((v) => (v === '' || v === undefined ? 5000 : Number(v)), z.number().int().min(0).max(60_000)),
+    })
+    .describe('`name=url,…` of every service (each service of the API manifest needs one unless HELPDESK_EMBEDDED=1).'),
+  RATE_LIMIT_SECRET_PER_MINUTE: positiveInt(DEFAULT_SECRET_PER_MINUTE).describe('Requests per minute per secret key (teams may override).'),
+  RATE_LIMIT_PUBLISHABLE_PER_MINUTE: positiveInt(DEFAULT_PUBLISHABLE_PER_MINUTE).describe('Requests per minute per publishable key.'),
+  KEY_CACHE_TTL_MS: z
+    .preprocess((v) => (v === '' || v === undefined ? 5000 : Number(v)), z.number().int().min(0).max(60_000))
+    .describe('How long a resolved key stays cached in memory (bounds how late a revocation takes effect).'),
 });
+export const gatewayEnvSchema = unlessEmbedded(gatewayEnvFields, { REDIS_URL: 'in-memory rate limits and idempotency, one gateway only', SERVICE_URLS: 'no service routes' });
 export type GatewayEnv = z.infer<typeof gatewayEnvSchema>;
+
+/** Services of the API manifest that SERVICE_URLS does not name (their routes would answer 503 for good). */
+export function servicesWithoutUrl(operations: Record<string, { service: string }>, urls: Record<string, string>): string[] {
+  const needed = new Set(Object.values(operations).map((op) => op.service).filter((s) => s !== 'gateway'));
+  return [...needed].filter((s) => !urls[s]).sort();
+}

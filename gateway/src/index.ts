@@ -114,6 +114,10 @@ export async function startGateway(opts: GatewayOptions): Promise<RunningGateway
     idempotencyTtlMs: opts.idempotencyTtlMs ?? 24 * 60 * 60 * 1000,
     idempotencyLockMs: opts.idempotencyLockMs ?? 60_000,
     openApiJson: () => (openApiJson ??= JSON.stringify(buildOpenApiDocument(operations))),
+    readiness: {
+      mongodb: () => repo.ready?.() ?? true,
+      ...(redis ? { redis: () => redis!.status === 'ready' } : {}),
+    },
     docs: docsApp(),
     streamTokens: new StreamTokens(opts.streamTokenSecret ?? randomBytes(32).toString('hex'), resolver),
     apiKeys: apiKeyOperations({ repo, admin, resolver, upstreams, logger: opts.logger, workspace }),

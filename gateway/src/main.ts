@@ -1,16 +1,24 @@
-// The gateway as its own process: `tsx gateway/src/main.ts` (env: see gatewayEnvSchema).
-import { createLogger, InternalTokens, loadConfig, onShutdown } from '@helpdesk/kit';
-import { gatewayEnvSchema } from './config';
+// The gateway as its own process: `node --require tsx/cjs gateway/src/main.ts` (env: gatewayEnvSchema,
+// the README's table). Refuses to start without its servers unless HELPDESK_EMBEDDED=1 (docs/adr/0038).
+import { PUBLIC_OPERATIONS } from '@helpdesk/contracts';
+import { ConfigError, createLogger, InternalTokens, loadConfig, mongoDbName, onShutdown, startMetricsServer } from '@helpdesk/kit';
+import { gatewayEnvSchema, servicesWithoutUrl } from './config';
 import { startGateway } from './index';
 
 async function main(): Promise<void> {
   const env = loadConfig(gatewayEnvSchema);
+  const unrouted = servicesWithoutUrl(PUBLIC_OPERATIONS, env.SERVICE_URLS);
+  if (unrouted.length && !env.HELPDESK_EMBEDDED) {
+    throw new ConfigError(`Invalid configuration:\n  SERVICE_URLS: no URL for ${unrouted.join(', ')} (or HELPDESK_EMBEDDED=1 for development: their routes answer 503)`);
+  }
   const logger = createLogger('gateway', env.LOG_LEVEL);
+  if (!env.REDIS_URL) logger.warn('HELPDESK_EMBEDDED=1 and no REDIS_URL: in-memory rate limits and idempotency (one gateway only)');
+  const metrics = await startMetricsServer(env.METRICS_PORT);
   const gateway = await startGateway({
     port: env.PORT,
     host: env.HOST,
     mongoUrl: env.MONGO_URL,
-    dbName: env.MONGO_DB,
+    dbName: mongoDbName(env.MONGO_URL, env.MONGO_DB, 'gateway'),
     redisUrl: env.REDIS_URL,
     redisKeyPrefix: env.REDIS_KEY_PREFIX,
     tokens: new InternalTokens(env.INTERNAL_TOKEN_SECRET),
@@ -23,8 +31,11 @@ async function main(): Promise<void> {
       publishablePerMinute: env.RATE_LIMIT_PUBLISHABLE_PER_MINUTE,
     },
   });
-  onShutdown(logger, [{ name: 'gateway', close: () => gateway.stop() }]);
-  logger.info({ url: gateway.url, services: Object.keys(env.SERVICE_URLS), redis: Boolean(env.REDIS_URL) }, 'gateway ready');
+  onShutdown(logger, [
+    { name: 'metrics', close: () => metrics.stop() },
+    { name: 'gateway', close: () => gateway.stop() },
+  ]);
+  logger.info({ url: gateway.url, metrics: metrics.url, services: Object.keys(env.SERVICE_URLS), redis: Boolean(env.REDIS_URL) }, 'gateway ready');
 }
 
 main().catch((err) => {

@@ -1,7 +1,7 @@
 import type { Readable } from 'node:stream';
 import { Pool } from 'undici';
 import { INTERNAL_TOKEN_HEADER, REQUEST_ID_HEADER } from '@helpdesk/contracts';
-import { ApiError, type Logger } from '@helpdesk/kit';
+import { ApiError, upstreamUnavailable, type Logger } from '@helpdesk/kit';
 
 interface Upstream {
   pool: Pool;
@@ -35,7 +35,11 @@ export interface StreamAnswer {
   body: Readable;
 }
 
-const unavailable = () => new ApiError('service_unavailable', 'The service for this endpoint is unavailable. Please retry later.');
+/** The route's service did not answer: 503 for its routes only, counted per service. */
+const unavailable = (service: string) => {
+  upstreamUnavailable.inc({ service });
+  return new ApiError('service_unavailable', 'The service for this endpoint is unavailable. Please retry later.');
+};
 
 /** One keep-alive connection pool per service; the client's `Authorization` is never forwarded. */
 export class Upstreams {
@@ -56,7 +60,7 @@ export class Upstreams {
 
   async forward(r: ProxyRequest): Promise<ProxyAnswer> {
     const upstream = this.pools.get(r.service);
-    if (!upstream) throw unavailable();
+    if (!upstream) throw unavailable(r.service);
     const headers: Record<string, string> = { [INTERNAL_TOKEN_HEADER]: r.token, [REQUEST_ID_HEADER]: r.requestId };
     if (r.body && r.contentType) headers['content-type'] = r.contentType;
     let answer;
@@ -64,14 +68,14 @@ export class Upstreams {
       answer = await upstream.pool.request({ method: r.method as 'GET', path: upstream.basePath + r.pathAndQuery, headers, body: r.body });
     } catch (err) {
       if (this.debug) this.logger.debug({ err, requestId: r.requestId, service: r.service }, 'service unreachable');
-      throw unavailable();
+      throw unavailable(r.service);
     }
     let body: Buffer;
     try {
       body = Buffer.from(await answer.body.arrayBuffer());
     } catch (err) {
       if (this.debug) this.logger.debug({ err, requestId: r.requestId }, 'service response interrupted');
-      throw unavailable();
+      throw unavailable(r.service);
     }
     const ct = answer.headers['content-type'];
     const loc = answer.headers['location'];
@@ -81,7 +85,7 @@ export class Upstreams {
   /** Opens a streaming GET; `signal` aborts it (the client went away, or its key was revoked). */
   async openStream(r: Omit<ProxyRequest, 'body' | 'contentType' | 'method'> & { lastEventId?: string }, signal: AbortSignal): Promise<StreamAnswer> {
     const upstream = this.pools.get(r.service);
-    if (!upstream) throw unavailable();
+    if (!upstream) throw unavailable(r.service);
     const headers: Record<string, string> = { [INTERNAL_TOKEN_HEADER]: r.token, [REQUEST_ID_HEADER]: r.requestId, accept: 'text/event-stream' };
     // EventSource's reconnection header: the replay point.
     if (r.lastEventId) headers['last-event-id'] = r.lastEventId;
@@ -91,7 +95,7 @@ export class Upstreams {
       return { status: answer.statusCode, contentType: typeof ct === 'string' ? ct : null, body: answer.body };
     } catch (err) {
       if (this.debug) this.logger.debug({ err, requestId: r.requestId, service: r.service }, 'service unreachable');
-      throw unavailable();
+      throw unavailable(r.service);
     }
   }
 

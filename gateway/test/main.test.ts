@@ -15,6 +15,9 @@ it('main.ts starts from the environment, answers, and shuts down cleanly on SIGT
       REDIS_URL: '',
       INTERNAL_TOKEN_SECRET: 'a'.repeat(40),
       SERVICE_URLS: 'ticketing=http://127.0.0.1:1',
+      // Without Redis and most services: the development switch (docs/adr/0038).
+      HELPDESK_EMBEDDED: '1',
+      METRICS_PORT: '0',
       LOG_LEVEL: 'info',
     },
     stdio: ['ignore', 'pipe', 'pipe'],

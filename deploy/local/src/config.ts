@@ -20,6 +20,8 @@ export const localEnvSchema = z.object({
   ATTACHMENTS_S3_URL: optionalUrl(),
   OTEL_EXPORTER_OTLP_ENDPOINT: optionalUrl(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  /** Prometheus `GET /metrics` of the whole platform (embedded stand-ins included) on this port; unset = none. */
+  METRICS_PORT: z.preprocess((v) => (v === '' ? undefined : v), z.coerce.number().int().min(0).max(65535).optional()),
   INTERNAL_TOKEN_SECRET: z
     .string()
     .min(32, 'must be at least 32 characters')

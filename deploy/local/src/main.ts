@@ -1,4 +1,4 @@
-import { ConfigError, createLogger, loadConfig, onShutdown } from '@helpdesk/kit';
+import { ConfigError, createLogger, loadConfig, onShutdown, startMetricsServer, type MetricsServer } from '@helpdesk/kit';
 import { localEnvSchema } from './config';
 import { bootPlatform, type Platform } from './platform';
 import { ensureDevCredentials } from './credentials';
@@ -16,6 +16,7 @@ async function main(): Promise<void> {
   const env = loadConfig(localEnvSchema);
   const logger = createLogger('local', env.LOG_LEVEL);
   let stopping = false;
+  let metrics: MetricsServer | undefined;
   const booting: Promise<Platform> = bootPlatform({
     port: env.PORT,
     host: env.HOST,
@@ -36,6 +37,7 @@ async function main(): Promise<void> {
       name: 'platform',
       close: () => {
         stopping = true;
+        void metrics?.stop();
         return booting.then(
           (p) => p.stop(),
           () => undefined,
@@ -56,6 +58,7 @@ async function main(): Promise<void> {
       mongoUrl: platform.mongoUrl,
     });
     if (stopping) return;
+    if (env.METRICS_PORT !== undefined) metrics = await startMetricsServer(env.METRICS_PORT, env.HOST);
     const lines = [
       '',
       `Helpdesk platform${created ? ' (first start: development team created)' : ''}`,
@@ -65,6 +68,7 @@ async function main(): Promise<void> {
       `  MongoDB     ${platform.mongoUrl}${platform.embeddedMongo ? ` (embedded, journal in ${env.DATA_DIR}/mongo)` : ''}`,
       `  bus         ${env.AMQP_URL ? 'RabbitMQ' : 'in-process'}; rate limits and idempotency ${env.REDIS_URL ? 'in Redis' : 'in-process'}`,
       `  credentials ${file}`,
+      ...(metrics ? [`  metrics     ${metrics.url}`] : []),
       `Ready: ${platform.baseUrl}`,
       '',
     ];

@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { ApiError, errorBody, type Logger } from '@helpdesk/kit';
+import { ApiError, errorBody, type Logger, type ReadinessChecks } from '@helpdesk/kit';
 import type { ApiKeyOperations } from '../api-keys/operations';
 import type { KeyResolver, ResolvedKey } from '../auth';
 import type { TokenMinter } from '../fast-token';
@@ -31,6 +31,8 @@ export interface GatewayContext {
   streamTokens: StreamTokens;
   /** The API-key operations and invite acceptance (gateway/src/api-keys), which the gateway answers itself. */
   apiKeys?: ApiKeyOperations;
+  /** What `/readyz` checks (the gateway's database, Redis): 503 naming the failing part. */
+  readiness?: ReadinessChecks;
   /** Redis unreachable: a retryable 503 (fail closed), warned about at most every 10 s. */
   storeDown(err: unknown, requestId: string): ApiError;
 }

@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { ApiError, newId } from '@helpdesk/kit';
+import { ApiError, newId, requestDuration, requestsTotal } from '@helpdesk/kit';
 import { DONE, sendError, type Exchange, type GatewayContext, type Step } from './exchange';
 import { access } from './steps/access';
 import { authenticate } from './steps/authenticate';
@@ -45,6 +45,7 @@ export function createListener(g: GatewayContext) {
   const debug = g.logger.isLevelEnabled('debug');
   return (req: IncomingMessage, res: ServerResponse): void => {
     const requestId = newId('request');
+    const started = process.hrtime.bigint();
     res.setHeader('x-svc-request-id', requestId);
     const x: Exchange = {
       req,
@@ -60,6 +61,12 @@ export function createListener(g: GatewayContext) {
       body: null,
       idempotency: null,
     };
+    // Counted once answered, by operation id (`unmatched`: no operation of the manifest) and status.
+    res.once('close', () => {
+      const labels = { operation: x.route?.id ?? x.match?.route?.id ?? 'unmatched', status: String(res.statusCode) };
+      requestsTotal.inc(labels);
+      requestDuration.observe(labels, Number(process.hrtime.bigint() - started) / 1e9);
+    });
     run(x, g).then(
       () => {
         if (debug) g.logger.debug({ requestId, method: req.method, url: req.url, status: res.statusCode }, 'request');

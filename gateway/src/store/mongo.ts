@@ -80,6 +80,10 @@ export class MongoKeyRepository implements KeyRepository {
     private readonly keys: mongoose.Model<any>,
   ) {}
 
+  ready(): boolean {
+    return this.conn.readyState === 1;
+  }
+
   static async connect(url: string, dbName = 'gateway'): Promise<MongoKeyRepository> {
     const conn = await connectMongo(url, dbName);
     const teams = conn.model('Team', teamSchema) as unknown as mongoose.Model<any>;

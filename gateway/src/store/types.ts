@@ -56,4 +56,6 @@ export interface KeyRepository {
   revokeKey(keyId: string, at: Date): Promise<boolean>;
   touchKey(keyId: string, at: Date): Promise<void>;
   close(): Promise<void>;
+  /** Readiness: false while the database connection is down. */
+  ready?(): boolean;
 }

@@ -13,6 +13,55 @@ export function loadConfig<S extends z.ZodType>(schema: S, env: NodeJS.ProcessEn
   throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
 }
 
+/**
+ * The development switch (docs/adr/0038): a standalone process may run on in-process stand-ins
+ * (the memory bus; the gateway's in-memory stores) only when HELPDESK_EMBEDDED=1 says so.
+ */
+export const EMBEDDED_SWITCH = 'HELPDESK_EMBEDDED';
+const embeddedOn = (v: unknown) => v === true || v === '1' || v === 'true';
+/** Set: not absent, not empty, and (once parsed, like SERVICE_URLS) not an empty map. */
+const isSet = (v: unknown) => v !== undefined && v !== '' && !(typeof v === 'object' && v !== null && Object.keys(v).length === 0);
+
+/** A URL a standalone process cannot run without: missing is an error naming the variable. */
+export const requiredUrl = (what: string) =>
+  z.preprocess((v) => (v === '' ? undefined : v), z.string({ error: (i) => (i.input === undefined ? `required: ${what}` : 'must be a string') }).url());
+
+/**
+ * Requires `names` unless the development switch is on: one issue per missing variable, naming it
+ * and the stand-in the switch would allow. Applied to a finished schema (after every `.extend`).
+ */
+export function unlessEmbedded<S extends z.ZodObject<any>>(schema: S, names: Record<string, string>): S {
+  // Checked on the raw input (`when`), so a missing variable is named even when others fail too.
+  let out: z.ZodObject<any> = schema;
+  for (const [name, standIn] of Object.entries(names)) {
+    out = out.refine(
+      (env: Record<string, unknown>) => embeddedOn(env[EMBEDDED_SWITCH]) || isSet(env[name]),
+      { path: [name], message: `required (or ${EMBEDDED_SWITCH}=1 for development: ${standIn})`, when: (payload) => typeof payload.value === 'object' && payload.value !== null },
+    );
+  }
+  return out as S;
+}
+
+/**
+ * The database a process uses: MONGO_DB, else the database named in MONGO_URL's path, else the
+ * process's own name. Never silently replaced: a URL naming a database is that database.
+ */
+export function mongoDbName(mongoUrl: string, mongoDb: string | undefined, fallback: string): string {
+  if (mongoDb) return mongoDb;
+  const match = /^mongodb(?:\+srv)?:\/\/[^/]*\/([^?]+)/.exec(mongoUrl);
+  const fromUrl = match ? decodeURIComponent(match[1]) : '';
+  return fromUrl || fallback;
+}
+
+/** The schemas of the processes declared in this process (the README's table is generated from them). */
+export const processSchemas = new Map<string, z.ZodObject<any>>();
+let describeOnly = false;
+/** Makes `runServiceMain` record its schema and start nothing (scripts/env-docs.ts imports every main.ts). */
+export function describeProcessesOnly(): void {
+  describeOnly = true;
+}
+export const describingOnly = (): boolean => describeOnly;
+
 /** Empty strings count as unset, so `FOO=` behaves like no FOO. */
 export const optionalUrl = () =>
   z.preprocess((v) => (v === '' ? undefined : v), z.string().url().optional());
@@ -23,17 +72,29 @@ export const portNumber = (fallback: number) =>
 export const boolFlag = (fallback: boolean) =>
   z.preprocess((v) => (v === undefined || v === '' ? fallback : v === 'true' || v === '1'), z.boolean());
 
-/** Variables every service process reads. */
-export const serviceEnvSchema = z.object({
-  NODE_ENV: z.enum(['development', 'test', 'production']).default('development'),
-  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
-  PORT: portNumber(3000),
-  MONGO_URL: optionalUrl(),
-  AMQP_URL: optionalUrl(),
-  /** RabbitMQ names (default `helpdesk.events` and queues `helpdesk.<service>`): runs sharing a broker isolate themselves with their own. */
-  AMQP_EXCHANGE: z.string().min(1).optional(),
-  AMQP_QUEUE_PREFIX: z.string().min(1).optional(),
-  OTEL_EXPORTER_OTLP_ENDPOINT: optionalUrl(),
-  INTERNAL_TOKEN_SECRET: z.string().min(32, 'must be at least 32 characters'),
+/** Variables every process reads (gateway and services). */
+export const commonEnvSchema = z.object({
+  NODE_ENV: z.enum(['development', 'test', 'production']).default('development').describe('`production` in deployments.'),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info').describe('pino log level.'),
+  METRICS_PORT: portNumber(9464).describe('Port of the Prometheus endpoint `GET /metrics` (its own port, never behind the gateway; 0 = any free port).'),
+  OTEL_EXPORTER_OTLP_ENDPOINT: optionalUrl().describe('OTLP/HTTP collector for traces; unset = no export.'),
+  INTERNAL_TOKEN_SECRET: z.string({ error: (i) => (i.input === undefined ? 'required: the shared secret of internal tokens' : 'must be a string') }).min(32, 'must be at least 32 characters').describe('Shared secret of the gateway → service tokens (same value in every process).'),
+  [EMBEDDED_SWITCH]: boolFlag(false).describe('Development only: allow in-process stand-ins for the servers the process would otherwise refuse to start without.'),
 });
+
+/** Variables every service process reads. */
+export const serviceEnvSchema = commonEnvSchema.extend({
+  PORT: portNumber(3000).describe('HTTP port of the service (every interface).'),
+  MONGO_URL: optionalUrl().describe('MongoDB (a replica set: the outbox writes in transactions).'),
+  MONGO_DB: z.string().min(1).optional().describe("Database name; default the one in MONGO_URL's path, else the service's name."),
+  AMQP_URL: optionalUrl().describe('RabbitMQ. Required unless HELPDESK_EMBEDDED=1 (in-process bus: events reach no other process).'),
+  AMQP_EXCHANGE: z.string().min(1).optional().describe('Topic exchange (default `helpdesk.events`); runs sharing a broker isolate themselves with their own.'),
+  AMQP_QUEUE_PREFIX: z.string().min(1).optional().describe('Queue names `<prefix>.<service>` (default `helpdesk`).'),
+});
+
+/** A standalone service process's schema: MONGO_URL always, AMQP_URL unless embedded, plus its own. */
+export function standaloneServiceSchema<S extends z.ZodObject<any>>(extraEnv: S) {
+  const schema = serviceEnvSchema.extend({ MONGO_URL: requiredUrl('MongoDB replica-set URL') }).extend(extraEnv.shape);
+  return unlessEmbedded(schema, { AMQP_URL: 'the in-process bus' });
+}
 export type ServiceEnv = z.infer<typeof serviceEnvSchema>;

@@ -14,6 +14,8 @@ export interface ServiceAppOptions {
   routes: (app: Express) => void;
   /** Readiness: true when the service's dependencies (database, bus) answer. */
   ready?: () => boolean | Promise<boolean>;
+  /** Readiness by part (`mongodb`, `broker`…): `/readyz` answers 503 naming every part that fails. */
+  checks?: ReadinessChecks;
   /** Largest JSON body accepted (the gateway enforces the same). */
   bodyLimit?: string;
 }
@@ -79,9 +81,10 @@ export function createServiceApp(opts: ServiceAppOptions): Express {
   app.get('/healthz', (_req, res) => {
     res.json({ status: 'ok', service: opts.name });
   });
+  const checks: ReadinessChecks = { ...opts.checks, ...(opts.ready ? { dependencies: opts.ready } : {}) };
   app.get('/readyz', async (_req, res) => {
-    const ready = opts.ready ? await opts.ready() : true;
-    res.status(ready ? 200 : 503).json({ status: ready ? 'ready' : 'not_ready', service: opts.name });
+    const failing = await failingChecks(checks);
+    res.status(failing.length ? 503 : 200).json(failing.length ? { status: 'not_ready', service: opts.name, failing } : { status: 'ready', service: opts.name });
   });
   app.use(internalAuth(opts.tokens));
   // Every log line of a request carries its id (`logOf(res).info(...)`); the child logger is made
@@ -111,6 +114,15 @@ export function createServiceApp(opts: ServiceAppOptions): Express {
   app.use((req, _res, next) => next(new ApiError('route_not_found', `Unrecognized request URL (${req.method} ${req.path}).`)));
   app.use(errorHandler(opts.logger));
   return app;
+}
+
+/** What a process cannot serve without, by name: true when that part answers. */
+export type ReadinessChecks = Record<string, () => boolean | Promise<boolean>>;
+
+/** The names of the checks that fail (a check that throws fails), in order. */
+export async function failingChecks(checks: ReadinessChecks): Promise<string[]> {
+  const results = await Promise.all(Object.entries(checks).map(async ([name, check]) => ((await Promise.resolve().then(check).catch(() => false)) ? null : name)));
+  return results.filter((n): n is string => n !== null);
 }
 
 /** Listens and resolves with the server once it accepts connections. */

@@ -21,3 +21,4 @@ export * from './subscriptions';
 export * from './scoped';
 export * from './internal-client';
 export * from './custom-fields';
+export * from './metrics';

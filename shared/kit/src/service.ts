@@ -5,8 +5,9 @@ import { z } from 'zod';
 import type { Operations } from '@helpdesk/contracts';
 import type { EventBus } from './bus';
 import { createBus } from './bus';
-import { loadConfig, serviceEnvSchema } from './config';
+import { describingOnly, loadConfig, mongoDbName, processSchemas, serviceEnvSchema, standaloneServiceSchema } from './config';
 import { closeServer, createServiceApp, listen } from './http';
+import { startMetricsServer } from './metrics';
 import { InternalTokens } from './internal-token';
 import { createLogger, type Logger } from './logger';
 import { connectMongo } from './mongo';
@@ -75,7 +76,7 @@ export interface BuiltService<M = any, R = any> {
 
 export function buildService<Ops extends Operations, M extends Record<string, mongoose.Model<any>>, R>(
   def: ServiceDefinition<Ops, M, R>,
-  opts: { conn: mongoose.Connection; tokens: InternalTokens; logger: Logger },
+  opts: { conn: mongoose.Connection; tokens: InternalTokens; logger: Logger; bus?: EventBus },
 ): BuiltService<M, R> {
   const deps: ServiceDeps<M> = { conn: opts.conn, models: def.models(opts.conn), logger: opts.logger };
   const rules = def.rules(deps);
@@ -84,7 +85,11 @@ export function buildService<Ops extends Operations, M extends Record<string, mo
     name: def.name,
     logger: opts.logger,
     tokens: opts.tokens,
-    ready: () => opts.conn.readyState === 1,
+    // Readiness names what it cannot serve without: its database and its broker channel.
+    checks: {
+      mongodb: () => opts.conn.readyState === 1,
+      ...(opts.bus?.ready ? { broker: () => opts.bus!.ready!() } : {}),
+    },
     // An operation may take a larger body than the default (an upload): the largest one declared.
     bodyLimit: bodyLimitOf(def.operations),
     routes: (a) => mountOperations(a, def.operations, handlers),
@@ -139,7 +144,7 @@ export async function startService<Ops extends Operations, M extends Record<stri
     for (const w of workers.splice(0).reverse()) await w.stop();
   };
   try {
-    const built = buildService(def, { conn, tokens: opts.tokens, logger });
+    const built = buildService(def, { conn, tokens: opts.tokens, logger, bus: opts.bus });
     await Promise.all(Object.values(built.deps.models).map((m) => (m as mongoose.Model<any>).init()));
     relay = startOutboxRelay({ conn, bus: opts.bus, logger });
     await subscribeAll(opts.bus, def.name, def.consumers?.(built.rules, built.deps) ?? []);
@@ -174,29 +179,43 @@ export async function startService<Ops extends Operations, M extends Record<stri
 
 /**
  * A service's standalone process (`services/<name>/src/main.ts`): parses its environment once
- * (`MONGO_URL` required here, plus the service's own variables), starts it on `PORT` on every
- * interface, and stops it on SIGINT/SIGTERM (the service first, then the bus).
+ * (`MONGO_URL` and `AMQP_URL` required unless HELPDESK_EMBEDDED=1, plus the service's own variables),
+ * starts it on `PORT` on every interface with its metrics on `METRICS_PORT`, and stops it on
+ * SIGINT/SIGTERM (the service first, then the bus). Its schema is the README's table section.
  */
 export function runServiceMain<S extends z.ZodObject<any>>(
   name: string,
   extraEnv: S,
   start: (opts: ServiceOptions, env: z.infer<typeof serviceEnvSchema> & z.infer<S> & { MONGO_URL: string }) => Promise<RunningService>,
 ): void {
-  const schema = serviceEnvSchema.extend({ MONGO_URL: z.string().url() }).extend(extraEnv.shape);
+  const schema = standaloneServiceSchema(extraEnv);
+  processSchemas.set(name, schema);
+  if (describingOnly()) return;
   (async () => {
     const env = loadConfig(schema) as z.infer<typeof serviceEnvSchema> & z.infer<S> & { MONGO_URL: string };
     const logger = createLogger(name, env.LOG_LEVEL);
+    if (!env.AMQP_URL) logger.warn('HELPDESK_EMBEDDED=1 and no AMQP_URL: the in-process bus; events reach no other process');
     const bus = createBus({ amqpUrl: env.AMQP_URL, exchange: env.AMQP_EXCHANGE, queuePrefix: env.AMQP_QUEUE_PREFIX, logger });
+    const metrics = await startMetricsServer(env.METRICS_PORT);
     const running = await start(
-      { mongoUrl: env.MONGO_URL, bus, tokens: new InternalTokens(env.INTERNAL_TOKEN_SECRET), logger, port: env.PORT, host: '0.0.0.0' },
+      {
+        mongoUrl: env.MONGO_URL,
+        dbName: mongoDbName(env.MONGO_URL, env.MONGO_DB, name),
+        bus,
+        tokens: new InternalTokens(env.INTERNAL_TOKEN_SECRET),
+        logger,
+        port: env.PORT,
+        host: '0.0.0.0',
+      },
       env,
     );
     // Closed in reverse order: the service (HTTP, workers, relay, database) first, then the bus.
     onShutdown(logger, [
+      { name: 'metrics', close: () => metrics.stop() },
       { name: 'bus', close: () => bus.close() },
       { name, close: () => running.stop() },
     ]);
-    logger.info({ url: running.url }, `${name} listening`);
+    logger.info({ url: running.url, metrics: metrics.url }, `${name} listening`);
   })().catch((err) => {
     console.error(err instanceof Error ? err.message : err);
     process.exit(1);

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { ApiError } from '@helpdesk/kit';
+import { ApiError, idempotencyOutcomes } from '@helpdesk/kit';
 import { DONE, type Exchange, type GatewayContext, type Step } from '../exchange';
 import type { ProxyAnswer } from '../../proxy';
 
@@ -29,9 +29,11 @@ export const idempotency: Step = async (x, g) => {
     throw g.storeDown(err, x.requestId);
   }
   if (!found) {
+    idempotencyOutcomes.inc({ outcome: 'claimed' });
     x.idempotency = { key, fingerprint };
     return;
   }
+  idempotencyOutcomes.inc({ outcome: found.fingerprint !== fingerprint ? 'conflict' : found.state === 'in_progress' ? 'in_progress' : 'replayed' });
   if (found.fingerprint !== fingerprint) {
     throw new ApiError('idempotency_key_in_use', 'This Idempotency-Key was already used with a different method, endpoint or body.', 'Idempotency-Key');
   }

@@ -1,4 +1,4 @@
-import { ApiError } from '@helpdesk/kit';
+import { ApiError, rateLimitDecisions } from '@helpdesk/kit';
 import type { Step } from '../exchange';
 
 const WINDOW_MS = 60_000;
@@ -21,6 +21,7 @@ export const rateLimit: Step = async (x, g) => {
   x.res.setHeader('X-RateLimit-Remaining', remaining > 0 ? remaining : 0);
   x.res.setHeader('X-RateLimit-Reset', Math.ceil(hit.resetAtMs / 1000));
   x.res.setHeader('X-RateLimit-Window', WINDOW_HEADER);
+  rateLimitDecisions.inc({ outcome: remaining < 0 ? 'limited' : 'allowed' });
   if (remaining < 0) {
     const retryAfter = Math.max(1, Math.ceil((hit.resetAtMs - Date.now()) / 1000));
     throw new ApiError('rate_limit_exceeded', `Rate limit of ${auth.limit} requests per minute exceeded. Retry after ${retryAfter} s.`, undefined, {

@@ -1,4 +1,4 @@
-import { ApiError } from '@helpdesk/kit';
+import { ApiError, failingChecks } from '@helpdesk/kit';
 import { BASE_PATH, DONE, sendEnvelope, sendJson, type Exchange, type GatewayContext, type Step } from '../exchange';
 import { body } from './body';
 
@@ -12,10 +12,11 @@ export const unauthenticated: Step = (x, g) => {
   const q = url.indexOf('?');
   const path = q === -1 ? url : url.slice(0, q);
   if (!path.startsWith(BASE_PATH) || (path.length > BASE_PATH.length && path.charCodeAt(BASE_PATH.length) !== 47)) {
-    if (path === '/healthz' || path === '/readyz') {
+    if (path === '/healthz') {
       sendEnvelope(x.res, x.requestId, { status: 'ok', service: 'gateway' });
       return DONE;
     }
+    if (path === '/readyz') return readiness(x, g);
     if (path === '/docs' || path.startsWith('/docs/')) {
       g.docs(x.req, x.res);
       return DONE;
@@ -33,6 +34,14 @@ export const unauthenticated: Step = (x, g) => {
     return DONE;
   }
 };
+
+/** Readiness: what the gateway cannot serve without; a service behind it that is down is not (its routes answer 503). */
+async function readiness(x: Exchange, g: GatewayContext): Promise<typeof DONE> {
+  const failing = await failingChecks(g.readiness ?? {});
+  if (failing.length) throw new ApiError('service_unavailable', `Not ready: ${failing.join(', ')} unavailable.`, undefined, { extra: { failing } });
+  sendEnvelope(x.res, x.requestId, { status: 'ok', service: 'gateway' });
+  return DONE;
+}
 
 /** Accepting an invitation: the token in the body stands in for a key (gateway/src/api-keys). */
 async function acceptInvite(x: Exchange, g: GatewayContext): Promise<typeof DONE> {

@@ -1,13 +1,18 @@
 import * as amqp from 'amqplib';
 import { context, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
 import { EVENTS_EXCHANGE, parseEvent, type EventEnvelope } from '@helpdesk/contracts';
+import { consumerDeliveries, consumerRedeliveries, queueDepth } from '../metrics';
 import { currentTraceHeaders, extractTraceContext } from '../telemetry/propagation';
 import {
   DEFAULT_MAX_ATTEMPTS,
   DEFAULT_PREFETCH,
   DEFAULT_RETRY_DELAY_MS,
+  deadLetterRecord,
+  ERROR_HEADER,
   retryDelay,
   type BusLogger,
+  type DeadLetterQueue,
+  type DeadLetterRecord,
   type EventBus,
   type EventHandler,
   type PublishOptions,
@@ -66,9 +71,11 @@ function withHeartbeat(url: string, seconds: number): string {
  *
  * Consuming: manual acks and prefetch. Success = ack. Failure = the message is republished to the
  * retry queue with a per-message TTL (`retryDelayMs * 2^(attempt-1)`) and the attempt header + 1, the
- * original acked only after the broker confirmed the copy; after `maxAttempts` it is rejected
- * without requeue, which dead-letters it to `<prefix>.<service>.dead`. An unparseable message is
- * dead-lettered at once. (Per-message TTLs expire at the head of the retry queue only, so a retry
+ * original acked only after the broker confirmed the copy; after `maxAttempts` a copy carrying the
+ * last error (`x-helpdesk-error`) goes to `<prefix>.<service>.dead` (the original is rejected
+ * without requeue, which dead-letters it there through the dlx, when the copy is not confirmed).
+ * An unparseable message is dead-lettered at once. `deadLetterQueue` lists, replays and discards
+ * dead letters (the operator CLI, docs/adr/0039). (Per-message TTLs expire at the head of the retry queue only, so a retry
  * can wait longer than its delay behind a longer one, never shorter.)
  *
  * Reconnects after connection loss or a broker restart with capped exponential backoff (jittered),
@@ -89,13 +96,89 @@ export class AmqpBus implements EventBus {
   private reconnectTimer: NodeJS.Timeout | null = null;
   private failures = 0;
   private waiters: Array<{ resolve: () => void; reject: (e: Error) => void }> = [];
+  private readonly unregisterDepth: () => void;
 
   constructor(private readonly opts: AmqpBusOptions) {
     this.exchange = opts.exchange ?? EVENTS_EXCHANGE;
     this.deadLetterExchange = `${this.exchange}.dlx`;
     this.queuePrefix = opts.queuePrefix ?? 'helpdesk';
     this.logger = opts.logger;
+    this.unregisterDepth = queueDepth.add(() => this.queueDepths());
     this.connectSoon(0);
+  }
+
+  ready(): boolean {
+    return this.connected;
+  }
+
+  /** Consumer lag (ready messages) and dead letters of each subscribed queue, read at scrape time. */
+  private async queueDepths(): Promise<Array<{ labels: Record<string, string>; value: number }>> {
+    const conn = this.conn;
+    if (!conn || !this.subs.length) return [];
+    const ch = await conn.createChannel();
+    ch.on('error', () => undefined);
+    try {
+      const out = [];
+      for (const service of new Set(this.subs.map((s) => s.service))) {
+        const { main, dead } = this.queueNames(service);
+        out.push({ labels: { queue: main, kind: 'ready' }, value: (await ch.checkQueue(main)).messageCount });
+        out.push({ labels: { queue: main, kind: 'dead' }, value: (await ch.checkQueue(dead)).messageCount });
+      }
+      return out;
+    } finally {
+      await ch.close().catch(() => undefined);
+    }
+  }
+
+  readonly deadLetterQueue: DeadLetterQueue = {
+    list: (service) => this.sweepDeadLetters(service, 'list', null),
+    replay: (service, ids) => this.sweepDeadLetters(service, 'replay', ids),
+    discard: (service, ids) => this.sweepDeadLetters(service, 'discard', ids),
+  };
+
+  /**
+   * Reads every message of the service's dead-letter queue on a channel of its own, acts on the
+   * ones `ids` names (null: all; replay: a copy to the service's own queue at attempt 1, confirmed before the
+   * dead letter is acked; discard: ack), and hands the others back (closing the channel requeues them).
+   */
+  private async sweepDeadLetters(service: string, action: 'list' | 'replay' | 'discard', ids: string[] | null): Promise<DeadLetterRecord[]> {
+    await this.waitForConnection();
+    const { main, dead } = this.queueNames(service);
+    const ch = await this.conn!.createConfirmChannel();
+    ch.on('error', (err) => this.logger.warn({ err, queue: dead }, 'RabbitMQ dead-letter channel error'));
+    const seen: DeadLetterRecord[] = [];
+    try {
+      await ch.checkQueue(dead);
+      for (;;) {
+        const msg = await ch.get(dead, { noAck: false });
+        if (!msg) break;
+        const headers = msg.properties.headers ?? {};
+        let event: unknown = null;
+        try {
+          event = JSON.parse(msg.content.toString('utf8'));
+        } catch {
+          /* listed as unparseable */
+        }
+        const rawError = headers[ERROR_HEADER];
+        const error = rawError !== undefined ? String(rawError) : `rejected (${String(headers['x-first-death-reason'] ?? 'unknown')})`;
+        const record = deadLetterRecord(service, event, Number(headers[ATTEMPT_HEADER]) || 1, error);
+        if (action === 'list') {
+          seen.push(record);
+          continue;
+        }
+        if (ids && !ids.includes(record.eventId)) continue;
+        if (action === 'replay') {
+          const { [ERROR_HEADER]: _error, ...rest } = headers;
+          ch.sendToQueue(main, msg.content, { ...msg.properties, persistent: true, headers: { ...rest, [ATTEMPT_HEADER]: 1 } });
+          await ch.waitForConfirms();
+        }
+        ch.ack(msg);
+        seen.push(record);
+      }
+    } finally {
+      await ch.close().catch(() => undefined);
+    }
+    return seen;
   }
 
   /** Queue names of one service. */
@@ -209,6 +292,7 @@ export class AmqpBus implements EventBus {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
+    this.unregisterDepth();
     if (this.reconnectTimer) clearTimeout(this.reconnectTimer);
     for (const w of this.waiters.splice(0)) w.reject(new Error('bus closed'));
     // Stop deliveries, let the handlers in flight finish and ack, then close the channels.
@@ -332,6 +416,27 @@ export class AmqpBus implements EventBus {
     this.consumerChannels.push({ ch, tag: consumerTag });
   }
 
+  /** A copy with the error to the dead-letter queue, then ack; the plain dlx route when the copy is not confirmed. */
+  private async deadLetter(ch: amqp.ConfirmChannel, sub: Subscription, msg: amqp.ConsumeMessage, err: unknown): Promise<void> {
+    const error = (err instanceof Error ? err.message : String(err)).slice(0, 1000);
+    try {
+      await new Promise<void>((resolve, reject) =>
+        ch.sendToQueue(this.queueNames(sub.service).dead, msg.content, {
+          ...msg.properties,
+          persistent: true,
+          headers: { ...(msg.properties.headers ?? {}), [ERROR_HEADER]: error },
+        }, (e) => (e ? reject(e) : resolve())),
+      );
+      ch.ack(msg);
+    } catch {
+      try {
+        ch.nack(msg, false, false);
+      } catch {
+        /* channel gone: the broker redelivers, and the last attempt dead-letters again */
+      }
+    }
+  }
+
   private async handle(ch: amqp.ConfirmChannel, sub: Subscription, msg: amqp.ConsumeMessage): Promise<void> {
     const { main, retry } = this.queueNames(sub.service);
     const headers = msg.properties.headers ?? {};
@@ -341,9 +446,11 @@ export class AmqpBus implements EventBus {
       event = parseEvent(JSON.parse(msg.content.toString('utf8')));
     } catch (err) {
       this.logger.error({ err, queue: main, messageId: msg.properties.messageId }, 'unparseable event dead-lettered');
+      consumerDeliveries.inc({ queue: main, outcome: 'dead_lettered' });
       ch.nack(msg, false, false);
       return;
     }
+    if (msg.fields.redelivered || attempt > 1) consumerRedeliveries.inc({ queue: main });
     const span = tracer.startSpan(`${main} process`, {
       kind: SpanKind.CONSUMER,
       attributes: { 'messaging.system': 'rabbitmq', 'messaging.destination.name': main, 'messaging.rabbitmq.destination.routing_key': event.type, 'messaging.message.id': event.id, 'helpdesk.attempt': attempt },
@@ -354,15 +461,18 @@ export class AmqpBus implements EventBus {
       );
       span.end();
       ch.ack(msg);
+      consumerDeliveries.inc({ queue: main, outcome: 'acked' });
     } catch (err) {
       span.recordException(err as Error);
       span.setStatus({ code: SpanStatusCode.ERROR, message: (err as Error)?.message });
       span.end();
       if (attempt >= sub.opts.maxAttempts) {
         this.logger.error({ err, eventId: event.id, queue: main, attempt }, 'event dead-lettered after the last attempt');
-        ch.nack(msg, false, false);
+        consumerDeliveries.inc({ queue: main, outcome: 'dead_lettered' });
+        await this.deadLetter(ch, sub, msg, err);
         return;
       }
+      consumerDeliveries.inc({ queue: main, outcome: 'retried' });
       const delay = retryDelay(attempt, sub.opts.retryDelayMs);
       this.logger.warn({ err, eventId: event.id, queue: main, attempt, delay }, 'event handler failed; retrying');
       try {

@@ -1,13 +1,17 @@
 import { context, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
 import { parseEvent, topicMatches, type EventEnvelope } from '@helpdesk/contracts';
+import { consumerDeliveries, consumerRedeliveries, embeddedStoreEntries, queueDepth } from '../metrics';
 import { currentTraceHeaders, extractTraceContext } from '../telemetry/propagation';
 import {
   DEFAULT_MAX_ATTEMPTS,
   DEFAULT_PREFETCH,
   DEFAULT_RETRY_DELAY_MS,
+  deadLetterRecord,
   retryDelay,
   type BusLogger,
   type DeadLetter,
+  type DeadLetterQueue,
+  type DeadLetterRecord,
   type EventBus,
   type EventHandler,
   type PublishOptions,
@@ -62,8 +66,44 @@ export class MemoryBus implements EventBus {
   private readonly running = new Set<Promise<void>>();
   private closed = false;
   private scheduled = false;
+  private readonly unregisterMetrics: Array<() => void>;
 
-  constructor(private readonly logger: BusLogger) {}
+  constructor(private readonly logger: BusLogger) {
+    this.unregisterMetrics = [
+      queueDepth.add(() =>
+        [...this.queues.values()].flatMap((q) => [
+          { labels: { queue: q.service, kind: 'ready' }, value: q.ready.length },
+          { labels: { queue: q.service, kind: 'dead' }, value: this.deadLetters.filter((d) => d.service === q.service).length },
+        ]),
+      ),
+      embeddedStoreEntries.add(() => [{ labels: { store: 'memory-bus' }, value: [...this.queues.values()].reduce((n, q) => n + q.ready.length, 0) + this.deadLetters.length }]),
+    ];
+  }
+
+  ready(): boolean {
+    return !this.closed;
+  }
+
+  readonly deadLetterQueue: DeadLetterQueue = {
+    list: async (service) => this.deadLetters.filter((d) => d.service === service).map(toRecord),
+    replay: async (service, ids) =>
+      this.takeDeadLetters(service, ids).map((d) => {
+        // Back to that service's queue only, as a first attempt.
+        this.queues.get(service)?.ready.push({ json: JSON.stringify(d.event), attempt: 1, headers: {} });
+        this.schedule();
+        return toRecord(d);
+      }),
+    discard: async (service, ids) => this.takeDeadLetters(service, ids).map(toRecord),
+  };
+
+  private takeDeadLetters(service: string, ids: string[] | null): DeadLetter[] {
+    const taken: DeadLetter[] = [];
+    for (let i = this.deadLetters.length - 1; i >= 0; i--) {
+      const d = this.deadLetters[i];
+      if (d.service === service && (!ids || ids.includes(toRecord(d).eventId))) taken.unshift(...this.deadLetters.splice(i, 1));
+    }
+    return taken;
+  }
 
   async publish(events: EventEnvelope[], opts: PublishOptions = {}): Promise<void> {
     if (this.closed) throw new Error('bus closed');
@@ -109,6 +149,7 @@ export class MemoryBus implements EventBus {
 
   async close(): Promise<void> {
     this.closed = true;
+    for (const unregister of this.unregisterMetrics) unregister();
     for (const t of this.timers) clearTimeout(t);
     this.timers.clear();
     await Promise.allSettled([...this.running]);
@@ -163,6 +204,7 @@ export class MemoryBus implements EventBus {
         this.deadLetter(q.service, delivery, err);
         return;
       }
+      if (delivery.attempt > 1) consumerRedeliveries.inc({ queue: q.service });
       // The handler runs in a consumer span of the publisher's trace, as on RabbitMQ.
       const parent = extractTraceContext(delivery.headers);
       const span = tracer.startSpan(`${q.service} process`, {
@@ -174,6 +216,7 @@ export class MemoryBus implements EventBus {
           consumer.handler(event, { redelivered: delivery.attempt > 1, attempt: delivery.attempt }),
         );
         span.end();
+        consumerDeliveries.inc({ queue: q.service, outcome: 'acked' });
       } catch (err) {
         span.recordException(err as Error);
         span.setStatus({ code: SpanStatusCode.ERROR, message: (err as Error)?.message });
@@ -183,6 +226,7 @@ export class MemoryBus implements EventBus {
           this.deadLetter(q.service, delivery, err);
           return;
         }
+        consumerDeliveries.inc({ queue: q.service, outcome: 'retried' });
         const delay = retryDelay(delivery.attempt, consumer.retryDelayMs);
         this.logger.warn({ err, eventId: event.id, service: q.service, attempt: delivery.attempt, delay }, 'event handler failed; retrying');
         const timer = setTimeout(() => {
@@ -208,7 +252,10 @@ export class MemoryBus implements EventBus {
       /* keep the raw text */
     }
     const error = err instanceof Error ? err.message : String(err);
+    consumerDeliveries.inc({ queue: service, outcome: 'dead_lettered' });
     this.deadLetters.push({ service, event, attempts: delivery.attempt, error });
     this.logger.error({ service, attempts: delivery.attempt, error, eventId: (event as { id?: string })?.id }, 'event dead-lettered');
   }
 }
+
+const toRecord = (d: DeadLetter): DeadLetterRecord => deadLetterRecord(d.service, d.event, d.attempts, d.error);

@@ -44,6 +44,47 @@ export interface EventBus {
    */
   subscribe(service: string, patterns: string[], handler: EventHandler, opts?: SubscribeOptions): Promise<void>;
   close(): Promise<void>;
+  /** Readiness: false while the broker channel is down (an outbox waits, consumers get nothing). */
+  ready?(): boolean;
+  /** The operator's view of dead letters (docs/adr/0039); absent on test doubles. */
+  deadLetterQueue?: DeadLetterQueue;
+}
+
+/** One dead-lettered event as the operator CLI lists it. */
+export interface DeadLetterRecord {
+  service: string;
+  eventId: string;
+  type: string;
+  teamId: string | null;
+  /** The last handler error (or why it could not be delivered at all). */
+  error: string;
+  attempts: number;
+}
+
+/**
+ * A service's dead letters: list, replay (back to that service's queue only, attempt 1) or discard.
+ * `eventIds` null = every dead letter of the service. Both return what they acted on.
+ */
+export interface DeadLetterQueue {
+  list(service: string): Promise<DeadLetterRecord[]>;
+  replay(service: string, eventIds: string[] | null): Promise<DeadLetterRecord[]>;
+  discard(service: string, eventIds: string[] | null): Promise<DeadLetterRecord[]>;
+}
+
+/** Header of a dead letter: the handler's last error. */
+export const ERROR_HEADER = 'x-helpdesk-error';
+
+/** The record of a dead-lettered event (the parsed envelope if it parses, else what can be read). */
+export function deadLetterRecord(service: string, event: unknown, attempts: number, error: string): DeadLetterRecord {
+  const e = (event && typeof event === 'object' ? event : {}) as { id?: unknown; type?: unknown; teamId?: unknown };
+  return {
+    service,
+    eventId: typeof e.id === 'string' ? e.id : '(unparseable)',
+    type: typeof e.type === 'string' ? e.type : '(unknown)',
+    teamId: typeof e.teamId === 'string' ? e.teamId : null,
+    error,
+    attempts,
+  };
 }
 
 export const DEFAULT_PREFETCH = 32;

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type mongoose from 'mongoose';
 import type { EventEnvelope } from '@helpdesk/contracts';
 import type { BusLogger, EventBus } from '../bus/types';
+import { outboxBacklog, outboxOldestAge } from '../metrics';
 import { leaseModel, outboxModel } from './models';
 import { registerKick } from './with-outbox';
 
@@ -140,6 +141,13 @@ export function startOutboxRelay(opts: OutboxRelayOptions): OutboxRelay {
   })();
 
   const unregister = registerKick(conn, () => relay.kick());
+  // Scraped: the backlog and the age of its oldest event, labelled with the database (the service's name).
+  const pending = () => ({ service: conn.name });
+  const unregisterBacklog = outboxBacklog.add(async () => [{ labels: pending(), value: await Outbox.countDocuments({ publishedAt: null }) }]);
+  const unregisterAge = outboxOldestAge.add(async () => {
+    const oldest = await Outbox.findOne({ publishedAt: null }, { createdAt: 1 }).sort({ seq: 1 }).lean();
+    return [{ labels: pending(), value: oldest ? Math.max(0, (Date.now() - oldest.createdAt.getTime()) / 1000) : 0 }];
+  });
 
   const relay: OutboxRelay = {
     kick() {
@@ -161,6 +169,8 @@ export function startOutboxRelay(opts: OutboxRelayOptions): OutboxRelay {
       stopped = true;
       leaseUntilMs = 0;
       unregister();
+      unregisterBacklog();
+      unregisterAge();
       wake?.();
       await loop;
       try {

@@ -13,10 +13,9 @@ export function questRules({ conn, models, players, clock }: { conn: mongoose.Co
     const now = clock();
     const daily = q.cadence === 'daily';
     const periodId = daily ? dayIdOf(now) : weekIdOf(now);
-    const [count, claimed] = await Promise.all([
-      db(scope).ledger.countDocuments({ memberId, kind: q.counts, [daily ? 'dayId' : 'weekId']: periodId }).session(session ?? null),
-      db(scope).questClaims.exists({ memberId, quest: q.key, periodId }).session(session ?? null),
-    ]);
+    // One after the other: operations of one transaction's session never run at once.
+    const count = await db(scope).ledger.countDocuments({ memberId, kind: q.counts, [daily ? 'dayId' : 'weekId']: periodId }).session(session ?? null);
+    const claimed = await db(scope).questClaims.exists({ memberId, quest: q.key, periodId }).session(session ?? null);
     return {
       key: q.key,
       name: q.name,

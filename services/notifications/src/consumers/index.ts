@@ -1,6 +1,7 @@
 import { on, type ServiceDeps, type Subscription } from '@helpdesk/kit';
 import type { NotificationsModels } from '../models';
 import type { NotificationsRules } from '../rules';
+import { gameConsumers } from './game';
 import { slaConsumers } from './sla';
 import { ticketConsumers } from './tickets';
 import { workspaceConsumers } from './workspace';
@@ -12,6 +13,7 @@ import { workspaceConsumers } from './workspace';
 export const consumers = ({ members, notifications, mail }: NotificationsRules, { conn }: ServiceDeps<NotificationsModels>): Subscription[] => {
   const workspace = workspaceConsumers(conn, members, notifications, mail);
   const tickets = ticketConsumers(conn, members, notifications);
+  const game = gameConsumers(conn, notifications);
   return [
     on('member.joined', workspace.joined), // the member list: userId and @mentions
     on('member.role_changed', workspace.roleChanged),
@@ -22,5 +24,7 @@ export const consumers = ({ members, notifications, mail }: NotificationsRules, 
     on('ticket.updated', tickets.updated), // assigned
     on('ticket.message_added', tickets.messageAdded), // customer_replied, mentioned
     on('sla.breached', slaConsumers(conn, members, notifications).breached), // sla_breached for the assignee
+    on('game.boss.spawned', game.bossSpawned), // boss_spawned for every member not in boring mode
+    on('game.boss.defeated', game.bossDefeated), // boss_defeated, with each member's share
   ];
 };

@@ -1,9 +1,11 @@
-import { onEvery, type Subscription } from '@helpdesk/kit';
+import { onEvery, type ServiceDeps, type Subscription } from '@helpdesk/kit';
+import type { WorkspaceModels } from '../models';
 import type { WorkspaceRules } from '../rules';
+import { gameProgress } from './game';
 
 /**
  * Everything the workspace service reacts to, in one list (queue `helpdesk.workspace`): every event
- * of every service becomes an audit log entry (docs/adr/0023). Members' `level` and `xp` will follow
- * the game service's events once it exists.
+ * of every service becomes an audit log entry (docs/adr/0023); members' `level` and `xp` follow the
+ * game service's `game.player.progressed`.
  */
-export const consumers = ({ auditLog }: WorkspaceRules): Subscription[] => [onEvery('#', (e) => auditLog.record(e))];
+export const consumers = ({ auditLog }: WorkspaceRules, deps: ServiceDeps<WorkspaceModels>): Subscription[] => [onEvery('#', (e) => auditLog.record(e)), gameProgress(deps)];

@@ -11,9 +11,10 @@ const iso = z.string().datetime();
  * `assigned` (ticket.updated changed `assignedTo`), `customer_replied` (a customer's public message
  * on a ticket assigned to the member), `mentioned` (`@…` in an internal note), `invite_accepted`
  * (someone the member invited joined), `sla_breached` (sla.breached, for the ticket's assignee;
- * docs/adr/0026). `boss_spawned` and `boss_defeated` arrive with the game events.
+ * docs/adr/0026), `boss_spawned` and `boss_defeated` (game.boss.*, for every member not in boring
+ * mode; docs/adr/0032).
  */
-export const NOTIFICATION_TYPES = ['assigned', 'customer_replied', 'mentioned', 'invite_accepted', 'sla_breached'] as const;
+export const NOTIFICATION_TYPES = ['assigned', 'customer_replied', 'mentioned', 'invite_accepted', 'sla_breached', 'boss_spawned', 'boss_defeated'] as const;
 export type NotificationType = (typeof NOTIFICATION_TYPES)[number];
 
 export const notificationSnapshotSchema = z.object({

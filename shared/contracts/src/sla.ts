@@ -43,7 +43,8 @@ export type SlaState = z.infer<typeof slaStateSchema>;
 /** The parts of an SLA state the tier rule reads. */
 export interface SlaTierInput {
   firstResponse: Pick<SlaTarget, 'status'>;
-  resolution: Pick<SlaTarget, 'status' | 'achievedAt' | 'targetMinutes' | 'elapsedMinutes'>;
+  /** `achievedAt` as the API answers it (ISO text) or as stored (a Date). */
+  resolution: Pick<SlaTarget, 'status' | 'targetMinutes' | 'elapsedMinutes'> & { achievedAt: string | Date | null };
 }
 
 /**

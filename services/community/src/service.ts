@@ -1,10 +1,11 @@
-import { COMMUNITY } from '@helpdesk/contracts';
+import { COMMUNITY, COMMUNITY_SEARCH_INTERNAL } from '@helpdesk/contracts';
 import { defineService } from '@helpdesk/kit';
 import { attachmentHandlers } from './attachments/handlers';
 import { communityModels } from './models';
 import { commentHandlers } from './posts/comments/handlers';
 import { postHandlers } from './posts/handlers';
 import { voteHandlers } from './posts/votes/handlers';
+import { postSearchHandlers } from './search/handlers';
 import { communityRules, type CommunityConfig } from './rules';
 import { topicHandlers } from './topics/handlers';
 
@@ -12,7 +13,7 @@ import { topicHandlers } from './topics/handlers';
 export const communityService = (config: CommunityConfig) =>
   defineService({
     name: 'community',
-    operations: COMMUNITY,
+    operations: { ...COMMUNITY, ...COMMUNITY_SEARCH_INTERNAL },
     models: communityModels,
     rules: (deps) => communityRules(deps, config),
     handlers: (rules) => ({
@@ -21,5 +22,6 @@ export const communityService = (config: CommunityConfig) =>
       ...commentHandlers(rules),
       ...voteHandlers(rules),
       ...attachmentHandlers(rules),
+      ...postSearchHandlers(rules),
     }),
   });

@@ -1,5 +1,7 @@
-import { CUSTOMERS, CUSTOMERS_INTERNAL } from '@helpdesk/contracts';
+import { CUSTOMERS, CUSTOMERS_BULK_INTERNAL, CUSTOMERS_INTERNAL, CUSTOMERS_SEARCH_INTERNAL } from '@helpdesk/contracts';
 import { defineService } from '@helpdesk/kit';
+import { customerSearchHandlers } from './search/handlers';
+import { customerBulkHandlers } from './bulk/handlers';
 import { consumers } from './consumers';
 import { memberHandlers } from './customer-groups/members/handlers';
 import { groupHandlers } from './customer-groups/handlers';
@@ -12,15 +14,17 @@ import { customersRules } from './rules';
 /** The customers service: customers, customer groups and their members, customer statuses (docs/adr/0006). */
 export const customersService = defineService({
   name: 'customers',
-  operations: { ...CUSTOMERS, ...CUSTOMERS_INTERNAL },
+  operations: { ...CUSTOMERS, ...CUSTOMERS_INTERNAL, ...CUSTOMERS_BULK_INTERNAL, ...CUSTOMERS_SEARCH_INTERNAL },
   models: customersModels,
   rules: customersRules,
-  handlers: (rules) => ({
+  handlers: (rules, deps) => ({
     ...customerHandlers(rules),
     ...internalCustomerHandlers(rules),
     ...groupHandlers(rules),
     ...memberHandlers(rules),
     ...statusHandlers(rules),
+    ...customerBulkHandlers(rules, deps),
+    ...customerSearchHandlers(rules, deps.models),
   }),
   consumers,
 });

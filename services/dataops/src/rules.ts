@@ -1,5 +1,6 @@
 import type { ServiceDeps } from '@helpdesk/kit';
 import type { DataopsModels } from './models';
+import { ownerClients } from './owners';
 
 /** The owning services dataops fans out to (each one's base URL). */
 export interface DataopsConfig {
@@ -12,6 +13,7 @@ export interface DataopsConfig {
 
 /** Every resource's rules, wired once; handlers share them. */
 export function dataopsRules(_deps: ServiceDeps<DataopsModels>, config: DataopsConfig) {
-  return { config };
+  const owners = ownerClients(config);
+  return { config, owners };
 }
 export type DataopsRules = ReturnType<typeof dataopsRules>;

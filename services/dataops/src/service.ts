@@ -4,6 +4,8 @@ import { consumers } from './consumers';
 import { dataopsModels } from './models';
 import { dataopsRules, type DataopsConfig } from './rules';
 import { searchHandlers } from './search/handlers';
+import { tagHandlers } from './tags/handlers';
+import { viewHandlers } from './views/handlers';
 
 /**
  * The dataops service (docs/adr/0034): the thin cross-service part of search, tags, saved-view
@@ -16,6 +18,6 @@ export const dataopsService = (config: DataopsConfig) =>
     operations: DATAOPS,
     models: dataopsModels,
     rules: (deps) => dataopsRules(deps, config),
-    handlers: (rules) => ({ ...searchHandlers(rules) }),
+    handlers: (rules) => ({ ...searchHandlers(rules), ...tagHandlers(rules), ...viewHandlers(rules) }),
     consumers,
   });

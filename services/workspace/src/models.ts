@@ -5,6 +5,7 @@ import { customFieldModel } from './custom-fields/model';
 import { inviteModel } from './invites/model';
 import { memberModel } from './members/model';
 import { settingsModel } from './settings/model';
+import { savedViewModel } from './views/model';
 
 /** Every model of the service on its connection (kit builds their indexes at start-up). */
 export const workspaceModels = (conn: mongoose.Connection) => ({
@@ -15,5 +16,6 @@ export const workspaceModels = (conn: mongoose.Connection) => ({
   auditEntries: auditEntryModel(conn),
   subscriptions: subscriptionModel(conn),
   portalSessions: portalSessionModel(conn),
+  savedViews: savedViewModel(conn),
 });
 export type WorkspaceModels = ReturnType<typeof workspaceModels>;

@@ -13,6 +13,7 @@ import { featureFlagRules } from './settings/feature-flags/rules';
 import { settingsRules } from './settings/rules';
 import { statusRules } from './settings/statuses/rules';
 import { widgetRules } from './settings/widget/rules';
+import { savedViewRules } from './views/rules';
 
 /** The service's own settings (main.ts reads them from the environment). */
 export interface WorkspaceSettings {
@@ -41,6 +42,7 @@ export function workspaceRules({ conn, models }: ServiceDeps<WorkspaceModels>, o
     customFields: customFieldRules({ conn, models }),
     auditLog: auditLogRules({ conn, models, members }),
     billing,
+    savedViews: savedViewRules({ conn, models }),
   };
 }
 export type WorkspaceRules = ReturnType<typeof workspaceRules>;

@@ -1,4 +1,4 @@
-import { WORKSPACE, WORKSPACE_INTERNAL } from '@helpdesk/contracts';
+import { VIEWS, VIEWS_INTERNAL, WORKSPACE, WORKSPACE_INTERNAL } from '@helpdesk/contracts';
 import { defineService } from '@helpdesk/kit';
 import { consumers } from './consumers';
 import { auditLogHandlers } from './audit-log/handlers';
@@ -16,6 +16,7 @@ import { featureFlagHandlers } from './settings/feature-flags/handlers';
 import { settingsHandlers } from './settings/handlers';
 import { statusHandlers } from './settings/statuses/handlers';
 import { widgetHandlers } from './settings/widget/handlers';
+import { savedViewHandlers } from './views/handlers';
 
 /** Where invitation links point unless configured (`npm start`'s gateway; a real deployment sets its app's page). */
 export const DEFAULT_INVITE_ACCEPT_URL = 'http://127.0.0.1:8080/invites/accept';
@@ -26,7 +27,7 @@ export const DEFAULT_BILLING_PORTAL_URL = 'http://127.0.0.1:8080/billing/portal'
 export const workspaceService = (settings: WorkspaceSettings) =>
   defineService({
     name: 'workspace',
-    operations: { ...WORKSPACE, ...WORKSPACE_INTERNAL },
+    operations: { ...WORKSPACE, ...WORKSPACE_INTERNAL, ...VIEWS, ...VIEWS_INTERNAL },
     models: workspaceModels,
     rules: (deps) => workspaceRules(deps, settings),
     handlers: (rules) => ({
@@ -44,6 +45,7 @@ export const workspaceService = (settings: WorkspaceSettings) =>
       ...auditLogHandlers(rules),
       ...billingHandlers(rules),
       ...billingInternalHandlers(rules),
+      ...savedViewHandlers(rules),
     }),
     consumers,
   });

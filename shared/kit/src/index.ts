@@ -21,4 +21,6 @@ export * from './subscriptions';
 export * from './scoped';
 export * from './internal-client';
 export * from './custom-fields';
+export * from './bulk';
+export * from './search';
 export * from './metrics';

@@ -66,7 +66,8 @@ export function postRules({ conn, models, topics, attachments }: PostRulesDeps) 
   return {
     visible,
 
-    async list(ctx: RequestContext, q: ListPostsQuery): Promise<Page<PostView>> {
+    /** `sort`: a saved view's order (docs/adr/0035), instead of `q.sort`'s. */
+    async list(ctx: RequestContext, q: ListPostsQuery, sort?: Record<string, 1 | -1>): Promise<Page<PostView>> {
       const db = scoped(models, ctx);
       const filter: mongoose.QueryFilter<PostDoc> = {};
       if (ctx.keyType === 'publishable') filter.visibility = 'public';
@@ -76,7 +77,7 @@ export function postRules({ conn, models, topics, attachments }: PostRulesDeps) 
         if (!topic) return { data: [], pagination: pageOf(q.page, q.pageSize, 0) };
         filter.topicId = topic._id;
       }
-      const { rows, pagination } = await findPage(db.posts, filter, q, { sort: SORTS[q.sort] });
+      const { rows, pagination } = await findPage(db.posts, filter, q, { sort: sort ?? SORTS[q.sort] });
       return { data: rows.map((p) => postView(p, ctx)), pagination };
     },
 

@@ -79,7 +79,8 @@ export function customerRules({ conn, models, statuses, customFields }: Customer
   return {
     findOr404,
 
-    async list(ctx: RequestContext, q: ListCustomersQuery): Promise<Page<CustomerView>> {
+    /** `sort`: a saved view's order (docs/adr/0035); newest first otherwise. */
+    async list(ctx: RequestContext, q: ListCustomersQuery, sort?: Record<string, 1 | -1>): Promise<Page<CustomerView>> {
       const db = scoped(models, ctx);
       const filter: mongoose.QueryFilter<CustomerDoc> = {};
       if (q.status !== undefined) {
@@ -92,7 +93,7 @@ export function customerRules({ conn, models, statuses, customFields }: Customer
         const re = { $regex: escapeRegex(search), $options: 'i' };
         filter.$or = [{ name: re }, { email: re }];
       }
-      const { rows, pagination } = await findPage(db.customers, filter, q);
+      const { rows, pagination } = await findPage(db.customers, filter, q, { sort });
       return { data: rows.map(customerView), pagination };
     },
 

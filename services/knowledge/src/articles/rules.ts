@@ -93,8 +93,8 @@ export function articleRules({ conn, models, categories, views, customFields }: 
     findOr404,
     isPubliclyVisible,
 
-    /** Newest first. A public reader's filters apply within the public knowledge base. */
-    async list(ctx: RequestContext, q: ListArticlesQuery): Promise<Page<ArticleView>> {
+    /** Newest first (or a saved view's `sort`, docs/adr/0035). A public reader's filters apply within the public knowledge base. */
+    async list(ctx: RequestContext, q: ListArticlesQuery, sort?: Record<string, 1 | -1>): Promise<Page<ArticleView>> {
       const db = scoped(models, ctx);
       const and: mongoose.QueryFilter<ArticleDoc>[] = [];
       if (q.category) and.push({ categoryId: q.category });
@@ -106,7 +106,7 @@ export function articleRules({ conn, models, categories, views, customFields }: 
         and.push({ $or: [{ title: re }, { content: re }] });
       }
       if (isPublicReader(ctx)) and.push(publicArticleFilter(await categories.publicIds(ctx)));
-      const { rows, pagination } = await views.settled(() => findPage(db.articles, and.length ? { $and: and } : {}, q));
+      const { rows, pagination } = await views.settled(() => findPage(db.articles, and.length ? { $and: and } : {}, q, { sort }));
       return { data: rows.map((a) => viewOf(ctx, a)), pagination };
     },
 

@@ -1,0 +1,31 @@
+import { TICKETING_SEARCH_INTERNAL, SORT_FIELD_COLUMNS } from '@helpdesk/contracts';
+import { handlersFor, rankedSearch, rewriteTagEverywhere, scoped, tagCounts, viewSortOf } from '@helpdesk/kit';
+import type { TicketingModels } from '../models';
+import type { TicketingRules } from '../rules';
+import type { TicketDoc } from '../tickets/model';
+
+/**
+ * Ticketing's part of search, tags and saved views (docs/adr/0034, 0035), asked by dataops with the
+ * caller's token. The search text holds the title, the customer's name and every message, internal
+ * notes included: dataops asks here only for keys with `view_tickets`, who may read those notes.
+ */
+export const ticketSearchHandlers = ({ tickets, customers }: TicketingRules, models: TicketingModels) =>
+  handlersFor(TICKETING_SEARCH_INTERNAL)({
+    searchTicketsInternal: ({ ctx, query }) =>
+      rankedSearch<TicketDoc>(
+        scoped(models, ctx).tickets,
+        {
+          titleFields: ['title'],
+          bodyFields: ['searchText'],
+          projection: { title: 1, searchText: 1 },
+          titleOf: (t) => t.title,
+          // The search text without its first line (the title): customer name and messages, lowercased.
+          bodyOf: (t) => t.searchText.slice(t.title.length + 1) || null,
+        },
+        query,
+      ),
+    listTicketTagsInternal: async ({ ctx, query }) => ({ tags: await tagCounts(scoped(models, ctx).tickets, query) }),
+    rewriteTicketTagInternal: ({ ctx, body, token }) =>
+      rewriteTagEverywhere(scoped(models, ctx).tickets, body, (id, tags) => tickets.update(ctx, id, { tags }, customers.forRequest(token, ctx.requestId))),
+    listTicketsForView: ({ ctx, query }) => tickets.list(ctx, query, viewSortOf(query, SORT_FIELD_COLUMNS)),
+  });

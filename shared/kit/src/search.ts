@@ -1,0 +1,120 @@
+import type mongoose from 'mongoose';
+import type { SearchHit, SearchHits } from '@helpdesk/contracts';
+import { escapeRegex } from './tenancy';
+
+/**
+ * Ranked search over one scoped model, the one rule every owning service applies (docs/adr/0034):
+ * every word of the query must appear (case-insensitive substring) in the record's title or body
+ * fields; a record whose title fields hold every word ranks above one matched in its body; an exact
+ * title scores 3, a title match 2, a body match 1; ties go to the most recently updated.
+ */
+export interface RankedSearchSpec<T> {
+  /** Fields a title match looks in (a ticket's title; a customer's name and email). */
+  titleFields: string[];
+  /** Fields a body match looks in as well (a ticket's search text; an article's content). */
+  bodyFields: string[];
+  /** Fields to read for the answer (besides `_id`, `createdAt`, `updatedAt`). */
+  projection: Record<string, 1>;
+  titleOf(doc: T): string;
+  /** The text a snippet is cut from (null: none). */
+  bodyOf(doc: T): string | null;
+}
+
+const SNIPPET_SIDE = 60;
+const WORDS_MAX = 10;
+
+export const searchWords = (q: string) => [...new Set(q.trim().toLowerCase().split(/\s+/).filter(Boolean))].slice(0, WORDS_MAX);
+
+const allWordsIn = (fields: string[], words: string[]) => ({
+  $and: words.map((w) => ({ $or: fields.map((f) => ({ [f]: { $regex: escapeRegex(w), $options: 'i' } })) })),
+});
+
+/** About 120 characters of `text` around the first word found in it, on one line. */
+export function snippetOf(text: string | null, words: string[]): string | null {
+  if (!text) return null;
+  const lower = text.toLowerCase();
+  const at = Math.min(...words.map((w) => lower.indexOf(w)).filter((i) => i >= 0));
+  if (!Number.isFinite(at)) return null;
+  const start = Math.max(0, at - SNIPPET_SIDE);
+  const end = Math.min(text.length, at + SNIPPET_SIDE);
+  return `${start > 0 ? '…' : ''}${text.slice(start, end).replace(/\s+/g, ' ').trim()}${end < text.length ? '…' : ''}`;
+}
+
+type Searchable = { _id: string; createdAt: Date; updatedAt: Date };
+
+export async function rankedSearch<T extends Searchable>(
+  model: mongoose.Model<any>,
+  spec: RankedSearchSpec<T>,
+  q: { q: string; limit: number },
+  extraFilter: Record<string, unknown> = {},
+): Promise<SearchHits> {
+  const words = searchWords(q.q);
+  if (!words.length) return { hits: [], total: 0 };
+  const inTitle = allWordsIn(spec.titleFields, words);
+  const matches = { $and: [extraFilter, allWordsIn([...spec.titleFields, ...spec.bodyFields], words)] };
+  const projection = { ...spec.projection, createdAt: 1, updatedAt: 1 };
+  const newest = { updatedAt: -1, _id: -1 } as const;
+  const [total, titled] = await Promise.all([
+    model.countDocuments(matches),
+    model.find({ $and: [matches, inTitle] }, projection).sort(newest).limit(q.limit).lean<T[]>(),
+  ]);
+  const bodied =
+    titled.length < q.limit && spec.bodyFields.length
+      ? await model.find({ $and: [matches, { $nor: [inTitle] }] }, projection).sort(newest).limit(q.limit - titled.length).lean<T[]>()
+      : [];
+  const phrase = words.join(' ');
+  const hit = (doc: T, matchedIn: SearchHit['matchedIn']): SearchHit => {
+    const title = spec.titleOf(doc);
+    const score = matchedIn === 'body' ? 1 : title.trim().toLowerCase() === phrase ? 3 : 2;
+    return { id: doc._id, title, matchedIn, snippet: snippetOf(spec.bodyOf(doc), words), score, createdAt: doc.createdAt.toISOString(), updatedAt: doc.updatedAt.toISOString() };
+  };
+  const hits = [...titled.map((d) => hit(d, 'title')).sort((a, b) => b.score - a.score), ...bodied.map((d) => hit(d, 'body'))];
+  return { hits, total };
+}
+
+/** Every tag on a scoped model's records with how many carry it, most used first (then by name); `search` is a case-insensitive substring. */
+export async function tagCounts(model: mongoose.Model<any>, q: { search?: string; limit: number }): Promise<{ tag: string; count: number }[]> {
+  const search = q.search?.trim();
+  const rows = await model.aggregate<{ _id: string; count: number }>([
+    { $match: { 'tags.0': { $exists: true } } },
+    { $project: { tags: 1 } },
+    { $unwind: '$tags' },
+    ...(search ? [{ $match: { tags: { $regex: escapeRegex(search), $options: 'i' } } }] : []),
+    { $group: { _id: '$tags', count: { $sum: 1 } } },
+    { $sort: { count: -1, _id: 1 } },
+    { $limit: q.limit },
+  ]);
+  return rows.map((r) => ({ tag: r._id, count: r.count }));
+}
+
+/** A record's tags with `fromTag` replaced by `toTag` (null: removed), duplicates collapsed, order kept. */
+export const rewriteTags = (tags: string[], fromTag: string, toTag: string | null): string[] => [
+  ...new Set(tags.flatMap((t) => (t === fromTag ? (toTag === null ? [] : [toTag]) : [t]))),
+];
+
+/**
+ * Merges or removes a tag on every record that carries it, one record at a time through `update`
+ * (the resource's own update rule: its validation and its `updated` event). Returns how many changed.
+ */
+export async function rewriteTagEverywhere(
+  model: mongoose.Model<any>,
+  body: { fromTag: string; toTag: string | null },
+  update: (id: string, tags: string[]) => Promise<unknown>,
+): Promise<{ updated: number }> {
+  const ids = (await model.find({ tags: body.fromTag }, { _id: 1 }).lean<{ _id: string }[]>()).map((r) => r._id);
+  let updated = 0;
+  for (const id of ids) {
+    const cur = await model.findOne({ _id: id }, { tags: 1 }).lean<{ tags: string[] }>();
+    // Gone, or changed by someone else meanwhile: nothing to rewrite.
+    if (!cur?.tags.includes(body.fromTag)) continue;
+    await update(id, rewriteTags(cur.tags, body.fromTag, body.toTag));
+    updated++;
+  }
+  return { updated };
+}
+
+/** A saved view's `sortField`/`sortDirection` as a mongo sort, ties broken by id. */
+export function viewSortOf(q: { sortField: string; sortDirection: 'asc' | 'desc' }, columns: Record<string, string>): Record<string, 1 | -1> {
+  const dir = q.sortDirection === 'asc' ? 1 : -1;
+  return { [columns[q.sortField] ?? 'createdAt']: dir, _id: dir };
+}

@@ -14,9 +14,9 @@ beforeAll(async () => {
 }, 60_000);
 afterAll(async () => tp?.stop(), 60_000);
 
-async function create(title: string, at: string, body: Record<string, unknown> = {}, key?: string): Promise<any> {
+async function create(title: string, at: string, body: Record<string, unknown> = {}, key?: string, teamPath = tp.teamPath): Promise<any> {
   setNow(at);
-  return expectOk(await tp.api.post(path(), { title, ...body }, key ? { key } : {}), 201);
+  return expectOk(await tp.api.post(`${teamPath}/tickets`, { title, ...body }, key ? { key } : {}), 201);
 }
 const say = (content: string, sender = 'customer') => ({ sender, content });
 const stored = () => tp.platform.ticketing.conn.collection('tickets').find({ teamId: tp.team.teamId }).sort({ _id: 1 }).toArray();
@@ -63,10 +63,10 @@ describe('POST /tickets/{id}/merge', () => {
     ['an unknown ticket', { sourceTicketIds: ['tkt_000000000000000000000000'] }, 404, 'resource_not_found', undefined],
     ['another team\'s ticket', 'otherTeam', 404, 'resource_not_found', undefined],
     ['a live ticket from a test key', 'live', 404, 'resource_not_found', undefined],
-  ] as const)('refuses %s (%i) and changes nothing', async (_n, spec, status, code, param) => {
+  ] as const)('refuses %s and changes nothing', async (_n, spec, status, code, param) => {
     const target = await create('Target', '2026-02-03T10:00:00Z', { messages: [say('one')] });
     const source = await create('Source', '2026-02-03T10:01:00Z', { tags: ['x'] });
-    const other = async () => (await create('Theirs', '2026-02-03T10:02:00Z', {}, tp.otherTeam.sk_test)).id;
+    const other = async () => (await create('Theirs', '2026-02-03T10:02:00Z', {}, tp.otherTeam.sk_test, `/teams/${tp.otherTeam.teamId}`)).id;
     const live = async () => (await create('Live', '2026-02-03T10:02:00Z', {}, tp.team.sk_live)).id;
     const body =
       spec === 'twice' ? { sourceTicketIds: [source.id, source.id] }

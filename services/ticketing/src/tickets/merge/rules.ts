@@ -15,7 +15,7 @@ export interface MergeRulesDeps {
   clock: Clock;
 }
 
-const mergedAlready = (t: TicketDoc) => conflict(`Ticket ${t._id} was merged into ${t.mergedInto ?? 'another ticket'} and cannot be merged again.`, t._id);
+const mergedAlready = (t: TicketDoc) => conflict(`Ticket ${t._id} was merged into ${t.mergedInto ?? 'another ticket'} and cannot be merged again.`);
 
 /** `POST /tickets/{id}/merge` (docs/adr/0027): everything in one transaction, or nothing. */
 export function mergeRules({ conn, models, tickets, clock }: MergeRulesDeps) {

@@ -3,7 +3,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { PERMISSIONS, type Permission } from '@helpdesk/contracts';
-import { InternalTokens } from '@helpdesk/kit';
+import { AmqpBus, createLogger, InternalTokens, runDeadLetterCommand } from '@helpdesk/kit';
 import { AdminError, createGatewayAdmin, type GatewayAdmin } from './admin';
 import { workspaceLink, type WorkspaceLink } from './api-keys/workspace-link';
 import { parseServiceUrls } from './config';
@@ -17,10 +17,14 @@ export const USAGE = `Usage: cli <command> [options]
              [--member MEMBER_ID | --no-member]   (default: the team's owner)
   key list --team TEAM_ID
   key revoke --key KEY_ID
+  dead-letters list --service NAME[,NAME…]
+  dead-letters replay|discard --service NAME (--event EVENT_ID[,…] | --all) [--yes]
+             (asks before acting unless --yes; writes an audit line to stderr)
 
 Connection: --mongo-url URL, else env MONGO_URL, else mongoUrl in ./data/credentials.json.
 Owner member (team create): the workspace service at --workspace-url URL, else env WORKSPACE_URL, else
 the workspace entry of SERVICE_URLS, with env INTERNAL_TOKEN_SECRET; without one the team has no owner.
+Dead letters: RabbitMQ at --amqp-url URL, else env AMQP_URL, with AMQP_QUEUE_PREFIX (default helpdesk).
 Options: --db NAME (default gateway), --json (machine-readable output).`;
 
 export interface CliIo {
@@ -30,6 +34,8 @@ export interface CliIo {
   cwd: string;
   /** Tests pass an admin instead of a connection. */
   admin?: GatewayAdmin;
+  /** Asks the operator a yes/no question (a terminal); absent = only --yes confirms. */
+  confirm?: (question: string) => Promise<boolean>;
 }
 
 class UsageError extends Error {}
@@ -76,6 +82,33 @@ const describeKey = (k: ApiKeyRecord) =>
     `lastUsed=${k.lastUsedAt ? k.lastUsedAt.toISOString() : 'never'}`,
   ].join('  ');
 
+const commaList = (text: string | undefined) => (text ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+
+/** `dead-letters list|replay|discard` against the broker's dead-letter queues (docs/adr/0039). */
+async function deadLetters(
+  action: string,
+  v: { service?: string; event?: string; all?: boolean; yes?: boolean; json?: boolean; 'amqp-url'?: string },
+  io: CliIo,
+): Promise<number> {
+  if (action !== 'list' && action !== 'replay' && action !== 'discard') throw new UsageError(`unknown command "dead-letters ${action}"`);
+  const services = commaList(v.service);
+  if (!services.length) throw new UsageError(`dead-letters ${action}: --service is required`);
+  const eventIds = commaList(v.event);
+  if (action !== 'list' && !v.all === !eventIds.length) throw new UsageError(`dead-letters ${action}: pass --event EVENT_ID[,…] or --all`);
+  const url = v['amqp-url'] ?? io.env.AMQP_URL;
+  if (!url) throw new UsageError('dead letters are in RabbitMQ: pass --amqp-url or set AMQP_URL');
+  const bus = new AmqpBus({ url, logger: createLogger('cli', 'silent'), exchange: io.env.AMQP_EXCHANGE || undefined, queuePrefix: io.env.AMQP_QUEUE_PREFIX || undefined, reconnectMaxMs: 1000 });
+  try {
+    return await runDeadLetterCommand(
+      { action, services, eventIds: v.all ? null : eventIds, yes: Boolean(v.yes), json: Boolean(v.json) },
+      bus.deadLetterQueue,
+      { out: io.out, err: io.err, confirm: io.confirm, operator: io.env.USER ?? io.env.LOGNAME ?? 'unknown' },
+    );
+  } finally {
+    await bus.close();
+  }
+}
+
 /** Runs one command; resolves with the exit code. */
 export async function runCli(argv: string[], io: CliIo): Promise<number> {
   let parsed;
@@ -101,6 +134,11 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
         'workspace-url': { type: 'string' },
         member: { type: 'string' },
         'no-member': { type: 'boolean' },
+        service: { type: 'string' },
+        event: { type: 'string' },
+        all: { type: 'boolean' },
+        yes: { type: 'boolean' },
+        'amqp-url': { type: 'string' },
         json: { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
       },
@@ -124,6 +162,7 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
       if (typeof value !== 'string' || value === '') throw new UsageError(`${command}: --${name} is required`);
       return value;
     };
+    if (command.startsWith('dead-letters ')) return await deadLetters(command.slice('dead-letters '.length), v, io);
     const known = ['team create', 'key create', 'key list', 'key revoke'];
     if (!known.includes(command)) throw new UsageError(`unknown command "${command}"`);
     // validate before connecting
@@ -215,5 +254,16 @@ if (require.main === module) {
     err: (l) => console.error(l),
     env: process.env,
     cwd: process.cwd(),
+    confirm: process.stdin.isTTY ? askOnTerminal : undefined,
   }).then((code) => process.exit(code));
+}
+
+async function askOnTerminal(question: string): Promise<boolean> {
+  const { createInterface } = await import('node:readline/promises');
+  const rl = createInterface({ input: process.stdin, output: process.stderr });
+  try {
+    return /^y(es)?$/i.test((await rl.question(question)).trim());
+  } finally {
+    rl.close();
+  }
 }

@@ -11,3 +11,4 @@ export function createBus(opts: { amqpUrl?: string; logger: BusLogger; exchange?
   if (opts.amqpUrl) return new AmqpBus({ url: opts.amqpUrl, logger: opts.logger, exchange: opts.exchange, queuePrefix: opts.queuePrefix });
   return new MemoryBus(opts.logger);
 }
+export { runDeadLetterCommand, type DeadLetterCommand, type DeadLetterIo } from './dead-letter-cli';

@@ -1,5 +1,6 @@
 import type mongoose from 'mongoose';
 import type { SearchHit, SearchHits } from '@helpdesk/contracts';
+import { ApiError } from './errors';
 import { escapeRegex } from './tenancy';
 
 /**
@@ -107,8 +108,13 @@ export async function rewriteTagEverywhere(
     const cur = await model.findOne({ _id: id }, { tags: 1 }).lean<{ tags: string[] }>();
     // Gone, or changed by someone else meanwhile: nothing to rewrite.
     if (!cur?.tags.includes(body.fromTag)) continue;
-    await update(id, rewriteTags(cur.tags, body.fromTag, body.toTag));
-    updated++;
+    try {
+      await update(id, rewriteTags(cur.tags, body.fromTag, body.toTag));
+      updated++;
+    } catch (err) {
+      // Deleted between the read and the update: nothing left to rewrite.
+      if (!(err instanceof ApiError && err.code === 'resource_not_found')) throw err;
+    }
   }
   return { updated };
 }

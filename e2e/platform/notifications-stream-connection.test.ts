@@ -1,0 +1,65 @@
+/**
+ * The event stream's connection (docs/adr/0021) on a platform with a short heartbeat and a small
+ * slow-client bound: the `: heartbeat` comment keeps coming, and a client that stops reading is
+ * disconnected instead of having its backlog held by the server.
+ */
+import { connect, type Socket } from 'node:net';
+import { envelope, ticketFixture } from '@helpdesk/testing';
+import { startTestPlatform, type TeamKeys, type TestPlatform } from '../support/platform';
+import { eventually } from './helpdesk-helpers';
+import { streamPath } from './stream-helpers';
+
+const HEARTBEAT_MS = 200;
+const MAX_BUFFERED_BYTES = 64 * 1024;
+
+let tp: TestPlatform;
+let team: TeamKeys;
+
+beforeAll(async () => {
+  tp = await startTestPlatform({ stream: { heartbeatMs: HEARTBEAT_MS, maxBufferedBytes: MAX_BUFFERED_BYTES } });
+  team = await tp.createTeam('Connection Co');
+}, 60_000);
+afterAll(async () => {
+  await tp?.stop();
+}, 60_000);
+
+describe('the event stream\'s connection', () => {
+  it('sends a `: heartbeat` comment again and again while nothing happens', async () => {
+    const ac = new AbortController();
+    const res = await fetch(`${tp.baseUrl}${streamPath(team.teamId)}`, { headers: { authorization: `Bearer ${team.sk_test}` }, signal: ac.signal });
+    expect(res.status).toBe(200);
+    const reader = res.body!.getReader();
+    const decoder = new TextDecoder();
+    let text = '';
+    while ((text.match(/: heartbeat\n\n/g) ?? []).length < 3) text += decoder.decode((await reader.read()).value, { stream: true });
+    ac.abort();
+    expect(text.startsWith('retry: 3000\n\n: heartbeat\n\n: heartbeat\n\n: heartbeat\n\n')).toBe(true);
+  });
+
+  it('disconnects a client that stops reading once its backlog passes the bound, holding none of the rest', async () => {
+    const url = new URL(tp.baseUrl);
+    const socket: Socket = connect(Number(url.port), url.hostname);
+    let received = 0;
+    let ended = false;
+    const started = new Promise<void>((resolve) => socket.once('data', () => resolve()));
+    socket.on('data', (chunk: Buffer) => (received += chunk.length));
+    socket.on('close', () => (ended = true));
+    socket.on('error', () => (ended = true));
+    socket.write(
+      `GET ${url.pathname}${streamPath(team.teamId)} HTTP/1.1\r\nHost: ${url.host}\r\nAuthorization: Bearer ${team.sk_test}\r\nAccept: text/event-stream\r\n\r\n`,
+    );
+    await started;
+    // The client stops reading: from here the server's writes pile up on its side of the connection.
+    socket.pause();
+    const big = 'x'.repeat(8 * 1024);
+    const events = Array.from({ length: 2_000 }, () => envelope('ticket.created', { ticket: ticketFixture(null, { title: big }) }, { teamId: team.teamId }));
+    const published = events.reduce((n, e) => n + JSON.stringify(e.data).length, 0);
+    for (let i = 0; i < events.length; i += 100) await tp.platform.buses.notifications.publish(events.slice(i, i + 100));
+    // Reading again, the client finds its connection closed (the heartbeat would keep a kept one open),
+    // having been sent a small part of the events: the rest was never held for it.
+    socket.resume();
+    await eventually('the connection closed', () => (ended ? true : null), 30_000);
+    expect(received).toBeLessThan(published / 4);
+    socket.destroy();
+  }, 60_000);
+});

@@ -1,0 +1,52 @@
+/** The event stream's test client (docs/adr/0021): an `eventsource` EventSource that collects frames. */
+import { EventSource } from 'eventsource';
+import { envelope, ticketFixture } from '@helpdesk/testing';
+import { eventually } from './helpdesk-helpers';
+
+export const STREAM_FRAME_TYPES = ['ticket.created', 'ticket.message_added', 'ticket.closed', 'customer.created', 'stream.gap'] as const;
+
+export interface Frame {
+  id: string;
+  event: string;
+  data: any;
+}
+
+export const streamPath = (teamId: string) => `/teams/${teamId}/events/stream`;
+
+/**
+ * An EventSource on `url` (the stream's full URL); with `key` it sends `Authorization: Bearer <key>`
+ * (none: a browser with a stream token in the URL). Collects every frame of STREAM_FRAME_TYPES.
+ */
+export class StreamClient {
+  readonly frames: Frame[] = [];
+  readonly es: EventSource;
+  opened: Promise<void>;
+  failures: { status?: number; message?: string }[] = [];
+
+  constructor(url: string, key: string | null, lastEventId?: string) {
+    this.es = new EventSource(url, {
+      fetch: (input, init) => {
+        const headers = new Headers(init?.headers as Record<string, string>);
+        if (key) headers.set('authorization', `Bearer ${key}`);
+        // On a reconnection EventSource sends its own Last-Event-ID (the last frame it saw): that one wins.
+        if (lastEventId && !headers.has('last-event-id')) headers.set('last-event-id', lastEventId);
+        return fetch(input, { ...init, headers });
+      },
+    });
+    for (const type of STREAM_FRAME_TYPES) this.es.addEventListener(type, (m) => this.frames.push({ id: m.lastEventId, event: m.type, data: JSON.parse(m.data) }));
+    this.es.addEventListener('error', (e: any) => this.failures.push({ status: e.code, message: e.message }));
+    this.opened = new Promise((resolve) => this.es.addEventListener('open', () => resolve(), { once: true }));
+  }
+
+  eventIds = () => this.frames.filter((f) => f.event !== 'stream.gap').map((f) => f.data.id);
+  close = () => this.es.close();
+}
+
+/** `n` ticket.created events of `teamId`'s partition `mode`, as ticketing publishes them. */
+export const ticketEvents = (n: number, teamId: string, mode: 'test' | 'live' = 'test') =>
+  Array.from({ length: n }, () => envelope('ticket.created', { ticket: ticketFixture(null) }, { teamId, mode }));
+
+/** Waits until `client` has at least `count` frames. */
+export function receive(client: StreamClient, count: number, what: string): Promise<Frame[]> {
+  return eventually(`${what}: ${count} frames (have ${client.frames.length})`, () => (client.frames.length >= count ? client.frames : null), 30_000);
+}

@@ -137,7 +137,7 @@ describe('breach detection', () => {
     expect(await breachesOf(t.id)).toHaveLength(1);
 
     const inbox = await eventually('sla_breached notification', async () => {
-      const list = expectOk(await tp.api.get(`${tp.teamPath}/notifications`, { key: assignee.key }), 200);
+      const list = expectOk(await tp.api.get(`${tp.teamPath}/notifications?userId=${assignee.id}&type=sla_breached`), 200);
       return list.find((n: any) => n.type === 'sla_breached' && n.ticketId === t.id) ?? null;
     });
     expect(inbox).toMatchObject({ type: 'sla_breached', memberId: assignee.id });

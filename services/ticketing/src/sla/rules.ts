@@ -9,6 +9,7 @@ import {
   newId,
   parameterInvalid,
   scoped,
+  scopeOf,
   withOutbox,
   type Emit,
   type RequestContext,
@@ -56,7 +57,7 @@ export function slaRules({ conn, models, businessHours, clock }: SlaRulesDeps) {
   async function renumber(scope: Scope, ids: string[], session: mongoose.ClientSession, now: Date) {
     const db = scoped(models, scope);
     await db.slaRules.bulkWrite(
-      ids.map((id, position) => ({ updateOne: { filter: { ...scope, _id: id }, update: { $set: { position, updatedAt: now } } } })),
+      ids.map((id, position) => ({ updateOne: { filter: { ...scopeOf(scope), _id: id }, update: { $set: { position, updatedAt: now } } } })),
       { session },
     );
   }

@@ -7,30 +7,31 @@ import { boolFlag, optionalUrl, portNumber } from '@helpdesk/kit';
  * real server; nothing else in the process reads process.env.
  */
 export const localEnvSchema = z.object({
-  PORT: portNumber(8080),
+  PORT: portNumber(8080).describe('Gateway port.'),
   /** Interface the gateway listens on; loopback by default so a laptop does not expose its keys. */
-  HOST: z.string().default('127.0.0.1'),
+  HOST: z.string().default('127.0.0.1').describe('Interface the gateway listens on; loopback so a laptop does not expose its keys.'),
   /** The embedded MongoDB's port; 27017 is tried first so mongosh/Compass find it, any free port otherwise. */
-  EMBEDDED_MONGO_PORT: portNumber(27017),
-  DATA_DIR: z.string().min(1).default('./data'),
-  MONGO_URL: optionalUrl(),
-  AMQP_URL: optionalUrl(),
-  REDIS_URL: optionalUrl(),
+  EMBEDDED_MONGO_PORT: portNumber(27017).describe('The embedded MongoDB port (any free port when taken).'),
+  DATA_DIR: z.string().min(1).default('./data').describe('Embedded MongoDB journal, attachments, mail files, credentials.json.'),
+  MONGO_URL: optionalUrl().describe('A real MongoDB instead of the embedded one (each service uses its own database on it).'),
+  AMQP_URL: optionalUrl().describe('RabbitMQ instead of the in-process bus.'),
+  REDIS_URL: optionalUrl().describe('Redis instead of in-process rate limits, idempotency and event-stream log.'),
   /** Community attachments in S3-compatible storage (`http://KEY:SECRET@host:port/bucket`); a folder under DATA_DIR when empty. */
-  ATTACHMENTS_S3_URL: optionalUrl(),
-  OTEL_EXPORTER_OTLP_ENDPOINT: optionalUrl(),
-  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  ATTACHMENTS_S3_URL: optionalUrl().describe('Community attachments in S3-compatible storage (`http://KEY:SECRET@host:port/bucket`); a folder under DATA_DIR when empty.'),
+  OTEL_EXPORTER_OTLP_ENDPOINT: optionalUrl().describe('OTLP/HTTP collector for traces; unset = no export.'),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info').describe('pino log level.'),
   /** Prometheus `GET /metrics` of the whole platform (embedded stand-ins included) on this port; unset = none. */
-  METRICS_PORT: z.preprocess((v) => (v === '' ? undefined : v), z.coerce.number().int().min(0).max(65535).optional()),
+  METRICS_PORT: z.preprocess((v) => (v === '' ? undefined : v), z.coerce.number().int().min(0).max(65535).optional()).describe('Prometheus `GET /metrics` of the whole platform (embedded stand-ins included) on this port; unset = none.'),
   INTERNAL_TOKEN_SECRET: z
     .string()
     .min(32, 'must be at least 32 characters')
-    .default(() => randomBytes(32).toString('hex')),
-  RATE_LIMIT_SECRET_PER_MINUTE: z.coerce.number().int().positive().optional(),
-  RATE_LIMIT_PUBLISHABLE_PER_MINUTE: z.coerce.number().int().positive().optional(),
+    .default(() => randomBytes(32).toString('hex'))
+    .describe('At least 32 characters; random per start when empty (fine while everything runs in one process).'),
+  RATE_LIMIT_SECRET_PER_MINUTE: z.coerce.number().int().positive().optional().describe('Requests per minute per secret key (default 120).'),
+  RATE_LIMIT_PUBLISHABLE_PER_MINUTE: z.coerce.number().int().positive().optional().describe('Requests per minute per publishable key (default 60).'),
   /** Unsafe, for local development: webhooks may target loopback addresses, over plain HTTP too. */
-  WEBHOOKS_ALLOW_LOOPBACK: boolFlag(false),
+  WEBHOOKS_ALLOW_LOOPBACK: boolFlag(false).describe('UNSAFE, local development only: webhooks may target loopback addresses, over plain HTTP too.'),
   /** Per-attempt webhook delivery timeout, at most 15 s. */
-  WEBHOOKS_TIMEOUT_MS: z.preprocess((v) => (v === '' || v === undefined ? 10_000 : Number(v)), z.number().int().min(1).max(15_000)),
+  WEBHOOKS_TIMEOUT_MS: z.preprocess((v) => (v === '' || v === undefined ? 10_000 : Number(v)), z.number().int().min(1).max(15_000)).describe('Per-attempt webhook delivery timeout in ms (at most 15000).'),
 });
 export type LocalEnv = z.infer<typeof localEnvSchema>;

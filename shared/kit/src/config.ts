@@ -39,8 +39,12 @@ export function unlessEmbedded<S extends z.ZodObject<any>>(schema: S, names: Rec
       { path: [name], message: `required (or ${EMBEDDED_SWITCH}=1 for development: ${standIn})`, when: (payload) => typeof payload.value === 'object' && payload.value !== null },
     );
   }
+  embeddedRequirements.set(out, Object.keys(names));
   return out as S;
 }
+
+/** Which variables of a schema `unlessEmbedded` requires (for the generated README table). */
+export const embeddedRequirements = new WeakMap<z.ZodObject<any>, string[]>();
 
 /**
  * The database a process uses: MONGO_DB, else the database named in MONGO_URL's path, else the
@@ -94,7 +98,7 @@ export const serviceEnvSchema = commonEnvSchema.extend({
 
 /** A standalone service process's schema: MONGO_URL always, AMQP_URL unless embedded, plus its own. */
 export function standaloneServiceSchema<S extends z.ZodObject<any>>(extraEnv: S) {
-  const schema = serviceEnvSchema.extend({ MONGO_URL: requiredUrl('MongoDB replica-set URL') }).extend(extraEnv.shape);
+  const schema = serviceEnvSchema.extend({ MONGO_URL: requiredUrl('MongoDB replica-set URL').describe(serviceEnvSchema.shape.MONGO_URL.description!) }).extend(extraEnv.shape);
   return unlessEmbedded(schema, { AMQP_URL: 'the in-process bus' });
 }
 export type ServiceEnv = z.infer<typeof serviceEnvSchema>;

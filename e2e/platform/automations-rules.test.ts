@@ -82,12 +82,12 @@ describe('automation rules: running on trigger events', () => {
 
     await log.settle(tp);
     expect(log.aboutTicket(hit.id).map((e) => e.type)).toEqual([
-      'ticket.created', 'ticket.updated', 'ticket.message_added', 'automation.member_notified', 'automation.executed',
+      'ticket.created', 'ticket.updated', 'ticket.assigned', 'ticket.message_added', 'automation.member_notified', 'automation.executed',
     ]);
     const updated = log.aboutTicket(hit.id)[1];
-    expect(updated.data.changes).toEqual(['assignedTo', 'status', 'tags']);
+    expect(updated.data.changes).toEqual(['assignedTo', 'tags', 'status']);
     expect(updated.actor).toEqual({ type: 'system', id: null });
-    expect(log.aboutTicket(hit.id)[4].data.automation).toMatchObject({ id: rule.id, executionCount: 1 });
+    expect(log.aboutTicket(hit.id)[5].data.automation).toMatchObject({ id: rule.id, executionCount: 1 });
     // The low-priority ticket matched nothing: unchanged, no execution.
     expect(await ticket(miss.id)).toMatchObject({ status: 'new', assignedTo: null, tags: [], messageCount: 0 });
     expect(log.aboutTicket(miss.id).map((e) => e.type)).toEqual(['ticket.created']);
@@ -163,6 +163,7 @@ describe('POST /automations/{id}/test (dry run)', () => {
 
 describe('automation rules: bad inputs, other teams and partitions, keys and permissions', () => {
   it('answers each with the documented error and writes nothing', async () => {
+    const existing = (expectOk(await tp.api.get(A()), 200) as any[]).map((r) => r.id);
     const post = (body: unknown) => tp.api.post(A(), body);
     expectError(await post({ triggerEvent: 'ticket.created' }), 400, 'invalid_request_error', 'parameter_missing', 'name');
     expectError(await post({ name: 'x' }), 400, 'invalid_request_error', 'parameter_missing', 'triggerEvent');
@@ -213,7 +214,7 @@ describe('automation rules: bad inputs, other teams and partitions, keys and per
     expectError(await tp.api.post(A(), { name: 'x', triggerEvent: 'ticket.created' }, { key: agent.key }), 403, 'authorization_error', 'insufficient_permissions');
 
     // Nothing of the refused requests was written.
-    expect((expectOk(await tp.api.get(A()), 200) as any[]).map((r) => r.id)).toEqual([rule.id]);
+    expect((expectOk(await tp.api.get(A()), 200) as any[]).map((r) => r.id)).toEqual([...existing, rule.id]);
     expect(await getRule(rule.id)).toEqual(rule);
   }, 60_000);
 });

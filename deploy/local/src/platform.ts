@@ -4,7 +4,7 @@ import path from 'node:path';
 import { startEmbeddedMongo, type EmbeddedMongo } from '@helpdesk/mongo-embedded';
 import { createBus, createLogger, InternalTokens, type EventBus, type Logger } from '@helpdesk/kit';
 import { startGateway, type RunningGateway } from '@helpdesk/gateway';
-import { startTicketing, type RunningTicketing } from '@helpdesk/ticketing';
+import { startTicketing, type RunningTicketing, type TicketingConfig } from '@helpdesk/ticketing';
 import { startCustomers, type RunningCustomers } from '@helpdesk/customers';
 import { startWebhooks, type RunningWebhooks, type WebhookSettings } from '@helpdesk/webhooks';
 import { startKnowledge, type RunningKnowledge } from '@helpdesk/knowledge';
@@ -44,6 +44,8 @@ export interface PlatformOptions {
   billing?: Pick<WorkspaceOptions, 'stripe' | 'billingPortalUrl'>;
   /** The game's clock (tests move it to try seasons, streaks and the boss's timers); default the system clock. */
   gameClock?: Clock;
+  /** Ticketing's AI provider: an OpenAI-compatible server (AI_BASE_URL…); the built-in local one when unset (docs/adr/0029). */
+  ai?: TicketingConfig['ai'];
 }
 
 export interface Platform {
@@ -113,7 +115,7 @@ export async function bootPlatform(opts: PlatformOptions): Promise<Platform> {
     // Customers first: ticketing asks it about customers at ticket creation.
     const customers = await startCustomers(serviceOpts('customers'));
     started.push({ name: 'customers', stop: () => customers.stop() });
-    const ticketing = await startTicketing({ ...serviceOpts('ticketing'), customersUrl: customers.url });
+    const ticketing = await startTicketing({ ...serviceOpts('ticketing'), customersUrl: customers.url, ai: opts.ai });
     started.push({ name: 'ticketing', stop: () => ticketing.stop() });
     const webhooks = await startWebhooks({ ...serviceOpts('webhooks'), settings: opts.webhooks });
     started.push({ name: 'webhooks', stop: () => webhooks.stop() });

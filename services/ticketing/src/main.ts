@@ -1,6 +1,21 @@
-/** Standalone process: `PORT`, `MONGO_URL` (required here), `CUSTOMERS_URL` (required), `AMQP_URL`, `INTERNAL_TOKEN_SECRET`, `LOG_LEVEL`. */
+/** Standalone process: `PORT`, `MONGO_URL` (required here), `CUSTOMERS_URL` (required), `AMQP_URL`, `INTERNAL_TOKEN_SECRET`, `LOG_LEVEL`;
+ * the AI provider (docs/adr/0029): `AI_BASE_URL` (an OpenAI-compatible server; the local provider when unset), `AI_API_KEY`, `AI_MODEL`, `AI_TIMEOUT_MS`. */
 import { z } from 'zod';
-import { runServiceMain } from '@helpdesk/kit';
+import { optionalUrl, runServiceMain } from '@helpdesk/kit';
 import { startTicketing } from './index';
 
-runServiceMain('ticketing', z.object({ CUSTOMERS_URL: z.string().url() }), (opts, env) => startTicketing({ ...opts, customersUrl: env.CUSTOMERS_URL }));
+const env = z.object({
+  CUSTOMERS_URL: z.string().url(),
+  AI_BASE_URL: optionalUrl(),
+  AI_API_KEY: z.string().optional(),
+  AI_MODEL: z.string().optional(),
+  AI_TIMEOUT_MS: z.coerce.number().int().positive().optional(),
+});
+
+runServiceMain('ticketing', env, (opts, e) =>
+  startTicketing({
+    ...opts,
+    customersUrl: e.CUSTOMERS_URL,
+    ai: e.AI_BASE_URL ? { openai: { baseUrl: e.AI_BASE_URL, apiKey: e.AI_API_KEY, model: e.AI_MODEL, timeoutMs: e.AI_TIMEOUT_MS } } : undefined,
+  }),
+);

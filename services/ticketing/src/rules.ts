@@ -39,9 +39,9 @@ export function ticketingRules({ conn, models, logger }: ServiceDeps<TicketingMo
   const slaBreaches = slaBreachScan({ conn, models, tickets, clock, logger, intervalMs: config.slaScanIntervalMs });
   const messages = messageRules({ conn, models, tickets });
   const customers = internalClient(CUSTOMERS_INTERNAL, config.customersUrl, { service: 'customers' });
-  const automations = automationRules({ conn, models, members, writer: ticketWriter({ models }) });
+  const automations = automationRules({ conn, models, members, writer: ticketWriter(tickets) });
   const ai = aiRules({ conn, models }, config.ai);
-  const analytics = analyticsRules({ models, memberNames: async () => new Map() });
+  const analytics = analyticsRules({ models });
   return { clock, customerRefs, customFields, members, businessHours, sla, slaBreaches, tickets, merges, messages, customers, automations, ai, analytics };
 }
 export type TicketingRules = ReturnType<typeof ticketingRules>;

@@ -9,6 +9,8 @@ export const ID_PREFIX = {
   invite: 'inv',
   sla: 'sla',
   rule: 'rule',
+  /** An automation rule's execution log entry. */
+  execution: 'exec',
   customField: 'cf',
   view: 'view',
   notification: 'ntf',
@@ -17,6 +19,8 @@ export const ID_PREFIX = {
   key: 'key',
   delivery: 'dlv',
   request: 'req',
+  /** An import log entry (docs/adr/0037). */
+  importLog: 'imp',
 } as const;
 
 export type IdKind = keyof typeof ID_PREFIX;

@@ -12,6 +12,7 @@ export const consumers = ({ articles, customFields }: KnowledgeRules, { conn }: 
   return [
     on('ticket.created', tickets.created), // replies given at creation that cite articles: useCount
     on('ticket.message_added', tickets.messageAdded), // a reply citing articles: useCount
+    on('ai.reply_suggested', tickets.replySuggested), // a reply the AI suggested from articles: useCount
     // The team's article custom field definitions (docs/adr/0022).
     ...customFieldSubscriptions(customFields),
   ];

@@ -20,5 +20,9 @@ export function ticketConsumers(conn: mongoose.Connection, articles: ArticleRule
     /** The messages a ticket is created with. */
     created: (e: TypedEvent<'ticket.created'>) => apply(e, usesIn(e.data.messages ?? [])),
     messageAdded: (e: TypedEvent<'ticket.message_added'>) => apply(e, usesIn([e.data.message])),
+    /** A reply ticketing's AI suggested from articles (docs/adr/0029): one use of each. */
+    replySuggested: async (e: TypedEvent<'ai.reply_suggested'>) => {
+      await consumeOnce(conn, CONSUMER, e, (session) => articles.addUses(e, new Map(e.data.articleIds.map((id) => [id, 1])), session));
+    },
   };
 }

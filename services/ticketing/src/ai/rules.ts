@@ -26,7 +26,7 @@ const settingsView = (s: AiSettingsDoc | null): AiSettings => ({
   updatedAt: s?.updatedAt ? new Date(s.updatedAt).toISOString() : null,
 });
 
-/** Published articles scored by the ticket's words: title words count double, then tags and content. */
+/** Published articles sharing at least two of the ticket's words, scored: title words count double, then tags and content. */
 function rankArticles(articles: ArticleRefDoc[], query: string[]): ArticleCandidate[] {
   const wanted = new Set(query);
   if (!wanted.size) return [];
@@ -35,10 +35,15 @@ function rankArticles(articles: ArticleRefDoc[], query: string[]): ArticleCandid
       const inTitle = new Set(keywords(a.title));
       const inBody = new Set(keywords(`${a.tags.join(' ')}\n${a.content}`));
       let score = 0;
-      for (const w of wanted) score += (inTitle.has(w) ? 2 : 0) + (inBody.has(w) ? 1 : 0);
-      return { a, score };
+      let matched = 0;
+      for (const w of wanted) {
+        score += (inTitle.has(w) ? 2 : 0) + (inBody.has(w) ? 1 : 0);
+        if (inTitle.has(w) || inBody.has(w)) matched++;
+      }
+      return { a, score, matched };
     })
-    .filter((x) => x.score >= 2)
+    // One shared word is chance ("times"); two or more is a subject.
+    .filter((x) => x.matched >= 2)
     .sort((x, y) => y.score - x.score || x.a._id.localeCompare(y.a._id))
     .slice(0, ARTICLES_USED_MAX)
     .map(({ a }) => ({ id: a._id, title: a.title, content: a.content }));

@@ -6,5 +6,6 @@ export const automationConsumers = (automations: AutomationRules): Subscription[
   on('ticket.created', (e) => automations.onEvent(e, e.data.ticket.id, {})),
   on('ticket.updated', (e) => automations.onEvent(e, e.data.ticket.id, { changes: e.data.changes, previous: e.data.previous, eventTicket: e.data.ticket })),
   on('ticket.closed', (e) => automations.onEvent(e, e.data.ticket.id, {})),
+  on('ticket.assigned', (e) => automations.onEvent(e, e.data.ticket.id, {})),
   on('ticket.message_added', (e) => automations.onEvent(e, e.data.ticket.id, { message: e.data.message })),
 ];

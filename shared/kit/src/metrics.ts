@@ -134,7 +134,7 @@ export interface MetricsServer {
 /** Serves `GET /metrics` on its own port (METRICS_PORT), apart from the API. */
 export async function startMetricsServer(port: number, host = '0.0.0.0'): Promise<MetricsServer> {
   // The process's own figures (CPU, memory, event loop) only where a scraper reads them.
-  if (!processMetrics) collectDefaultMetrics({ register: metricsRegistry, prefix: 'helpdesk_process_' });
+  if (!processMetrics) collectDefaultMetrics({ register: metricsRegistry, prefix: 'helpdesk_' });
   processMetrics = true;
   const server: Server = createServer((req, res) => {
     if (req.method !== 'GET' || (req.url ?? '').split('?')[0] !== '/metrics') {

@@ -17,7 +17,9 @@ const doc: TicketDoc = {
 test('the ticket snapshot satisfies the contracts schema and the public view drops internals', () => {
   expect(ticketSnapshotSchema.parse(ticketSnapshot(doc))).toMatchObject({ channel: 'api', resolvedAt: now.toISOString() });
   const view = ticketView(doc);
-  for (const k of ['channel', 'searchText', 'customerName', 'customerEmail', 'teamId', 'mode', '_id', 'messages', 'customer']) {
+  // The channel, who opened it, its SLA clock and merge target are public (docs/adr/0025-0027).
+  expect(view).toMatchObject({ channel: 'api', openedBy: 'member', sla: null, mergedInto: null });
+  for (const k of ['searchText', 'slaNextDueAt', 'customerName', 'customerEmail', 'teamId', 'mode', '_id', 'messages', 'customer']) {
     expect(view).not.toHaveProperty(k);
   }
   const summary = { id: 'cus_x', name: 'N', email: null, status: 'active', sentiment: 'neutral', tags: [] };

@@ -19,8 +19,8 @@ const create = async (body: Record<string, unknown>, as?: Caller) => {
   return r.body.data;
 };
 const PUBLIC_KEYS = [
-  'assignedTo', 'closedAt', 'createdAt', 'customFields', 'customerId', 'id', 'messageCount', 'metadata', 'notes', 'priority',
-  'resolvedAt', 'status', 'tags', 'title', 'updatedAt',
+  'assignedTo', 'channel', 'closedAt', 'createdAt', 'customFields', 'customerId', 'id', 'mergedInto', 'messageCount', 'metadata',
+  'notes', 'openedBy', 'priority', 'resolvedAt', 'sla', 'status', 'tags', 'title', 'updatedAt',
 ];
 const count = (coll: string, filter: Record<string, unknown> = {}) => h.svc.conn.collection(coll).countDocuments(filter);
 const expectError = (r: { status: number; body: any }, status: number, code: string, param?: string) => {

@@ -2,7 +2,7 @@ import type mongoose from 'mongoose';
 import { bossHitModel, bossModel } from './boss/model';
 import { kudosModel } from './kudos/model';
 import { gameMemberModel, teamSwitchesModel } from './members/model';
-import { ledgerModel, payoutModel, playerModel } from './player/model';
+import { ledgerModel, payoutModel, playerModel, standingModel } from './player/model';
 import { puzzleAnswerModel } from './puzzles/model';
 import { questClaimModel } from './quests/model';
 import { gameTicketModel } from './tickets/model';
@@ -14,6 +14,7 @@ export const gameModels = (conn: mongoose.Connection) => ({
   tickets: gameTicketModel(conn),
   players: playerModel(conn),
   ledger: ledgerModel(conn),
+  standings: standingModel(conn),
   payouts: payoutModel(conn),
   bosses: bossModel(conn),
   hits: bossHitModel(conn),

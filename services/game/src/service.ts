@@ -3,12 +3,16 @@ import { defineService } from '@helpdesk/kit';
 import { bossHandlers } from './boss/handlers';
 import type { Clock } from './clock';
 import { consumers } from './consumers';
-import { shopHandlers } from './cosmetics/handlers';
+import { cosmeticHandlers } from './cosmetics/handlers';
 import { kudosHandlers } from './kudos/handlers';
+import { leaderboardHandlers } from './leaderboard/handlers';
 import { gameModels } from './models';
 import { playerHandlers } from './player/handlers';
+import { puzzleHandlers } from './puzzles/handlers';
 import { questHandlers } from './quests/handlers';
 import { gameRules } from './rules';
+import { seasonHandlers } from './seasons/handlers';
+import { skillHandlers } from './skills/handlers';
 
 /**
  * The game service: players, XP, levels and seasons made from ticket events, boss battles,
@@ -20,6 +24,16 @@ export const gameService = (clock: Clock) =>
     operations: GAME,
     models: gameModels,
     rules: (deps) => gameRules(deps, clock),
-    handlers: (rules) => ({ ...playerHandlers(rules), ...bossHandlers(rules), ...questHandlers(rules), ...kudosHandlers(rules), ...shopHandlers(rules) }),
+    handlers: (rules) => ({
+      ...playerHandlers(rules),
+      ...bossHandlers(rules),
+      ...questHandlers(rules),
+      ...puzzleHandlers(rules),
+      ...kudosHandlers(rules),
+      ...leaderboardHandlers(rules),
+      ...cosmeticHandlers(rules),
+      ...skillHandlers(rules),
+      ...seasonHandlers(rules),
+    }),
     consumers,
   });

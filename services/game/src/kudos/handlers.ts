@@ -2,7 +2,7 @@ import { GAME } from '@helpdesk/contracts';
 import { handlersFor, pageOf, skipOf } from '@helpdesk/kit';
 import type { GameRules } from '../rules';
 
-export const kudosHandlers = ({ members, kudos, leaderboard }: GameRules) =>
+export const kudosHandlers = ({ members, kudos }: GameRules) =>
   handlersFor(GAME)({
     async giveKudos({ ctx, body }) {
       await members.requireFeature(ctx.teamId, 'socialEnabled');
@@ -15,9 +15,5 @@ export const kudosHandlers = ({ members, kudos, leaderboard }: GameRules) =>
       const member = query.userId ? await members.resolve(ctx.teamId, query.userId, 'userId') : null;
       const { data, total } = await kudos.list(ctx, member?._id, skipOf(query.page, query.pageSize), query.pageSize);
       return { data, pagination: pageOf(query.page, query.pageSize, total) };
-    },
-    async getLeaderboard({ ctx, query }) {
-      await members.requireFeature(ctx.teamId, 'leaderboardsEnabled');
-      return leaderboard.board(ctx, query.metric, query.period, query.limit);
     },
   });

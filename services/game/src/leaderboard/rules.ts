@@ -6,19 +6,21 @@ import { seasonOf, weekIdOf } from '../seasons/calendar';
 
 const FIELD = { xp: 'xp', tickets_closed: 'tickets', boss_damage: 'damage' } as const;
 
-/** Leaderboards are sums over the ledger for the season or the ISO week; boring-mode and removed members are left out. */
+/** Leaderboards are running totals for the season or the ISO week; boring-mode and removed members are left out. */
 export function leaderboardRules({ models, members, clock }: { models: GameModels; members: GameMemberRules; clock: Clock }) {
   return {
     async board(scope: Scope, metric: keyof typeof FIELD, period: 'season' | 'week', limit: number) {
       const now = clock();
       const periodId = period === 'season' ? seasonOf(now).id : weekIdOf(now);
       const field = FIELD[metric];
-      const sums: { _id: string; value: number }[] = await scoped(models, scope).ledger.aggregate([
-        { $match: { [period === 'season' ? 'seasonId' : 'weekId']: periodId } },
-        { $group: { _id: '$memberId', value: { $sum: `$${field}` } } },
-        { $match: { value: { $gt: 0 } } },
-        { $sort: { value: -1, _id: 1 } },
-      ]);
+      // Running totals per period, one indexed sort; some spare rows for members left out (boring mode, removed).
+      const sums = (
+        await scoped(models, scope)
+          .standings.find({ periodId, [field]: { $gt: 0 } })
+          .sort({ [field]: -1, memberId: 1 })
+          .limit(limit + 50)
+          .lean()
+      ).map((s) => ({ _id: s.memberId, value: s[field] }));
       const shown = new Map((await members.byIds(scope.teamId, sums.map((s) => s._id))).filter((m) => !m.boringMode).map((m) => [m._id, m]));
       const entries: { rank: number; memberId: string; name: string; value: number }[] = [];
       for (const s of sums) {

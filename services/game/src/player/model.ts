@@ -66,10 +66,7 @@ export const playerModel = (conn: mongoose.Connection): PlayerModel => (conn.mod
 /** What a ledger row counts: a payment (its reason) or a deed quests count (`boss_hit`, `kudos_given`). */
 export type LedgerKind = XpReason | 'boss_hit' | 'kudos_given';
 
-/**
- * Every payment and every deed, one row each: leaderboards per season and week, and quest progress,
- * are sums over it.
- */
+/** Every payment and every deed, one row each: quest progress counts it; standings keep its running totals. */
 export interface LedgerDoc {
   _id: mongoose.Types.ObjectId;
   teamId: string;
@@ -102,9 +99,9 @@ const ledgerSchema = new mongoose.Schema<LedgerDoc>(
   { collection: 'ledger', versionKey: false, minimize: false, strict: 'throw' },
 );
 ledgerSchema.plugin(tenancyPlugin);
-ledgerSchema.index({ teamId: 1, mode: 1, seasonId: 1 });
-ledgerSchema.index({ teamId: 1, mode: 1, weekId: 1 });
+// Quest progress counts a member's rows of one kind in a day or a week.
 ledgerSchema.index({ teamId: 1, mode: 1, memberId: 1, kind: 1, dayId: 1 });
+ledgerSchema.index({ teamId: 1, mode: 1, memberId: 1, kind: 1, weekId: 1 });
 
 export type LedgerModel = mongoose.Model<LedgerDoc>;
 export const ledgerModel = (conn: mongoose.Connection): LedgerModel => (conn.models.Ledger as LedgerModel | undefined) ?? conn.model<LedgerDoc>('Ledger', ledgerSchema);
@@ -126,3 +123,31 @@ payoutSchema.plugin(tenancyPlugin);
 payoutSchema.index({ teamId: 1, mode: 1, ticketId: 1 }, { unique: true });
 export type PayoutModel = mongoose.Model<PayoutDoc>;
 export const payoutModel = (conn: mongoose.Connection): PayoutModel => (conn.models.Payout as PayoutModel | undefined) ?? conn.model<PayoutDoc>('Payout', payoutSchema);
+
+/** A member's running totals for one season or ISO week (`periodId`): what the leaderboards read, one indexed sort. */
+export interface StandingDoc {
+  _id: mongoose.Types.ObjectId;
+  teamId: string;
+  mode: 'test' | 'live';
+  memberId: string;
+  periodId: string;
+  xp: number;
+  tickets: number;
+  damage: number;
+}
+const standingSchema = new mongoose.Schema<StandingDoc>(
+  {
+    memberId: { type: String, required: true },
+    periodId: { type: String, required: true },
+    xp: { type: Number, required: true, default: 0 },
+    tickets: { type: Number, required: true, default: 0 },
+    damage: { type: Number, required: true, default: 0 },
+  },
+  { collection: 'standings', versionKey: false, strict: 'throw' },
+);
+standingSchema.plugin(tenancyPlugin);
+standingSchema.index({ teamId: 1, mode: 1, periodId: 1, memberId: 1 }, { unique: true });
+for (const field of ['xp', 'tickets', 'damage']) standingSchema.index({ teamId: 1, mode: 1, periodId: 1, [field]: -1 });
+export type StandingModel = mongoose.Model<StandingDoc>;
+export const standingModel = (conn: mongoose.Connection): StandingModel =>
+  (conn.models.Standing as StandingModel | undefined) ?? conn.model<StandingDoc>('Standing', standingSchema);

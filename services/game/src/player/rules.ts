@@ -61,6 +61,11 @@ export function playerRules({ models, members, clock }: { models: GameModels; me
     const at = clock();
     const row = { memberId, kind, xp: amounts.xp ?? 0, gold: amounts.gold ?? 0, damage: amounts.damage ?? 0, tickets: amounts.tickets ?? 0, at, seasonId: seasonOf(at).id, weekId: weekIdOf(at), dayId: dayIdOf(at) };
     await db(scope).ledger.create([row], { session });
+    if (row.xp || row.tickets || row.damage) {
+      for (const periodId of [row.seasonId, row.weekId]) {
+        await db(scope).standings.updateOne({ memberId, periodId }, { $inc: { xp: row.xp, tickets: row.tickets, damage: row.damage } }, { upsert: true, session });
+      }
+    }
     const quests = QUESTS.filter((q) => q.counts === kind);
     if (!quests.length || !(await members.flags(scope.teamId)).questsEnabled) return;
     for (const q of quests) {

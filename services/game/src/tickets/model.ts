@@ -21,6 +21,8 @@ export interface GameTicketDoc {
   /** The SLA tier at the last event (gold, silver, bronze, missed), null without an SLA. */
   slaTier: string | null;
   deleted: boolean;
+  /** The snapshot's `updatedAt`: an older snapshot arriving late never overwrites a newer one. */
+  updatedAt: Date;
 }
 
 const ticketSchema = new mongoose.Schema<GameTicketDoc>(
@@ -34,6 +36,7 @@ const ticketSchema = new mongoose.Schema<GameTicketDoc>(
     closedAt: { type: Date, default: null },
     slaTier: { type: String, default: null },
     deleted: { type: Boolean, required: true, default: false },
+    updatedAt: { type: Date, required: true },
   },
   { collection: 'tickets', versionKey: false, minimize: false, strict: 'throw' },
 );

@@ -19,7 +19,11 @@ export function gameTicketRules({ models }: { models: GameModels }) {
     /** Applies a ticket snapshot (created, updated, closed); returns the stored copy. */
     async record(scope: Scope, snapshot: TicketSnapshot, session: mongoose.ClientSession): Promise<GameTicketDoc> {
       const t = snapshot as TicketFacts;
-      const doc = await scoped(models, scope).tickets.findOneAndUpdate(
+      const Tickets = scoped(models, scope).tickets;
+      const updatedAt = new Date(t.updatedAt);
+      const stored = await Tickets.findOne({ _id: t.id }).session(session).lean<GameTicketDoc>();
+      if (stored && stored.updatedAt > updatedAt) return stored;
+      const doc = await Tickets.findOneAndUpdate(
         { _id: t.id },
         {
           $set: {
@@ -28,6 +32,7 @@ export function gameTicketRules({ models }: { models: GameModels }) {
             status: t.status,
             closedAt: t.closedAt ? new Date(t.closedAt) : null,
             slaTier: t.sla?.tier ?? null,
+            updatedAt,
             ...(t.openedBy !== undefined ? { openedBy: t.openedBy } : {}),
           },
           $setOnInsert: { createdAt: new Date(t.createdAt), deleted: false, ...(t.openedBy === undefined ? { openedBy: null } : {}) },

@@ -1,0 +1,141 @@
+/**
+ * Game benchmark (not a test). A platform started exactly as `npm start` starts it (embedded
+ * defaults), a team of 1,000 players (members and their season standings seeded in the game's
+ * database), then customer tickets closed through the gateway at a target rate by the owner's key:
+ *  - event-to-XP latency: `game.xp_awarded.occurredAt` − `ticket.closed.occurredAt` of the same
+ *    ticket, both read from webhook deliveries to a loopback receiver; p50/p99;
+ *  - during the closes, `GET /game/leaderboard` (1,000 players) and `GET /tickets/{id}` (the baseline)
+ *    read one after the other through the gateway; p50/p99 and the ratio of the first to the second.
+ *
+ *   npx tsx bench/game.bench.ts [--rate 200] [--seconds 30] [--players 1000]
+ */
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { parseArgs } from 'node:util';
+import { MongoClient } from 'mongodb';
+import { Receiver } from '@helpdesk/testing';
+import { start, stop } from './processes';
+
+const { values } = parseArgs({ options: { rate: { type: 'string', default: '200' }, seconds: { type: 'string', default: '30' }, players: { type: 'string', default: '1000' } } });
+const RATE = Number(values.rate);
+const SECONDS = Number(values.seconds);
+const PLAYERS = Number(values.players);
+const CLOSES = RATE * SECONDS;
+
+const pct = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
+const sortNum = (xs: number[]) => [...xs].sort((a, b) => a - b);
+const freePort = () =>
+  new Promise<number>((resolve) => {
+    const s = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = s.address() as { port: number };
+      s.close(() => resolve(port));
+    });
+  });
+
+async function main(): Promise<void> {
+  const rx = await Receiver.start();
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'helpdesk-game-bench-'));
+  const mongoPort = await freePort();
+  const platform = await start(
+    'deploy/local/src/main.ts',
+    { PORT: '0', DATA_DIR: dataDir, EMBEDDED_MONGO_PORT: String(mongoPort), LOG_LEVEL: 'warn', WEBHOOKS_ALLOW_LOOPBACK: 'true', RATE_LIMIT_SECRET_PER_MINUTE: '1000000000' },
+    /Ready: (\S+)/,
+  );
+  const mongo = new MongoClient(`mongodb://127.0.0.1:${mongoPort}/?directConnection=true`);
+  try {
+    const creds = JSON.parse(readFileSync(path.join(dataDir, 'credentials.json'), 'utf8'));
+    const base = `${platform.match[1]}/teams/${creds.teamId}`;
+    const headers = { authorization: `Bearer ${creds.keys.sk_live}`, 'content-type': 'application/json' };
+    const call = async (method: string, url: string, body?: unknown) => {
+      const res = await fetch(url, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+      const text = await res.text();
+      if (res.status >= 300) throw new Error(`${method} ${url}: ${res.status} ${text}`);
+      return JSON.parse(text).data;
+    };
+    await call('POST', `${base}/webhooks`, { name: 'bench', url: rx.url('/hook'), events: ['ticket.closed', 'game.xp_awarded'] });
+
+    // 1,000 players with a season of XP each: what the leaderboard reads.
+    await mongo.connect();
+    const game = mongo.db('game');
+    const now = new Date();
+    const season = `${now.getUTCFullYear()}-Q${Math.floor(now.getUTCMonth() / 3) + 1}`;
+    await game.collection('members').insertMany(
+      Array.from({ length: PLAYERS }, (_, i) => ({ _id: `mem_benchplayer${String(i).padStart(6, '0')}` as any, teamId: creds.teamId, mode: 'live', userId: crypto.randomUUID(), name: `Player ${i}`, avatarUrl: null, boringMode: false, removed: false, updatedAt: now })),
+    );
+    await game.collection('standings').insertMany(
+      Array.from({ length: PLAYERS }, (_, i) => ({ teamId: creds.teamId, mode: 'live', memberId: `mem_benchplayer${String(i).padStart(6, '0')}`, periodId: season, xp: 100 + ((i * 7919) % 5000), tickets: 10, damage: 0 })),
+    );
+    console.error(`seeded ${PLAYERS} players; creating ${CLOSES} customer tickets`);
+    // The customer tickets to close, created before anything is measured.
+    const tickets: string[] = [];
+    let made = 0;
+    await Promise.all(
+      Array.from({ length: 8 }, async () => {
+        while (made < CLOSES) {
+          made++;
+          const t = await call('POST', `${base}/tickets`, { title: 'Cannot log in', priority: 'normal', messages: [{ sender: 'customer', content: 'Help!' }] });
+          tickets.push(t.id);
+        }
+      }),
+    );
+    const readId = tickets[0]!;
+    console.error(`closing at ${RATE}/s`);
+
+    // Closes at the target rate, and reads of the leaderboard and of a ticket one after the other meanwhile.
+    const t0 = performance.now();
+    const closes: Promise<unknown>[] = [];
+    let closing = true;
+    const board: number[] = [];
+    const ticket: number[] = [];
+    const reader = (async () => {
+      while (closing) {
+        let s = performance.now();
+        await call('GET', `${base}/game/leaderboard?limit=100`);
+        board.push(performance.now() - s);
+        s = performance.now();
+        await call('GET', `${base}/tickets/${readId}`);
+        ticket.push(performance.now() - s);
+      }
+    })();
+    for (let i = 0; i < CLOSES; i++) {
+      const due = t0 + (i * 1000) / RATE;
+      const wait = due - performance.now();
+      if (wait > 0) await new Promise((r) => setTimeout(r, wait));
+      closes.push(call('PATCH', `${base}/tickets/${tickets[i]}`, { status: 'closed' }));
+    }
+    await Promise.all(closes);
+    const closedIn = (performance.now() - t0) / 1000;
+    closing = false;
+    await reader;
+
+    console.error(`closed in ${closedIn.toFixed(1)} s; waiting for the XP awards`);
+    const byType = (type: string) => rx.forPath('/hook').map((r) => JSON.parse(r.body)).filter((b) => b.type === type);
+    await rx.waitFor(() => byType('game.xp_awarded').length >= CLOSES, `${CLOSES} xp awards`, 600_000);
+    const closedAt = new Map(byType('ticket.closed').map((b) => [b.data.ticket.id, Date.parse(b.createdAt)]));
+    const latencies = byType('game.xp_awarded').filter((b) => b.data.ticketId && closedAt.has(b.data.ticketId)).map((b) => Date.parse(b.createdAt) - closedAt.get(b.data.ticketId)!);
+
+    const l = sortNum(latencies);
+    const b = sortNum(board);
+    const t = sortNum(ticket);
+    const row = (name: string, xs: number[], ratio: string) => console.log(name.padEnd(52) + pct(xs, 50).toFixed(1).padStart(10) + pct(xs, 99).toFixed(1).padStart(10) + ratio.padStart(14));
+    console.log(`\n${CLOSES} customer tickets closed through the gateway at a target ${RATE}/s (achieved ${(CLOSES / closedIn).toFixed(0)}/s), ${PLAYERS} players, embedded defaults\n`);
+    console.log('what'.padEnd(52) + 'p50 ms'.padStart(10) + 'p99 ms'.padStart(10) + 'p50 ×ticket'.padStart(14));
+    row('GET /tickets/{id} (baseline, during the closes)', t, '1.0');
+    row(`GET /game/leaderboard (${PLAYERS} players)`, b, (pct(b, 50) / pct(t, 50)).toFixed(1));
+    row('ticket.closed -> game.xp_awarded (event to XP)', l, (pct(l, 50) / pct(t, 50)).toFixed(1));
+    console.log(`\n${l.length} XP awards measured; ${board.length} leaderboard reads`);
+  } finally {
+    await mongo.close();
+    await stop(platform.child);
+    rmSync(dataDir, { recursive: true, force: true });
+    await rx.close();
+  }
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});

@@ -82,15 +82,22 @@ export class Upstreams {
     return { status: answer.statusCode, contentType: typeof ct === 'string' ? ct : null, location: typeof loc === 'string' ? loc : null, body };
   }
 
-  /** Opens a streaming GET; `signal` aborts it (the client went away, or its key was revoked). */
-  async openStream(r: Omit<ProxyRequest, 'body' | 'contentType' | 'method'> & { lastEventId?: string }, signal: AbortSignal): Promise<StreamAnswer> {
+  /**
+   * Opens a streaming answer (a GET event stream, or a POST download such as an export: `method`,
+   * `body`); `signal` aborts it (the client went away, or its key was revoked).
+   */
+  async openStream(
+    r: Omit<ProxyRequest, 'body' | 'contentType' | 'method'> & { lastEventId?: string } & Partial<Pick<ProxyRequest, 'method' | 'body' | 'contentType'>>,
+    signal: AbortSignal,
+  ): Promise<StreamAnswer> {
     const upstream = this.pools.get(r.service);
     if (!upstream) throw unavailable(r.service);
     const headers: Record<string, string> = { [INTERNAL_TOKEN_HEADER]: r.token, [REQUEST_ID_HEADER]: r.requestId, accept: 'text/event-stream' };
     // EventSource's reconnection header: the replay point.
     if (r.lastEventId) headers['last-event-id'] = r.lastEventId;
+    if (r.body && r.contentType) headers['content-type'] = r.contentType;
     try {
-      const answer = await upstream.streams.request({ method: 'GET', path: upstream.basePath + r.pathAndQuery, headers, signal });
+      const answer = await upstream.streams.request({ method: (r.method ?? 'GET') as 'GET', path: upstream.basePath + r.pathAndQuery, headers, body: r.body ?? null, signal });
       const ct = answer.headers['content-type'];
       return { status: answer.statusCode, contentType: typeof ct === 'string' ? ct : null, body: answer.body };
     } catch (err) {

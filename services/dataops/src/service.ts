@@ -1,6 +1,10 @@
 import { DATAOPS } from '@helpdesk/contracts';
 import { defineService } from '@helpdesk/kit';
+import { bulkHandlers } from './bulk/handlers';
+import { transferClients } from './bulk/clients';
 import { consumers } from './consumers';
+import { exportHandlers } from './export/handlers';
+import { importHandlers } from './import/handlers';
 import { dataopsModels } from './models';
 import { dataopsRules, type DataopsConfig } from './rules';
 import { searchHandlers } from './search/handlers';
@@ -18,6 +22,16 @@ export const dataopsService = (config: DataopsConfig) =>
     operations: DATAOPS,
     models: dataopsModels,
     rules: (deps) => dataopsRules(deps, config),
-    handlers: (rules) => ({ ...searchHandlers(rules), ...tagHandlers(rules), ...viewHandlers(rules) }),
+    handlers: (rules, { models }) => {
+      const transfer = transferClients(config);
+      return {
+        ...searchHandlers(rules),
+        ...tagHandlers(rules),
+        ...viewHandlers(rules),
+        ...bulkHandlers(transfer),
+        ...exportHandlers(transfer, models),
+        ...importHandlers(transfer, models),
+      };
+    },
     consumers,
   });

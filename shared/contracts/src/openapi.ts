@@ -193,7 +193,10 @@ export function buildOpenApiDocument(ops: Record<string, OperationDef> = PUBLIC_
       [String(op.success.status)]: {
         description: op.success.status === 201 ? 'Created' : op.success.status === 202 ? 'Accepted' : 'OK',
         headers: responseHeaders(op),
-        content: op.stream
+        content: op.stream === 'download'
+          ? // A download (docs/adr/0036): JSON in the envelope, or CSV text.
+            { 'application/json': { schema: successBody(op, schemas.of(op.success.data, 'output')) }, 'text/csv': { schema: { type: 'string' } } }
+          : op.stream
           ? // An event stream: the frame format is in the description; `x-frame-data` is the schema of each frame's `data:` line.
             { 'text/event-stream': { schema: { type: 'string', 'x-frame-data': schemas.of(op.success.data, 'output') } } }
           : { 'application/json': { schema: successBody(op, schemas.of(op.success.data, 'output')) } },

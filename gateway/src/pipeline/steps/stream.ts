@@ -1,5 +1,5 @@
 import { pipeline } from 'node:stream/promises';
-import { ApiError } from '@helpdesk/kit';
+import { ApiError, sseStreamsOpen } from '@helpdesk/kit';
 import { upstreamStreamQuery } from '../../stream-tokens/stream-tokens';
 import { DONE, type Exchange, type GatewayContext } from '../exchange';
 
@@ -40,6 +40,9 @@ export async function dispatchStream(x: Exchange, g: GatewayContext): Promise<ty
     res.setHeader('x-accel-buffering', 'no');
     res.flushHeaders();
   }
+  // The open-streams gauge counts event streams (not downloads), from their first byte to their end.
+  const counted = answer.status === 200 && (answer.contentType ?? '').startsWith('text/event-stream');
+  if (counted) sseStreamsOpen.inc();
   const authorization = req.headers.authorization;
   const token = x.streamToken;
   const keyCheck = setInterval(() => {
@@ -58,6 +61,7 @@ export async function dispatchStream(x: Exchange, g: GatewayContext): Promise<ty
   } finally {
     clearInterval(keyCheck);
     answer.body.destroy();
+    if (counted) sseStreamsOpen.dec();
   }
   return DONE;
 }

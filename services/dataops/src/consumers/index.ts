@@ -1,4 +1,10 @@
-import type { Subscription } from '@helpdesk/kit';
+import type { ServiceDeps, Subscription } from '@helpdesk/kit';
+import { tombstoneSubscriptions } from '../export/tombstones';
+import type { DataopsModels } from '../models';
+import type { DataopsRules } from '../rules';
 
-/** dataops reacts to no event: it owns no copy of another service's records (docs/adr/0034). */
-export const consumers = (): Subscription[] => [];
+/**
+ * dataops owns no copy of another service's records (docs/adr/0034); it only notes deletions (ids and
+ * times) for the incremental export (docs/adr/0036).
+ */
+export const consumers = (_rules: DataopsRules, { models }: ServiceDeps<DataopsModels>): Subscription[] => [...tombstoneSubscriptions(models)];

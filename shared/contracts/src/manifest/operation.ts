@@ -63,8 +63,10 @@ export interface OperationDef {
   /**
    * A `text/event-stream` answer (docs/adr/0021): the handler writes the response itself, the gateway
    * pipes it unbuffered, and `success.data` is the schema of one frame's `data:` (for the document).
+   * `download` (docs/adr/0036): a large answer written as it is produced (JSON in the envelope, or
+   * CSV), piped unbuffered the same way; `success.data` is the JSON answer's `data`.
    */
-  stream?: true;
+  stream?: true | 'download';
 }
 
 export type Operations = Record<string, OperationDef>;
@@ -89,7 +91,7 @@ export type QueryOf<O extends OperationDef> = O['query'] extends z.ZodType ? z.o
 export type BodyOf<O extends OperationDef> = Out<O['body']>;
 
 /** What an operation's handler returns: its data, or a page of it. */
-export type ResultOf<O extends OperationDef> = O['stream'] extends true
+export type ResultOf<O extends OperationDef> = O['stream'] extends true | 'download'
   ? void
   : O['success']['pagination'] extends 'meta' | 'top'
   ? Page<z.output<O['success']['data']> extends (infer T)[] ? T : never>

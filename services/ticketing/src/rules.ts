@@ -41,7 +41,7 @@ export function ticketingRules({ conn, models, logger }: ServiceDeps<TicketingMo
   const customers = internalClient(CUSTOMERS_INTERNAL, config.customersUrl, { service: 'customers' });
   const automations = automationRules({ conn, models, members, writer: ticketWriter(tickets) });
   const ai = aiRules({ conn, models }, config.ai);
-  const analytics = analyticsRules({ models });
+  const analytics = analyticsRules({ models, clock });
   return { clock, customerRefs, customFields, members, businessHours, sla, slaBreaches, tickets, merges, messages, customers, automations, ai, analytics };
 }
 export type TicketingRules = ReturnType<typeof ticketingRules>;

@@ -13,6 +13,7 @@ import {
   type TicketSnapshot,
 } from '@helpdesk/contracts';
 import { parameterInvalid, parameterMissing, scoped, type RequestContext } from '@helpdesk/kit';
+import type { Clock } from '../clock';
 import type { TicketingModels } from '../models';
 
 const DAY_MS = 86_400_000;
@@ -56,7 +57,7 @@ function days(start: Date, end: Date): string[] {
 }
 
 /** Analytics over the partition's ticket facts (docs/adr/0030). */
-export function analyticsRules({ models }: { models: TicketingModels }) {
+export function analyticsRules({ models, clock }: { models: TicketingModels; clock: Clock }) {
   /** Members' names from ticketing's member projection (members are per team, not per partition). */
   async function memberNames(teamId: string, ids: string[]): Promise<Map<string, string>> {
     if (!ids.length) return new Map();
@@ -65,7 +66,8 @@ export function analyticsRules({ models }: { models: TicketingModels }) {
   }
 
   return {
-    async overview(ctx: RequestContext, q: AnalyticsQuery, now = new Date()): Promise<AnalyticsView> {
+    async overview(ctx: RequestContext, q: AnalyticsQuery): Promise<AnalyticsView> {
+      const now = clock.now();
       if (q.period === 'custom') {
         if (!q.startDate) throw parameterMissing('startDate', 'Missing required parameter: startDate (period=custom needs startDate and endDate).');
         if (!q.endDate) throw parameterMissing('endDate', 'Missing required parameter: endDate (period=custom needs startDate and endDate).');
@@ -116,8 +118,8 @@ export function analyticsRules({ models }: { models: TicketingModels }) {
       return view;
     },
 
-    async agents(ctx: RequestContext, q: AgentAnalyticsQuery, now = new Date()): Promise<AgentAnalyticsView> {
-      const { start, end } = rangeOf(q.startDate, q.endDate, AGENTS_DEFAULT_DAYS, now);
+    async agents(ctx: RequestContext, q: AgentAnalyticsQuery): Promise<AgentAnalyticsView> {
+      const { start, end } = rangeOf(q.startDate, q.endDate, AGENTS_DEFAULT_DAYS, clock.now());
       const scope = { teamId: ctx.teamId, mode: ctx.mode };
       const tierCounts = Object.fromEntries(SLA_TIERS.map((t) => [t, { $sum: { $cond: [{ $eq: ['$slaTier', t] }, 1, 0] } }]));
       const rows = await scoped(models, scope).ticketFacts.aggregate<{

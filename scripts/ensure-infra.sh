@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Makes sure a RabbitMQ (127.0.0.1:5672) and a Redis (127.0.0.1:6379) answer on loopback, and that
-# Debian's Chromium is there for the browser test of the API reference (/docs).
+# Debian's Chromium (the browser test of /docs) and docker-compose (the compose parser check) are there.
 # Where they already run (developer machines, CI) nothing is started. Otherwise they are installed
 # from Debian's packages when missing and started in the background; their pids go to
 # ${INFRA_DIR:-/tmp/helpdesk-infra}/*.pid so scripts/stop-infra.sh stops exactly what this started.
@@ -35,3 +35,5 @@ fi
 
 # The browser test of /docs drives Debian's Chromium with playwright-core (never a downloaded browser).
 need_pkg chromium chromium
+# deploy/test/ops-compose.test.ts checks docker-compose.yml with a real compose parser (no engine needed).
+need_pkg docker-compose docker-compose

@@ -28,7 +28,7 @@ const apps = names.filter((n) => services[n].build !== undefined);
 const env = (name: string): Record<string, string> => services[name].environment ?? {};
 const INFRA_FOR_ENV: Record<string, string> = { MONGO_URL: 'mongodb', AMQP_URL: 'rabbitmq', REDIS_URL: 'redis' };
 /** Ports that may be published besides the gateway's: operator UIs, on loopback. */
-const UI_PORTS: Record<string, string> = { rabbitmq: '15672', jaeger: '16686', mailpit: '8025' };
+const UI_PORTS: Record<string, string> = { rabbitmq: '15672', jaeger: '16686', mailpit: '8025', prometheus: '9090' };
 
 describe('docker-compose.yml', () => {
   it('has the infrastructure, the gateway, ticketing, customers and webhooks', () => {
@@ -76,14 +76,18 @@ describe('docker-compose.yml', () => {
     }
   });
 
-  it('runs MongoDB as the single-node replica set rs0 and initiates it from the healthcheck', () => {
+  it('runs MongoDB as the single-node replica set rs0, initiated by the mongo-init one-shot; healthy once primary', () => {
     const mongo = services.mongodb;
     expect(mongo.command.join(' ')).toMatch(/--replSet rs0\b/);
-    const check = mongo.healthcheck.test.join(' ');
-    expect(check).toContain('rs.initiate(');
-    expect(check).toContain("_id: 'rs0'");
-    expect(check).toContain("host: 'mongodb:27017'");
-    expect(check).toContain('isWritablePrimary');
+    expect(mongo.healthcheck.test.join(' ')).toContain('isWritablePrimary');
+    const init = services['mongo-init'];
+    const command = init.command.join(' ');
+    expect(command).toContain('rs.initiate(');
+    expect(command).toContain("_id: 'rs0'");
+    expect(command).toContain("host: 'mongodb:27017'");
+    expect(init.restart).toBe('on-failure');
+    expect(init.healthcheck.test.join(' ')).toContain('rs.status()');
+    expect(init.depends_on.mongodb.condition).toBe('service_started');
     for (const name of apps) expect(env(name).MONGO_URL).toMatch(/^mongodb:\/\/mongodb:27017\/.*replicaSet=rs0/);
   });
 
@@ -178,6 +182,8 @@ describe('docker-compose.yml', () => {
       const ports: string[] = (services[name].ports ?? []).map((p: unknown) => String(p));
       if (name === 'gateway') {
         expect(ports.map(withDefaults)).toEqual(['8080:8080']);
+      } else if (name === 'grafana') {
+        expect(ports).toEqual(['127.0.0.1:3001:3000']);
       } else if (UI_PORTS[name]) {
         expect(ports).toEqual([`127.0.0.1:${UI_PORTS[name]}:${UI_PORTS[name]}`]);
       } else {

@@ -40,7 +40,7 @@ const PROCESS_ENV: Record<string, string[]> = {
   dataops: [...SERVICE_ENV, 'TICKETING_URL', 'CUSTOMERS_URL', 'KNOWLEDGE_URL', 'COMMUNITY_URL', 'WORKSPACE_URL'],
 };
 /** Documented variables a process may also be given (ARCHITECTURE.md, Embedded defaults). */
-export const OPTIONAL_ENV = ['NODE_ENV', 'SMTP_URL', 'STRIPE_SECRET_KEY', 'AI_BASE_URL', 'KEY_CACHE_TTL_MS'];
+export const OPTIONAL_ENV = ['NODE_ENV', 'SMTP_URL', 'STRIPE_SECRET_KEY', 'AI_BASE_URL', 'KEY_CACHE_TTL_MS', 'METRICS_PORT'];
 /** Variables only one process may also be given (each checked for its safe value by the tests). */
 const PROCESS_OPTIONAL_ENV: Record<string, string[]> = {
   webhooks: ['WEBHOOKS_ALLOW_LOOPBACK'],
@@ -91,6 +91,7 @@ export const DEV_DEFAULTS = {
   INTERNAL_TOKEN_SECRET: 'dev-only-internal-token-secret-change-me',
   RABBITMQ_PASSWORD: 'helpdesk-dev-password',
   MINIO_ROOT_PASSWORD: 'helpdesk-dev-minio-password',
+  GRAFANA_ADMIN_PASSWORD: 'helpdesk-dev-grafana-password',
 };
 
 /** A process's entry file: gateway/src/main.ts or services/<name>/src/main.ts. */

@@ -2,7 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { startEmbeddedMongo, type EmbeddedMongo } from '@helpdesk/mongo-embedded';
-import { createBus, createLogger, InternalTokens, type EventBus, type Logger } from '@helpdesk/kit';
+import { createBus, createLogger, embeddedMongoStats, InternalTokens, type EventBus, type Logger } from '@helpdesk/kit';
 import { startGateway, type RunningGateway } from '@helpdesk/gateway';
 import { startTicketing, type RunningTicketing, type TicketingConfig } from '@helpdesk/ticketing';
 import { startCustomers, type RunningCustomers } from '@helpdesk/customers';
@@ -91,6 +91,9 @@ export async function bootPlatform(opts: PlatformOptions): Promise<Platform> {
     if (!mongoUrl) {
       embeddedMongo = await startEmbeddedMongoOnPreferredPort(opts, logger);
       started.push({ name: 'embedded-mongo', stop: () => embeddedMongo!.close() });
+      const stats = embeddedMongo.stats;
+      const unregister = embeddedMongoStats.add(() => Object.entries(stats()).map(([stat, value]) => ({ labels: { stat }, value })));
+      started.push({ name: 'embedded-mongo-metrics', stop: async () => unregister() });
       mongoUrl = embeddedMongo.uri();
     }
     const tokens = new InternalTokens(opts.internalTokenSecret);

@@ -68,10 +68,10 @@ export const consumerRedeliveries = new Counter({
   registers,
 });
 
-/** Webhook delivery attempts: `delivered`, `failed` (will retry), `gave_up`. */
+/** Webhook delivery attempts: `succeeded`, `retrying` (another attempt is scheduled), `failed` (no more). */
 export const webhookDeliveries = new Counter({
   name: 'helpdesk_webhook_deliveries_total',
-  help: 'Webhook delivery attempts by outcome.',
+  help: 'Webhook delivery attempts by outcome (succeeded, retrying, failed).',
   labelNames: ['outcome'] as const,
   registers,
 });
@@ -120,6 +120,8 @@ export const outboxOldestAge = sampledGauge(
 export const queueDepth = sampledGauge('helpdesk_queue_messages', 'Messages waiting in a queue, by queue and kind (ready, dead).', ['queue', 'kind']);
 /** `npm start` / tests: the in-process stand-ins (memory bus queues, in-memory gateway stores). */
 export const embeddedStoreEntries = sampledGauge('helpdesk_embedded_store_entries', 'Entries held by in-process stand-ins (local runs only).', ['store']);
+/** The embedded MongoDB's work since it started (docs examined, index scans, collection scans, commands). */
+export const embeddedMongoStats = sampledGauge('helpdesk_embedded_mongo_stats', 'Cumulative work of the embedded MongoDB (local runs only), by kind.', ['stat']);
 
 /** Prometheus text of every metric of this process. */
 export function metricsText(): Promise<string> {

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { DeliveryStatus } from '@helpdesk/contracts';
-import { scoped, type Logger, type Scope, type ServiceWorker, type Unscoped } from '@helpdesk/kit';
+import { scoped, webhookDeliveries, webhookDeliveryDuration, type Logger, type Scope, type ServiceWorker, type Unscoped } from '@helpdesk/kit';
 import type { WebhooksModels } from '../models';
 import type { WebhookSettings } from '../settings';
 import { ATTEMPTS_KEPT, NO_LEASE, type DeliveryDoc } from '../webhooks/deliveries/model';
@@ -246,6 +246,8 @@ class RunningWorker {
       status = next ? 'pending' : 'failed';
     }
     const attempt = { attempt: row.attemptCount + 1, at, statusCode: outcome.statusCode, durationMs: outcome.durationMs, error: outcome.error };
+    webhookDeliveries.inc({ outcome: status === 'pending' ? 'retrying' : status }); // metrics (docs/adr/0038)
+    webhookDeliveryDuration.observe(outcome.durationMs / 1000);
     const log = { $push: { attempts: { $each: [attempt], $slice: -ATTEMPTS_KEPT } }, $inc: { attemptCount: 1 } };
     const release = { leaseOwner: null, leaseUntil: NO_LEASE, updatedAt: now };
     const written = await this.Queue.updateOne(

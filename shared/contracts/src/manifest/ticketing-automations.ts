@@ -250,7 +250,7 @@ export const TICKETING_AUTOMATIONS = defineOperations({
       'in, not_in (value is an array), greater_than, less_than (numbers), is_empty, is_not_empty, changed (no value), changed_to, ' +
       'changed_from (read the event\'s change list). Actions: assign {memberId|null}, set_status {status}, set_priority {priority}, ' +
       'add_tags {tags}, remove_tags {tags}, add_note {content} (internal note), send_reply {content} (public agent message), ' +
-      'notify_member {memberId, message?}. A member of another team is a 404 (param actions.N.memberId). At most 100 rules (409). ' +
+      'notify_member {memberId, message?}. A member id not of this team is a 400 (param actions.N.memberId). At most 100 rules (409). ' +
       'Rules run once per event, in order, inside the transaction that applies their actions; changes made by rules trigger rules ' +
       'again up to depth 3, then the run is stopped and logged (docs/adr/0028).',
     params: { teamId: 'team' },
@@ -375,7 +375,7 @@ export const TICKETING_AUTOMATIONS = defineOperations({
       '`week` (default, last 7 days), `month` (30 days), `quarter` (90 days), `year` (365 days), each ending now, or `custom` with ' +
       '`startDate` and `endDate` (ISO 8601, start before end, at most 366 days). Counts are over tickets created in the range, by their ' +
       'status now: `new`, `open` (open or pending), `closed` (resolved or closed); `total` all of them. `responseTime`: the first public ' +
-      'agent reply after creation; `resolutionTime`: creation to resolved/closed; averages null without samples. Only the key\'s ' +
+      'agent or AI reply added after creation; `resolutionTime`: creation to resolved/closed; averages null without samples. Only the key\'s ' +
       'partition (docs/adr/0030).',
     params: { teamId: 'team' },
     query: analyticsQuery,

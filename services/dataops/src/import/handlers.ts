@@ -131,7 +131,9 @@ async function record(
 ): Promise<ImportResult> {
   outcomes.sort((a, b) => a.rowIndex - b.rowIndex);
   const count = (o: ImportRowOutcome['outcome']) => outcomes.filter((r) => r.outcome === o).length;
-  const warnings = outcomes.flatMap((o) => [...(o.outcome === 'failed' ? [] : (mapWarnings.get(o.rowIndex) ?? [])), ...(o.warnings ?? [])]);
+  // What a saved row lacks (no requester, no description); a skipped or failed row says only why.
+  const saved = (o: ImportRowOutcome) => o.outcome === 'created' || o.outcome === 'updated';
+  const warnings = outcomes.flatMap((o) => [...(saved(o) ? (mapWarnings.get(o.rowIndex) ?? []) : []), ...(o.warnings ?? [])]);
   const log: Omit<ImportLogDoc, 'teamId' | 'mode'> = {
     _id: newId('importLog'),
     resource,

@@ -16,7 +16,9 @@ export interface MappedTicket {
 
 const isRec = (v: unknown): v is Rec => v !== null && typeof v === 'object' && !Array.isArray(v);
 const str = (v: unknown): string | undefined => (typeof v === 'string' && v.trim() ? v.trim() : typeof v === 'number' ? String(v) : undefined);
-const at = (r: unknown, path: string): unknown => path.split('.').reduce<unknown>((o, k) => (isRec(o) ? o[k] : undefined), r);
+/** `a.b.0.c`: a path through objects and arrays. */
+const at = (r: unknown, path: string): unknown =>
+  path.split('.').reduce<unknown>((o, k) => (isRec(o) ? o[k] : Array.isArray(o) ? o[Number(k)] : undefined), r);
 const first = (r: Rec, ...paths: string[]) => paths.map((p) => str(at(r, p))).find((v) => v !== undefined);
 
 /** HTML bodies (Freshdesk `description`, Intercom `source.body`) as plain text. */

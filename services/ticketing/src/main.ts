@@ -6,10 +6,10 @@ import { startTicketing } from './index';
 
 const env = z.object({
   CUSTOMERS_URL: z.string().url(),
-  AI_BASE_URL: optionalUrl(),
-  AI_API_KEY: z.string().optional(),
-  AI_MODEL: z.string().optional(),
-  AI_TIMEOUT_MS: z.coerce.number().int().positive().optional(),
+  AI_BASE_URL: optionalUrl().describe('An OpenAI-compatible server for POST /ai (OpenAI, Ollama, vLLM…); unset = the built-in local provider.'),
+  AI_API_KEY: z.string().optional().describe('The AI server\'s API key, if it needs one.'),
+  AI_MODEL: z.string().optional().describe('The chat model to ask (default gpt-4o-mini).'),
+  AI_TIMEOUT_MS: z.coerce.number().int().positive().optional().describe('How long one AI request may take before POST /ai answers 503 (default 15000).'),
 });
 
 runServiceMain('ticketing', env, (opts, e) =>

@@ -32,8 +32,13 @@ export interface ProxyAnswer {
 export interface StreamAnswer {
   status: number;
   contentType: string | null;
+  /** A download's own headers (`content-disposition`, `x-export-*`, docs/adr/0036). */
+  headers: Record<string, string>;
   body: Readable;
 }
+
+/** The headers of a streamed answer the client gets besides its content type. */
+const STREAM_HEADERS = /^(content-disposition|x-export-[a-z-]+)$/;
 
 /** The route's service did not answer: 503 for its routes only, counted per service. */
 const unavailable = (service: string) => {
@@ -99,7 +104,8 @@ export class Upstreams {
     try {
       const answer = await upstream.streams.request({ method: (r.method ?? 'GET') as 'GET', path: upstream.basePath + r.pathAndQuery, headers, body: r.body ?? null, signal });
       const ct = answer.headers['content-type'];
-      return { status: answer.statusCode, contentType: typeof ct === 'string' ? ct : null, body: answer.body };
+      const passed = Object.fromEntries(Object.entries(answer.headers).filter(([k, v]) => STREAM_HEADERS.test(k) && typeof v === 'string')) as Record<string, string>;
+      return { status: answer.statusCode, contentType: typeof ct === 'string' ? ct : null, headers: passed, body: answer.body };
     } catch (err) {
       if (this.debug) this.logger.debug({ err, requestId: r.requestId, service: r.service }, 'service unreachable');
       throw unavailable(r.service);

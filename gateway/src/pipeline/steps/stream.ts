@@ -35,6 +35,7 @@ export async function dispatchStream(x: Exchange, g: GatewayContext): Promise<ty
   );
   res.statusCode = answer.status;
   if (answer.contentType) res.setHeader('content-type', answer.contentType);
+  for (const [name, value] of Object.entries(answer.headers)) res.setHeader(name, value);
   if (answer.status === 200) {
     res.setHeader('cache-control', 'no-cache, no-transform');
     res.setHeader('x-accel-buffering', 'no');

@@ -70,8 +70,10 @@ export function slaRules({ conn, models, businessHours, clock }: SlaRulesDeps) {
      */
     async track(scope: Scope, before: TicketDoc | null, after: TicketDoc, session: mongoose.ClientSession, opts: { agentReply?: boolean; now?: Date } = {}): Promise<SlaOutcome> {
       const now = opts.now ?? clock.now();
-      const team = await businessHours.calendarOf(scope.teamId);
       const breached: SlaTargetName[] = [];
+      // Most writes touch no clock (no rule, no status or priority change): read the calendar only when one moves.
+      let calendar: Promise<Awaited<ReturnType<BusinessHoursRules['calendarOf']>>> | undefined;
+      const team = () => (calendar ??= businessHours.calendarOf(scope.teamId));
       const settle = (s: StoredSla | null) => {
         if (!s) return s;
         const r = settleBreaches(s, now);
@@ -81,17 +83,17 @@ export function slaRules({ conn, models, businessHours, clock }: SlaRulesDeps) {
       let sla = settle(before ? (before.sla ?? null) : null);
       if (!before) {
         const rule = CLOSED.has(after.status) ? null : await ruleFor(scope, after.priority, session);
-        sla = rule ? startSla(rule, now, after.status !== 'pending', team) : null;
+        sla = rule ? startSla(rule, now, after.status !== 'pending', await team()) : null;
       } else {
         if (after.status === 'merged') return { sla, slaNextDueAt: null, breached };
         if (after.priority !== before.priority) {
           const rule = await ruleFor(scope, after.priority, session);
           if (!rule) sla = null;
-          else if (sla) sla = retarget(sla, rule, now, team);
-          else if (!CLOSED.has(after.status)) sla = startSla(rule, now, after.status !== 'pending', team);
+          else if (sla) sla = retarget(sla, rule, now, await team());
+          else if (!CLOSED.has(after.status)) sla = startSla(rule, now, after.status !== 'pending', await team());
         }
-        if (sla && after.status !== before.status) sla = onStatusChange(sla, before.status, after.status, now, team);
-        if (sla && opts.agentReply) sla = onAgentReply(sla, now, team);
+        if (sla && after.status !== before.status) sla = onStatusChange(sla, before.status, after.status, now, await team());
+        if (sla && opts.agentReply) sla = onAgentReply(sla, now, await team());
       }
       sla = settle(sla);
       return { sla, slaNextDueAt: nextDueAt(sla), breached };

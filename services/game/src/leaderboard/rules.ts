@@ -13,24 +13,23 @@ export function leaderboardRules({ models, members, clock }: { models: GameModel
       const now = clock();
       const periodId = period === 'season' ? seasonOf(now).id : weekIdOf(now);
       const field = FIELD[metric];
-      // Running totals per period, one indexed sort; some spare rows for members left out (boring mode, removed).
-      const sums = (
-        await scoped(models, scope)
-          .standings.find({ periodId, [field]: { $gt: 0 } })
-          .sort({ [field]: -1, memberId: 1 })
-          .limit(limit + 50)
-          .lean()
-      ).map((s) => ({ _id: s.memberId, value: s[field] }));
-      const shown = new Map((await members.byIds(scope.teamId, sums.map((s) => s._id))).filter((m) => !m.boringMode).map((m) => [m._id, m]));
       const entries: { rank: number; memberId: string; name: string; value: number }[] = [];
-      for (const s of sums) {
-        const m = shown.get(s._id);
-        if (!m) continue;
-        const prev = entries[entries.length - 1];
-        // Ties share a rank (1, 1, 3).
-        const rank = prev && prev.value === s.value ? prev.rank : entries.length + 1;
-        entries.push({ rank, memberId: s._id, name: m.name, value: s.value });
-        if (entries.length >= limit) break;
+      // Running totals per period, one indexed sort, read a page at a time: members left out (boring
+      // mode, removed) make the next page needed.
+      const page = limit + 10;
+      for (let skip = 0; entries.length < limit; skip += page) {
+        const rows = await scoped(models, scope).standings.find({ periodId, [field]: { $gt: 0 } }).sort({ [field]: -1, memberId: 1 }).skip(skip).limit(page).lean();
+        const shown = new Map((await members.byIds(scope.teamId, rows.map((r) => r.memberId))).filter((m) => !m.boringMode).map((m) => [m._id, m]));
+        for (const r of rows) {
+          const m = shown.get(r.memberId);
+          if (!m || entries.length >= limit) continue;
+          const value = r[field];
+          const prev = entries[entries.length - 1];
+          // Ties share a rank (1, 1, 3).
+          const rank = prev && prev.value === value ? prev.rank : entries.length + 1;
+          entries.push({ rank, memberId: r.memberId, name: m.name, value });
+        }
+        if (rows.length < page) break;
       }
       return { object: 'leaderboard' as const, metric, period, periodId, entries };
     },

@@ -79,6 +79,7 @@ async function main(): Promise<void> {
       if (res.status >= 300) throw new Error(`${method} ${url}: ${res.status} ${text}`);
       return JSON.parse(text).data;
     };
+    console.error('platform ready');
     const ticket = await call('POST', `${base}/tickets`, { title: 'Baseline', messages: [{ sender: 'customer', content: 'Hello' }] });
     await mongo.connect();
     const collection = mongo.db('ticketing').collection('ticket_facts');
@@ -92,6 +93,7 @@ async function main(): Promise<void> {
         await collection.insertMany(facts(creds.teamId, from, Math.min(10_000, size - from), now, agents) as any[], { ordered: false });
       }
       seeded = size;
+      console.error(`seeded ${size} ticket facts; reading`);
       const reads: Record<string, number[]> = { ticket: [], week: [], year: [], agents: [] };
       const timed = async (name: string, url: string) => {
         const s = performance.now();

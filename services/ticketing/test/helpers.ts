@@ -9,10 +9,10 @@ export interface Harness extends ServiceHarness<TicketingRules> {
   customers: FakeCustomers;
 }
 
-/** Ticketing on the shared harness, with the customers service faked; records every ticket.* event. */
+/** Ticketing on the shared harness, with the customers service faked; records every ticket.* and sla.* event. */
 export async function startHarness(): Promise<Harness> {
   const customers = await new FakeCustomers(tokens, logger).start();
-  const h = await startServiceHarness((opts) => startTicketing({ ...opts, customersUrl: customers.url }), { observe: ['ticket.*'] });
+  const h = await startServiceHarness((opts) => startTicketing({ ...opts, customersUrl: customers.url }), { observe: ['ticket.*', 'sla.*'] });
   return {
     ...h,
     customers,

@@ -88,4 +88,54 @@ describe('notifications', () => {
     expectError(await tp.api.post(`${N()}/mark-all-read`, {}, { key: team.sk_test }), 400, 'invalid_request_error', 'parameter_missing', 'userId');
     expectError(await tp.api.post(`${N()}/ntf_x/read`, { userId: agent.id }, { key: team.sk_test }), 400, 'invalid_request_error', 'invalid_id_format', 'notificationId');
   });
+
+  it('bad inputs on the list and the unread count', async () => {
+    const bad = (qs: string, status: number, type: string, code: string, param?: string) =>
+      tp.api.get(`${N()}${qs}`, { key: team.sk_test }).then((res) => expectError(res, status, type, code, param));
+    await bad('?userId=mem_nobodyhere', 404, 'not_found_error', 'resource_not_found', 'userId');
+    await bad('?userId=00000000-0000-4000-8000-000000000000', 404, 'not_found_error', 'resource_not_found', 'userId');
+    await bad('?userId=not-a-member-ref', 400, 'invalid_request_error', 'parameter_invalid', 'userId');
+    await bad(`?userId=${agent.id}&isRead=1`, 400, 'invalid_request_error', 'parameter_invalid', 'isRead');
+    await bad(`?userId=${agent.id}&type=boss_party`, 400, 'invalid_request_error', 'parameter_invalid', 'type');
+    await bad(`?userId=${agent.id}&limit=0`, 400, 'invalid_request_error', 'parameter_invalid', 'limit');
+    await bad(`?userId=${agent.id}&colour=red`, 400, 'invalid_request_error', 'parameter_invalid', 'colour');
+    await bad('/unread-count', 400, 'invalid_request_error', 'parameter_missing', 'userId');
+    await bad('/unread-count?userId=mem_nobodyhere', 404, 'not_found_error', 'resource_not_found', 'userId');
+    expectError(await tp.api.get(`${N()}/unread-count?userId=${agent.id}`, { key: team.pk_test }), 403, 'authorization_error', 'publishable_key_forbidden');
+  });
+
+  it('bad inputs on mark-one-read: other member, other partition, other team, unknown ids, publishable key', async () => {
+    const [mine] = await list(agent.id, agent.key);
+    const read = (id: string, body: object, key = agent.key, teamPath = N()) => tp.api.post(`${teamPath}/${id}/read`, body, { key });
+    expectError(await read(mine.id, {}), 400, 'invalid_request_error', 'parameter_missing', 'userId');
+    expectError(await read(mine.id, { userId: 5 }), 400, 'invalid_request_error', 'parameter_invalid', 'userId');
+    expectError(await read(mine.id, { userId: agent.id, isRead: true }), 400, 'invalid_request_error', 'parameter_invalid', 'isRead');
+    expectError(await read(mine.id, { userId: 'mem_nobodyhere' }), 404, 'not_found_error', 'resource_not_found', 'userId');
+    // Another member's notification is a 404 like a missing one; so is one of the other partition.
+    expectError(await read(mine.id, { userId: owner.id }), 404, 'not_found_error', 'resource_not_found');
+    expectError(await read(mine.id, { userId: agent.id }, team.sk_live), 404, 'not_found_error', 'resource_not_found');
+    expectError(await read('ntf_000000000000000000000000', { userId: agent.id }), 404, 'not_found_error', 'resource_not_found');
+    expectError(await read(mine.id, { userId: agent.id }, tp.otherTeam.sk_test), 403, 'authorization_error', 'team_access_denied');
+    expectError(
+      await read(mine.id, { userId: agent.id }, tp.otherTeam.sk_test, `/teams/${tp.otherTeam.teamId}/notifications`),
+      404, 'not_found_error', 'resource_not_found', 'userId',
+    );
+    expectError(await read(mine.id, { userId: agent.id }, team.pk_test), 403, 'authorization_error', 'publishable_key_write');
+    // None of that touched it.
+    expect((await list(agent.id, agent.key)).find((n: any) => n.id === mine.id)).toEqual(mine);
+  });
+
+  it('bad inputs on the preferences', async () => {
+    const P = `${N()}/preferences`;
+    expectError(await tp.api.get(P, { key: team.sk_test }), 400, 'invalid_request_error', 'parameter_missing', 'userId');
+    expectError(await tp.api.get(`${P}?userId=mem_nobodyhere`, { key: team.sk_test }), 404, 'not_found_error', 'resource_not_found', 'userId');
+    expectError(await tp.api.get(`${P}?userId=${agent.id}`, { key: team.pk_test }), 403, 'authorization_error', 'publishable_key_forbidden');
+    expectError(await tp.api.get(`/teams/${tp.otherTeam.teamId}/notifications/preferences?userId=${agent.id}`, { key: team.sk_test }), 403, 'authorization_error', 'team_access_denied');
+    expectError(await tp.api.patch(P, { email: true }, { key: team.sk_test }), 400, 'invalid_request_error', 'parameter_missing', 'userId');
+    expectError(await tp.api.patch(P, { userId: agent.id }, { key: team.sk_test }), 400, 'invalid_request_error', 'parameter_missing', 'email');
+    expectError(await tp.api.patch(P, { userId: agent.id, email: 'yes' }, { key: team.sk_test }), 400, 'invalid_request_error', 'parameter_invalid', 'email');
+    expectError(await tp.api.patch(P, { userId: agent.id, email: true, sms: true }, { key: team.sk_test }), 400, 'invalid_request_error', 'parameter_invalid', 'sms');
+    expectError(await tp.api.patch(P, { userId: 'mem_nobodyhere', email: true }, { key: team.sk_test }), 404, 'not_found_error', 'resource_not_found', 'userId');
+    expectError(await tp.api.patch(P, { userId: agent.id, email: false }, { key: team.pk_test }), 403, 'authorization_error', 'publishable_key_write');
+  });
 });

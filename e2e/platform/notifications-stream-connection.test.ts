@@ -4,6 +4,7 @@
  * disconnected instead of having its backlog held by the server.
  */
 import { connect, type Socket } from 'node:net';
+import { sseStreamsOpen } from '@helpdesk/kit';
 import { envelope, ticketFixture } from '@helpdesk/testing';
 import { startTestPlatform, type TeamKeys, type TestPlatform } from '../support/platform';
 import { eventually } from './helpdesk-helpers';
@@ -34,6 +35,17 @@ describe('the event stream\'s connection', () => {
     while ((text.match(/: heartbeat\n\n/g) ?? []).length < 3) text += decoder.decode((await reader.read()).value, { stream: true });
     ac.abort();
     expect(text.startsWith('retry: 3000\n\n: heartbeat\n\n: heartbeat\n\n: heartbeat\n\n')).toBe(true);
+  });
+
+  it('counts an open stream on the gateway\'s open-streams gauge while it is open', async () => {
+    const open = async () => (await sseStreamsOpen.get()).values[0]?.value ?? 0;
+    const before = await open();
+    const ac = new AbortController();
+    const res = await fetch(`${tp.baseUrl}${streamPath(team.teamId)}`, { headers: { authorization: `Bearer ${team.sk_test}` }, signal: ac.signal });
+    await res.body!.getReader().read();
+    expect(await open()).toBe(before + 1);
+    ac.abort();
+    await eventually('the stream no longer counted', async () => ((await open()) === before ? true : null));
   });
 
   it('disconnects a client that stops reading once its backlog passes the bound, holding none of the rest', async () => {

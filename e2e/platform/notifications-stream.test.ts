@@ -5,13 +5,14 @@
  */
 import { EventSource } from 'eventsource';
 import type { EventEnvelope } from '@helpdesk/contracts';
-import { envelope, messageFixture, ticketFixture } from '@helpdesk/testing';
+import { envelope, messageFixture } from '@helpdesk/testing';
 import { startTestPlatform, type TeamKeys, type TestPlatform } from '../support/platform';
 import { eventually, expectError, expectOk } from './helpdesk-helpers';
+import { receive, streamPath as pathOf, StreamClient as Client, ticketEvents as eventsOf } from './stream-helpers';
 
 let tp: TestPlatform;
 let team: TeamKeys;
-const streamPath = (teamId = team.teamId) => `/teams/${teamId}/events/stream`;
+const streamPath = (teamId = team.teamId) => pathOf(teamId);
 
 beforeAll(async () => {
   tp = await startTestPlatform();
@@ -21,49 +22,16 @@ afterAll(async () => {
   await tp?.stop();
 }, 60_000);
 
-const TYPES = ['ticket.created', 'ticket.message_added', 'stream.gap'] as const;
-
-interface Frame {
-  id: string;
-  event: string;
-  data: any;
-}
-
-/** An EventSource on the gateway with `key` in the Authorization header; collects every frame of TYPES. */
-class StreamClient {
-  readonly frames: Frame[] = [];
-  readonly es: EventSource;
-  opened: Promise<void>;
-  failures: { status?: number; message?: string }[] = [];
-
+/** An EventSource on the gateway with `key` in the Authorization header. */
+class StreamClient extends Client {
   constructor(key: string, query = '', lastEventId?: string, teamId = team.teamId) {
-    this.es = new EventSource(`${tp.baseUrl}${streamPath(teamId)}${query}`, {
-      fetch: (input, init) => {
-        const headers = new Headers(init?.headers as Record<string, string>);
-        headers.set('authorization', `Bearer ${key}`);
-        // On a reconnection EventSource sends its own Last-Event-ID (the last frame it saw): that one wins.
-        if (lastEventId && !headers.has('last-event-id')) headers.set('last-event-id', lastEventId);
-        return fetch(input, { ...init, headers });
-      },
-    });
-    for (const type of TYPES) this.es.addEventListener(type, (m) => this.frames.push({ id: m.lastEventId, event: m.type, data: JSON.parse(m.data) }));
-    this.es.addEventListener('error', (e: any) => this.failures.push({ status: e.code, message: e.message }));
-    this.opened = new Promise((resolve) => this.es.addEventListener('open', () => resolve(), { once: true }));
+    super(`${tp.baseUrl}${streamPath(teamId)}${query}`, key, lastEventId);
   }
-
-  eventIds = () => this.frames.filter((f) => f.event !== 'stream.gap').map((f) => f.data.id);
-  close = () => this.es.close();
 }
 
-/** `n` ticket.created events of `teamId`'s partition `mode`, as ticketing publishes them. */
-const ticketEvents = (n: number, teamId = team.teamId, mode: 'test' | 'live' = 'test') =>
-  Array.from({ length: n }, () => envelope('ticket.created', { ticket: ticketFixture(null) }, { teamId, mode }));
+const ticketEvents = (n: number, teamId = team.teamId, mode: 'test' | 'live' = 'test') => eventsOf(n, teamId, mode);
 
 const publish = (events: EventEnvelope[]) => tp.platform.buses.notifications.publish(events);
-
-async function receive(client: StreamClient, count: number, what: string): Promise<Frame[]> {
-  return eventually(`${what}: ${count} frames (have ${client.frames.length})`, () => (client.frames.length >= count ? client.frames : null), 30_000);
-}
 
 describe('the event stream', () => {
   it('streams every event of the team and partition in order, as the webhook body, with increasing ids', async () => {

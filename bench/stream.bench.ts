@@ -1,0 +1,228 @@
+/**
+ * Event stream benchmark (not a test). In one run, on loopback, the platform started exactly as
+ * `npm start` starts it (embedded defaults, one process: gateway, services, in-process bus) and,
+ * as the baseline, a raw node:http SSE hello-world (bench/sse-hello-server.ts), each in its own
+ * child process:
+ *  1. held streams: `--streams` (5,000) concurrent streams opened through the gateway (the owner's
+ *     live secret key), and as many on the hello-world; the server process's resident memory before
+ *     and with them open, per stream;
+ *  2. delivery: `--receivers` (1,000) streams receiving `--rate` (20) events a second each for
+ *     `--seconds` (30): tickets created through the gateway at that rate, every stream subscribed
+ *     to `ticket.created`. Latency = the moment the client has the frame − the event's `createdAt`
+ *     (`occurredAt`, set in the transaction that commits the ticket); p50/p99; loss = events a
+ *     stream never got (must be 0). The hello-world broadcasts the same rate to the same number of
+ *     streams, its frames stamped when written.
+ * Everything is bounded: a stream that does not open in 60 s, or events that do not arrive within
+ * 60 s of the last one, end the run with an error; the whole run stops after 15 minutes.
+ *
+ *   npx tsx bench/stream.bench.ts [--streams 5000] [--receivers 1000] [--rate 20] [--seconds 30]
+ */
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { request, type ClientRequest } from 'node:http';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { start, stop } from './processes';
+
+const { values } = parseArgs({
+  options: {
+    streams: { type: 'string', default: '5000' },
+    receivers: { type: 'string', default: '1000' },
+    rate: { type: 'string', default: '20' },
+    seconds: { type: 'string', default: '30' },
+  },
+});
+const STREAMS = Number(values.streams);
+const RECEIVERS = Number(values.receivers);
+const RATE = Number(values.rate);
+const SECONDS = Number(values.seconds);
+const EVENTS = RATE * SECONDS;
+
+const pct = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
+const freePort = () =>
+  new Promise<number>((resolve) => {
+    const s = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = s.address() as { port: number };
+      s.close(() => resolve(port));
+    });
+  });
+const rssBytes = (pid: number) => Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))![1]) * 1024;
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** One SSE connection read by hand (EventSource would cost the client more than the servers): frames' ids and latencies. */
+class Stream {
+  readonly ids = new Set<string>();
+  readonly latencies: number[] = [];
+  private req: ClientRequest;
+  private rest = '';
+  readonly opened: Promise<void>;
+
+  constructor(url: string, headers: Record<string, string>, idOf: (data: string) => string) {
+    let onOpen!: () => void;
+    let onFail!: (err: Error) => void;
+    this.opened = new Promise((resolve, reject) => ((onOpen = resolve), (onFail = reject)));
+    this.req = request(url, { headers: { accept: 'text/event-stream', ...headers }, agent: false }, (res) => {
+      if (res.statusCode !== 200) return onFail(new Error(`stream answered ${res.statusCode}`));
+      res.setEncoding('utf8');
+      res.on('data', (chunk: string) => {
+        const now = Date.now();
+        const frames = (this.rest + chunk).split('\n\n');
+        this.rest = frames.pop()!;
+        for (const frame of frames) {
+          if (frame.startsWith('retry:')) onOpen();
+          const at = frame.indexOf('\ndata: ');
+          if (at === -1) continue;
+          const data = frame.slice(at + 7);
+          const c = data.indexOf('"createdAt":"') + 13;
+          this.latencies.push(now - Date.parse(data.slice(c, data.indexOf('"', c))));
+          this.ids.add(idOf(data));
+        }
+      });
+    });
+    this.req.on('error', (err) => onFail(err));
+    this.req.end();
+    setTimeout(() => onFail(new Error('a stream did not open within 60 s')), 60_000).unref();
+  }
+
+  close(): void {
+    this.req.destroy();
+  }
+}
+
+/** Opens `n` streams, `batch` at a time (the servers accept a few hundred connections at once). */
+async function openStreams(n: number, make: () => Stream, batch = 250): Promise<Stream[]> {
+  const streams: Stream[] = [];
+  for (let i = 0; i < n; i += batch) {
+    const some = Array.from({ length: Math.min(batch, n - i) }, make);
+    streams.push(...some);
+    await Promise.all(some.map((s) => s.opened));
+  }
+  return streams;
+}
+
+/** Resident memory of `pid` without and with `n` streams held, per stream (the mean of three readings each). */
+async function heldStreams(pid: number, n: number, make: () => Stream): Promise<{ before: number; after: number; perStream: number }> {
+  const settle = async () => {
+    await sleep(2_000);
+    let total = 0;
+    for (let i = 0; i < 3; i++, await sleep(500)) total += rssBytes(pid);
+    return total / 3;
+  };
+  const before = await settle();
+  const streams = await openStreams(n, make);
+  const after = await settle();
+  for (const s of streams) s.close();
+  await sleep(1_000);
+  return { before, after, perStream: (after - before) / n };
+}
+
+/** Waits until every stream has `count` events, at most 60 s past the last one sent. */
+async function allDelivered(streams: Stream[], count: number): Promise<void> {
+  const until = Date.now() + 60_000;
+  while (streams.some((s) => s.ids.size < count) && Date.now() < until) await sleep(200);
+}
+
+function deliveryFigures(streams: Stream[], expected: number) {
+  const latencies = streams.flatMap((s) => s.latencies).sort((a, b) => a - b);
+  const lost = streams.reduce((n, s) => n + Math.max(0, expected - s.ids.size), 0);
+  return { frames: latencies.length, p50: pct(latencies, 50), p99: pct(latencies, 99), lost };
+}
+
+let retried = 0;
+/** A ticket through the gateway; a 503 (a busy single process) is retried: latency counts from the commit, not the request. */
+async function createTicket(url: string, headers: Record<string, string>, i: number): Promise<string> {
+  for (let attempt = 0; ; attempt++) {
+    const res = await fetch(url, { method: 'POST', headers: { ...headers, 'content-type': 'application/json' }, body: JSON.stringify({ title: `Stream bench ${i}` }) });
+    const body = (await res.json()) as { data: { id: string } };
+    if (res.status === 201) return body.data.id;
+    if (res.status !== 503 || attempt === 5) throw new Error(`ticket create: ${res.status} ${JSON.stringify(body)}`);
+    retried++;
+    await sleep(200);
+  }
+}
+
+async function platformRun() {
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'helpdesk-stream-bench-'));
+  const platform = await start(
+    'deploy/local/src/main.ts',
+    { PORT: '0', DATA_DIR: dataDir, EMBEDDED_MONGO_PORT: String(await freePort()), LOG_LEVEL: 'warn', RATE_LIMIT_SECRET_PER_MINUTE: '1000000000' },
+    /Ready: (\S+)/,
+  );
+  try {
+    const creds = JSON.parse(readFileSync(path.join(dataDir, 'credentials.json'), 'utf8'));
+    const base = `${platform.match[1]}/teams/${creds.teamId}`;
+    const headers = { authorization: `Bearer ${creds.keys.sk_live}` };
+    const ticketIdOf = (data: string) => {
+      const t = data.indexOf('"ticket":{"id":"') + 16;
+      return data.slice(t, data.indexOf('"', t));
+    };
+    const make = () => new Stream(`${base}/events/stream?types=ticket.created`, headers, ticketIdOf);
+
+    const held = await heldStreams(platform.child.pid!, STREAMS, make);
+
+    const receivers = await openStreams(RECEIVERS, make);
+    const created: string[] = [];
+    const t0 = Date.now();
+    const posts: Promise<void>[] = [];
+    for (let i = 0; i < EVENTS; i++) {
+      const wait = t0 + (i * 1000) / RATE - Date.now();
+      if (wait > 0) await sleep(wait);
+      posts.push(createTicket(`${base}/tickets`, headers, i).then((id) => void created.push(id)));
+    }
+    await Promise.all(posts);
+    await allDelivered(receivers, created.length);
+    for (const r of receivers) r.close();
+    return { held, delivery: deliveryFigures(receivers, created.length), pid: platform.child.pid };
+  } finally {
+    await stop(platform.child);
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+async function helloRun() {
+  const hello = await start('bench/sse-hello-server.ts', { PORT: '0' }, /listening (\d+)/);
+  try {
+    const base = `http://127.0.0.1:${hello.match[1]}`;
+    const make = () => new Stream(`${base}/stream`, {}, (data) => data.slice(7, data.indexOf('"', 7)));
+    const held = await heldStreams(hello.child.pid!, STREAMS, make);
+    const receivers = await openStreams(RECEIVERS, make);
+    await fetch(`${base}/broadcast?rate=${RATE}&seconds=${SECONDS}`, { method: 'POST' }).then((r) => r.text());
+    await sleep(SECONDS * 1000);
+    await allDelivered(receivers, EVENTS);
+    for (const r of receivers) r.close();
+    return { held, delivery: deliveryFigures(receivers, EVENTS) };
+  } finally {
+    await stop(hello.child);
+  }
+}
+
+async function main(): Promise<void> {
+  const guard = setTimeout(() => {
+    console.error('stream bench: over 15 minutes, stopping');
+    process.exit(1);
+  }, 15 * 60_000);
+  guard.unref();
+  const kib = (b: number) => `${(b / 1024).toFixed(1)} KiB`;
+  const mib = (b: number) => `${(b / 1024 / 1024).toFixed(0)} MiB`;
+  const hello = await helloRun();
+  const platform = await platformRun();
+  console.log(`held streams: ${STREAMS} at once`);
+  for (const [name, r] of [['raw SSE hello-world', hello], ['platform (gateway → notifications)', platform]] as const) {
+    console.log(`  ${name.padEnd(36)} rss ${mib(r.held.before)} → ${mib(r.held.after)}: ${kib(r.held.perStream)} per stream`);
+  }
+  console.log(`  ratio platform / hello-world: ${(platform.held.perStream / hello.held.perStream).toFixed(1)}x per stream`);
+  console.log(`delivery: ${RECEIVERS} streams × ${RATE} events/s × ${SECONDS} s (${EVENTS} events, ${RECEIVERS * EVENTS} frames expected)`);
+  for (const [name, r] of [['raw SSE hello-world', hello], ['platform (commit → client)', platform]] as const) {
+    const d = r.delivery;
+    console.log(`  ${name.padEnd(36)} p50 ${d.p50} ms, p99 ${d.p99} ms, ${d.frames} frames, lost ${d.lost}`);
+  }
+  if (retried) console.log(`  (${retried} ticket creations answered 503 and were retried)`);
+  console.log(`  ratio platform / hello-world: p50 ${(platform.delivery.p50 / Math.max(1, hello.delivery.p50)).toFixed(1)}x, p99 ${(platform.delivery.p99 / Math.max(1, hello.delivery.p99)).toFixed(1)}x`);
+  if (platform.delivery.lost > 0) process.exitCode = 1;
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});

@@ -8,11 +8,11 @@ import { runServiceMain } from '@helpdesk/kit';
 import { startDataops } from './index';
 
 const env = z.object({
-  TICKETING_URL: z.string().url(),
-  CUSTOMERS_URL: z.string().url(),
-  KNOWLEDGE_URL: z.string().url(),
-  COMMUNITY_URL: z.string().url(),
-  WORKSPACE_URL: z.string().url(),
+  TICKETING_URL: z.string().url().describe('The ticketing service (dataops calls its internal operations, docs/adr/0034).'),
+  CUSTOMERS_URL: z.string().url().describe('The customers service (dataops calls its internal operations, docs/adr/0034).'),
+  KNOWLEDGE_URL: z.string().url().describe('The knowledge service (dataops calls its internal operations, docs/adr/0034).'),
+  COMMUNITY_URL: z.string().url().describe('The community service (dataops calls its internal operations, docs/adr/0034).'),
+  WORKSPACE_URL: z.string().url().describe('The workspace service (dataops calls its internal operations, docs/adr/0034).'),
 });
 
 runServiceMain('dataops', env, (opts, e) =>

@@ -63,7 +63,11 @@ class Stream {
     let onFail!: (err: Error) => void;
     this.opened = new Promise((resolve, reject) => ((onOpen = resolve), (onFail = reject)));
     this.req = request(url, { headers: { accept: 'text/event-stream', ...headers }, agent: false }, (res) => {
-      if (res.statusCode !== 200) return onFail(new Error(`stream answered ${res.statusCode}`));
+      if (res.statusCode !== 200) {
+        let body = '';
+        res.on('data', (c) => (body += c)).on('end', () => onFail(new Error(`stream answered ${res.statusCode}: ${body}`)));
+        return;
+      }
       res.setEncoding('utf8');
       res.on('data', (chunk: string) => {
         const now = Date.now();

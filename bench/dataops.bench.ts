@@ -1,0 +1,143 @@
+/**
+ * Bulk data benchmark (not a test): the platform started as `npm start` starts it (embedded defaults,
+ * its own process), everything through the gateway on loopback, each figure against a baseline of
+ * the same run (docs/adr/0036, 0037):
+ *  - import of 500 tickets with 500 new customers (one POST /import) vs 500 sequential POST /tickets
+ *    (each naming a new customer): wall time and ratio (aim ≥ 5×);
+ *  - export of 10,000 tickets (one streamed POST /export) vs 100 pages of GET /tickets?pageSize=100:
+ *    wall time, ratio, and the platform process's peak RSS growth during each (aim < 64 MB);
+ *  - search over 10,000 tickets, 10,000 customers and 1,000 articles vs GET /tickets/{id}: p50/p99.
+ *
+ *   npx tsx bench/dataops.bench.ts [--searches 200]
+ */
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { parseArgs } from 'node:util';
+import { start, stop } from './processes';
+
+const { values } = parseArgs({ options: { searches: { type: 'string', default: '200' } } });
+const SEARCHES = Number(values.searches);
+
+const pct = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
+const ms = (x: number) => `${x.toFixed(1)} ms`;
+
+/** The process's resident set (kB → MB) from /proc, sampled every 10 ms while `run` runs: the peak growth over the start. */
+async function peakRssGrowth<T>(pid: number, run: () => Promise<T>): Promise<{ result: T; growthMb: number }> {
+  const rss = () => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))![1]) / 1024;
+  const before = rss();
+  let peak = before;
+  const timer = setInterval(() => (peak = Math.max(peak, rss())), 10);
+  try {
+    const result = await run();
+    peak = Math.max(peak, rss());
+    return { result, growthMb: peak - before };
+  } finally {
+    clearInterval(timer);
+  }
+}
+
+async function main(): Promise<void> {
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'helpdesk-dataops-bench-'));
+  const platform = await start('deploy/local/src/main.ts', { PORT: '0', DATA_DIR: dataDir, LOG_LEVEL: 'warn', RATE_LIMIT_SECRET_PER_MINUTE: '1000000000' }, /Ready: (\S+)/);
+  try {
+    const creds = JSON.parse(readFileSync(path.join(dataDir, 'credentials.json'), 'utf8'));
+    const base = `${platform.match[1]}/teams/${creds.teamId}`;
+    const headers = { authorization: `Bearer ${creds.keys.sk_test}`, 'content-type': 'application/json' };
+    const call = async (method: string, url: string, body?: unknown) => {
+      const res = await fetch(url, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+      const text = await res.text();
+      if (res.status >= 300) throw new Error(`${method} ${url}: ${res.status} ${text.slice(0, 500)}`);
+      return JSON.parse(text);
+    };
+    const record = (run: string, i: number) => ({
+      title: `Bench ${run} ticket ${i} about printer ${i % 97}`,
+      description: `Customer ${i} reports that the printer on floor ${i % 13} is jammed again.`,
+      customer_email: `${run}-${i}@bench.example.com`,
+      customer_name: `Bench ${run} ${i}`,
+      priority: ['low', 'normal', 'high', 'urgent'][i % 4],
+      tags: [`t${i % 10}`],
+    });
+    // Warm-up (connections, model caches) on both paths.
+    await call('POST', `${base}/import`, { resource: 'tickets', records: [record('warm', 0)] });
+    await call('POST', `${base}/tickets`, { title: 'warm', customerName: 'Warm Up', messages: [{ sender: 'customer', content: 'hi' }] });
+
+    // 1. Import vs sequential creates.
+    let t0 = performance.now();
+    for (let i = 0; i < 500; i++) {
+      const r = record('seq', i);
+      await call('POST', `${base}/tickets`, { title: r.title, priority: r.priority, tags: r.tags, customerName: r.customer_name, messages: [{ sender: 'customer', content: r.description }] });
+    }
+    const sequentialMs = performance.now() - t0;
+    t0 = performance.now();
+    const imported = (await call('POST', `${base}/import`, { resource: 'tickets', records: Array.from({ length: 500 }, (_, i) => record('imp', i)) })).data;
+    const importMs = performance.now() - t0;
+    if (imported.created !== 500) throw new Error(`import created ${imported.created}: ${JSON.stringify(imported.errors.slice(0, 3))}`);
+    console.log(`import   500 tickets + 500 new customers: ${ms(importMs)} (one POST /import) vs ${ms(sequentialMs)} (500 sequential POST /tickets) = ${(sequentialMs / importMs).toFixed(1)}× faster`);
+
+    // Seed to 10,000 tickets (and as many customers) through import.
+    let count = 1 + 1 + 500 + 500;
+    for (let batch = 0; count < 10_000; batch++) {
+      const n = Math.min(500, 10_000 - count);
+      await call('POST', `${base}/import`, { resource: 'tickets', records: Array.from({ length: n }, (_, i) => record(`seed${batch}`, i)) });
+      count += n;
+    }
+
+    // 2. Export vs 100 pages.
+    const pid = platform.child.pid!;
+    const exported = await peakRssGrowth(pid, async () => {
+      const t = performance.now();
+      const res = await fetch(`${base}/export`, { method: 'POST', headers, body: JSON.stringify({ resources: ['tickets'] }) });
+      let bytes = 0;
+      for await (const chunk of res.body!) bytes += (chunk as Uint8Array).length;
+      if (res.status !== 200) throw new Error(`export ${res.status}`);
+      return { ms: performance.now() - t, bytes };
+    });
+    const paged = await peakRssGrowth(pid, async () => {
+      const t = performance.now();
+      let rows = 0;
+      for (let page = 1; page <= 100; page++) rows += (await call('GET', `${base}/tickets?pageSize=100&page=${page}`)).data.length;
+      return { ms: performance.now() - t, rows };
+    });
+    console.log(
+      `export   10,000 tickets: ${ms(exported.result.ms)} (one streamed POST /export, ${(exported.result.bytes / 1e6).toFixed(1)} MB, peak RSS growth ${exported.growthMb.toFixed(1)} MB) ` +
+        `vs ${ms(paged.result.ms)} (100 × GET /tickets?pageSize=100, ${paged.result.rows} rows, peak RSS growth ${paged.growthMb.toFixed(1)} MB) = ${(paged.result.ms / exported.result.ms).toFixed(1)}× faster`,
+    );
+
+    // 3. Search (10,000 tickets, 10,000+ customers, 1,000 articles) vs GET /tickets/{id}.
+    for (let b = 0; b < 2; b++) {
+      await call('POST', `${base}/import`, {
+        resource: 'articles',
+        records: Array.from({ length: 500 }, (_, i) => ({ title: `Article ${b}-${i} on printers ${i % 50}`, content: `How to fix printer problem ${i}. `.repeat(20), status: 'published' })),
+      });
+    }
+    const ids = (await call('GET', `${base}/tickets?pageSize=100`)).data.map((t: { id: string }) => t.id);
+    const queries = ['printer 42', 'jammed', 'Bench seed3', 'floor 7', 'Article 1-99', 'bench.example.com'];
+    const timed = async (url: string) => {
+      const t = performance.now();
+      await call('GET', url);
+      return performance.now() - t;
+    };
+    const search: number[] = [];
+    const getOne: number[] = [];
+    for (let i = 0; i < SEARCHES; i++) {
+      search.push(await timed(`${base}/search?q=${encodeURIComponent(queries[i % queries.length])}`));
+      getOne.push(await timed(`${base}/tickets/${ids[i % ids.length]}`));
+    }
+    search.sort((a, b) => a - b);
+    getOne.sort((a, b) => a - b);
+    console.log(
+      `search   10,000 tickets + ~10,500 customers + 1,000 articles, ${SEARCHES} queries: p50 ${ms(pct(search, 50))} p99 ${ms(pct(search, 99))} ` +
+        `vs GET /tickets/{id} p50 ${ms(pct(getOne, 50))} p99 ${ms(pct(getOne, 99))} (p50 ${(pct(search, 50) / pct(getOne, 50)).toFixed(1)}× the single read)`,
+    );
+  } finally {
+    await stop(platform.child);
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});

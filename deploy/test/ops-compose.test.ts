@@ -5,7 +5,9 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { PUBLIC_OPERATIONS } from '@helpdesk/contracts';
 import { metricsRegistry } from '@helpdesk/kit';
+import { parseServiceUrls, servicesWithoutUrl } from '../../gateway/src/config';
 import { ENTRY, ROOT, kubectlAvailable, kustomize, loadCompose, parseDocs, read } from './helpers';
 
 const compose = loadCompose();
@@ -31,6 +33,12 @@ const hasComposeBinary = spawnSync('docker-compose', ['version'], { encoding: 'u
   });
 });
 if (!hasComposeBinary) it.skip('docker-compose is not installed: run scripts/ensure-infra.sh (apt-get install docker-compose) for the compose parser check', () => {});
+
+it('the gateway would start: compose and Kubernetes give it a URL for every service of the API manifest', () => {
+  expect(servicesWithoutUrl(PUBLIC_OPERATIONS, parseServiceUrls(services.gateway.environment.SERVICE_URLS))).toEqual([]);
+  const [config] = parseDocs(read('deploy/k8s/base/config.yaml'));
+  expect(servicesWithoutUrl(PUBLIC_OPERATIONS, parseServiceUrls(config.data.SERVICE_URLS))).toEqual([]);
+});
 
 describe('metrics (compose)', () => {
   it('every Node process serves metrics on METRICS_PORT 9464, published nowhere', () => {

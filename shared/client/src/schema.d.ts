@@ -392,7 +392,7 @@ export interface paths {
         put?: never;
         /**
          * Run an AI action
-         * @description `auto-tag` (suggested tags from the team's existing ticket tags; the ticket is not changed), `suggest-reply` (a reply built from the best-matching published articles of the partition; each article used counts as a use), `summarize` (the thread) need `ticketId`; `improve` needs `text`. Internal notes are sent to the provider only when the team's AI settings allow it. The provider is the built-in local one, or an OpenAI-compatible server when the service runs with AI_BASE_URL. 502 `ai_provider_error` when the provider answers with an error or nonsense; 503 `service_unavailable` when it cannot be reached or does not answer within the timeout (docs/adr/0029).
+         * @description `auto-tag` (suggested tags from the team's existing ticket tags; the ticket is not changed), `suggest-reply` (a reply built on the best-matching published articles of the partition; each article used counts as a use), `summarize` (the thread) need `ticketId`; `improve` needs `text`. Internal notes are sent to the provider only when the team's AI settings allow it. The provider is the built-in local one, or an OpenAI-compatible server when the service runs with AI_BASE_URL. 502 `ai_provider_error` when the provider answers with an error or nonsense; 503 `service_unavailable` when it cannot be reached or does not answer within the timeout (docs/adr/0029).
          */
         post: operations["runAiAction"];
         delete?: never;

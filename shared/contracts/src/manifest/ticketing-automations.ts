@@ -324,7 +324,7 @@ export const TICKETING_AUTOMATIONS = defineOperations({
     path: '/teams/{teamId}/ai',
     summary: 'Run an AI action',
     description:
-      '`auto-tag` (suggested tags from the team\'s existing ticket tags; the ticket is not changed), `suggest-reply` (a reply built from ' +
+      '`auto-tag` (suggested tags from the team\'s existing ticket tags; the ticket is not changed), `suggest-reply` (a reply built on ' +
       'the best-matching published articles of the partition; each article used counts as a use), `summarize` (the thread) need ' +
       '`ticketId`; `improve` needs `text`. Internal notes are sent to the provider only when the team\'s AI settings allow it. The ' +
       'provider is the built-in local one, or an OpenAI-compatible server when the service runs with AI_BASE_URL. 502 ' +

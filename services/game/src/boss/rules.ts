@@ -4,6 +4,7 @@ import { ApiError, eventScopeOf, randomBase62, scoped, systemEventScope, withOut
 import type { Clock } from '../clock';
 import type { GameMemberDoc } from '../members/model';
 import type { GameModels } from '../models';
+import { oneAtATime } from '../one-at-a-time';
 import type { PlayerRules } from '../player/rules';
 import type { GameTicketDoc } from '../tickets/model';
 import type { GameTicketRules } from '../tickets/rules';
@@ -15,21 +16,6 @@ import { bossView } from './view';
 /** Another hit changed the boss between this hit's read and its write: the hit is tried again on the new state. */
 class StaleBoss extends Error {}
 const MAX_ATTEMPTS = 200;
-
-/**
- * Hits on one world's boss queue up in this process (one at a time), so that they do not make each
- * other retry; the `rev` check still keeps replicas exact.
- */
-const queues = new Map<string, Promise<unknown>>();
-function oneAtATime<T>(key: string, fn: () => Promise<T>): Promise<T> {
-  const run = (queues.get(key) ?? Promise.resolve()).then(fn, fn);
-  const tail = run.catch(() => {});
-  queues.set(key, tail);
-  void tail.then(() => {
-    if (queues.get(key) === tail) queues.delete(key);
-  });
-  return run;
-}
 
 const summary = (b: BossDoc) => ({ id: b._id, name: b.name, level: b.level, difficulty: b.difficulty, maxHealth: b.maxHealth });
 

@@ -1,5 +1,6 @@
 import { consumeOnce, consumeOnceEmitting, on, type ServiceDeps, type Subscription, type TypedEvent } from '@helpdesk/kit';
 import type { GameModels } from '../models';
+import { oneAtATime } from '../one-at-a-time';
 import type { GameRules } from '../rules';
 
 /** The consumer name events are de-duplicated under (`processed_events`: `game:<event id>`). */
@@ -22,11 +23,14 @@ export const consumers = ({ members, tickets, payouts }: GameRules, { conn }: Se
     on('ticket.updated', recordTicket),
     on('ticket.deleted', (e) => consumeOnce(conn, CONSUMER, e, (s) => tickets.markDeleted(e, e.data.ticketId, s)).then(() => {})),
     // A close pays the member who closed it (the event's actor), once per ticket, ever.
-    on('ticket.closed', async (e) => {
-      await consumeOnceEmitting(conn, CONSUMER, e, async (session, emit) => {
-        const ticket = await tickets.record(e, e.data.ticket, session);
-        if (e.actor.type === 'member' && e.actor.id) await payouts.pay(e, ticket, e.actor.id, session, emit);
-      });
-    }),
+    // A member's closes are paid one at a time in this process (they all write the member's player).
+    on('ticket.closed', (e) =>
+      oneAtATime(`${e.teamId}:${e.mode}:${e.actor.id}`, async () => {
+        await consumeOnceEmitting(conn, CONSUMER, e, async (session, emit) => {
+          const ticket = await tickets.record(e, e.data.ticket, session);
+          if (e.actor.type === 'member' && e.actor.id) await payouts.pay(e, ticket, e.actor.id, session, emit);
+        });
+      }),
+    ),
   ];
 };

@@ -110,8 +110,14 @@ export const exportHandlers = (clients: TransferClients, models: { tombstones: T
     exportData: async ({ ctx, body, token, res }) => {
       const plan = planOf(body);
       requirePermissions(ctx, plan.resources.map((r) => VIEW_PERMISSION[r]));
-      if (plan.format === 'csv') return exportCsv(clients, ctx, token, plan, res);
-      return exportJson(clients, ctx, token, plan, res);
+      try {
+        await (plan.format === 'csv' ? exportCsv : exportJson)(clients, ctx, token, plan, res);
+      } catch (err) {
+        // Once rows are on their way the status is sent: a failure cuts the answer short (invalid JSON,
+        // a CSV without its last rows and no 0-length end chunk), which a client cannot mistake for a whole export.
+        if (!res.headersSent) throw err;
+        res.destroy();
+      }
     },
 
     exportIncremental: async ({ ctx, query, token }) => {

@@ -105,6 +105,21 @@ describe('SLA clock moves', () => {
   });
 });
 
+describe('merge', () => {
+  it('a merged source\'s clocks stop: paused with the minutes used, no due time, never breached by a scan', async () => {
+    setNow('2026-01-23T15:00:00Z'); // Friday 10:00 EST
+    const target = await create({ priority: 'urgent', title: 'Target' });
+    const source = await create({ priority: 'urgent', title: 'Duplicate' });
+    setNow('2026-01-23T15:03:00Z');
+    expectOk(await tp.api.post(`${tickets()}/${target.id}/merge`, { sourceTicketIds: [source.id] }), 200);
+    const merged = expectOk(await tp.api.get(`${tickets()}/${source.id}`), 200);
+    expect(merged).toMatchObject({ status: 'merged', sla: { firstResponse: { status: 'paused', dueAt: null }, resolution: { status: 'paused', dueAt: null } } });
+    setNow('2026-01-26T15:00:00Z');
+    await tp.platform.ticketing.rules.slaBreaches.scanDue();
+    expect(await breachesOf(source.id)).toEqual([]);
+  });
+});
+
 describe('breach detection', () => {
   it('the scan emits sla.breached once per target, even from two replicas scanning at once; the assignee is notified', async () => {
     setNow('2026-01-21T15:00:00Z'); // Wednesday 10:00 EST

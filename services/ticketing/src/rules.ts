@@ -35,7 +35,7 @@ export function ticketingRules({ conn, models, logger }: ServiceDeps<TicketingMo
   const businessHours = businessHoursRules({ models });
   const sla = slaRules({ conn, models, businessHours, clock });
   const tickets = ticketRules({ conn, models, customerRefs, customFields, members, sla, clock });
-  const merges = mergeRules({ conn, models, tickets, clock });
+  const merges = mergeRules({ conn, models, tickets, clock, businessHours });
   const slaBreaches = slaBreachScan({ conn, models, tickets, clock, logger, intervalMs: config.slaScanIntervalMs });
   const messages = messageRules({ conn, models, tickets });
   const customers = internalClient(CUSTOMERS_INTERNAL, config.customersUrl, { service: 'customers' });

@@ -1,6 +1,6 @@
 import { WEEKDAYS, slaTierOf } from '@helpdesk/contracts';
 import { addWorkingMinutes, workingMinutesBetween, type WorkingCalendar } from '../src/business-hours/working-time';
-import { onAgentReply, onStatusChange, settleBreaches, startSla, nextDueAt } from '../src/sla/state';
+import { onAgentReply, onStatusChange, settleBreaches, startSla, nextDueAt, stopClocks } from '../src/sla/state';
 import type { SlaRuleDoc } from '../src/sla/model';
 
 const weekdays = (timezone: string, holidays: string[] = []): WorkingCalendar => ({
@@ -85,5 +85,11 @@ describe('SLA state', () => {
     sla = onStatusChange(sla, 'open', 'closed', new Date('2026-01-19T09:05:00Z'), cal);
     expect(slaTierOf(sla)).toBe('bronze');
     expect(slaTierOf(null)).toBeNull();
+  });
+
+  it('a merged ticket\'s clocks stop with the minutes used and nothing left to breach', () => {
+    const sla = stopClocks(startSla(rule(), new Date('2026-01-19T09:00:00Z'), true, cal), new Date('2026-01-19T09:03:00Z'), cal);
+    expect(sla.firstResponse).toMatchObject({ status: 'paused', dueAt: null, consumedMinutes: 3 });
+    expect(nextDueAt(sla)).toBeNull();
   });
 });

@@ -110,6 +110,12 @@ export function onStatusChange(sla: StoredSla, from: string, to: string, now: Da
   return { ...sla, firstResponse, resolution };
 }
 
+/** Both clocks stop where they are (a merged ticket): nothing can breach or be met any more. */
+export function stopClocks(sla: StoredSla, now: Date, team: WorkingCalendar | null): StoredSla {
+  const cal = calendarFor(sla, team);
+  return { ...sla, firstResponse: stop(sla.firstResponse, now, cal), resolution: stop(sla.resolution, now, cal) };
+}
+
 /** The first public agent reply. */
 export function onAgentReply(sla: StoredSla, now: Date, team: WorkingCalendar | null): StoredSla {
   return { ...sla, firstResponse: achieve(sla.firstResponse, now, calendarFor(sla, team)) };

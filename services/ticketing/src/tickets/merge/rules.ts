@@ -1,8 +1,10 @@
 import type mongoose from 'mongoose';
 import type { MergeTicketsInput, TicketView } from '@helpdesk/contracts';
 import { conflict, eventScopeOf, newId, notFound, parameterInvalid, scoped, withOutbox, type RequestContext, type Unscoped } from '@helpdesk/kit';
+import type { BusinessHoursRules } from '../../business-hours/rules';
 import type { Clock } from '../../clock';
 import type { TicketingModels } from '../../models';
+import { stopClocks } from '../../sla/state';
 import { CHRONOLOGICAL, type MessageDoc } from '../messages/model';
 import type { TicketDoc } from '../model';
 import type { TicketRules } from '../rules';
@@ -13,12 +15,13 @@ export interface MergeRulesDeps {
   models: TicketingModels;
   tickets: TicketRules;
   clock: Clock;
+  businessHours: BusinessHoursRules;
 }
 
 const mergedAlready = (t: TicketDoc) => conflict(`Ticket ${t._id} was merged into ${t.mergedInto ?? 'another ticket'} and cannot be merged again.`);
 
 /** `POST /tickets/{id}/merge` (docs/adr/0027): everything in one transaction, or nothing. */
-export function mergeRules({ conn, models, tickets, clock }: MergeRulesDeps) {
+export function mergeRules({ conn, models, tickets, clock, businessHours }: MergeRulesDeps) {
   return {
     async merge(ctx: RequestContext, targetId: string, input: MergeTicketsInput): Promise<TicketView> {
       const sourceIds = input.sourceTicketIds;
@@ -60,10 +63,12 @@ export function mergeRules({ conn, models, tickets, clock }: MergeRulesDeps) {
         if (written.matchedCount !== 1) throw conflict(`Ticket ${targetId} changed during the merge; retry.`);
         const next: TicketDoc = { ...cur, ...set, rev: (cur.rev ?? 0) + 1 };
 
+        const team = sources.some((t) => t.sla) ? await businessHours.calendarOf(ctx.teamId) : null;
         for (const id of sourceIds) {
           const src = byId.get(id)!;
-          // A merged ticket's SLA clock stops where it was: nothing can breach any more.
-          const change = { status: 'merged' as const, mergedInto: targetId, updatedAt: now, slaNextDueAt: null };
+          // A merged ticket's SLA clocks stop where they were: nothing can breach any more.
+          const sla = src.sla ? stopClocks(src.sla, now, team) : null;
+          const change = { status: 'merged' as const, mergedInto: targetId, updatedAt: now, sla, slaNextDueAt: null };
           await db.tickets.updateOne({ _id: id }, { $set: change, $inc: { rev: 1 } }, { session });
           const after = { ...src, ...change, rev: (src.rev ?? 0) + 1 };
           emit({ type: 'ticket.updated', data: { ticket: ticketSnapshot(after), changes: ['status', 'mergedInto'], previous: { status: src.status, mergedInto: null } } });

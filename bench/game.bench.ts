@@ -7,6 +7,10 @@
  *  - during the closes, `GET /game/leaderboard` (1,000 players) and `GET /tickets/{id}` (the baseline)
  *    read one after the other through the gateway; p50/p99 and the ratio of the first to the second.
  *
+ * Every close is the owner's (the dev credentials' keys are the owner's): one member's closes are
+ * paid one after the other, so at a rate above what one payment takes the event-to-XP figure is that
+ * member's backlog, not the latency of a team whose closes come from many members.
+ *
  *   npx tsx bench/game.bench.ts [--rate 200] [--seconds 30] [--players 1000]
  */
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';

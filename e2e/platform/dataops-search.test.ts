@@ -19,6 +19,7 @@ beforeAll(async () => {
   ids.noteTicket = (await post('tickets', { title: 'Refund request' })).id;
   expectOk(await tp.api.post(`${tp.teamPath}/tickets/${ids.noteTicket}/messages`, { content: 'Customer is on the quillwort watchlist', isInternal: true }), 201);
   ids.customer = (await createCustomer(tp, 'Zebrafax Admin', 'admin@zebrafax.example')).id;
+  expectOk(await tp.api.patch(`${tp.teamPath}/customers/${ids.customer}`, { notes: 'quillwort: internal remark' }), 200);
   ids.titleArticle = (await post('articles', { title: 'Resetting a Zebrafax', content: 'Hold the button.' })).id;
   ids.bodyArticle = (await post('articles', { title: 'Printers', content: 'Most printers, a zebrafax included, need a restart.' })).id;
   // The other partition and the other team hold matches that must never show.
@@ -70,14 +71,17 @@ describe('GET /search', () => {
 
   it('never searches the other partition or another team', async () => {
     const live = await found({ q: 'zebrafax' }, tp.team.sk_live);
-    expect(live.results.map((r: any) => r.title)).toEqual(['Zebrafax live ticket']);
+    expect(live.results.map((r: any) => [r.type, r.title])).toEqual([['tickets', 'Zebrafax live ticket']]);
+    expect(live.total).toBe(1);
     const other = expectOk(await tp.api.get(`/teams/${tp.otherTeam.teamId}/search`, { key: tp.otherTeam.sk_test, query: { q: 'zebrafax' } }), 200);
     expect(other.results.map((r: any) => r.title)).toEqual(['Zebrafax elsewhere']);
   });
 
   it('internal notes are found only by keys with view_tickets; a key without it cannot select tickets at all', async () => {
+    // The ticket's internal note is found; the customer's internal notes are never searched.
     const withNotes = await found({ q: 'quillwort' });
     expect(withNotes.results.map((r: any) => [r.type, r.id, r.matchedIn])).toEqual([['tickets', ids.noteTicket, 'body']]);
+    expect(withNotes.results[0].snippet).toContain('quillwort watchlist');
     const noTickets = await scopedKey(['view_customers', 'view_articles']);
     expect(await found({ q: 'quillwort', types: 'customers,articles' }, noTickets)).toEqual({ results: [], total: 0, query: 'quillwort' });
     expectError(await search({ q: 'quillwort' }, noTickets), 403, 'authorization_error', 'insufficient_permissions');

@@ -6,7 +6,7 @@
  *  1. held streams: `--streams` (5,000) concurrent streams opened through the gateway (the owner's
  *     live secret key), and as many on the hello-world; the server process's resident memory before
  *     and with them open, per stream;
- *  2. delivery: `--receivers` (1,000) streams receiving `--rate` (20) events a second each for
+ *  2. delivery: `--receivers` (1,000) of those streams, kept open, receiving `--rate` (20) events a second each for
  *     `--seconds` (30): tickets created through the gateway at that rate, every stream subscribed
  *     to `ticket.created`. Latency = the moment the client has the frame − the event's `createdAt`
  *     (`occurredAt`, set in the transaction that commits the ticket); p50/p99; loss = events a
@@ -105,8 +105,12 @@ async function openStreams(n: number, make: () => Stream, batch = 250): Promise<
   return streams;
 }
 
-/** Resident memory of `pid` without and with `n` streams held, per stream (the mean of three readings each). */
-async function heldStreams(pid: number, n: number, make: () => Stream): Promise<{ before: number; after: number; perStream: number }> {
+/**
+ * Resident memory of `pid` without and with `n` streams held, per stream (the mean of three readings
+ * each); then all but `keep` close, and those are handed back (the delivery phase reuses them: every
+ * new connection costs loopback ports that stay in TIME_WAIT for a minute).
+ */
+async function heldStreams(pid: number, n: number, make: () => Stream, keep: number) {
   const settle = async () => {
     await sleep(2_000);
     let total = 0;
@@ -116,9 +120,9 @@ async function heldStreams(pid: number, n: number, make: () => Stream): Promise<
   const before = await settle();
   const streams = await openStreams(n, make);
   const after = await settle();
-  for (const s of streams) s.close();
+  for (const s of streams.slice(keep)) s.close();
   await sleep(1_000);
-  return { before, after, perStream: (after - before) / n };
+  return { held: { before, after, perStream: (after - before) / n }, kept: streams.slice(0, keep) };
 }
 
 /** Waits until every stream has `count` events, at most 60 s past the last one sent. */
@@ -163,9 +167,7 @@ async function platformRun() {
     };
     const make = () => new Stream(`${base}/events/stream?types=ticket.created`, headers, ticketIdOf);
 
-    const held = await heldStreams(platform.child.pid!, STREAMS, make);
-
-    const receivers = await openStreams(RECEIVERS, make);
+    const { held, kept: receivers } = await heldStreams(platform.child.pid!, STREAMS, make, RECEIVERS);
     const created: string[] = [];
     const t0 = Date.now();
     const posts: Promise<void>[] = [];
@@ -189,8 +191,7 @@ async function helloRun() {
   try {
     const base = `http://127.0.0.1:${hello.match[1]}`;
     const make = () => new Stream(`${base}/stream`, {}, (data) => data.slice(7, data.indexOf('"', 7)));
-    const held = await heldStreams(hello.child.pid!, STREAMS, make);
-    const receivers = await openStreams(RECEIVERS, make);
+    const { held, kept: receivers } = await heldStreams(hello.child.pid!, STREAMS, make, RECEIVERS);
     await fetch(`${base}/broadcast?rate=${RATE}&seconds=${SECONDS}`, { method: 'POST' }).then((r) => r.text());
     await sleep(SECONDS * 1000);
     await allDelivered(receivers, EVENTS);

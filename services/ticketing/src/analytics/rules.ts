@@ -41,10 +41,12 @@ function rangeOf(startDate: string | undefined, endDate: string | undefined, fal
 
 /** Seconds between two dates, averaged in the database: `{avgSeconds, samplesCount}` (null average without samples). */
 const avgSeconds = (from: string, to: string) => ({ $avg: { $divide: [{ $subtract: [`$${to}`, `$${from}`] }, 1000] } });
-const timing = (row: { avg: number | null; n: number } | undefined) => ({
-  avgSeconds: row?.n ? Math.round(row.avg! * 1000) / 1000 : null,
-  samplesCount: row?.n ?? 0,
-});
+/** `<p>N` (how many facts have `field`) and `<p>Ms` (the sum of `field` − createdAt) as $group accumulators. */
+const timingSums = (p: string, field: string) => {
+  const has = { $eq: [{ $type: `$${field}` }, 'date'] };
+  return { [`${p}N`]: { $sum: { $cond: [has, 1, 0] } }, [`${p}Ms`]: { $sum: { $cond: [has, { $subtract: [`$${field}`, '$createdAt'] }, 0] } } };
+};
+const timing = (n: number, sumMs: number) => ({ avgSeconds: n ? Math.round(sumMs / n) / 1000 : null, samplesCount: n });
 const round = (v: number | null) => (v === null ? null : Math.round(v * 1000) / 1000);
 
 /** The UTC days from `start` to `end`, as `YYYY-MM-DD`. */
@@ -77,22 +79,29 @@ export function analyticsRules({ models, clock }: { models: TicketingModels; clo
       const { start, end } = rangeOf(q.startDate, q.endDate, q.period === 'custom' ? 0 : PERIOD_DAYS[q.period], now);
       const scope = { teamId: ctx.teamId, mode: ctx.mode };
       const db = scoped(models, scope);
-      const [facets] = await db.ticketFacts.aggregate<Record<string, { _id: string | null; n: number; avg: number | null }[]>>([
+      // One pass over the range's facts: a group per (status, priority[, day]) with the timing sums.
+      const groups = await db.ticketFacts.aggregate<{ _id: { s: string; p: string; d?: string }; n: number; rN: number; rMs: number; cN: number; cMs: number }>([
         { $match: { teamId: scope.teamId, mode: scope.mode, createdAt: { $gte: start, $lt: end } } },
         {
-          $facet: {
-            status: [{ $group: { _id: '$status', n: { $sum: 1 } } }],
-            priority: [{ $group: { _id: '$priority', n: { $sum: 1 } } }],
-            response: [{ $match: { firstResponseAt: { $ne: null } } }, { $group: { _id: null, n: { $sum: 1 }, avg: avgSeconds('createdAt', 'firstResponseAt') } }],
-            resolution: [{ $match: { closedAt: { $ne: null } } }, { $group: { _id: null, n: { $sum: 1 }, avg: avgSeconds('createdAt', 'closedAt') } }],
-            ...(q.type === 'timeseries' ? { created: [{ $group: { _id: { $dateToString: { format: '%Y-%m-%d', date: '$createdAt' } }, n: { $sum: 1 } } }] } : {}),
+          $group: {
+            _id: { s: '$status', p: '$priority', ...(q.type === 'timeseries' ? { d: { $dateToString: { format: '%Y-%m-%d', date: '$createdAt' } } } : {}) },
+            n: { $sum: 1 },
+            ...timingSums('r', 'firstResponseAt'),
+            ...timingSums('c', 'closedAt'),
           },
         },
       ]);
       const statusBreakdown: Record<string, number> = {};
-      for (const r of facets.status) statusBreakdown[r._id!] = r.n;
+      const priorities = Object.fromEntries(PRIORITIES.map((p) => [p, 0])) as AnalyticsView['priorities'];
+      const created = new Map<string, number>();
+      const sums = { rN: 0, rMs: 0, cN: 0, cMs: 0 };
+      for (const g of groups) {
+        statusBreakdown[g._id.s] = (statusBreakdown[g._id.s] ?? 0) + g.n;
+        if (g._id.p in priorities) priorities[g._id.p as keyof typeof priorities] += g.n;
+        if (g._id.d) created.set(g._id.d, (created.get(g._id.d) ?? 0) + g.n);
+        for (const k of ['rN', 'rMs', 'cN', 'cMs'] as const) sums[k] += g[k];
+      }
       const count = (statuses: string[]) => statuses.reduce((n, s) => n + (statusBreakdown[s] ?? 0), 0);
-      const priorities = Object.fromEntries(PRIORITIES.map((p) => [p, facets.priority.find((r) => r._id === p)?.n ?? 0])) as AnalyticsView['priorities'];
       const view: AnalyticsView = {
         object: 'analytics',
         type: q.type,
@@ -102,8 +111,8 @@ export function analyticsRules({ models, clock }: { models: TicketingModels; clo
         tickets: { total: Object.values(statusBreakdown).reduce((a, b) => a + b, 0), new: statusBreakdown.new ?? 0, closed: count(CLOSED), open: count(OPEN) },
         priorities,
         statusBreakdown,
-        responseTime: timing(facets.response[0]),
-        resolutionTime: timing(facets.resolution[0]),
+        responseTime: timing(sums.rN, sums.rMs),
+        resolutionTime: timing(sums.cN, sums.cMs),
       };
       if (q.type === 'timeseries') {
         // Closed per day counts every ticket closed in the range, whenever it was created.
@@ -111,7 +120,6 @@ export function analyticsRules({ models, clock }: { models: TicketingModels; clo
           { $match: { teamId: scope.teamId, mode: scope.mode, closedAt: { $gte: start, $lt: end } } },
           { $group: { _id: { $dateToString: { format: '%Y-%m-%d', date: '$closedAt' } }, n: { $sum: 1 } } },
         ]);
-        const created = new Map(facets.created.map((r) => [r._id, r.n]));
         const closed = new Map(closedRows.map((r) => [r._id, r.n]));
         view.series = days(start, end).map((date) => ({ date, created: created.get(date) ?? 0, closed: closed.get(date) ?? 0 }));
       }

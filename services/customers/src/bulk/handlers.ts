@@ -1,7 +1,7 @@
 import { createCustomerBody, CUSTOMERS_BULK_INTERNAL, updateCustomerBody, type ImportRow } from '@helpdesk/contracts';
 import { ApiError, eachId, exportPage, handlersFor, importRows, mapConcurrently, parseInput, scoped, type ServiceDeps } from '@helpdesk/kit';
 import type { CustomerDoc } from '../customers/model';
-import { customerView } from '../customers/view';
+import { customerSnapshot, customerView } from '../customers/view';
 import type { CustomersModels } from '../models';
 import type { CustomersRules } from '../rules';
 
@@ -45,12 +45,16 @@ export const customerBulkHandlers = ({ customers }: CustomersRules, { models }: 
     ensureRequesters: async ({ ctx, body }) => {
       const byEmail = new Map<string, { email: string; name: string | null }>();
       for (const r of body.requesters) if (!byEmail.has(r.email.toLowerCase())) byEmail.set(r.email.toLowerCase(), r);
+      // The existing ones in one query; each missing one created through the customer rules.
+      const existing = await scoped(models, ctx).customers.find({ emailLower: { $in: [...byEmail.keys()] } }).lean<CustomerDoc[]>();
+      const known = new Map(existing.map((c) => [c.emailLower, customerSnapshot(c)]));
       const answers = await mapConcurrently([...byEmail.values()], CONCURRENCY, async ({ email, name }) => {
         try {
-          const existing = await customers.findByEmail(ctx, email);
-          if (existing) return { email, customer: existing };
+          const found = known.get(email.toLowerCase());
+          if (found) return { email, customer: found };
           const created = await customers.create(ctx, parseInput(createCustomerBody, { email, name: name?.trim() || email.split('@')[0] }));
-          return { email, customer: await customers.snapshot(ctx, created.id) };
+          // A new customer's snapshot is its view at revision 0.
+          return { email, customer: { ...created, rev: 0 } };
         } catch (err) {
           // A refused requester (an invalid email) fails its tickets' rows, not the import.
           if (!(err instanceof ApiError) || err.status >= 500) throw err;

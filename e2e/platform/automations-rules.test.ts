@@ -93,6 +93,13 @@ describe('automation rules: running on trigger events', () => {
     expect(log.aboutTicket(miss.id).map((e) => e.type)).toEqual(['ticket.created']);
     expect(await executions(rule.id)).toHaveLength(1);
 
+    // notify_member reaches the member's notifications (type `automation`, the rule's message as body).
+    const notified = await eventually('the automation notification', async () => {
+      const page = expectOk(await tp.api.get(`${tp.teamPath}/notifications?userId=${owner}&type=automation`), 200);
+      return page.length ? page : null;
+    });
+    expect(notified).toEqual([expect.objectContaining({ type: 'automation', body: 'Urgent ticket', ticketId: hit.id, isRead: false })]);
+
     // A redelivered trigger event runs nothing again (de-duplicated by event id).
     const created = log.aboutTicket(hit.id)[0];
     await tp.platform.ticketing.rules.automations.onEvent(created, hit.id, {});

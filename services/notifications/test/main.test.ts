@@ -19,7 +19,7 @@ test('starts from the environment, answers health checks, and exits 0 on SIGTERM
   const m = await startEmbeddedMongo();
   try {
     const DATA_DIR = mkdtempSync(path.join(os.tmpdir(), 'notifications-main-'));
-    const p = run({ MONGO_URL: m.uri(), INTERNAL_TOKEN_SECRET: SECRET, PORT: '0', LOG_LEVEL: 'info', WORKSPACE_URL: 'http://127.0.0.1:9', DATA_DIR });
+    const p = run({ MONGO_URL: m.uri(), INTERNAL_TOKEN_SECRET: SECRET, PORT: '0', LOG_LEVEL: 'info', HELPDESK_EMBEDDED: '1', WORKSPACE_URL: 'http://127.0.0.1:9', DATA_DIR });
     const base = await p.listening();
     expect((await fetch(`${base}/healthz`)).status).toBe(200);
     expect((await fetch(`${base}/readyz`)).status).toBe(200);

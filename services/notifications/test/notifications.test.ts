@@ -161,7 +161,7 @@ describe('GET /notifications', () => {
     expectError(await h.api('GET', `${N}?userId=${crypto.randomUUID()}`), 404, 'resource_not_found', 'userId');
     expectError(await h.api('GET', `${N}?userId=mem_doesnotexist0001`), 404, 'resource_not_found', 'userId');
     expectError(await h.api('GET', `${N}?userId=${jo.id}&isRead=yes`), 400, 'parameter_invalid', 'isRead');
-    expectError(await h.api('GET', `${N}?userId=${jo.id}&type=boss_spawned`), 400, 'parameter_invalid', 'type');
+    expectError(await h.api('GET', `${N}?userId=${jo.id}&type=spaceship`), 400, 'parameter_invalid', 'type');
     expectError(await h.api('GET', `${N}?userId=${jo.id}&pageSize=101`), 400, 'parameter_invalid', 'pageSize');
     expectError(await h.api('GET', `${N}?userId=${jo.id}&unread=true`), 400, 'parameter_invalid', 'unread');
   });

@@ -17,7 +17,7 @@ test('refuses to start without MONGO_URL, or with an INVITE_ACCEPT_URL that is n
 test('starts from the environment, answers health checks, refuses calls without a token, and exits 0 on SIGTERM', async () => {
   const m = await startEmbeddedMongo();
   try {
-    const p = run({ MONGO_URL: m.uri(), INTERNAL_TOKEN_SECRET: SECRET, PORT: '0', LOG_LEVEL: 'info' });
+    const p = run({ MONGO_URL: m.uri(), INTERNAL_TOKEN_SECRET: SECRET, PORT: '0', LOG_LEVEL: 'info', HELPDESK_EMBEDDED: '1' });
     const base = await p.listening();
     expect((await fetch(`${base}/healthz`)).status).toBe(200);
     expect((await fetch(`${base}/readyz`)).status).toBe(200);

@@ -3182,7 +3182,7 @@ export interface components {
             /** @constant */
             object: "notification";
             /** @enum {string} */
-            type: "assigned" | "customer_replied" | "mentioned" | "invite_accepted" | "sla_breached" | "boss_spawned" | "boss_defeated";
+            type: "assigned" | "customer_replied" | "mentioned" | "invite_accepted" | "sla_breached" | "boss_spawned" | "boss_defeated" | "automation";
             title: string;
             body: string;
             ticketId: string | null;
@@ -17139,7 +17139,7 @@ export interface operations {
             query: {
                 userId: string;
                 isRead?: boolean;
-                type?: "assigned" | "customer_replied" | "mentioned" | "invite_accepted" | "sla_breached" | "boss_spawned" | "boss_defeated";
+                type?: "assigned" | "customer_replied" | "mentioned" | "invite_accepted" | "sla_breached" | "boss_spawned" | "boss_defeated" | "automation";
                 page?: number;
                 pageSize?: number;
             };

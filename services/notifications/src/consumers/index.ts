@@ -1,6 +1,7 @@
 import { on, type ServiceDeps, type Subscription } from '@helpdesk/kit';
 import type { NotificationsModels } from '../models';
 import type { NotificationsRules } from '../rules';
+import { automationConsumers } from './automations';
 import { gameConsumers } from './game';
 import { slaConsumers } from './sla';
 import { ticketConsumers } from './tickets';
@@ -24,6 +25,7 @@ export const consumers = ({ members, notifications, mail }: NotificationsRules, 
     on('ticket.updated', tickets.updated), // assigned
     on('ticket.message_added', tickets.messageAdded), // customer_replied, mentioned
     on('sla.breached', slaConsumers(conn, members, notifications).breached), // sla_breached for the assignee
+    on('automation.member_notified', automationConsumers(conn, members, notifications).memberNotified), // automation, for the member a rule names
     on('game.boss.spawned', game.bossSpawned), // boss_spawned for every member not in boring mode
     on('game.boss.defeated', game.bossDefeated), // boss_defeated, with each member's share
   ];

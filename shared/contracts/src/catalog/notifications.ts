@@ -12,9 +12,10 @@ const iso = z.string().datetime();
  * on a ticket assigned to the member), `mentioned` (`@…` in an internal note), `invite_accepted`
  * (someone the member invited joined), `sla_breached` (sla.breached, for the ticket's assignee;
  * docs/adr/0026), `boss_spawned` and `boss_defeated` (game.boss.*, for every member not in boring
- * mode; docs/adr/0032).
+ * mode; docs/adr/0032), `automation` (automation.member_notified: a rule's notify_member action,
+ * for the member it names; docs/adr/0028).
  */
-export const NOTIFICATION_TYPES = ['assigned', 'customer_replied', 'mentioned', 'invite_accepted', 'sla_breached', 'boss_spawned', 'boss_defeated'] as const;
+export const NOTIFICATION_TYPES = ['assigned', 'customer_replied', 'mentioned', 'invite_accepted', 'sla_breached', 'boss_spawned', 'boss_defeated', 'automation'] as const;
 export type NotificationType = (typeof NOTIFICATION_TYPES)[number];
 
 export const notificationSnapshotSchema = z.object({

@@ -13,4 +13,7 @@ module.exports = {
   // @octokit/webhooks-methods exports only an `import` condition, which jest's CommonJS resolver does not match.
   moduleNameMapper: { '^@octokit/webhooks-methods$': '<rootDir>/node_modules/@octokit/webhooks-methods/dist-node/index.js' },
   testTimeout: 30000,
+  // Two workers on the 2-core CI machine: most suites wait on I/O (a platform boot, a broker), and
+  // jest's default (cores - 1) ran them one at a time.
+  maxWorkers: 2,
 };

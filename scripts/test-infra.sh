@@ -6,4 +6,6 @@ bash scripts/ensure-infra.sh
 export AMQP_URL=${AMQP_URL:-amqp://guest:guest@127.0.0.1:5672}
 export REDIS_URL=${REDIS_URL:-redis://127.0.0.1:6379}
 export HELPDESK_INFRA=real
-npx jest --passWithNoTests --runInBand --testPathPatterns 'platform' "$@"
+# Two workers: each platform boot has its own exchange, queues and Redis key space, and each fault
+# test's private broker its own port, so suites do not meet.
+npx jest --passWithNoTests --maxWorkers=2 --testPathPatterns 'platform' "$@"

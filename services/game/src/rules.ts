@@ -6,6 +6,7 @@ import { leaderboardRules } from './leaderboard/rules';
 import { gameMemberRules } from './members/rules';
 import type { GameModels } from './models';
 import { playerActionRules } from './player/actions';
+import { playerRecordRules } from './player/records';
 import { playerRules } from './player/rules';
 import { puzzleRules } from './puzzles/rules';
 import { questRules } from './quests/rules';
@@ -24,6 +25,7 @@ export function gameRules({ conn, models }: ServiceDeps<GameModels>, clock: Cloc
   const puzzles = puzzleRules({ conn, models, players, clock });
   const kudos = kudosRules({ conn, models, players, clock });
   const leaderboard = leaderboardRules({ models, members, clock });
-  return { clock, members, tickets, players, payouts, actions, bosses, quests, puzzles, kudos, leaderboard };
+  const records = playerRecordRules({ models, clock });
+  return { clock, members, tickets, players, payouts, actions, bosses, quests, puzzles, kudos, leaderboard, records };
 }
 export type GameRules = ReturnType<typeof gameRules>;

@@ -13,6 +13,7 @@ import { questHandlers } from './quests/handlers';
 import { gameRules } from './rules';
 import { seasonHandlers } from './seasons/handlers';
 import { skillHandlers } from './skills/handlers';
+import { summaryHandlers } from './summary/handlers';
 
 /**
  * The game service: players, XP, levels and seasons made from ticket events, boss battles,
@@ -34,6 +35,7 @@ export const gameService = (clock: Clock) =>
       ...cosmeticHandlers(rules),
       ...skillHandlers(rules),
       ...seasonHandlers(rules),
+      ...summaryHandlers(rules),
     }),
     consumers,
   });

@@ -23,6 +23,12 @@ export const bossHandlers = ({ members, bosses }: GameRules) => {
       const member = await members.actor(ctx, body.userId);
       return bosses.damage(ctx, member, body.ticketId, body.userName);
     },
+    async listBossParticipants({ ctx }) {
+      await enabled(ctx.teamId);
+      const { active, boss } = await bosses.state(ctx);
+      if (!active || !boss) return [];
+      return [...boss.participants].sort((a, b) => b.damage - a.damage || a.lastHitAt.localeCompare(b.lastHitAt));
+    },
     async listBossHistory({ ctx, query }) {
       await enabled(ctx.teamId);
       const { data, total } = await bosses.history(ctx, skipOf(query.page, query.pageSize), query.pageSize);

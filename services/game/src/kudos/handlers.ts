@@ -16,4 +16,10 @@ export const kudosHandlers = ({ members, kudos }: GameRules) =>
       const { data, total } = await kudos.list(ctx, member?._id, skipOf(query.page, query.pageSize), query.pageSize);
       return { data, pagination: pageOf(query.page, query.pageSize, total) };
     },
+    async listPlayerKudos({ ctx, params, query }) {
+      await members.requireFeature(ctx.teamId, 'socialEnabled');
+      const member = await members.resolve(ctx.teamId, params.memberId, 'memberId');
+      const { data, total } = await kudos.list(ctx, member._id, skipOf(query.page, query.pageSize), query.pageSize, true);
+      return { data, pagination: pageOf(query.page, query.pageSize, total) };
+    },
   });

@@ -36,8 +36,9 @@ export function kudosRules({ conn, models, players, clock }: { conn: mongoose.Co
       });
       return kudosView(k);
     },
-    async list(scope: Scope, memberId: string | undefined, skip: number, limit: number) {
-      const filter = memberId ? { $or: [{ fromMemberId: memberId }, { toMemberId: memberId }] } : {};
+    /** Newest first: all, a member's given and received (`memberId`), or only what they received. */
+    async list(scope: Scope, memberId: string | undefined, skip: number, limit: number, receivedOnly = false) {
+      const filter = !memberId ? {} : receivedOnly ? { toMemberId: memberId } : { $or: [{ fromMemberId: memberId }, { toMemberId: memberId }] };
       const [rows, total] = await Promise.all([
         db(scope).kudos.find(filter).sort({ createdAt: -1, _id: -1 }).skip(skip).limit(limit).lean<KudosDoc[]>(),
         db(scope).kudos.countDocuments(filter),

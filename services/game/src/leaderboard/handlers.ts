@@ -6,6 +6,6 @@ export const leaderboardHandlers = ({ members, leaderboard }: GameRules) =>
   handlersFor(GAME)({
     async getLeaderboard({ ctx, query }) {
       await members.requireFeature(ctx.teamId, 'leaderboardsEnabled');
-      return leaderboard.board(ctx, query.metric, query.period, query.limit);
+      return leaderboard.board(ctx, query.metric, query.period, query.limit, query.seasonId);
     },
   });

@@ -1,4 +1,4 @@
-import { scoped, type Scope } from '@helpdesk/kit';
+import { parameterInvalid, scoped, type Scope } from '@helpdesk/kit';
 import type { Clock } from '../clock';
 import type { GameMemberRules } from '../members/rules';
 import type { GameModels } from '../models';
@@ -9,9 +9,14 @@ const FIELD = { xp: 'xp', tickets_closed: 'tickets', boss_damage: 'damage' } as 
 /** Leaderboards are running totals for the season or the ISO week; boring-mode and removed members are left out. */
 export function leaderboardRules({ models, members, clock }: { models: GameModels; members: GameMemberRules; clock: Clock }) {
   return {
-    async board(scope: Scope, metric: keyof typeof FIELD, period: 'season' | 'week', limit: number) {
+    /** `seasonId`: a past (or the current) season's standings instead of the current period's. */
+    async board(scope: Scope, metric: keyof typeof FIELD, period: 'season' | 'week', limit: number, seasonId?: string) {
       const now = clock();
-      const periodId = period === 'season' ? seasonOf(now).id : weekIdOf(now);
+      if (seasonId !== undefined) {
+        if (period !== 'season') throw parameterInvalid('seasonId', '`seasonId` reads a season: leave `period` out or set it to `season`.');
+        if (seasonId > seasonOf(now).id) throw parameterInvalid('seasonId', `Season ${seasonId} has not begun yet.`);
+      }
+      const periodId = seasonId ?? (period === 'season' ? seasonOf(now).id : weekIdOf(now));
       const field = FIELD[metric];
       const entries: { rank: number; memberId: string; name: string; value: number }[] = [];
       // Running totals per period, one indexed sort, read a page at a time: members left out (boring

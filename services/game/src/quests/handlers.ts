@@ -8,6 +8,10 @@ export const questHandlers = ({ members, quests }: GameRules) =>
       await members.requireFeature(ctx.teamId, 'questsEnabled');
       return quests.list(ctx, (await members.actor(ctx, query.userId))._id);
     },
+    async listPlayerQuests({ ctx, params }) {
+      await members.requireFeature(ctx.teamId, 'questsEnabled');
+      return quests.list(ctx, (await members.resolve(ctx.teamId, params.memberId, 'memberId'))._id);
+    },
     async claimQuest({ ctx, params, body }) {
       await members.requireFeature(ctx.teamId, 'questsEnabled');
       return quests.claim(ctx, (await members.actor(ctx, body.userId))._id, params.questKey);

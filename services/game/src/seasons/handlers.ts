@@ -3,7 +3,7 @@ import { handlersFor } from '@helpdesk/kit';
 import type { GameRules } from '../rules';
 import { previousSeason, seasonById, seasonOf, type Season } from './calendar';
 
-const seasonView = (s: Season) => ({ id: s.id, name: s.name, startsAt: s.startsAt.toISOString(), endsAt: s.endsAt.toISOString() });
+export const seasonView = (s: Season) => ({ id: s.id, name: s.name, startsAt: s.startsAt.toISOString(), endsAt: s.endsAt.toISOString() });
 
 /** Seasons: the current one, and past ones with the level a member ended each with. */
 export const seasonHandlers = ({ members, players, clock }: GameRules) =>

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { BOSS_DIFFICULTIES, LEADERBOARD_METRICS, LEADERBOARD_PERIODS, SKILL_KEYS, SKILL_MAX_LEVEL } from '../catalog/game';
+import { BOSS_DIFFICULTIES, LEADERBOARD_METRICS, LEADERBOARD_PERIODS, SKILL_KEYS, SKILL_MAX_LEVEL, XP_REASONS } from '../catalog/game';
 import type { ErrorCode } from '../errors';
 import { paginationFields } from '../fields';
 import { userIdField } from './notifications';
@@ -149,6 +149,37 @@ const seasonArchiveSchema = z
   .object({ id: z.string(), name: z.string(), startsAt: iso, endsAt: iso, finalLevel: z.number().int().nullable(), finalXp: z.number().int().nullable() })
   .meta({ id: 'PastSeason' });
 
+const seasonIdField = z.string().regex(/^\d{4}-Q[1-4]$/, { message: 'must be a season id (2026-Q4)' });
+const ledgerEntrySchema = z
+  .object({ reason: z.enum(XP_REASONS), xp: z.number().int(), gold: z.number().int(), seasonId: z.string(), at: iso })
+  .meta({ id: 'XpLedgerEntry' });
+const inventorySchema = z
+  .object({
+    object: z.literal('inventory'),
+    memberId: z.string(),
+    gold: z.number().int(),
+    equipped: z.object({ avatarFrame: z.string().nullable(), victoryMessage: z.string().nullable() }),
+    items: z.array(cosmeticSchema),
+  })
+  .meta({ id: 'PlayerInventory' });
+const activitySchema = z
+  .object({
+    object: z.literal('player_activity'),
+    memberId: z.string(),
+    streaks: z.object({ current: z.number().int(), max: z.number().int(), lastActiveDay: z.string().nullable() }),
+    puzzles: z.object({ answered: z.number().int(), solved: z.number().int(), answeredToday: z.boolean() }),
+    kudos: z.object({ given: z.number().int(), received: z.number().int() }),
+  })
+  .meta({ id: 'PlayerActivity' });
+const summarySchema = z
+  .object({
+    object: z.literal('game_summary'),
+    season: season.nullable(),
+    boss: z.object({ id: z.string(), name: z.string(), difficulty: z.enum(BOSS_DIFFICULTIES), healthPercent: z.number(), phase: z.number().int(), escapesAt: iso }).nullable(),
+    topPlayers: z.array(z.object({ rank: z.number().int(), memberId: z.string(), name: z.string(), value: z.number().int() })),
+  })
+  .meta({ id: 'GameSummary' });
+
 const game = { service: 'game', tag: 'Game', keys: 'staff', permission: 'game_participation' } as const;
 const team = { teamId: 'team' } as const;
 const W = ['feature_disabled', 'parameter_missing', 'parameter_invalid', 'invalid_json', 'resource_not_found', 'idempotency_key_in_use'] as const satisfies readonly ErrorCode[];
@@ -253,9 +284,15 @@ export const GAME = defineOperations({
     summary: 'The leaderboard',
     description:
       '`metric`: `xp` (default), `tickets_closed` or `boss_damage`; `period`: `season` (default) or `week` (ISO week, UTC). Ties share a rank; ' +
-      'members in boring mode are left out. Needs `leaderboardsEnabled`.',
+      'members in boring mode are left out. `seasonId` (`2026-Q3`) reads a past season\'s final standings (with `period=week`: 400 ' +
+      'parameter_invalid; a season not begun yet: 400). Needs `leaderboardsEnabled`.',
     params: team,
-    query: z.strictObject({ metric: z.enum(LEADERBOARD_METRICS).default('xp'), period: z.enum(LEADERBOARD_PERIODS).default('season'), limit: z.coerce.number().int().min(1).max(100).default(10) }),
+    query: z.strictObject({
+      metric: z.enum(LEADERBOARD_METRICS).default('xp'),
+      period: z.enum(LEADERBOARD_PERIODS).default('season'),
+      seasonId: seasonIdField.optional(),
+      limit: z.coerce.number().int().min(1).max(100).default(10),
+    }),
     success: { status: 200, data: leaderboardSchema, shape: 'envelope' },
     errors: ['feature_disabled', 'parameter_invalid'],
   },
@@ -445,5 +482,115 @@ export const GAME = defineOperations({
     body: actBody,
     success: { status: 200, data: playerStatsSchema, shape: 'envelope' },
     errors: [...W, 'insufficient_gold', 'game_rule_violation'],
+  },
+  listPlayerXpHistory: {
+    ...game,
+    method: 'GET',
+    path: '/teams/{teamId}/game/player/{memberId}/xp-history',
+    summary: 'A member\'s XP and gold ledger',
+    description:
+      'Every payment the member received (closed tickets, boss rewards, quests, achievements, the puzzle, kudos), newest first; `xp` includes ' +
+      'the prestige bonus. Empty for a member in boring mode (hidden, still paid). A member id of another team: 404.',
+    params: { teamId: 'team', memberId: 'member' },
+    query: z.strictObject({ ...paginationFields(20, 100) }),
+    success: { status: 200, data: z.array(ledgerEntrySchema), shape: 'envelope', pagination: 'meta' },
+    errors: R,
+  },
+  listPlayerQuests: {
+    ...game,
+    method: 'GET',
+    path: '/teams/{teamId}/game/player/{memberId}/quests',
+    summary: 'A member\'s quest progress, by member id',
+    description: 'Same answer as `GET /game/quests?userId=`. Needs `questsEnabled`.',
+    params: { teamId: 'team', memberId: 'member' },
+    success: { status: 200, data: z.array(questSchema), shape: 'envelope' },
+    errors: R,
+  },
+  getPlayerInventory: {
+    ...game,
+    method: 'GET',
+    path: '/teams/{teamId}/game/player/{memberId}/inventory',
+    summary: 'A member\'s gold and owned cosmetics',
+    description: 'The cosmetics the member bought (in shop order), what is equipped, and the gold left to spend. Needs `cosmeticsEnabled`.',
+    params: { teamId: 'team', memberId: 'member' },
+    success: { status: 200, data: inventorySchema, shape: 'envelope' },
+    errors: R,
+  },
+  listPlayerKudos: {
+    ...game,
+    method: 'GET',
+    path: '/teams/{teamId}/game/player/{memberId}/kudos',
+    summary: 'Kudos a member received',
+    description: 'Newest first (`GET /game/kudos?userId=` also lists the ones given). Needs `socialEnabled`.',
+    params: { teamId: 'team', memberId: 'member' },
+    query: z.strictObject({ ...paginationFields(20, 100) }),
+    success: { status: 200, data: z.array(kudosSchema), shape: 'envelope', pagination: 'meta' },
+    errors: R,
+  },
+  getPlayerActivity: {
+    ...game,
+    method: 'GET',
+    path: '/teams/{teamId}/game/player/{memberId}/activity',
+    summary: 'A member\'s streak, puzzle and kudos figures',
+    description:
+      'The close streak (UTC days in a row with a paying close; `current` is 0 once a whole day passed without one), daily puzzles ' +
+      'answered and solved (and whether today\'s is answered), kudos given and received. Lifetime figures of this game world.',
+    params: { teamId: 'team', memberId: 'member' },
+    success: { status: 200, data: activitySchema, shape: 'envelope' },
+    errors: R,
+  },
+  listBossParticipants: {
+    ...game,
+    method: 'GET',
+    path: '/teams/{teamId}/game/boss/participants',
+    summary: 'Who is fighting the active boss',
+    description: 'The active boss\'s participants, most damage first (ties: the earlier last hit first); empty when no boss is up. Needs `bossBattlesEnabled`.',
+    params: team,
+    success: { status: 200, data: z.array(participant), shape: 'envelope' },
+    errors: ['feature_disabled'],
+  },
+  getAchievement: {
+    ...game,
+    method: 'GET',
+    path: '/teams/{teamId}/game/achievements/{achievementKey}',
+    summary: 'One achievement of the catalog',
+    description: 'Unknown key: 404 (param achievementKey). With `userId`, `unlockedAt` is that member\'s (null while locked, or in boring mode). Needs `achievementsEnabled`.',
+    params: { teamId: 'team', achievementKey: 'slug' },
+    query: z.strictObject(optionalUser),
+    success: { status: 200, data: achievementSchema, shape: 'envelope' },
+    errors: R,
+  },
+  getCosmetic: {
+    ...game,
+    method: 'GET',
+    path: '/teams/{teamId}/game/cosmetics/{cosmeticKey}',
+    summary: 'One cosmetic of the shop',
+    description: 'Unknown key: 404 (param cosmeticKey). Needs `cosmeticsEnabled`.',
+    params: { teamId: 'team', cosmeticKey: 'slug' },
+    success: { status: 200, data: cosmeticSchema, shape: 'envelope' },
+    errors: ['feature_disabled', 'resource_not_found'],
+  },
+  getSkill: {
+    ...game,
+    method: 'GET',
+    path: '/teams/{teamId}/game/skills/{skillKey}',
+    summary: 'One skill of the tree',
+    description: 'Unknown key: 404 (param skillKey). Needs `skillTreesEnabled`.',
+    params: { teamId: 'team', skillKey: 'slug' },
+    success: { status: 200, data: skillDefSchema, shape: 'envelope' },
+    errors: ['feature_disabled', 'resource_not_found'],
+  },
+  getGameSummary: {
+    ...game,
+    method: 'GET',
+    path: '/teams/{teamId}/game/summary',
+    summary: 'The team\'s game at a glance (a dashboard)',
+    description:
+      'The current season (null when `seasonsEnabled` is false), the active boss (null when none is up or `bossBattlesEnabled` is false) ' +
+      'and the season\'s top 5 by XP (empty when `leaderboardsEnabled` is false; boring-mode members left out). Never 403 for a switched-off ' +
+      'feature: the dashboard shows what is on.',
+    params: team,
+    success: { status: 200, data: summarySchema, shape: 'envelope' },
+    errors: [],
   },
 });

@@ -79,7 +79,16 @@ export interface ImportTarget {
   matchLabel(row: ImportRow): string;
   create(row: ImportRow): Promise<{ id: string; warnings?: string[] }>;
   update(id: string, row: ImportRow): Promise<{ id: string; warnings?: string[] }>;
+  /**
+   * Optional batch form of `create` (one transaction for many rows): an answer per row in order, a
+   * row's refusal as its ApiError. The rows are sent in chunks of `IMPORT_CHUNK`; a chunk refused as a
+   * whole (a thrown ApiError, nothing written) is retried row by row through `match` and `create`.
+   */
+  createMany?(rows: readonly ImportRow[]): Promise<({ id: string; warnings?: string[] } | ApiError)[]>;
 }
+
+/** How many created rows one `createMany` call (one transaction) writes at most. */
+export const IMPORT_CHUNK = 100;
 
 /**
  * Import rows one at a time, in order (docs/adr/0037). `create` rows that match an existing record
@@ -87,7 +96,14 @@ export interface ImportTarget {
  * error `resource_conflict`). `update` rows need `existingId` or a match; a refusal fails the row alone.
  */
 export async function importRows(rows: readonly ImportRow[], strategy: MergeStrategy, target: ImportTarget, concurrency = 1): Promise<ImportRowOutcome[]> {
-  const one = async (row: ImportRow): Promise<ImportRowOutcome> => {
+  const { createMany } = target;
+  const failedRow = (row: ImportRow, err: unknown): ImportRowOutcome => {
+    const e = rowErrorOf(err);
+    return { rowIndex: row.rowIndex, outcome: 'failed', id: null, code: e.code, message: `Row ${row.rowIndex + 1}: ${e.message}` };
+  };
+  // With a batch form, rows to create are first only collected, then written chunk by chunk.
+  const toCreate: { row: ImportRow; at: number }[] = [];
+  const one = async (row: ImportRow, at: number, batch: boolean): Promise<ImportRowOutcome | null> => {
     const n = row.rowIndex + 1;
     try {
       const existing = row.existingId ?? (await target.match(row));
@@ -102,13 +118,35 @@ export async function importRows(rows: readonly ImportRow[], strategy: MergeStra
         return { rowIndex: row.rowIndex, outcome: 'failed', id: existing, code: 'resource_conflict', message: `Row ${n}: ${target.matchLabel(row)} already exists (${existing}).` };
       }
       if (existing) return { rowIndex: row.rowIndex, outcome: 'updated', ...(await target.update(existing, row)) };
+      if (batch) {
+        toCreate.push({ row, at });
+        return null;
+      }
       return { rowIndex: row.rowIndex, outcome: 'created', ...(await target.create(row)) };
     } catch (err) {
-      const e = rowErrorOf(err);
-      return { rowIndex: row.rowIndex, outcome: 'failed', id: null, code: e.code, message: `Row ${n}: ${e.message}` };
+      return failedRow(row, err);
     }
   };
-  return mapConcurrently(rows, concurrency, one);
+  const indexed = rows.map((row, at) => ({ row, at }));
+  const out = await mapConcurrently(indexed, concurrency, ({ row, at }) => one(row, at, !!createMany));
+  for (let i = 0; createMany && i < toCreate.length; i += IMPORT_CHUNK) {
+    const chunk = toCreate.slice(i, i + IMPORT_CHUNK);
+    let answers: Awaited<ReturnType<typeof createMany>>;
+    try {
+      answers = await createMany(chunk.map((c) => c.row));
+    } catch (err) {
+      rowErrorOf(err);
+      // The chunk was refused as a whole (two rows with one email, a taken one): nothing of it was
+      // written; its rows go one by one, so each meets the others' result and fails alone.
+      for (const { row, at } of chunk) out[at] = await one(row, at, false);
+      continue;
+    }
+    chunk.forEach(({ row, at }, k) => {
+      const a = answers[k];
+      out[at] = a instanceof ApiError ? failedRow(row, a) : { rowIndex: row.rowIndex, outcome: 'created', ...a };
+    });
+  }
+  return out as ImportRowOutcome[];
 }
 
 /** `fn` over `items`, at most `concurrency` at a time; the answers in the items' order. */

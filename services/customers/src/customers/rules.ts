@@ -63,16 +63,30 @@ export function customerRules({ conn, models, statuses, customFields }: Customer
     return foundOr404(scoped(models, scope).customers.findOne({ _id: id }).session(session ?? null).lean<CustomerDoc>(), 'customer', id);
   }
 
-  async function insert(ctx: RequestContext, doc: Unscoped<CustomerDoc>): Promise<Unscoped<CustomerDoc>> {
+  /** Customers written in one transaction, one `customer.created` each (a taken email refuses them all). */
+  async function insert(ctx: RequestContext, docs: Unscoped<CustomerDoc>[]): Promise<Unscoped<CustomerDoc>[]> {
     const db = scoped(models, ctx);
     await conflictOnDuplicate(
       () =>
         withOutbox(conn, eventScopeOf(ctx), async (session, emit) => {
-          await db.customers.create([doc], { session });
-          emit({ type: 'customer.created', data: { customer: customerSnapshot(doc) } });
+          await db.customers.insertMany(docs, { session });
+          for (const doc of docs) emit({ type: 'customer.created', data: { customer: customerSnapshot(doc) } });
         }),
       EMAIL_TAKEN,
     );
+    return docs;
+  }
+
+  /** A new customer's document from the validated create input (no write yet). */
+  async function newCustomerOf(ctx: RequestContext, input: CreateCustomerInput): Promise<Unscoped<CustomerDoc>> {
+    const doc = newCustomer({
+      name: input.name,
+      email: input.email,
+      tags: input.tags ?? [],
+      notes: input.notes ?? null,
+      metadata: withoutNulls(input.metadata ?? {}),
+    });
+    doc.customFields = await customFields.resolve(ctx, input.customFields, null);
     return doc;
   }
 
@@ -102,20 +116,24 @@ export function customerRules({ conn, models, statuses, customFields }: Customer
     },
 
     async create(ctx: RequestContext, input: CreateCustomerInput): Promise<CustomerView> {
-      const doc = newCustomer({
-        name: input.name,
-        email: input.email,
-        tags: input.tags ?? [],
-        notes: input.notes ?? null,
-        metadata: withoutNulls(input.metadata ?? {}),
-      });
-      doc.customFields = await customFields.resolve(ctx, input.customFields, null);
-      return customerView(await insert(ctx, doc));
+      const [doc] = await insert(ctx, [await newCustomerOf(ctx, input)]);
+      return customerView(doc);
+    },
+
+    /**
+     * Import (docs/adr/0037): many customers through the create rule, written in ONE transaction with
+     * one `customer.created` each. A refusal (a custom field value, a taken email) refuses them all:
+     * the caller validates first and falls back to one by one.
+     */
+    async createMany(ctx: RequestContext, inputs: readonly CreateCustomerInput[]): Promise<CustomerView[]> {
+      const docs = await Promise.all(inputs.map((input) => newCustomerOf(ctx, input)));
+      return (await insert(ctx, docs)).map(customerView);
     },
 
     /** Internal operation: a customer known only by name (a ticket named only `customerName`). */
     async createImplicit(ctx: RequestContext, name: string): Promise<CustomerSnapshot> {
-      return customerSnapshot(await insert(ctx, newCustomer({ name, email: null, tags: [], notes: null, metadata: {} })));
+      const [doc] = await insert(ctx, [newCustomer({ name, email: null, tags: [], notes: null, metadata: {} })]);
+      return customerSnapshot(doc);
     },
 
     /** Internal operation: the customer with this email (case-insensitive), or null. */

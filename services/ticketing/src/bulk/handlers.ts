@@ -1,5 +1,5 @@
 import { createTicketBody, TICKETING_BULK_INTERNAL, updateTicketBody, type ImportRow } from '@helpdesk/contracts';
-import { eachId, exportPage, handlersFor, importRows, parseInput, scoped, type ServiceDeps } from '@helpdesk/kit';
+import { ApiError, eachId, exportPage, handlersFor, importRows, mapConcurrently, parseInput, scoped, type ServiceDeps } from '@helpdesk/kit';
 import type { TicketingModels } from '../models';
 import type { TicketingRules } from '../rules';
 import type { TicketDoc } from '../tickets/model';
@@ -37,6 +37,35 @@ export const ticketBulkHandlers = ({ tickets, customers }: TicketingRules, { mod
     importTicketRows: async ({ ctx, body, token }) => {
       const calls = customers.forRequest(token, ctx.requestId);
       const db = scoped(models, ctx);
+      /** Rows through the create rule, written in one transaction; a row's refusal in its place. */
+      const createRows = async (rows: readonly ImportRow[]) => {
+        const parsed = rows.map((row) => {
+          const { status, ...fields } = row.data;
+          try {
+            return { input: parseInput(createTicketBody, fields), status, customer: row.customer ?? null, channel: 'import' };
+          } catch (err) {
+            if (err instanceof ApiError) return err;
+            throw err;
+          }
+        });
+        const valid = parsed.filter((p) => !(p instanceof ApiError)) as Exclude<(typeof parsed)[number], ApiError>[];
+        const created = await tickets.createMany(ctx, valid);
+        let next = 0;
+        const pairs = parsed.map((p) => (p instanceof ApiError ? p : { ...p, ticket: created[next++] }));
+        return mapConcurrently(pairs, 4, async (p) => {
+          if (p instanceof ApiError) return p;
+          const t = p.ticket;
+          if (t instanceof ApiError) return t;
+          try {
+            // A status other than `new` is the PATCH rule's (ticket.updated, ticket.closed, closedAt …).
+            if (p.status !== undefined && p.status !== 'new') await tickets.update(ctx, t.id, parseInput(updateTicketBody, { status: p.status }), calls);
+          } catch (err) {
+            if (err instanceof ApiError && err.status < 500) return err;
+            throw err;
+          }
+          return { id: t.id };
+        });
+      };
       const outcomes = await importRows(
         body.rows,
         body.mergeStrategy,
@@ -49,13 +78,11 @@ export const ticketBulkHandlers = ({ tickets, customers }: TicketingRules, { mod
           },
           matchLabel: (row) => `the ticket with externalId '${externalIdOf(row) ?? ''}'`,
           create: async (row) => {
-            const { status, ...fields } = row.data;
-            const input = parseInput(createTicketBody, fields);
-            const t = await tickets.create(ctx, input, calls, { channel: 'import', customer: row.customer ?? null });
-            // A status other than `new` is the PATCH rule's (ticket.updated, ticket.closed, closedAt …).
-            if (status !== undefined && status !== 'new') await tickets.update(ctx, t.id, parseInput(updateTicketBody, { status }), calls);
-            return { id: t.id };
+            const [answer] = await createRows([row]);
+            if (answer instanceof ApiError) throw answer;
+            return answer;
           },
+          createMany: (rows) => createRows(rows),
           update: async (id, row) => {
             const { messages: _initial, ...fields } = row.data;
             await tickets.update(ctx, id, parseInput(updateTicketBody, fields), calls);

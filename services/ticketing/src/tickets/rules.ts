@@ -112,6 +112,14 @@ const expansions = (q: { 'expand[]'?: Expandable[]; expand?: Expandable[] }) => 
 
 /** A PATCH lost the race with another write to the same ticket; it is re-run from a fresh read. */
 export class StaleTicket extends Error {}
+
+/** A ticket built by the create rule, not yet written. */
+interface NewTicket {
+  doc: Unscoped<TicketDoc>;
+  msgs: Unscoped<MessageDoc>[];
+  customer: CustomerSnapshot | null;
+  now: Date;
+}
 const STALE_RETRIES = 10;
 
 /** The rules of tickets (docs/adr/0004). */
@@ -170,6 +178,77 @@ export function ticketRules({ conn, models, customerRefs, customFields, members,
    * A write that changes no field but moves the SLA clock (a breach settled) is stored without
    * `ticket.updated`.
    */
+  /** A new ticket's documents, built field by field from the validated create input (no write yet). */
+  async function newTicket(ctx: RequestContext, input: CreateTicketInput, customer: CustomerSnapshot | null, channel = 'api'): Promise<NewTicket> {
+    const now = clock.now();
+    const id = newId('ticket');
+    const msgs: Unscoped<MessageDoc>[] = (input.messages ?? []).map((m, i) => ({
+      _id: newId('message'),
+      ticketId: id,
+      content: m.content,
+      sender: m.sender,
+      senderName: m.senderName ?? null,
+      isInternal: resolveInternal(m, `messages.${i}.`),
+      createdAt: now,
+      seq: i + 1,
+    }));
+    const customFieldValues = await customFields.resolve(ctx, input.customFields, null);
+    const doc: Unscoped<TicketDoc> = {
+      _id: id,
+      title: input.title,
+      status: 'new',
+      priority: input.priority ?? 'normal',
+      customerId: customer?.id ?? null,
+      customerName: customer?.name ?? null,
+      customerEmail: customer?.email ?? null,
+      assignedTo: null,
+      tags: input.tags ?? [],
+      notes: input.notes ?? null,
+      messageCount: msgs.length,
+      metadata: withoutNulls(input.metadata ?? {}),
+      customFields: customFieldValues,
+      channel,
+      // The game counts customer tickets only: opened by the customer's own message (docs/adr/0025).
+      openedBy: msgs[0]?.sender === 'customer' ? 'customer' : 'member',
+      sla: null,
+      slaNextDueAt: null,
+      mergedInto: null,
+      searchText: '',
+      rev: 0,
+      createdAt: now,
+      updatedAt: now,
+      resolvedAt: null,
+      closedAt: null,
+    };
+    return { doc, msgs, customer, now };
+  }
+
+  /** Writes built tickets in one transaction: customer link, SLA clock, lean inserts, one `ticket.created` each. */
+  async function createManyIn(ctx: RequestContext, built: readonly NewTicket[]): Promise<TicketView[]> {
+    const db = scoped(models, ctx);
+    await withOutbox(conn, eventScopeOf(ctx), async (session, emit) => {
+      for (const { doc, msgs, customer, now } of built) {
+        if (customer) {
+          // The newest name the projection or the customers service knows (a rename may have landed meanwhile).
+          const ref = await customerRefs.link(ctx, customer, session);
+          doc.customerName = ref.name;
+          doc.customerEmail = ref.email;
+        }
+        doc.searchText = buildSearchText(doc.title, doc.customerName, msgs.map((m) => m.content));
+        const clockStart = await sla.track(ctx, null, doc as TicketDoc, session, { now });
+        doc.sla = clockStart.sla;
+        doc.slaNextDueAt = clockStart.slaNextDueAt;
+      }
+      // Built field by field from the validated input: inserted lean, without mongoose
+      // hydrating and validating the documents again (docs/adr/0019).
+      await db.tickets.insertMany(built.map((b) => b.doc), { session, lean: true });
+      const msgs = built.flatMap((b) => b.msgs);
+      if (msgs.length) await db.messages.insertMany(msgs, { session, lean: true });
+      for (const b of built) emit({ type: 'ticket.created', data: { ticket: ticketSnapshot(b.doc), messages: b.msgs.map(messageView) } });
+    });
+    return built.map((b) => ticketView(b.doc, { messages: b.msgs }));
+  }
+
   async function changeIn(session: mongoose.ClientSession, emit: Emit, scope: Scope, id: string, input: TicketChanges) {
     const db = scoped(models, scope);
     const cur = await findOr404(scope, id, session, true);
@@ -336,65 +415,28 @@ export function ticketRules({ conn, models, customerRefs, customFields, members,
     /** `opts` (import, docs/adr/0037): the channel, and a customer the caller has already found or created. */
     async create(ctx: RequestContext, input: CreateTicketInput, customers: CustomerCalls, opts: { channel?: string; customer?: CustomerSnapshot | null } = {}): Promise<TicketView> {
       const customer = opts.customer !== undefined ? opts.customer : await resolveCustomer(input, customers);
-      const now = clock.now();
-      const id = newId('ticket');
-      const msgs: Unscoped<MessageDoc>[] = (input.messages ?? []).map((m, i) => ({
-        _id: newId('message'),
-        ticketId: id,
-        content: m.content,
-        sender: m.sender,
-        senderName: m.senderName ?? null,
-        isInternal: resolveInternal(m, `messages.${i}.`),
-        createdAt: now,
-        seq: i + 1,
-      }));
-      const customFieldValues = await customFields.resolve(ctx, input.customFields, null);
-      const doc: Unscoped<TicketDoc> = {
-        _id: id,
-        title: input.title,
-        status: 'new',
-        priority: input.priority ?? 'normal',
-        customerId: customer?.id ?? null,
-        customerName: customer?.name ?? null,
-        customerEmail: customer?.email ?? null,
-        assignedTo: null,
-        tags: input.tags ?? [],
-        notes: input.notes ?? null,
-        messageCount: msgs.length,
-        metadata: withoutNulls(input.metadata ?? {}),
-        customFields: customFieldValues,
-        channel: opts.channel ?? 'api',
-        // The game counts customer tickets only: opened by the customer's own message (docs/adr/0025).
-        openedBy: msgs[0]?.sender === 'customer' ? 'customer' : 'member',
-        sla: null,
-        slaNextDueAt: null,
-        mergedInto: null,
-        searchText: '',
-        rev: 0,
-        createdAt: now,
-        updatedAt: now,
-        resolvedAt: null,
-        closedAt: null,
-      };
-      const db = scoped(models, ctx);
-      await withOutbox(conn, eventScopeOf(ctx), async (session, emit) => {
-        if (customer) {
-          // The newest name the projection or the customers service knows (a rename may have landed meanwhile).
-          const ref = await customerRefs.link(ctx, customer, session);
-          doc.customerName = ref.name;
-          doc.customerEmail = ref.email;
-        }
-        doc.searchText = buildSearchText(input.title, doc.customerName, msgs.map((m) => m.content));
-        const clockStart = await sla.track(ctx, null, doc as TicketDoc, session, { now });
-        doc.sla = clockStart.sla;
-        doc.slaNextDueAt = clockStart.slaNextDueAt;
-        // Built field by field above from the validated input: inserted lean, without mongoose
-        // hydrating and validating the documents again (docs/adr/0019).
-        await db.tickets.insertMany([doc], { session, lean: true });
-        if (msgs.length) await db.messages.insertMany(msgs, { session, lean: true });
-        emit({ type: 'ticket.created', data: { ticket: ticketSnapshot(doc), messages: msgs.map(messageView) } });
-      });
-      return ticketView(doc, { messages: msgs });
+      const [built] = await createManyIn(ctx, [await newTicket(ctx, input, customer, opts.channel)]);
+      return built;
+    },
+
+    /**
+     * Import (docs/adr/0037): many tickets, each built and checked by the create rule, written in ONE
+     * transaction with one `ticket.created` each. A refusal while building (a custom field value)
+     * fails that item alone (its ApiError in its place); a refusal while writing refuses them all.
+     */
+    async createMany(ctx: RequestContext, items: readonly { input: CreateTicketInput; customer: CustomerSnapshot | null; channel?: string }[]): Promise<(TicketView | ApiError)[]> {
+      const built = await Promise.all(
+        items.map((it) =>
+          newTicket(ctx, it.input, it.customer, it.channel).catch((err: unknown) => {
+            if (err instanceof ApiError && err.status < 500) return err;
+            throw err;
+          }),
+        ),
+      );
+      const valid = built.filter((b): b is NewTicket => !(b instanceof ApiError));
+      const views = valid.length ? await createManyIn(ctx, valid) : [];
+      let next = 0;
+      return built.map((b) => (b instanceof ApiError ? b : views[next++]));
     },
 
     async update(ctx: RequestContext, id: string, input: UpdateTicketInput, customers: CustomerCalls): Promise<TicketView> {

@@ -7,13 +7,15 @@
  *  - during the closes, `GET /game/leaderboard` (1,000 players) and `GET /tickets/{id}` (the baseline)
  *    read one after the other through the gateway; p50/p99 and the ratio of the first to the second.
  *
- * Every close is the owner's (the dev credentials' keys are the owner's): one member's closes are
- * paid one after the other, so at a rate above what one payment takes the event-to-XP figure is that
- * member's backlog, not the latency of a team whose closes come from many members.
+ * The closes come from `--closers` members (20 by default), round-robin, each with their own secret
+ * key, made through the API as a client would (POST /invites; the token from the invitation e-mail the
+ * platform writes under DATA_DIR/mail; POST /invites/accept answers the member's key). One member's
+ * payments are applied one after the other, so closes from a single member would measure that
+ * member's backlog; spread over many members the figure is the event-to-XP latency.
  *
- *   npx tsx bench/game.bench.ts [--rate 200] [--seconds 30] [--players 1000]
+ *   npx tsx bench/game.bench.ts [--rate 200] [--seconds 30] [--players 1000] [--closers 20]
  */
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -23,11 +25,12 @@ import { MongoClient } from 'mongodb';
 import { Receiver } from '@helpdesk/testing';
 import { start, stop } from './processes';
 
-const { values } = parseArgs({ options: { rate: { type: 'string', default: '200' }, seconds: { type: 'string', default: '30' }, players: { type: 'string', default: '1000' } } });
+const { values } = parseArgs({ options: { rate: { type: 'string', default: '200' }, seconds: { type: 'string', default: '30' }, players: { type: 'string', default: '1000' }, closers: { type: 'string', default: '20' } } });
 const RATE = Number(values.rate);
 const SECONDS = Number(values.seconds);
 const PLAYERS = Number(values.players);
 const CLOSES = RATE * SECONDS;
+const CLOSERS = Number(values.closers);
 
 const pct = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
 const sortNum = (xs: number[]) => [...xs].sort((a, b) => a - b);
@@ -38,6 +41,19 @@ const freePort = () =>
       s.close(() => resolve(port));
     });
   });
+
+/** The accept token of the invitation e-mail sent to `email` (quoted-printable soft breaks undone), once written. */
+async function inviteToken(mailDir: string, email: string): Promise<string> {
+  for (const deadline = Date.now() + 30_000; Date.now() < deadline; await new Promise((r) => setTimeout(r, 50))) {
+    if (!existsSync(mailDir)) continue;
+    for (const file of readdirSync(mailDir)) {
+      const text = readFileSync(path.join(mailDir, file), 'utf8').replace(/=\r?\n/g, '').replace(/=3D/gi, '=');
+      const token = text.includes(email) ? /token=(hdinv_[A-Za-z0-9_]+)/.exec(text)?.[1] : undefined;
+      if (token) return token;
+    }
+  }
+  throw new Error(`no invitation e-mail to ${email} under ${mailDir}`);
+}
 
 async function main(): Promise<void> {
   const rx = await Receiver.start();
@@ -52,14 +68,26 @@ async function main(): Promise<void> {
   try {
     const creds = JSON.parse(readFileSync(path.join(dataDir, 'credentials.json'), 'utf8'));
     const base = `${platform.match[1]}/teams/${creds.teamId}`;
-    const headers = { authorization: `Bearer ${creds.keys.sk_live}`, 'content-type': 'application/json' };
-    const call = async (method: string, url: string, body?: unknown) => {
-      const res = await fetch(url, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+    /** `key` null: no key at all (accepting an invitation). */
+    const call = async (method: string, url: string, body?: unknown, key: string | null = creds.keys.sk_live) => {
+      const auth: Record<string, string> = key === null ? {} : { authorization: `Bearer ${key}` };
+      const res = await fetch(url, { method, headers: { 'content-type': 'application/json', ...auth }, body: body === undefined ? undefined : JSON.stringify(body) });
       const text = await res.text();
       if (res.status >= 300) throw new Error(`${method} ${url}: ${res.status} ${text}`);
       return JSON.parse(text).data;
     };
     await call('POST', `${base}/webhooks`, { name: 'bench', url: rx.url('/hook'), events: ['ticket.closed', 'game.xp_awarded'] });
+
+    // The members who close the tickets, each with their own key, made through the invitation flow.
+    const closers: string[] = [];
+    for (let i = 0; i < CLOSERS; i++) {
+      const email = `closer-${i}-${Date.now()}@example.com`;
+      await call('POST', `${base}/invites`, { email, role: 'agent' });
+      const token = await inviteToken(path.join(dataDir, 'mail'), email);
+      const accepted = await call('POST', `${platform.match[1]}/invites/accept`, { token, name: `Closer ${i}` }, null);
+      closers.push(accepted.apiKey.key);
+    }
+    console.error(`${CLOSERS} closers joined`);
 
     // 1,000 players with a season of XP each: what the leaderboard reads.
     await mongo.connect();
@@ -108,7 +136,7 @@ async function main(): Promise<void> {
       const due = t0 + (i * 1000) / RATE;
       const wait = due - performance.now();
       if (wait > 0) await new Promise((r) => setTimeout(r, wait));
-      closes.push(call('PATCH', `${base}/tickets/${tickets[i]}`, { status: 'closed' }));
+      closes.push(call('PATCH', `${base}/tickets/${tickets[i]}`, { status: 'closed' }, closers[i % CLOSERS]));
     }
     await Promise.all(closes);
     const closedIn = (performance.now() - t0) / 1000;
@@ -125,7 +153,7 @@ async function main(): Promise<void> {
     const b = sortNum(board);
     const t = sortNum(ticket);
     const row = (name: string, xs: number[], ratio: string) => console.log(name.padEnd(52) + pct(xs, 50).toFixed(1).padStart(10) + pct(xs, 99).toFixed(1).padStart(10) + ratio.padStart(14));
-    console.log(`\n${CLOSES} customer tickets closed through the gateway at a target ${RATE}/s (achieved ${(CLOSES / closedIn).toFixed(0)}/s), ${PLAYERS} players, embedded defaults\n`);
+    console.log(`\n${CLOSES} customer tickets closed through the gateway by ${CLOSERS} members round-robin at a target ${RATE}/s (achieved ${(CLOSES / closedIn).toFixed(0)}/s), ${PLAYERS} players, embedded defaults\n`);
     console.log('what'.padEnd(52) + 'p50 ms'.padStart(10) + 'p99 ms'.padStart(10) + 'p50 ×ticket'.padStart(14));
     row('GET /tickets/{id} (baseline, during the closes)', t, '1.0');
     row(`GET /game/leaderboard (${PLAYERS} players)`, b, (pct(b, 50) / pct(t, 50)).toFixed(1));

@@ -46,7 +46,7 @@ const freePort = () =>
 async function inviteToken(mailDir: string, email: string): Promise<string> {
   for (const deadline = Date.now() + 30_000; Date.now() < deadline; await new Promise((r) => setTimeout(r, 50))) {
     if (!existsSync(mailDir)) continue;
-    for (const file of readdirSync(mailDir)) {
+    for (const file of readdirSync(mailDir).filter((f) => f.endsWith('.eml'))) {
       const text = readFileSync(path.join(mailDir, file), 'utf8').replace(/=\r?\n/g, '').replace(/=3D/gi, '=');
       const token = text.includes(email) ? /token=(hdinv_[A-Za-z0-9_]+)/.exec(text)?.[1] : undefined;
       if (token) return token;

@@ -63,13 +63,15 @@ export function customerRules({ conn, models, statuses, customFields }: Customer
     return foundOr404(scoped(models, scope).customers.findOne({ _id: id }).session(session ?? null).lean<CustomerDoc>(), 'customer', id);
   }
 
-  /** Customers written in one transaction, one `customer.created` each (a taken email refuses them all). */
+  /** Customers written in one transaction, one `customer.created` each (a taken email refuses them all: a 409 for one, a duplicate-key error for many). */
   async function insert(ctx: RequestContext, docs: Unscoped<CustomerDoc>[]): Promise<Unscoped<CustomerDoc>[]> {
     const db = scoped(models, ctx);
     await conflictOnDuplicate(
       () =>
         withOutbox(conn, eventScopeOf(ctx), async (session, emit) => {
-          await db.customers.insertMany(docs, { session });
+          // One customer: create, whose duplicate-key error names the index (a 409 param email); many: one insertMany.
+          if (docs.length === 1) await db.customers.create(docs, { session });
+          else await db.customers.insertMany(docs, { session });
           for (const doc of docs) emit({ type: 'customer.created', data: { customer: customerSnapshot(doc) } });
         }),
       EMAIL_TAKEN,

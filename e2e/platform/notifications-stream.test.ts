@@ -8,7 +8,7 @@ import type { EventEnvelope } from '@helpdesk/contracts';
 import { envelope, messageFixture } from '@helpdesk/testing';
 import { startTestPlatform, type TeamKeys, type TestPlatform } from '../support/platform';
 import { eventually, expectError, expectOk } from './helpdesk-helpers';
-import { receive, streamPath as pathOf, StreamClient as Client, ticketEvents as eventsOf } from './stream-helpers';
+import { receive, statusEvents, streamPath as pathOf, StreamClient as Client, ticketEvents as eventsOf } from './stream-helpers';
 
 let tp: TestPlatform;
 let team: TeamKeys;
@@ -66,7 +66,7 @@ describe('the event stream', () => {
 
   it('a client disconnected at a random point reconnects with its last id and gets exactly the missed events (1,000 events, 10 times)', async () => {
     for (let round = 0; round < 10; round++) {
-      const sent = ticketEvents(1_000);
+      const sent = statusEvents(1_000, team.teamId);
       const cut = 1 + Math.floor(Math.random() * 998);
       // The log's order (the order the service consumed them in), as a client that stays connected sees it.
       const reference = new StreamClient(team.sk_test);
@@ -74,7 +74,7 @@ describe('the event stream', () => {
       await Promise.all([reference.opened, first.opened]);
       let lastId = '';
       const cutReached = new Promise<void>((resolve) => {
-        first.es.addEventListener('ticket.created', (m) => {
+        first.es.addEventListener('customer_status.created', (m) => {
           if (first.frames.length === cut) {
             lastId = m.lastEventId;
             first.close();

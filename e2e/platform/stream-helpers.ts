@@ -3,7 +3,7 @@ import { EventSource } from 'eventsource';
 import { envelope, ticketFixture } from '@helpdesk/testing';
 import { eventually } from './helpdesk-helpers';
 
-export const STREAM_FRAME_TYPES = ['ticket.created', 'ticket.message_added', 'ticket.closed', 'customer.created', 'stream.gap'] as const;
+export const STREAM_FRAME_TYPES = ['ticket.created', 'ticket.message_added', 'ticket.closed', 'customer.created', 'customer_status.created', 'stream.gap'] as const;
 
 export interface Frame {
   id: string;
@@ -50,3 +50,13 @@ export const ticketEvents = (n: number, teamId: string, mode: 'test' | 'live' = 
 export function receive(client: StreamClient, count: number, what: string): Promise<Frame[]> {
   return eventually(`${what}: ${count} frames (have ${client.frames.length})`, () => (client.frames.length >= count ? client.frames : null), 30_000);
 }
+
+/**
+ * `n` customer_status.created events of `teamId`'s partition `mode`: a type that only the stream,
+ * webhooks and the audit log consume, so that thousands of them load the stream, not every
+ * service's ticket projections (ticket.created feeds five services).
+ */
+export const statusEvents = (n: number, teamId: string, mode: 'test' | 'live' = 'test') =>
+  Array.from({ length: n }, (_, i) =>
+    envelope('customer_status.created', { status: { key: `stream_${i}`, label: `Stream ${i}`, color: '#336699', position: i, isProtected: false } }, { teamId, mode }),
+  );

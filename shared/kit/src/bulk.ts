@@ -81,14 +81,14 @@ export interface ImportTarget {
   update(id: string, row: ImportRow): Promise<{ id: string; warnings?: string[] }>;
   /**
    * Optional batch form of `create` (one transaction for many rows): an answer per row in order, a
-   * row's refusal as its ApiError. The rows are sent in chunks of `IMPORT_CHUNK`; a chunk refused as a
+   * row's refusal as its ApiError. The rows are sent in chunks of `IMPORT_CHUNK`, `concurrency` at a time; a chunk refused as a
    * whole (a thrown ApiError, nothing written) is retried row by row through `match` and `create`.
    */
   createMany?(rows: readonly ImportRow[]): Promise<({ id: string; warnings?: string[] } | ApiError)[]>;
 }
 
 /** How many created rows one `createMany` call (one transaction) writes at most. */
-export const IMPORT_CHUNK = 100;
+export const IMPORT_CHUNK = 50;
 
 /**
  * Import rows one at a time, in order (docs/adr/0037). `create` rows that match an existing record
@@ -129,23 +129,24 @@ export async function importRows(rows: readonly ImportRow[], strategy: MergeStra
   };
   const indexed = rows.map((row, at) => ({ row, at }));
   const out = await mapConcurrently(indexed, concurrency, ({ row, at }) => one(row, at, !!createMany));
-  for (let i = 0; createMany && i < toCreate.length; i += IMPORT_CHUNK) {
-    const chunk = toCreate.slice(i, i + IMPORT_CHUNK);
-    let answers: Awaited<ReturnType<typeof createMany>>;
+  const chunks = createMany ? Array.from({ length: Math.ceil(toCreate.length / IMPORT_CHUNK) }, (_, i) => toCreate.slice(i * IMPORT_CHUNK, (i + 1) * IMPORT_CHUNK)) : [];
+  // Chunks `concurrency` at a time (one transaction each): a transaction's reads and writes are sequential.
+  await mapConcurrently(chunks, concurrency, async (chunk) => {
+    let answers: Awaited<ReturnType<NonNullable<typeof createMany>>>;
     try {
-      answers = await createMany(chunk.map((c) => c.row));
+      answers = await createMany!(chunk.map((c) => c.row));
     } catch (err) {
       rowErrorOf(err);
       // The chunk was refused as a whole (two rows with one email, a taken one): nothing of it was
       // written; its rows go one by one, so each meets the others' result and fails alone.
       for (const { row, at } of chunk) out[at] = await one(row, at, false);
-      continue;
+      return;
     }
     chunk.forEach(({ row, at }, k) => {
       const a = answers[k];
       out[at] = a instanceof ApiError ? failedRow(row, a) : { rowIndex: row.rowIndex, outcome: 'created', ...a };
     });
-  }
+  });
   return out as ImportRowOutcome[];
 }
 

@@ -90,8 +90,10 @@ export const customerBulkHandlers = ({ customers }: CustomersRules, { models }: 
         if (found) answers.push({ email: r.email, customer: found });
         else missing.push(r);
       }
-      for (let i = 0; i < missing.length; i += IMPORT_CHUNK) {
-        const chunk = missing.slice(i, i + IMPORT_CHUNK).map((r) => ({ email: r.email, input: refusalOr(() => inputOf(r)) }));
+      const chunks = Array.from({ length: Math.ceil(missing.length / IMPORT_CHUNK) }, (_, i) => missing.slice(i * IMPORT_CHUNK, (i + 1) * IMPORT_CHUNK));
+      // Chunks CONCURRENCY at a time (one transaction each; the emails are distinct).
+      await mapConcurrently(chunks, CONCURRENCY, async (rows) => {
+        const chunk = rows.map((r) => ({ email: r.email, input: refusalOr(() => inputOf(r)) }));
         const valid = chunk.filter((c): c is { email: string; input: CreateCustomerInput } => !(c.input instanceof ApiError));
         try {
           // The new ones in one transaction (one customer.created each).
@@ -108,7 +110,7 @@ export const customerBulkHandlers = ({ customers }: CustomersRules, { models }: 
           );
         }
         for (const c of chunk) if (c.input instanceof ApiError) answers.push(refusedOf(c.email, c.input));
-      }
+      });
       return { customers: answers };
     },
   });

@@ -119,6 +119,7 @@ async function main(): Promise<void> {
     // Closes at the target rate, and reads of the leaderboard and of a ticket one after the other meanwhile.
     const t0 = performance.now();
     const closes: Promise<unknown>[] = [];
+    let failed = 0;
     let closing = true;
     const board: number[] = [];
     const ticket: number[] = [];
@@ -136,7 +137,8 @@ async function main(): Promise<void> {
       const due = t0 + (i * 1000) / RATE;
       const wait = due - performance.now();
       if (wait > 0) await new Promise((r) => setTimeout(r, wait));
-      closes.push(call('PATCH', `${base}/tickets/${tickets[i]}`, { status: 'closed' }, closers[i % CLOSERS]));
+      // A close the platform did not take (a connect timeout when it cannot keep up) is counted, not fatal: the run still reports.
+      closes.push(call('PATCH', `${base}/tickets/${tickets[i]}`, { status: 'closed' }, closers[i % CLOSERS]).catch(() => failed++));
     }
     await Promise.all(closes);
     const closedIn = (performance.now() - t0) / 1000;
@@ -145,7 +147,7 @@ async function main(): Promise<void> {
 
     console.error(`closed in ${closedIn.toFixed(1)} s; waiting for the XP awards`);
     const byType = (type: string) => rx.forPath('/hook').map((r) => JSON.parse(r.body)).filter((b) => b.type === type);
-    await rx.waitFor(() => byType('game.xp_awarded').length >= CLOSES, `${CLOSES} xp awards`, 600_000);
+    await rx.waitFor(() => byType('game.xp_awarded').length >= CLOSES - failed, `${CLOSES - failed} xp awards`, 600_000);
     const closedAt = new Map(byType('ticket.closed').map((b) => [b.data.ticket.id, Date.parse(b.createdAt)]));
     const latencies = byType('game.xp_awarded').filter((b) => b.data.ticketId && closedAt.has(b.data.ticketId)).map((b) => Date.parse(b.createdAt) - closedAt.get(b.data.ticketId)!);
 
@@ -158,7 +160,7 @@ async function main(): Promise<void> {
     row('GET /tickets/{id} (baseline, during the closes)', t, '1.0');
     row(`GET /game/leaderboard (${PLAYERS} players)`, b, (pct(b, 50) / pct(t, 50)).toFixed(1));
     row('ticket.closed -> game.xp_awarded (event to XP)', l, (pct(l, 50) / pct(t, 50)).toFixed(1));
-    console.log(`\n${l.length} XP awards measured; ${board.length} leaderboard reads`);
+    console.log(`\n${l.length} XP awards measured; ${board.length} leaderboard reads; ${failed} closes refused or timed out (the platform did not keep up)`);
   } finally {
     await mongo.close();
     await stop(platform.child);

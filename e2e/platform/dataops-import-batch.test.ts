@@ -22,7 +22,7 @@ afterAll(async () => {
 describe('POST /import: batch writes', () => {
   it('one ticket.created per created row and one customer.created per new requester, over more than one chunk; a refused row fails alone', async () => {
     const known = await createCustomer(tp, 'Batch Known', 'batch.known@example.com');
-    const ROWS = 130; // more than one chunk of 100
+    const ROWS = 70; // more than one chunk of 50 (IMPORT_CHUNK)
     const records: Record<string, unknown>[] = Array.from({ length: ROWS }, (_, i) => ({
       title: `Batch ticket ${i}`,
       description: `Message ${i}`,
@@ -65,7 +65,7 @@ describe('POST /import: batch writes', () => {
     const [six, seven] = await Promise.all([row(6), row(7)]);
     expect(seven.customerId).toBe(six.customerId);
     expect(seven).toMatchObject({ status: 'new', channel: 'import', messageCount: 1, tags: ['b1'] });
-  });
+  }, 120_000);
 
   it('customers: one customer.created per created row; two rows with one email meet each other (the second skipped)', async () => {
     const records = [

@@ -112,6 +112,8 @@ const REDIS_URL = process.env.REDIS_URL;
         REDIS_KEY_PREFIX: prefix,
         INTERNAL_TOKEN_SECRET: SECRET,
         SERVICE_URLS: `ticketing=${backend.url}`,
+        // One service behind it, as the in-process gateway has: the documented switch allows the others' absence.
+        HELPDESK_EMBEDDED: '1',
         RATE_LIMIT_SECRET_PER_MINUTE: '120',
         LOG_LEVEL: 'info',
       },

@@ -10,14 +10,9 @@
  *
  *   npx tsx bench/analytics.bench.ts [--reads 20]   (a few minutes: the year range is the slow row)
  */
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
-import { MongoClient } from 'mongodb';
-import { start, stop } from './processes';
+import { pct, startLocalPlatform } from './processes';
 
 const { values } = parseArgs({ options: { reads: { type: 'string', default: '20' } } });
 const READS = Number(values.reads);
@@ -27,15 +22,7 @@ const STATUSES = ['new', 'open', 'pending', 'resolved', 'closed'];
 const PRIORITIES = ['low', 'normal', 'high', 'urgent'];
 const TIERS = ['gold', 'silver', 'bronze', 'missed', null];
 
-const pct = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
 const sortNum = (xs: number[]) => [...xs].sort((a, b) => a - b);
-const freePort = () =>
-  new Promise<number>((resolve) => {
-    const s = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as { port: number };
-      s.close(() => resolve(port));
-    });
-  });
 
 /** `count` facts of one team and partition, created uniformly over the last year; ids from `from`. */
 function facts(teamId: string, from: number, count: number, now: number, agents: string[]) {
@@ -61,24 +48,9 @@ function facts(teamId: string, from: number, count: number, now: number, agents:
 }
 
 async function main(): Promise<void> {
-  const dataDir = mkdtempSync(path.join(tmpdir(), 'helpdesk-analytics-bench-'));
-  const mongoPort = await freePort();
-  const platform = await start(
-    'deploy/local/src/main.ts',
-    { PORT: '0', DATA_DIR: dataDir, EMBEDDED_MONGO_PORT: String(mongoPort), LOG_LEVEL: 'warn', RATE_LIMIT_SECRET_PER_MINUTE: '1000000000' },
-    /Ready: (\S+)/,
-  );
-  const mongo = new MongoClient(`mongodb://127.0.0.1:${mongoPort}/?directConnection=true`);
+  const { base, creds, mongo, call: request, close } = await startLocalPlatform('analytics');
   try {
-    const creds = JSON.parse(readFileSync(path.join(dataDir, 'credentials.json'), 'utf8'));
-    const base = `${platform.match[1]}/teams/${creds.teamId}`;
-    const headers = { authorization: `Bearer ${creds.keys.sk_test}`, 'content-type': 'application/json' };
-    const call = async (method: string, url: string, body?: unknown) => {
-      const res = await fetch(url, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
-      const text = await res.text();
-      if (res.status >= 300) throw new Error(`${method} ${url}: ${res.status} ${text}`);
-      return JSON.parse(text).data;
-    };
+    const call = async (method: string, url: string, body?: unknown) => (await request(method, url, body)).data;
     console.error('platform ready');
     const ticket = await call('POST', `${base}/tickets`, { title: 'Baseline', messages: [{ sender: 'customer', content: 'Hello' }] });
     await mongo.connect();
@@ -128,9 +100,7 @@ async function main(): Promise<void> {
       }
     }
   } finally {
-    await mongo.close();
-    await stop(platform.child);
-    rmSync(dataDir, { recursive: true, force: true });
+    await close();
   }
 }
 

@@ -10,28 +10,17 @@
  *
  *   npx tsx bench/dataops.bench.ts [--searches 200] [--imports 500] [--import-only]
  */
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
+import { readFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
 import { MongoClient, type Document } from 'mongodb';
-import { start, stop } from './processes';
+import { pct, startLocalPlatform } from './processes';
 
 const { values } = parseArgs({ options: { searches: { type: 'string', default: '200' }, imports: { type: 'string', default: '500' }, 'import-only': { type: 'boolean', default: false } } });
 const SEARCHES = Number(values.searches);
 const IMPORTS = Number(values.imports);
 
-const pct = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
 const ms = (x: number) => `${x.toFixed(1)} ms`;
-const freePort = () =>
-  new Promise<number>((resolve) => {
-    const s = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as { port: number };
-      s.close(() => resolve(port));
-    });
-  });
 
 /** `n` clones of the newest document of a collection (made through the API, so every field is there), in batches. */
 async function seed(mongo: MongoClient, db: string, collection: string, n: number, clone: (doc: Document, i: number) => Document): Promise<void> {
@@ -57,24 +46,9 @@ async function peakRssGrowth<T>(pid: number, run: () => Promise<T>): Promise<{ r
 }
 
 async function main(): Promise<void> {
-  const dataDir = mkdtempSync(path.join(tmpdir(), 'helpdesk-dataops-bench-'));
-  const mongoPort = await freePort();
-  const platform = await start(
-    'deploy/local/src/main.ts',
-    { PORT: '0', DATA_DIR: dataDir, EMBEDDED_MONGO_PORT: String(mongoPort), LOG_LEVEL: 'warn', RATE_LIMIT_SECRET_PER_MINUTE: '1000000000' },
-    /Ready: (\S+)/,
-  );
-  const mongo = new MongoClient(`mongodb://127.0.0.1:${mongoPort}/?directConnection=true`);
+  const { base, creds, pid, mongo, call, close } = await startLocalPlatform('dataops');
   try {
-    const creds = JSON.parse(readFileSync(path.join(dataDir, 'credentials.json'), 'utf8'));
-    const base = `${platform.match[1]}/teams/${creds.teamId}`;
     const headers = { authorization: `Bearer ${creds.keys.sk_test}`, 'content-type': 'application/json' };
-    const call = async (method: string, url: string, body?: unknown) => {
-      const res = await fetch(url, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
-      const text = await res.text();
-      if (res.status >= 300) throw new Error(`${method} ${url}: ${res.status} ${text.slice(0, 500)}`);
-      return JSON.parse(text);
-    };
     const record = (run: string, i: number) => ({
       title: `Bench ${run} ticket ${i} about printer ${i % 97}`,
       description: `Customer ${i} reports that the printer on floor ${i % 13} is jammed again.`,
@@ -112,7 +86,6 @@ async function main(): Promise<void> {
     await seed(mongo, 'knowledge', 'articles', 1_000, (a, i) => ({ ...a, _id: `art_seed${String(i).padStart(20, '0')}`, title: `Article ${i} on printers ${i % 50}`, content: `How to fix printer problem ${i}. `.repeat(20) }));
 
     // 2. Export vs 100 pages.
-    const pid = platform.child.pid!;
     const exported = await peakRssGrowth(pid, async () => {
       const t = performance.now();
       const res = await fetch(`${base}/export`, { method: 'POST', headers, body: JSON.stringify({ resources: ['tickets'] }) });
@@ -153,9 +126,7 @@ async function main(): Promise<void> {
         `vs GET /tickets/{id} p50 ${ms(pct(getOne, 50))} p99 ${ms(pct(getOne, 99))} (p50 ${(pct(search, 50) / pct(getOne, 50)).toFixed(1)}× the single read)`,
     );
   } finally {
-    await mongo.close();
-    await stop(platform.child);
-    rmSync(dataDir, { recursive: true, force: true });
+    await close();
   }
 }
 

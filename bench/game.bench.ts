@@ -15,15 +15,12 @@
  *
  *   npx tsx bench/game.bench.ts [--rate 200] [--seconds 30] [--players 1000] [--closers 20]
  */
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
-import { MongoClient } from 'mongodb';
 import { Receiver } from '@helpdesk/testing';
-import { start, stop } from './processes';
+import { pct, startLocalPlatform } from './processes';
 
 const { values } = parseArgs({ options: { rate: { type: 'string', default: '200' }, seconds: { type: 'string', default: '30' }, players: { type: 'string', default: '1000' }, closers: { type: 'string', default: '20' } } });
 const RATE = Number(values.rate);
@@ -32,15 +29,7 @@ const PLAYERS = Number(values.players);
 const CLOSES = RATE * SECONDS;
 const CLOSERS = Number(values.closers);
 
-const pct = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
 const sortNum = (xs: number[]) => [...xs].sort((a, b) => a - b);
-const freePort = () =>
-  new Promise<number>((resolve) => {
-    const s = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as { port: number };
-      s.close(() => resolve(port));
-    });
-  });
 
 /** The accept token of the invitation e-mail sent to `email` (quoted-printable soft breaks undone), once written. */
 async function inviteToken(mailDir: string, email: string): Promise<string> {
@@ -57,25 +46,9 @@ async function inviteToken(mailDir: string, email: string): Promise<string> {
 
 async function main(): Promise<void> {
   const rx = await Receiver.start();
-  const dataDir = mkdtempSync(path.join(tmpdir(), 'helpdesk-game-bench-'));
-  const mongoPort = await freePort();
-  const platform = await start(
-    'deploy/local/src/main.ts',
-    { PORT: '0', DATA_DIR: dataDir, EMBEDDED_MONGO_PORT: String(mongoPort), LOG_LEVEL: 'warn', WEBHOOKS_ALLOW_LOOPBACK: 'true', RATE_LIMIT_SECRET_PER_MINUTE: '1000000000' },
-    /Ready: (\S+)/,
-  );
-  const mongo = new MongoClient(`mongodb://127.0.0.1:${mongoPort}/?directConnection=true`);
+  const { url, base, creds, dataDir, mongo, call: request, close } = await startLocalPlatform('game', 'live', { WEBHOOKS_ALLOW_LOOPBACK: 'true' });
   try {
-    const creds = JSON.parse(readFileSync(path.join(dataDir, 'credentials.json'), 'utf8'));
-    const base = `${platform.match[1]}/teams/${creds.teamId}`;
-    /** `key` null: no key at all (accepting an invitation). */
-    const call = async (method: string, url: string, body?: unknown, key: string | null = creds.keys.sk_live) => {
-      const auth: Record<string, string> = key === null ? {} : { authorization: `Bearer ${key}` };
-      const res = await fetch(url, { method, headers: { 'content-type': 'application/json', ...auth }, body: body === undefined ? undefined : JSON.stringify(body) });
-      const text = await res.text();
-      if (res.status >= 300) throw new Error(`${method} ${url}: ${res.status} ${text}`);
-      return JSON.parse(text).data;
-    };
+    const call = async (method: string, target: string, body?: unknown, key?: string | null) => (await request(method, target, body, key)).data;
     await call('POST', `${base}/webhooks`, { name: 'bench', url: rx.url('/hook'), events: ['ticket.closed', 'game.xp_awarded'] });
 
     // The members who close the tickets, each with their own key, made through the invitation flow.
@@ -84,7 +57,7 @@ async function main(): Promise<void> {
       const email = `closer-${i}-${Date.now()}@example.com`;
       await call('POST', `${base}/invites`, { email, role: 'agent' });
       const token = await inviteToken(path.join(dataDir, 'mail'), email);
-      const accepted = await call('POST', `${platform.match[1]}/invites/accept`, { token, name: `Closer ${i}` }, null);
+      const accepted = await call('POST', `${url}/invites/accept`, { token, name: `Closer ${i}` }, null);
       closers.push(accepted.apiKey.key);
     }
     console.error(`${CLOSERS} closers joined`);
@@ -162,9 +135,7 @@ async function main(): Promise<void> {
     row('ticket.closed -> game.xp_awarded (event to XP)', l, (pct(l, 50) / pct(t, 50)).toFixed(1));
     console.log(`\n${l.length} XP awards measured; ${board.length} leaderboard reads; ${failed} closes refused or timed out (the platform did not keep up)`);
   } finally {
-    await mongo.close();
-    await stop(platform.child);
-    rmSync(dataDir, { recursive: true, force: true });
+    await close();
     await rx.close();
   }
 }

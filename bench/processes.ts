@@ -1,7 +1,10 @@
 /** Child processes the benchmarks run (a baseline server, the platform in one process or as separate ones). */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { MongoClient } from 'mongodb';
 
 /** Where the platform's code is run from: this tree, or BENCH_ROOT (another checkout, e.g. a "before" tree). */
 const root = process.env.BENCH_ROOT ? path.resolve(process.env.BENCH_ROOT) : path.resolve(__dirname, '..');
@@ -72,4 +75,70 @@ export function cpuSeconds(pids: number[]): number {
     }
   }
   return ticks / TICKS_PER_SECOND;
+}
+
+/** A free loopback port (the embedded MongoDB's, so a benchmark can seed it directly). */
+export const freePort = () =>
+  new Promise<number>((resolve) => {
+    const s = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = s.address() as { port: number };
+      s.close(() => resolve(port));
+    });
+  });
+
+/** The 50th/99th… percentile of an ascending list. */
+export const pct = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
+
+export interface LocalPlatform {
+  /** The gateway's base URL (`…/api/v1`). */
+  url: string;
+  /** `…/teams/{teamId}` of the dev credentials' team. */
+  base: string;
+  creds: { teamId: string; keys: Record<string, string> };
+  /** Its DATA_DIR (credentials, the mail folder), removed at close. */
+  dataDir: string;
+  /** The platform process's pid (its memory, its CPU). */
+  pid: number;
+  /** The embedded MongoDB, reached over TCP (not yet connected). */
+  mongo: MongoClient;
+  /** A JSON request through the gateway with `key` (default: the partition's secret key; null: none); the whole body, or throws on ≥ 300. */
+  call: (method: string, url: string, body?: unknown, key?: string | null) => Promise<any>;
+  close: () => Promise<void>;
+}
+
+/**
+ * The platform as `npm start` runs it (embedded defaults, one process) in a fresh DATA_DIR, with the
+ * rate limit out of the way, and its dev credentials read from the data folder.
+ */
+export async function startLocalPlatform(name: string, mode: 'test' | 'live' = 'test', env: Record<string, string> = {}): Promise<LocalPlatform> {
+  const dataDir = mkdtempSync(path.join(tmpdir(), `helpdesk-${name}-bench-`));
+  const mongoPort = await freePort();
+  const platform = await start(
+    'deploy/local/src/main.ts',
+    { PORT: '0', DATA_DIR: dataDir, EMBEDDED_MONGO_PORT: String(mongoPort), LOG_LEVEL: 'warn', RATE_LIMIT_SECRET_PER_MINUTE: '1000000000', ...env },
+    /Ready: (\S+)/,
+  );
+  const mongo = new MongoClient(`mongodb://127.0.0.1:${mongoPort}/?directConnection=true`);
+  const creds = JSON.parse(readFileSync(path.join(dataDir, 'credentials.json'), 'utf8'));
+  const call = async (method: string, url: string, body?: unknown, key: string | null = creds.keys[`sk_${mode}`]) => {
+    const auth: Record<string, string> = key === null ? {} : { authorization: `Bearer ${key}` };
+    const res = await fetch(url, { method, headers: { 'content-type': 'application/json', ...auth }, body: body === undefined ? undefined : JSON.stringify(body) });
+    const text = await res.text();
+    if (res.status >= 300) throw new Error(`${method} ${url}: ${res.status} ${text.slice(0, 500)}`);
+    return JSON.parse(text);
+  };
+  return {
+    url: platform.match[1]!,
+    base: `${platform.match[1]}/teams/${creds.teamId}`,
+    creds,
+    dataDir,
+    pid: platform.child.pid!,
+    mongo,
+    call,
+    close: async () => {
+      await mongo.close();
+      await stop(platform.child);
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
 }

@@ -92,6 +92,8 @@ describe('stream tokens', () => {
     expectError(await open(`?token=${made.token}&lastEventId=x`), 400, 'invalid_request_error', 'parameter_invalid', 'lastEventId');
     // A token opens the stream only: anywhere else it is no key at all.
     expectError(await tp.api.get(`/teams/${team.teamId}/tickets?token=${made.token}`, { key: null }), 401, 'authentication_error', 'authentication_required');
+    // Nor on the other streamed answer (an export is a download, not the event stream).
+    expectError(await tp.api.post(`/teams/${team.teamId}/export?token=${made.token}`, { resources: ['tickets'] }, { key: null }), 401, 'authentication_error', 'authentication_required');
 
     expectError(await tp.api.post(TOKENS(), {}, { key: team.pk_test }), 403, 'authorization_error', 'publishable_key_write');
     expectError(await tp.api.post(`/teams/${tp.otherTeam.teamId}/events/stream-tokens`, {}, { key: team.sk_test }), 403, 'authorization_error', 'team_access_denied');

@@ -87,7 +87,7 @@ describe('POST /tickets', () => {
     expect(e).toMatchObject({ teamId: TEAM_A, mode: 'test', version: 1, actor: { type: 'member', id: 'mem_member000001' } });
     expect(e.id).toMatch(/^evt_/);
     const snap = ticketSnapshotSchema.parse((e.data as any).ticket);
-    expect(snap).toEqual({ ...Object.fromEntries(Object.entries(t).filter(([k]) => k !== 'messages')), channel: 'api' });
+    expect(snap).toEqual({ ...Object.fromEntries(Object.entries(t).filter(([k]) => k !== 'messages')), channel: 'api', revision: 0 });
   });
 
   test('a title of exactly 255 characters (emoji count as one) is accepted', async () => {

@@ -3744,6 +3744,7 @@ export interface components {
             createdAt: string;
             /** Format: date-time */
             updatedAt: string;
+            revision?: number;
             resolvedAt: string | null;
             closedAt: string | null;
             messages?: components["schemas"]["Message"][];

@@ -60,6 +60,12 @@ export const ticketSnapshotSchema = z.object({
   mergedInto: z.string().nullable().optional(),
   createdAt: iso,
   updatedAt: iso,
+  /**
+   * Grows by one with every write of the ticket: consumers keep the snapshot with the highest
+   * revision, since updatedAt can repeat (two writes in one millisecond) and events arrive out of
+   * order. Absent in events from before it.
+   */
+  revision: z.number().int().nonnegative().optional(),
   resolvedAt: iso.nullable(),
   closedAt: iso.nullable(),
 });

@@ -21,8 +21,10 @@ export interface GameTicketDoc {
   /** The SLA tier at the last event (gold, silver, bronze, missed), null without an SLA. */
   slaTier: string | null;
   deleted: boolean;
-  /** The snapshot's `updatedAt`: an older snapshot arriving late never overwrites a newer one. */
+  /** The snapshot's `updatedAt`. */
   updatedAt: Date;
+  /** The snapshot's `revision`: an older snapshot arriving late never overwrites a newer one. */
+  revision: number;
 }
 
 const ticketSchema = new mongoose.Schema<GameTicketDoc>(
@@ -37,6 +39,7 @@ const ticketSchema = new mongoose.Schema<GameTicketDoc>(
     slaTier: { type: String, default: null },
     deleted: { type: Boolean, required: true, default: false },
     updatedAt: { type: Date, required: true },
+    revision: { type: Number, required: true, default: 0 },
   },
   { collection: 'tickets', versionKey: false, minimize: false, strict: 'throw' },
 );

@@ -21,8 +21,10 @@ export function gameTicketRules({ models }: { models: GameModels }) {
       const t = snapshot as TicketFacts;
       const Tickets = scoped(models, scope).tickets;
       const updatedAt = new Date(t.updatedAt);
+      const revision = t.revision ?? 0;
       const stored = await Tickets.findOne({ _id: t.id }).session(session).lean<GameTicketDoc>();
-      if (stored && stored.updatedAt > updatedAt) return stored;
+      // By revision, not updatedAt: two writes can share a millisecond, and events arrive out of order.
+      if (stored && (stored.revision ?? 0) > revision) return stored;
       const doc = await Tickets.findOneAndUpdate(
         { _id: t.id },
         {
@@ -33,6 +35,7 @@ export function gameTicketRules({ models }: { models: GameModels }) {
             closedAt: t.closedAt ? new Date(t.closedAt) : null,
             slaTier: t.sla?.tier ?? null,
             updatedAt,
+            revision,
             ...(t.openedBy !== undefined ? { openedBy: t.openedBy } : {}),
           },
           $setOnInsert: { createdAt: new Date(t.createdAt), deleted: false, ...(t.openedBy === undefined ? { openedBy: null } : {}) },

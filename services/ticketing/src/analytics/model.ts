@@ -3,8 +3,8 @@ import { tenancyPlugin } from '@helpdesk/kit';
 
 /**
  * One ticket as analytics counts it (docs/adr/0030), kept from ticketing's own ticket events: its
- * state now and the moments the figures measure. `version` is the snapshot's `updatedAt` (an older
- * event never overwrites a newer one); `firstResponseAt` is the first public agent or AI reply.
+ * state now and the moments the figures measure. `revision` is the snapshot's (an older event never
+ * overwrites a newer one, docs/adr/0030); `firstResponseAt` is the first public agent or AI reply.
  */
 export interface TicketFactDoc {
   _id: string;
@@ -18,7 +18,7 @@ export interface TicketFactDoc {
   firstResponseAt: Date | null;
   /** The ticket's SLA tier when it has one (`slaTierOf`), else null. */
   slaTier: string | null;
-  version: Date;
+  revision: number;
 }
 
 const schema = new mongoose.Schema<TicketFactDoc>(
@@ -31,7 +31,7 @@ const schema = new mongoose.Schema<TicketFactDoc>(
     closedAt: { type: Date, default: null },
     firstResponseAt: { type: Date, default: null },
     slaTier: { type: String, default: null },
-    version: { type: Date, required: true },
+    revision: { type: Number, required: true },
   },
   { collection: 'ticket_facts', versionKey: false, strict: 'throw' },
 );

@@ -164,12 +164,13 @@ export function analyticsRules({ models, clock }: { models: TicketingModels; clo
     },
 
     /**
-     * Every ticket event: the ticket's state from its snapshot when it is at least as new as the fact's,
+     * Every ticket event: the ticket's state from its snapshot when its revision is at least the fact's
+     * (events arrive out of order, and two writes can share an updatedAt),
      * and the first public agent/AI reply. Idempotent (a redelivery or a late older event changes nothing).
      */
     async applyTicket(e: EventEnvelope, ticket: TicketSnapshot, reply?: { at: string }): Promise<void> {
       const db = scoped(models, { teamId: e.teamId, mode: e.mode });
-      const version = new Date(ticket.updatedAt);
+      const revision = ticket.revision ?? 0;
       const sla = (ticket as TicketSnapshot & { sla?: SlaTierInput | null }).sla;
       const state = {
         status: ticket.status,
@@ -178,14 +179,17 @@ export function analyticsRules({ models, clock }: { models: TicketingModels; clo
         createdAt: new Date(ticket.createdAt),
         closedAt: ticket.closedAt ? new Date(ticket.closedAt) : null,
         slaTier: slaTierOf(sla),
-        version,
+        revision,
       };
-      const res = await db.ticketFacts.updateOne({ _id: ticket.id, version: { $lte: version } }, { $set: state });
+      const newer = { _id: ticket.id, revision: { $lte: revision } };
+      const res = await db.ticketFacts.updateOne(newer, { $set: state });
       if (!res.matchedCount) {
         try {
           await db.ticketFacts.insertMany([{ _id: ticket.id, ...state, firstResponseAt: null }], { lean: true });
         } catch (err) {
-          if ((err as { code?: number }).code !== 11000) throw err; // a newer snapshot is already there
+          if ((err as { code?: number }).code !== 11000) throw err;
+          // Another event of this ticket inserted the fact meanwhile: apply this one over it if it is newer.
+          await db.ticketFacts.updateOne(newer, { $set: state });
         }
       }
       if (reply) {

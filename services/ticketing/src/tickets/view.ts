@@ -28,6 +28,7 @@ export function ticketSnapshot(t: Unscoped<TicketDoc>): TicketSnapshot {
     mergedInto: t.mergedInto ?? null,
     createdAt: iso(t.createdAt)!,
     updatedAt: iso(t.updatedAt)!,
+    revision: t.rev ?? 0,
     resolvedAt: iso(t.resolvedAt),
     closedAt: iso(t.closedAt),
   };
@@ -38,7 +39,8 @@ export function ticketSnapshot(t: Unscoped<TicketDoc>): TicketSnapshot {
  * the projection's summary, null when the ticket has none; `messages` where the operation includes them.
  */
 export function ticketView(t: Unscoped<TicketDoc>, extra: { messages?: Unscoped<MessageDoc>[]; customer?: CustomerSummary | null } = {}): TicketView {
-  const snap = ticketSnapshot(t);
+  // The revision orders events; the public ticket does not carry it.
+  const { revision: _revision, ...snap } = ticketSnapshot(t);
   return {
     ...snap,
     openedBy: snap.openedBy ?? 'member',

@@ -13,9 +13,13 @@
  * payments are applied one after the other, so closes from a single member would measure that
  * member's backlog; spread over many members the figure is the event-to-XP latency.
  *
+ * The machine's load average (/proc/loadavg: 1, 5, 15 minutes) is printed before and after the
+ * closes, beside the achieved close rate: on a shared machine the figures mean little without it.
+ *
  *   npx tsx bench/game.bench.ts [--rate 200] [--seconds 30] [--players 1000] [--closers 20]
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { cpus, loadavg } from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
@@ -88,6 +92,7 @@ async function main(): Promise<void> {
     );
     const readId = tickets[0]!;
     console.error(`closing at ${RATE}/s`);
+    const loadBefore = loadavg();
 
     // Closes at the target rate, and reads of the leaderboard and of a ticket one after the other meanwhile.
     const t0 = performance.now();
@@ -115,6 +120,7 @@ async function main(): Promise<void> {
     }
     await Promise.all(closes);
     const closedIn = (performance.now() - t0) / 1000;
+    const loadAfter = loadavg();
     closing = false;
     await reader;
 
@@ -124,16 +130,22 @@ async function main(): Promise<void> {
     const closedAt = new Map(byType('ticket.closed').map((b) => [b.data.ticket.id, Date.parse(b.createdAt)]));
     const latencies = byType('game.xp_awarded').filter((b) => b.data.ticketId && closedAt.has(b.data.ticketId)).map((b) => Date.parse(b.createdAt) - closedAt.get(b.data.ticketId)!);
 
+    // The game's own pace: XP awards from the first close to the last award.
+    const awardTimes = byType('game.xp_awarded').map((b) => Date.parse(b.createdAt));
+    const firstClose = Math.min(...closedAt.values());
+    const awardRate = awardTimes.length / Math.max(0.001, (Math.max(...awardTimes) - firstClose) / 1000);
     const l = sortNum(latencies);
     const b = sortNum(board);
     const t = sortNum(ticket);
     const row = (name: string, xs: number[], ratio: string) => console.log(name.padEnd(52) + pct(xs, 50).toFixed(1).padStart(10) + pct(xs, 99).toFixed(1).padStart(10) + ratio.padStart(14));
-    console.log(`\n${CLOSES} customer tickets closed through the gateway by ${CLOSERS} members round-robin at a target ${RATE}/s (achieved ${(CLOSES / closedIn).toFixed(0)}/s), ${PLAYERS} players, embedded defaults\n`);
+    console.log(`\n${CLOSES} customer tickets closed through the gateway by ${CLOSERS} members round-robin at a target ${RATE}/s (achieved ${((CLOSES - failed) / closedIn).toFixed(0)}/s accepted; the game paid them at ${awardRate.toFixed(0)}/s), ${PLAYERS} players, embedded defaults\n`);
     console.log('what'.padEnd(52) + 'p50 ms'.padStart(10) + 'p99 ms'.padStart(10) + 'p50 ×ticket'.padStart(14));
     row('GET /tickets/{id} (baseline, during the closes)', t, '1.0');
     row(`GET /game/leaderboard (${PLAYERS} players)`, b, (pct(b, 50) / pct(t, 50)).toFixed(1));
     row('ticket.closed -> game.xp_awarded (event to XP)', l, (pct(l, 50) / pct(t, 50)).toFixed(1));
-    console.log(`\n${l.length} XP awards measured; ${board.length} leaderboard reads; ${failed} closes refused or timed out (the platform did not keep up)`);
+    const load = (xs: number[]) => xs.map((x) => x.toFixed(2)).join(' ');
+    console.log(`\nload average (1/5/15 min, ${cpus().length} cores): ${load(loadBefore)} before the closes, ${load(loadAfter)} after`);
+    console.log(`${l.length} XP awards measured; ${board.length} leaderboard reads; ${failed} closes refused or timed out (the platform did not keep up)`);
   } finally {
     await close();
     await rx.close();

@@ -138,6 +138,28 @@ describe('game: refusals change nothing', () => {
   });
 });
 
+describe('game: prestige and skill resets', () => {
+  jest.setTimeout(120_000);
+  it('prestige at the level cap: level 1 again, +5% on XP from then on; a skill reset gives the points back for 100 gold', async () => {
+    expectError(await tp.api.post(`${G()}/prestige`, {}, { key: bo.key }), 422, 'validation_error', 'game_rule_violation');
+    // Level 50 takes 122,500 XP in one season and a spent skill point: seeded into the game's store, not earned here.
+    await tp.platform.game.conn.collection('players').updateOne(
+      { teamId: team.teamId, mode: 'live', memberId: bo.id },
+      { $set: { seasonXp: 122_500, skillPointsEarned: 1, skillPointsAvailable: 1 }, $inc: { gold: 200 } },
+    );
+    expect(await player(bo)).toMatchObject({ level: 50, xpToNextLevel: 0, xpProgress: 1, gold: 220 });
+    expect(expectOk(await tp.api.post(`${G()}/prestige`, {}, { key: bo.key }), 200)).toMatchObject({ level: 1, xp: 0, prestigeLevel: 1, prestigeBonus: 0.05 });
+    expectError(await tp.api.post(`${G()}/prestige`, {}, { key: bo.key }), 422, 'validation_error', 'game_rule_violation');
+
+    expect(expectOk(await tp.api.post(`${G()}/skills/boss_slayer/upgrade`, {}, { key: bo.key }), 200)).toMatchObject({ availableSkillPoints: 0, skills: { boss_slayer: { level: 1 } } });
+    expect(expectOk(await tp.api.post(`${G()}/skills/reset`, {}, { key: bo.key }), 200)).toMatchObject({ availableSkillPoints: 1, gold: 120, skills: { boss_slayer: { level: 0 } } });
+
+    const t = await customerTicket(tp, team, bo.key, 'normal');
+    await closeTicket(tp, team, bo.key, t.id);
+    expect(await playerWhen(tp, team, bo.key, bo.id, (p) => p.stats.ticketsClosed === 2, 'the close after prestige')).toMatchObject({ level: 1, xp: 21 });
+  });
+});
+
 describe('game: feature flags', () => {
   jest.setTimeout(120_000);
   const flags = (body: Record<string, boolean>) => tp.api.patch(`/teams/${team.teamId}/settings/feature-flags`, body, { key: team.sk_live });

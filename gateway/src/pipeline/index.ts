@@ -12,6 +12,7 @@ import { rateLimit } from './steps/rate-limit';
 import { route } from './steps/route';
 import { team } from './steps/team';
 import { unauthenticated } from './steps/unauthenticated';
+import { widget } from '../widget';
 
 /**
  * The gateway's request pipeline, in ADR 0001's check order: one step per rule. A step reads and
@@ -19,6 +20,7 @@ import { unauthenticated } from './steps/unauthenticated';
  * adding a step here.
  */
 export const STEPS: readonly (readonly [name: string, step: Step])[] = [
+  ['widget', widget], // the chat widget: its script, its origins and visitors (gateway/src/widget.ts)
   ['preflight', preflight], // CORS preflights, before any key
   ['unauthenticated', unauthenticated], // health, /docs, the OpenAPI document; 404 outside /api/v1
   ['authenticate', authenticate], // 401s

@@ -1,4 +1,4 @@
-import { CUSTOMERS, CUSTOMERS_BULK_INTERNAL, CUSTOMERS_INTERNAL, CUSTOMERS_SEARCH_INTERNAL } from '@helpdesk/contracts';
+import { CUSTOMERS, CUSTOMERS_BULK_INTERNAL, CUSTOMERS_INTERNAL, CUSTOMERS_SEARCH_INTERNAL, CUSTOMERS_WIDGET_INTERNAL } from '@helpdesk/contracts';
 import { defineService } from '@helpdesk/kit';
 import { customerSearchHandlers } from './search/handlers';
 import { customerBulkHandlers } from './bulk/handlers';
@@ -10,11 +10,12 @@ import { customerHandlers } from './customers/handlers';
 import { internalCustomerHandlers } from './customers/internal-handlers';
 import { customersModels } from './models';
 import { customersRules } from './rules';
+import { widgetSignUpHandlers } from './widget-sign-ups/handlers';
 
 /** The customers service: customers, customer groups and their members, customer statuses (docs/adr/0006). */
 export const customersService = defineService({
   name: 'customers',
-  operations: { ...CUSTOMERS, ...CUSTOMERS_INTERNAL, ...CUSTOMERS_BULK_INTERNAL, ...CUSTOMERS_SEARCH_INTERNAL },
+  operations: { ...CUSTOMERS, ...CUSTOMERS_INTERNAL, ...CUSTOMERS_BULK_INTERNAL, ...CUSTOMERS_SEARCH_INTERNAL, ...CUSTOMERS_WIDGET_INTERNAL },
   models: customersModels,
   rules: customersRules,
   handlers: (rules, deps) => ({
@@ -25,6 +26,7 @@ export const customersService = defineService({
     ...statusHandlers(rules),
     ...customerBulkHandlers(rules, deps),
     ...customerSearchHandlers(rules, deps.models),
+    ...widgetSignUpHandlers(rules),
   }),
   consumers,
 });

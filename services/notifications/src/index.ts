@@ -19,6 +19,8 @@ export interface NotificationsOptions extends ServiceOptions {
   mailFrom?: string;
   mailPollIntervalMs?: number;
   mailRetryDelaysMs?: number[];
+  /** The ticketing service (TICKETING_URL): checks a widget conversation's token when its stream opens (docs/adr/0040). */
+  ticketingUrl?: string;
   /** The event stream's log in Redis Streams (shared by replicas); unset: an embedded log in this process (docs/adr/0021). */
   redisUrl?: string;
   /** Prefix of the stream's Redis keys (tests isolate runs with their own). */
@@ -47,5 +49,5 @@ export function startNotifications(opts: NotificationsOptions): Promise<RunningN
     heartbeatMs: opts.streamHeartbeatMs ?? 15_000,
     maxBufferedBytes: opts.streamMaxBufferedBytes ?? 1024 * 1024,
   };
-  return startService(notificationsService({ mail, stream }), opts);
+  return startService(notificationsService({ mail, stream, ticketingUrl: opts.ticketingUrl }), opts);
 }

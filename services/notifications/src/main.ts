@@ -1,7 +1,8 @@
 /**
  * Standalone process: `PORT`, `MONGO_URL` (required here), `AMQP_URL`, `INTERNAL_TOKEN_SECRET`,
  * `LOG_LEVEL`, `WORKSPACE_URL` (required), `SMTP_URL` (unset: `.eml` files under `DATA_DIR/mail`),
- * `DATA_DIR` (default `./data`), `MAIL_FROM`, `REDIS_URL` (the event stream's log in Redis Streams; unset: embedded).
+ * `DATA_DIR` (default `./data`), `MAIL_FROM`, `REDIS_URL` (the event stream's log in Redis Streams; unset: embedded),
+ * `TICKETING_URL` (checks widget conversation tokens for their streams; unset: those streams answer 503).
  */
 import { z } from 'zod';
 import { optionalUrl, runServiceMain } from '@helpdesk/kit';
@@ -13,8 +14,9 @@ const env = z.object({
   DATA_DIR: z.string().min(1).default('./data'),
   MAIL_FROM: z.string().min(3).optional(),
   REDIS_URL: optionalUrl(),
+  TICKETING_URL: optionalUrl(),
 });
 
 runServiceMain('notifications', env, (opts, e) =>
-  startNotifications({ ...opts, workspaceUrl: e.WORKSPACE_URL, smtpUrl: e.SMTP_URL, dataDir: e.DATA_DIR, mailFrom: e.MAIL_FROM, redisUrl: e.REDIS_URL }),
+  startNotifications({ ...opts, workspaceUrl: e.WORKSPACE_URL, smtpUrl: e.SMTP_URL, dataDir: e.DATA_DIR, mailFrom: e.MAIL_FROM, redisUrl: e.REDIS_URL, ticketingUrl: e.TICKETING_URL }),
 );

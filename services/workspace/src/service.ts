@@ -1,4 +1,4 @@
-import { VIEWS, VIEWS_INTERNAL, WORKSPACE, WORKSPACE_INTERNAL } from '@helpdesk/contracts';
+import { VIEWS, VIEWS_INTERNAL, WIDGET_CONFIG, WORKSPACE, WORKSPACE_INTERNAL } from '@helpdesk/contracts';
 import { defineService } from '@helpdesk/kit';
 import { consumers } from './consumers';
 import { auditLogHandlers } from './audit-log/handlers';
@@ -27,7 +27,7 @@ export const DEFAULT_BILLING_PORTAL_URL = 'http://127.0.0.1:8080/billing/portal'
 export const workspaceService = (settings: WorkspaceSettings) =>
   defineService({
     name: 'workspace',
-    operations: { ...WORKSPACE, ...WORKSPACE_INTERNAL, ...VIEWS, ...VIEWS_INTERNAL },
+    operations: { ...WORKSPACE, ...WORKSPACE_INTERNAL, ...VIEWS, ...VIEWS_INTERNAL, ...WIDGET_CONFIG },
     models: workspaceModels,
     rules: (deps) => workspaceRules(deps, settings),
     handlers: (rules) => ({

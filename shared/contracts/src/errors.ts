@@ -53,6 +53,9 @@ export const ERROR_CODES = {
   already_done: { status: 409, type: 'conflict_error' },
   /** 502: the AI provider answered with an error or an unusable answer (docs/adr/0029). */
   ai_provider_error: { status: 502, type: 'api_error' },
+  /** The chat widget (docs/adr/0040): a secret key on its public endpoints; a page's origin not in the widget settings' allowedOrigins. */
+  secret_key_forbidden: { status: 403, type: 'authorization_error' },
+  origin_not_allowed: { status: 403, type: 'authorization_error' },
   rate_limit_exceeded: { status: 429, type: 'rate_limit_error' },
   internal_error: { status: 500, type: 'api_error' },
   database_error: { status: 500, type: 'api_error' },

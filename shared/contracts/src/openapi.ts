@@ -23,6 +23,7 @@ function commonErrors(op: OperationDef): ErrorCode[] {
   if (op.keys === 'none') return ['internal_error']; // served before any key or rate limit
   const codes: ErrorCode[] = ['authentication_required', 'invalid_api_key', 'invalid_key_format', 'key_expired', 'insufficient_permissions'];
   if (op.keys === 'staff') codes.push(op.method === 'GET' ? 'publishable_key_forbidden' : 'publishable_key_write');
+  else if (op.keys === 'visitor') codes.push('secret_key_forbidden', 'origin_not_allowed');
   else if (op.method !== 'GET') codes.push('publishable_key_write');
   if ('teamId' in op.params) codes.push('team_access_denied');
   if (Object.keys(op.params).length) codes.push('invalid_id_format');

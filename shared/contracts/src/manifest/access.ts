@@ -22,7 +22,10 @@ export interface Caller {
 /** Publishable keys first (ADR 0001's order), then the operation's permission. */
 export function accessRefusal(op: Pick<OperationDef, 'method' | 'keys' | 'permission'>, caller: Caller): Refusal | null {
   if (op.keys === 'none') return null;
-  if (caller.keyType === 'publishable') {
+  if (op.keys === 'visitor') {
+    // The widget's endpoints (docs/adr/0040): a page holds a publishable key, never a secret one.
+    if (caller.keyType === 'secret') return { code: 'secret_key_forbidden', message: 'The widget endpoints take a publishable key (pk_…); a secret key must never be used in a web page.' };
+  } else if (caller.keyType === 'publishable') {
     if (op.method !== 'GET') return { code: 'publishable_key_write', message: 'Publishable keys are read-only; use a secret key to create, update or delete.' };
     if (op.keys === 'staff') return { code: 'publishable_key_forbidden', message: 'Publishable keys cannot read this resource; use a secret key.' };
     if (op.keys !== 'public') return { code: 'insufficient_permissions', message: 'This endpoint requires a secret key.' };

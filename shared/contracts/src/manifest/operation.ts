@@ -20,9 +20,11 @@ export type ParamKind = 'team' | 'uuid' | 'slug' | IdKind;
  * - `staff`: a staff resource; a publishable key may neither read (`publishable_key_forbidden`) nor write it;
  * - `public`: publishable keys may read it (GET) when they carry the permission;
  * - `secret`: no staff data, but a secret key is required (`insufficient_permissions`);
- * - `none`: no key at all (the OpenAPI document).
+ * - `none`: no key at all (the OpenAPI document);
+ * - `visitor`: the chat widget's public endpoints (docs/adr/0040): publishable keys only, reads and
+ *   writes; a secret key is refused (`secret_key_forbidden`), since it must never be in a page.
  */
-export type KeyRule = 'staff' | 'public' | 'secret' | 'none';
+export type KeyRule = 'staff' | 'public' | 'secret' | 'none' | 'visitor';
 
 /**
  * The spec's two response shapes: `envelope` = `{success, data, meta}`; `bare` = the object itself

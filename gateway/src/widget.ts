@@ -1,0 +1,145 @@
+import { createHash } from 'node:crypto';
+import path from 'node:path';
+import { WIDGET_VISITOR_PER_MINUTE } from '@helpdesk/contracts';
+import { ApiError, type KeyClaims } from '@helpdesk/kit';
+import { buildSync } from 'esbuild';
+import { BASE_PATH, DONE, type Exchange, type GatewayContext, type Step } from './pipeline/exchange';
+import { corsHeaders } from './pipeline/steps/cors';
+
+/**
+ * The chat widget's part of the gateway (docs/adr/0040), one step ahead of the others:
+ * - `GET /widget/v1.js`: the widget's script (gateway/widget/src, bundled once with esbuild), cacheable;
+ * - the widget's public endpoints (`/api/v1/teams/{teamId}/widget/…`) from a browser: the page's origin
+ *   must be in the team's widget settings' `allowedOrigins` (empty: any origin), preflights included
+ *   (which may then send POST and the stream's headers); another origin is 403 `origin_not_allowed`
+ *   without any CORS header, so the browser shows the page nothing;
+ * - a per-visitor rate limit (conversation token, or address before one exists) beside the key's own.
+ */
+
+export const WIDGET_SCRIPT_PATH = '/widget/v1.js';
+const WIDGET_PATH = /^\/api\/v1\/teams\/([0-9a-fA-F-]{36})\/widget(?:\/|$)/;
+/** How long a team's allowed origins are kept: a settings change applies within it. */
+export const WIDGET_ORIGINS_TTL_MS = 5_000;
+const WINDOW_MS = 60_000;
+const ALLOW_HEADERS = 'Authorization, Content-Type, Last-Event-ID';
+
+// ---------- the script ----------
+
+let bundle: { code: Buffer; etag: string } | null = null;
+function scriptBundle() {
+  if (!bundle) {
+    const out = buildSync({
+      entryPoints: [path.join(__dirname, '../widget/src/widget.ts')],
+      bundle: true,
+      minify: true,
+      format: 'iife',
+      target: 'es2020',
+      write: false,
+      legalComments: 'none',
+    });
+    const code = Buffer.from(out.outputFiles[0].contents);
+    bundle = { code, etag: `"${createHash('sha256').update(code).digest('base64url').slice(0, 27)}"` };
+  }
+  return bundle;
+}
+
+function serveScript(x: Exchange): void {
+  const { code, etag } = scriptBundle();
+  const res = x.res;
+  res.setHeader('content-type', 'text/javascript; charset=utf-8');
+  // v1 keeps its interface; a deploy may fix it, so caches check back within an hour (ETag: a cheap 304).
+  res.setHeader('cache-control', 'public, max-age=3600');
+  res.setHeader('etag', etag);
+  res.setHeader('access-control-allow-origin', '*');
+  res.setHeader('x-content-type-options', 'nosniff');
+  if (x.req.headers['if-none-match'] === etag) {
+    res.statusCode = 304;
+    res.end();
+    return;
+  }
+  res.statusCode = 200;
+  res.setHeader('content-length', code.length);
+  res.end(x.method === 'HEAD' ? undefined : code);
+}
+
+// ---------- allowed origins ----------
+
+const origins = new Map<string, { list: string[]; until: number }>();
+
+/** The team's allowed origins, from the workspace service's widget settings (one list for both partitions). */
+async function allowedOrigins(g: GatewayContext, teamId: string, requestId: string): Promise<string[]> {
+  const hit = origins.get(teamId);
+  if (hit && hit.until > Date.now()) return hit.list;
+  const claims: KeyClaims = { teamId, mode: 'live', keyId: 'gateway', keyType: 'internal', memberId: null, permissions: [] };
+  const answer = await g.upstreams.forward({
+    service: 'workspace',
+    method: 'GET',
+    pathAndQuery: `/teams/${teamId}/settings/widget`,
+    body: null,
+    contentType: undefined,
+    token: g.mint(claims, requestId),
+    requestId,
+  });
+  if (answer.status !== 200) throw new ApiError('service_unavailable', 'The widget settings cannot be read now. Please retry later.');
+  const list = ((JSON.parse(answer.body.toString('utf8')) as { data: { allowedOrigins: string[] } }).data.allowedOrigins ?? []).map((o) => o.toLowerCase());
+  if (origins.size >= 10_000) origins.clear();
+  origins.set(teamId, { list, until: Date.now() + WIDGET_ORIGINS_TTL_MS });
+  return list;
+}
+
+const refused = (origin: string) =>
+  new ApiError('origin_not_allowed', `The widget of this team may not be used from ${origin}: add it to the widget settings' allowedOrigins.`);
+
+const originIn = (list: string[], origin: string) => list.length === 0 || list.includes(origin.toLowerCase());
+
+// ---------- the step ----------
+
+export const widget: Step = async (x, g) => {
+  const url = x.req.url ?? '/';
+  // Every request passes here: one substring search is all the others pay.
+  if (!url.includes('/widget')) return;
+  const q = url.indexOf('?');
+  const pathname = q === -1 ? url : url.slice(0, q);
+  if (pathname === WIDGET_SCRIPT_PATH && (x.method === 'GET' || x.method === 'HEAD')) {
+    serveScript(x);
+    return DONE;
+  }
+  if (!pathname.startsWith(BASE_PATH)) return;
+  const m = WIDGET_PATH.exec(pathname);
+  if (!m) return;
+  const teamId = m[1].toLowerCase();
+  const origin = typeof x.req.headers.origin === 'string' && x.req.headers.origin ? x.req.headers.origin : null;
+
+  // Checked before the key (a preflight has none): a page of another origin gets nothing, not even why.
+  if (origin && !originIn(await allowedOrigins(g, teamId, x.requestId), origin)) throw refused(origin);
+  if (origin && x.method === 'OPTIONS' && x.req.headers['access-control-request-method']) {
+    x.res.statusCode = 204;
+    x.res.setHeader('Access-Control-Allow-Origin', origin);
+    x.res.setHeader('Access-Control-Allow-Methods', 'GET, POST');
+    x.res.setHeader('Access-Control-Allow-Headers', ALLOW_HEADERS);
+    x.res.setHeader('Access-Control-Max-Age', '600');
+    x.res.setHeader('Vary', 'Origin, Access-Control-Request-Method, Access-Control-Request-Headers');
+    x.res.end();
+    return DONE;
+  }
+
+  const authorization = x.req.headers.authorization;
+  // One visitor: their conversation's token once they have one, their address before.
+  const token = q === -1 ? null : new URLSearchParams(url.slice(q + 1)).get('conversationToken');
+  const visitor = token ? `t:${createHash('sha256').update(token).digest('base64url')}` : `a:${x.req.socket.remoteAddress ?? 'unknown'}`;
+  let hit;
+  try {
+    hit = await g.rateLimits.hit(`rlw:${teamId}:${visitor}`, WINDOW_MS);
+  } catch (err) {
+    throw g.storeDown(err, x.requestId);
+  }
+  if (hit.count > WIDGET_VISITOR_PER_MINUTE) {
+    const retryAfter = Math.max(1, Math.ceil((hit.resetAtMs - Date.now()) / 1000));
+    // A browser may read why (its origin passed above), as with any publishable key's answer.
+    if (origin && typeof authorization === 'string' && authorization.startsWith('Bearer pk_')) corsHeaders(x, origin);
+    throw new ApiError('rate_limit_exceeded', `This visitor's limit of ${WIDGET_VISITOR_PER_MINUTE} requests per minute is exceeded. Retry after ${retryAfter} s.`, undefined, {
+      headers: { 'Retry-After': String(retryAfter) },
+      extra: { retryAfter },
+    });
+  }
+};

@@ -138,6 +138,8 @@ export async function bootPlatform(opts: PlatformOptions): Promise<Platform> {
     const notifications = await startNotifications({
       ...serviceOpts('notifications'),
       workspaceUrl: workspace.url,
+      // It asks ticketing whether a widget conversation's token opens that conversation's stream (docs/adr/0040).
+      ticketingUrl: ticketing.url,
       dataDir: mailDir,
       // The event stream's log in Redis Streams when Redis is configured (embedded otherwise).
       redisUrl: opts.redisUrl,

@@ -1,8 +1,9 @@
-import { NOTIFICATIONS } from '@helpdesk/contracts';
+import { NOTIFICATIONS, WIDGET_STREAM } from '@helpdesk/contracts';
 import { defineService, onEvery } from '@helpdesk/kit';
 import { consumers } from './consumers';
 import { eventStreamHandlers, type StreamSettings } from './events/stream/handlers';
 import { streamableOf, type EventLog } from './events/stream/log';
+import { widgetStreamHandlers } from './events/stream/widget-handlers';
 import { startMailWorker, type MailWorkerSettings } from './mail/worker';
 import { notificationsModels } from './models';
 import { notificationHandlers } from './notifications/handlers';
@@ -13,6 +14,8 @@ export interface NotificationsSettings {
   mail: MailWorkerSettings;
   /** The event stream's retained log (embedded or Redis Streams) and its connection settings (docs/adr/0021). */
   stream: StreamSettings & { log: EventLog };
+  /** The ticketing service, which checks a widget conversation's token when its stream opens (docs/adr/0040). */
+  ticketingUrl?: string;
 }
 
 /**
@@ -22,10 +25,10 @@ export interface NotificationsSettings {
 export const notificationsService = (settings: NotificationsSettings) =>
   defineService({
     name: 'notifications',
-    operations: NOTIFICATIONS,
+    operations: { ...NOTIFICATIONS, ...WIDGET_STREAM },
     models: notificationsModels,
     rules: notificationsRules,
-    handlers: (rules) => ({ ...notificationHandlers(rules), ...notificationPreferenceHandlers(rules), ...eventStreamHandlers(settings.stream.log, settings.stream) }),
+    handlers: (rules) => ({ ...notificationHandlers(rules), ...notificationPreferenceHandlers(rules), ...eventStreamHandlers(settings.stream.log, settings.stream), ...widgetStreamHandlers(settings.stream.log, settings.stream, settings.ticketingUrl) }),
     // Every event goes into the stream's log as well (trigger-test's as the test event it sent).
     consumers: (rules, deps) => [...consumers(rules, deps), onEvery('#', (event) => settings.stream.log.append(streamableOf(event)))],
     workers: (_rules, { models, logger }) => [startMailWorker(models.mails, settings.mail, logger), { stop: () => settings.stream.log.close() }],

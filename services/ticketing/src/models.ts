@@ -9,6 +9,7 @@ import { ticketModel } from './tickets/model';
 import { automationCauseModel, automationModel, executionModel } from './automations/model';
 import { aiSettingsModel, articleRefModel } from './ai/model';
 import { ticketFactModel } from './analytics/model';
+import { widgetConversationModel } from './widget/model';
 
 /** Every model of the service on its connection (kit builds their indexes at start-up). */
 export const ticketingModels = (conn: mongoose.Connection) => ({
@@ -26,5 +27,6 @@ export const ticketingModels = (conn: mongoose.Connection) => ({
   aiSettings: aiSettingsModel(conn),
   articleRefs: articleRefModel(conn),
   ticketFacts: ticketFactModel(conn),
+  widgetConversations: widgetConversationModel(conn),
 });
 export type TicketingModels = ReturnType<typeof ticketingModels>;

@@ -14,6 +14,7 @@ import { automationRules } from './automations/rules';
 import { ticketWriter } from './automations/ticket-writer';
 import { aiRules, type AiConfig } from './ai/rules';
 import { analyticsRules } from './analytics/rules';
+import { widgetRules } from './widget/rules';
 
 export interface TicketingConfig {
   /** The customers service's base URL (CUSTOMERS_URL): asked about a ticket's customer when it is created or moved. */
@@ -42,6 +43,7 @@ export function ticketingRules({ conn, models, logger }: ServiceDeps<TicketingMo
   const automations = automationRules({ conn, models, members, writer: ticketWriter(tickets) });
   const ai = aiRules({ conn, models }, config.ai);
   const analytics = analyticsRules({ models, clock });
-  return { clock, customerRefs, customFields, members, businessHours, sla, slaBreaches, tickets, merges, messages, customers, automations, ai, analytics };
+  const widget = widgetRules({ models, tickets, messages, customersUrl: config.customersUrl, customers });
+  return { widget, clock, customerRefs, customFields, members, businessHours, sla, slaBreaches, tickets, merges, messages, customers, automations, ai, analytics };
 }
 export type TicketingRules = ReturnType<typeof ticketingRules>;

@@ -1,4 +1,4 @@
-import { TICKETING, TICKETING_AUTOMATIONS, TICKETING_BULK_INTERNAL, TICKETING_SEARCH_INTERNAL } from '@helpdesk/contracts';
+import { TICKETING, TICKETING_AUTOMATIONS, TICKETING_BULK_INTERNAL, TICKETING_SEARCH_INTERNAL, WIDGET, WIDGET_INTERNAL } from '@helpdesk/contracts';
 import { defineService } from '@helpdesk/kit';
 import { ticketBulkHandlers } from './bulk/handlers';
 import { consumers } from './consumers';
@@ -12,15 +12,16 @@ import { slaHandlers } from './sla/handlers';
 import { automationHandlers } from './automations/handlers';
 import { aiHandlers } from './ai/handlers';
 import { analyticsHandlers } from './analytics/handlers';
+import { widgetHandlers } from './widget/handlers';
 
 /** The ticketing service: tickets and their messages, and its projection of customers. */
 export const ticketingService = (config: TicketingConfig) =>
   defineService({
     name: 'ticketing',
-    operations: { ...TICKETING, ...TICKETING_AUTOMATIONS, ...TICKETING_BULK_INTERNAL, ...TICKETING_SEARCH_INTERNAL },
+    operations: { ...TICKETING, ...TICKETING_AUTOMATIONS, ...TICKETING_BULK_INTERNAL, ...TICKETING_SEARCH_INTERNAL, ...WIDGET, ...WIDGET_INTERNAL },
     models: ticketingModels,
     rules: (deps) => ticketingRules(deps, config),
-    handlers: (rules, deps) => ({ ...ticketHandlers(rules), ...messageHandlers(rules), ...mergeHandlers(rules), ...slaHandlers(rules), ...ticketBulkHandlers(rules, deps), ...ticketSearchHandlers(rules, deps.models), ...automationHandlers(rules), ...aiHandlers(rules), ...analyticsHandlers(rules) }),
+    handlers: (rules, deps) => ({ ...ticketHandlers(rules), ...messageHandlers(rules), ...mergeHandlers(rules), ...slaHandlers(rules), ...ticketBulkHandlers(rules, deps), ...ticketSearchHandlers(rules, deps.models), ...automationHandlers(rules), ...aiHandlers(rules), ...analyticsHandlers(rules), ...widgetHandlers(rules) }),
     consumers,
     // The SLA breach scan (docs/adr/0026).
     workers: (rules) => [rules.slaBreaches.start()],

@@ -138,6 +138,12 @@ export function customerRules({ conn, models, statuses, customFields }: Customer
       return customerSnapshot(doc);
     },
 
+    /** A widget sign-up (docs/adr/0040): a customer with an email not confirmed yet, status `pending`; 409 when the email is taken. */
+    async createPending(ctx: RequestContext, name: string, email: string): Promise<CustomerSnapshot> {
+      const [doc] = await insert(ctx, [{ ...newCustomer({ name, email, tags: [], notes: null, metadata: {} }), status: 'pending' }]);
+      return customerSnapshot(doc);
+    },
+
     /** Internal operation: the customer with this email (case-insensitive), or null. */
     async findByEmail(ctx: RequestContext, email: string): Promise<CustomerSnapshot | null> {
       const c = await scoped(models, ctx).customers.findOne({ emailLower: email.trim().toLowerCase() }).lean<CustomerDoc>();

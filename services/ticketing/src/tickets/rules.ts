@@ -224,7 +224,11 @@ export function ticketRules({ conn, models, customerRefs, customFields, members,
   }
 
   /** Writes built tickets in one transaction: customer link, SLA clock, lean inserts, one `ticket.created` each. */
-  async function createManyIn(ctx: RequestContext, built: readonly NewTicket[]): Promise<TicketView[]> {
+  async function createManyIn(
+    ctx: RequestContext,
+    built: readonly NewTicket[],
+    also?: (session: mongoose.ClientSession, ticketIds: string[]) => Promise<void>,
+  ): Promise<TicketView[]> {
     const db = scoped(models, ctx);
     await withOutbox(conn, eventScopeOf(ctx), async (session, emit) => {
       for (const { doc, msgs, customer, now } of built) {
@@ -244,6 +248,7 @@ export function ticketRules({ conn, models, customerRefs, customFields, members,
       await db.tickets.insertMany(built.map((b) => b.doc), { session, lean: true });
       const msgs = built.flatMap((b) => b.msgs);
       if (msgs.length) await db.messages.insertMany(msgs, { session, lean: true });
+      if (also) await also(session, built.map((b) => b.doc._id));
       for (const b of built) emit({ type: 'ticket.created', data: { ticket: ticketSnapshot(b.doc), messages: b.msgs.map(messageView) } });
     });
     return built.map((b) => ticketView(b.doc, { messages: b.msgs }));
@@ -412,10 +417,19 @@ export function ticketRules({ conn, models, customerRefs, customFields, members,
       return ticketView(t, { messages: msgs, customer: customerOf(await customersOf(ctx, [t]), t) });
     },
 
-    /** `opts` (import, docs/adr/0037): the channel, and a customer the caller has already found or created. */
-    async create(ctx: RequestContext, input: CreateTicketInput, customers: CustomerCalls, opts: { channel?: string; customer?: CustomerSnapshot | null } = {}): Promise<TicketView> {
+    /**
+     * `opts` (import, docs/adr/0037): the channel, and a customer the caller has already found or created;
+     * `also` (the widget, docs/adr/0040): the caller's own writes in the ticket's transaction.
+     */
+    async create(
+      ctx: RequestContext,
+      input: CreateTicketInput,
+      customers: CustomerCalls,
+      opts: { channel?: string; customer?: CustomerSnapshot | null; also?: (session: mongoose.ClientSession, ticketId: string) => Promise<void> } = {},
+    ): Promise<TicketView> {
       const customer = opts.customer !== undefined ? opts.customer : await resolveCustomer(input, customers);
-      const [built] = await createManyIn(ctx, [await newTicket(ctx, input, customer, opts.channel)]);
+      const also = opts.also;
+      const [built] = await createManyIn(ctx, [await newTicket(ctx, input, customer, opts.channel)], also && ((session, ids) => also(session, ids[0])));
       return built;
     },
 

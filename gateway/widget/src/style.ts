@@ -35,7 +35,8 @@ header { display: flex; align-items: center; justify-content: space-between; pad
 h2 { margin: 0; font-size: 16px; }
 .close { border: 0; background: transparent; color: ${ink}; font-size: 24px; line-height: 1; cursor: pointer; width: 32px; height: 32px; }
 .greeting { margin: 12px 16px 0; font-size: 14px; }
-.log { list-style: none; margin: 0; padding: 8px 16px; overflow-y: auto; flex: 1; min-height: 60px; }
+.log { margin: 0; padding: 8px 16px; overflow-y: auto; flex: 1; min-height: 60px; }
+.log ol { list-style: none; margin: 0; padding: 0; display: flex; flex-direction: column; }
 .log li { margin: 6px 0; padding: 8px 10px; border-radius: 8px; font-size: 14px; max-width: 85%; }
 .log li p { margin: 2px 0 0; white-space: pre-wrap; word-break: break-word; }
 .log .mine { margin-left: auto; background: #eef0f3; }

@@ -68,7 +68,10 @@ function start(tag: HTMLScriptElement): void {
   const close = el('button', { type: 'button', class: 'close', 'aria-label': 'Close chat' }, '×');
   header.append(title, close);
   const greeting = el('p', { class: 'greeting' });
-  const log = el('ol', { class: 'log', role: 'log', 'aria-live': 'polite', 'aria-label': 'Conversation' });
+  // The live region holds a list (a list element with role=log would lose its list semantics).
+  const log = el('div', { class: 'log', role: 'log', 'aria-live': 'polite', 'aria-label': 'Conversation' });
+  const items = el('ol');
+  log.append(items);
   const alert = el('p', { class: 'alert', role: 'alert' });
   const form = el('form', { class: 'compose', novalidate: '' });
   const field = (id: string, label: string, input: HTMLInputElement | HTMLTextAreaElement) => {
@@ -105,7 +108,7 @@ function start(tag: HTMLScriptElement): void {
     const mine = m.sender === 'customer';
     const item = el('li', { class: mine ? 'mine' : 'theirs', 'data-message-id': m.id });
     item.append(el('span', { class: 'who' }, mine ? 'You' : (m.senderName ?? 'Support')), el('p', {}, m.content));
-    log.append(item);
+    items.append(item);
     log.scrollTop = log.scrollHeight;
   }
   const showError = (text: string) => (alert.textContent = text);
@@ -116,11 +119,17 @@ function start(tag: HTMLScriptElement): void {
   };
 
   async function call<T>(method: string, path: string, body?: unknown): Promise<T> {
-    const res = await fetch(base + path, {
-      method,
-      headers: body === undefined ? headers : { ...headers, 'Content-Type': 'application/json' },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
+    let res: Response;
+    try {
+      res = await fetch(base + path, {
+        method,
+        headers: body === undefined ? headers : { ...headers, 'Content-Type': 'application/json' },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+    } catch {
+      // Offline, or refused by CORS (this page's origin is not allowed): the browser tells us no more.
+      throw Object.assign(new Error('The chat cannot be reached from this page right now.'), { status: 0 });
+    }
     const json = (await res.json().catch(() => ({}))) as { data?: T } & ApiError;
     if (!res.ok) throw Object.assign(new Error(json.error?.message ?? `Request failed (${res.status}).`), { status: res.status, code: json.error?.code });
     return json.data as T;
@@ -177,7 +186,7 @@ function start(tag: HTMLScriptElement): void {
     stored = null;
     save();
     shown.clear();
-    log.replaceChildren();
+    items.replaceChildren();
     identity.hidden = false;
     nameInput.required = true;
     emailInput.required = true;

@@ -110,13 +110,14 @@ export interface LocalPlatform {
  * The platform as `npm start` runs it (embedded defaults, one process) in a fresh DATA_DIR, with the
  * rate limit out of the way, and its dev credentials read from the data folder.
  */
-export async function startLocalPlatform(name: string, mode: 'test' | 'live' = 'test', env: Record<string, string> = {}): Promise<LocalPlatform> {
+export async function startLocalPlatform(name: string, mode: 'test' | 'live' = 'test', env: Record<string, string> = {}, nodeArgs: string[] = []): Promise<LocalPlatform> {
   const dataDir = mkdtempSync(path.join(tmpdir(), `helpdesk-${name}-bench-`));
   const mongoPort = await freePort();
   const platform = await start(
     'deploy/local/src/main.ts',
     { PORT: '0', DATA_DIR: dataDir, EMBEDDED_MONGO_PORT: String(mongoPort), LOG_LEVEL: 'warn', RATE_LIMIT_SECRET_PER_MINUTE: '1000000000', ...env },
     /Ready: (\S+)/,
+    nodeArgs,
   );
   const mongo = new MongoClient(`mongodb://127.0.0.1:${mongoPort}/?directConnection=true`);
   const creds = JSON.parse(readFileSync(path.join(dataDir, 'credentials.json'), 'utf8'));

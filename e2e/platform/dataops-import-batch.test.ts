@@ -67,6 +67,15 @@ describe('POST /import: batch writes', () => {
     expect(seven).toMatchObject({ status: 'new', channel: 'import', messageCount: 1, tags: ['b1'] });
   }, 120_000);
 
+  it('a request whose rows pass the owning service 1 MB (the services\' default body limit) is imported whole', async () => {
+    // 40 rows of 30,000 characters: 1.2 MB handed on to ticketing, each row with its requester's snapshot.
+    const records = Array.from({ length: 40 }, (_, i) => ({ title: `Large ticket ${i}`, description: `${i} `.padEnd(30_000, 'x'), customer_email: `large-${i}@example.com` }));
+    const out = expectOk(await tp.api.post(`${tp.teamPath}/import`, { resource: 'tickets', records }), 201);
+    expect(out).toMatchObject({ total: 40, created: 40, failed: 0, success: true });
+    const t = expectOk(await tp.api.get(`${tp.teamPath}/tickets/${out.createdIds[39].id}`), 200);
+    expect(t.messages[0].content).toHaveLength(30_000);
+  }, 120_000);
+
   it('customers: one customer.created per created row; two rows with one email meet each other (the second skipped)', async () => {
     const records = [
       { name: 'Cust A', email: 'batch.cust.a@example.com' },

@@ -62,17 +62,26 @@ export function customFieldRules({ definitions, records, contentType }: {
 }) {
   const defs = (teamId: string) => scopedModel(definitions, teamScope(teamId));
 
+  /** `resolve` for many records at once (an import chunk): the definitions are read once, each record checked alone. */
+  async function resolverFor(scope: Scope): Promise<(given: Record<string, unknown> | undefined, current: Record<string, unknown> | null) => Record<string, unknown>> {
+    const rules = (await defs(scope.teamId).find({ deleted: false }).lean<CustomFieldDefDoc[]>()).map((r) => ({ ...r, id: r._id }));
+    return (given, current) => {
+      const result = resolveCustomFieldValues(rules, given, current);
+      if ('param' in result) throw parameterInvalid(result.param, `${result.message}.`);
+      return result.values;
+    };
+  }
+
   return {
     /**
      * A record's values after a write (`current` null on create): throws 400 `parameter_invalid`
      * with param `customFields.<fieldId>` for an unknown field, a bad value or a missing required one.
      */
     async resolve(scope: Scope, given: Record<string, unknown> | undefined, current: Record<string, unknown> | null): Promise<Record<string, unknown>> {
-      const rows = await defs(scope.teamId).find({ deleted: false }).lean<CustomFieldDefDoc[]>();
-      const result = resolveCustomFieldValues(rows.map((r) => ({ ...r, id: r._id })), given, current);
-      if ('param' in result) throw parameterInvalid(result.param, `${result.message}.`);
-      return result.values;
+      return (await resolverFor(scope))(given, current);
     },
+
+    resolverFor,
 
     /** A definition's event, applied when newer than what is kept; a deletion removes the field's values from every record of the team. */
     async apply(event: EventEnvelope, f: CustomFieldSnapshot, rev: number, deleted: boolean): Promise<void> {

@@ -60,6 +60,36 @@ export function customerRefsRules({ conn, models }: CustomerRefsDeps) {
       return { ...row, ...refFields(c) };
     },
 
+    /**
+     * `link` for many tickets' customers at once (an import chunk, docs/adr/0037), in three round
+     * trips whatever their number: the links upserted, the rows read back, the older ones refreshed.
+     * Answers the newest view per customer id; 404 (the whole chunk) when a deletion has been seen.
+     */
+    async linkMany(scope: Scope, cs: readonly CustomerSnapshot[], session: mongoose.ClientSession): Promise<Map<string, CustomerRefDoc>> {
+      const refs = scoped(models, scope).customerRefs;
+      const newest = new Map<string, CustomerSnapshot>();
+      for (const c of cs) if ((newest.get(c.id)?.rev ?? -1) < c.rev) newest.set(c.id, c);
+      if (!newest.size) return new Map();
+      const linkedAt = new Date();
+      await refs.bulkWrite(
+        [...newest.values()].map((c) => ({
+          updateOne: { filter: { _id: c.id }, update: { $setOnInsert: { ...refFields(c), deleted: false }, $set: { linkedAt } }, upsert: true },
+        })),
+        { session, ordered: false },
+      );
+      const rows = await refs.find({ _id: { $in: [...newest.keys()] } }).session(session).lean<CustomerRefDoc[]>();
+      const gone = rows.find((r) => r.deleted);
+      if (gone) throw notFound('customer', gone._id);
+      const stale = rows.filter((r) => newest.get(r._id)!.rev > r.rev);
+      if (stale.length) {
+        await refs.bulkWrite(
+          stale.map((r) => ({ updateOne: { filter: { _id: r._id }, update: { $set: refFields(newest.get(r._id)!) } } })),
+          { session, ordered: false },
+        );
+      }
+      return new Map(rows.map((r) => [r._id, stale.includes(r) ? { ...r, ...refFields(newest.get(r._id)!) } : r]));
+    },
+
     /** `customer.created` / `customer.updated`: newer snapshots update the row and the linked tickets' search text. */
     async apply(event: EventEnvelope, c: CustomerSnapshot): Promise<void> {
       const refs = scoped(models, event).customerRefs;

@@ -41,6 +41,15 @@ export interface SlaOutcome {
 
 const CLOSED = new Set(['resolved', 'closed', 'merged']);
 
+/**
+ * What a batch of new tickets (an import chunk, docs/adr/0037) reads once instead of once per ticket:
+ * the first enabled rule per priority and the team's calendar, within the chunk's transaction.
+ */
+export interface SlaLookups {
+  rules: Map<Priority, Promise<SlaRuleDoc | null>>;
+  calendar?: ReturnType<BusinessHoursRules['calendarOf']>;
+}
+
 /** SLA rules and the SLA clocks of tickets (docs/adr/0026). */
 export function slaRules({ conn, models, businessHours, clock }: SlaRulesDeps) {
   const ordered = (scope: Scope, session?: mongoose.ClientSession) =>
@@ -49,7 +58,7 @@ export function slaRules({ conn, models, businessHours, clock }: SlaRulesDeps) {
     foundOr404(scoped(models, scope).slaRules.findOne({ _id: id }).session(session ?? null).lean<SlaRuleDoc>(), 'sla_rule', id);
 
   /** The first enabled rule for `priority`, in evaluation order. */
-  async function ruleFor(scope: Scope, priority: Priority, session: mongoose.ClientSession): Promise<SlaRuleDoc | null> {
+  async function ruleOf(scope: Scope, priority: Priority, session: mongoose.ClientSession): Promise<SlaRuleDoc | null> {
     return scoped(models, scope).slaRules.findOne({ priorityKey: priority, enabled: true }).sort(EVALUATION_ORDER).session(session).lean<SlaRuleDoc>();
   }
 
@@ -68,12 +77,19 @@ export function slaRules({ conn, models, businessHours, clock }: SlaRulesDeps) {
      * being created) to `after`. A first public agent reply is `agentReply`. Due times that passed
      * by now are settled first, so a late reply or resolution never counts as met.
      */
-    async track(scope: Scope, before: TicketDoc | null, after: TicketDoc, session: mongoose.ClientSession, opts: { agentReply?: boolean; now?: Date } = {}): Promise<SlaOutcome> {
+    async track(scope: Scope, before: TicketDoc | null, after: TicketDoc, session: mongoose.ClientSession, opts: { agentReply?: boolean; now?: Date; lookups?: SlaLookups } = {}): Promise<SlaOutcome> {
       const now = opts.now ?? clock.now();
       const breached: SlaTargetName[] = [];
       // Most writes touch no clock (no rule, no status or priority change): read the calendar only when one moves.
       let calendar: Promise<Awaited<ReturnType<BusinessHoursRules['calendarOf']>>> | undefined;
-      const team = () => (calendar ??= businessHours.calendarOf(scope.teamId));
+      const { lookups } = opts;
+      const team = () => (lookups ? (lookups.calendar ??= businessHours.calendarOf(scope.teamId)) : (calendar ??= businessHours.calendarOf(scope.teamId)));
+      const ruleFor = (priority: Priority) => {
+        if (!lookups) return ruleOf(scope, priority, session);
+        let rule = lookups.rules.get(priority);
+        if (!rule) lookups.rules.set(priority, (rule = ruleOf(scope, priority, session)));
+        return rule;
+      };
       const settle = (s: StoredSla | null) => {
         if (!s) return s;
         const r = settleBreaches(s, now);
@@ -82,12 +98,12 @@ export function slaRules({ conn, models, businessHours, clock }: SlaRulesDeps) {
       };
       let sla = settle(before ? (before.sla ?? null) : null);
       if (!before) {
-        const rule = CLOSED.has(after.status) ? null : await ruleFor(scope, after.priority, session);
+        const rule = CLOSED.has(after.status) ? null : await ruleFor(after.priority);
         sla = rule ? startSla(rule, now, after.status !== 'pending', await team()) : null;
       } else {
         if (after.status === 'merged') return { sla, slaNextDueAt: null, breached };
         if (after.priority !== before.priority) {
-          const rule = await ruleFor(scope, after.priority, session);
+          const rule = await ruleFor(after.priority);
           if (!rule) sla = null;
           else if (sla) sla = retarget(sla, rule, now, await team());
           else if (!CLOSED.has(after.status)) sla = startSla(rule, now, after.status !== 'pending', await team());

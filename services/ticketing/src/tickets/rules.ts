@@ -45,7 +45,7 @@ import type { CustomerRefs } from '../customer-refs/rules';
 import type { CustomFieldRules } from '@helpdesk/kit';
 import type { Clock } from '../clock';
 import type { MemberRules } from '../members/rules';
-import type { SlaRules } from '../sla/rules';
+import type { SlaLookups, SlaRules } from '../sla/rules';
 import { CHRONOLOGICAL, type MessageDoc } from './messages/model';
 import { messageView } from './messages/view';
 import { buildSearchText, replaceCustomerNameInSearchText, replaceTitleInSearchText, type TicketDoc } from './model';
@@ -179,7 +179,14 @@ export function ticketRules({ conn, models, customerRefs, customFields, members,
    * `ticket.updated`.
    */
   /** A new ticket's documents, built field by field from the validated create input (no write yet). */
-  async function newTicket(ctx: RequestContext, input: CreateTicketInput, customer: CustomerSnapshot | null, channel = 'api'): Promise<NewTicket> {
+  async function newTicket(
+    ctx: RequestContext,
+    input: CreateTicketInput,
+    customer: CustomerSnapshot | null,
+    channel = 'api',
+    // Many tickets (an import chunk) read the team's field definitions once: customFields.resolverFor.
+    resolveFields: (given: Record<string, unknown> | undefined, current: null) => Record<string, unknown> | Promise<Record<string, unknown>> = (given, current) => customFields.resolve(ctx, given, current),
+  ): Promise<NewTicket> {
     const now = clock.now();
     const id = newId('ticket');
     const msgs: Unscoped<MessageDoc>[] = (input.messages ?? []).map((m, i) => ({
@@ -192,7 +199,7 @@ export function ticketRules({ conn, models, customerRefs, customFields, members,
       createdAt: now,
       seq: i + 1,
     }));
-    const customFieldValues = await customFields.resolve(ctx, input.customFields, null);
+    const customFieldValues = await resolveFields(input.customFields, null);
     const doc: Unscoped<TicketDoc> = {
       _id: id,
       title: input.title,
@@ -223,7 +230,11 @@ export function ticketRules({ conn, models, customerRefs, customFields, members,
     return { doc, msgs, customer, now };
   }
 
-  /** Writes built tickets in one transaction: customer link, SLA clock, lean inserts, one `ticket.created` each. */
+  /**
+   * Writes built tickets in one transaction: customer links, SLA clocks, lean inserts, one
+   * `ticket.created` each. Links, SLA rules and the calendar are read once for all of them (an
+   * import chunk costs a few round trips, not a few per ticket).
+   */
   async function createManyIn(
     ctx: RequestContext,
     built: readonly NewTicket[],
@@ -231,15 +242,17 @@ export function ticketRules({ conn, models, customerRefs, customFields, members,
   ): Promise<TicketView[]> {
     const db = scoped(models, ctx);
     await withOutbox(conn, eventScopeOf(ctx), async (session, emit) => {
+      const linked = built.length > 1 ? await customerRefs.linkMany(ctx, built.flatMap((b) => (b.customer ? [b.customer] : [])), session) : null;
+      const lookups: SlaLookups = { rules: new Map() };
       for (const { doc, msgs, customer, now } of built) {
         if (customer) {
           // The newest name the projection or the customers service knows (a rename may have landed meanwhile).
-          const ref = await customerRefs.link(ctx, customer, session);
+          const ref = linked ? linked.get(customer.id)! : await customerRefs.link(ctx, customer, session);
           doc.customerName = ref.name;
           doc.customerEmail = ref.email;
         }
         doc.searchText = buildSearchText(doc.title, doc.customerName, msgs.map((m) => m.content));
-        const clockStart = await sla.track(ctx, null, doc as TicketDoc, session, { now });
+        const clockStart = await sla.track(ctx, null, doc as TicketDoc, session, { now, lookups });
         doc.sla = clockStart.sla;
         doc.slaNextDueAt = clockStart.slaNextDueAt;
       }
@@ -439,9 +452,10 @@ export function ticketRules({ conn, models, customerRefs, customFields, members,
      * fails that item alone (its ApiError in its place); a refusal while writing refuses them all.
      */
     async createMany(ctx: RequestContext, items: readonly { input: CreateTicketInput; customer: CustomerSnapshot | null; channel?: string }[]): Promise<(TicketView | ApiError)[]> {
+      const resolveFields = await customFields.resolverFor(ctx);
       const built = await Promise.all(
         items.map((it) =>
-          newTicket(ctx, it.input, it.customer, it.channel).catch((err: unknown) => {
+          newTicket(ctx, it.input, it.customer, it.channel, resolveFields).catch((err: unknown) => {
             if (err instanceof ApiError && err.status < 500) return err;
             throw err;
           }),

@@ -107,6 +107,11 @@ export const ensureRequestersAnswer = z.object({
 });
 
 const internal = { internal: true, keys: 'secret', params: {}, method: 'POST' } as const;
+/**
+ * An import's rows as dataops hands them on: the public body (at most 10 MB, IMPORT_BODY_MAX_BYTES)
+ * mapped, each ticket row with its requester's snapshot added, so more than the services' 1 MB default.
+ */
+const INTERNAL_IMPORT_BODY_MAX_BYTES = 24 * 1024 * 1024;
 const errors = ['parameter_missing', 'parameter_invalid'] as const;
 
 /** The same three operations for each owning service, under its own name and permission. */
@@ -144,6 +149,7 @@ function opsOf<S extends string, R extends BulkResource>(service: S, resource: R
       summary: `Import mapped ${resource} rows with the merge strategy`,
       permission: manage,
       body: importRowsBody,
+      bodyLimitBytes: INTERNAL_IMPORT_BODY_MAX_BYTES,
       success: { status: 200, data: importRowsAnswer, shape: 'envelope' },
       errors,
     },

@@ -18,6 +18,12 @@ export const localEnvSchema = z.object({
   REDIS_URL: optionalUrl().describe('Redis instead of in-process rate limits, idempotency and event-stream log.'),
   /** Community attachments in S3-compatible storage (`http://KEY:SECRET@host:port/bucket`); a folder under DATA_DIR when empty. */
   ATTACHMENTS_S3_URL: optionalUrl().describe('Community attachments in S3-compatible storage (`http://KEY:SECRET@host:port/bucket`); a folder under DATA_DIR when empty.'),
+  SMTP_URL: optionalUrl().describe('Outgoing mail over SMTP (`smtp://user:pass@host:port`); `.eml` files under DATA_DIR/mail when empty.'),
+  /** Inbound email (docs/adr/0041): mail to `<teamId>@INBOUND_EMAIL_DOMAIN` on the SMTP port becomes tickets. */
+  INBOUND_EMAIL_DOMAIN: z.string().min(3).default('helpdesk.local').describe('The domain of the teams\' inbound addresses (`<teamId>@domain`, `<teamId>.test@domain`) and of reply Message-IDs.'),
+  INBOUND_SMTP_PORT: portNumber(2525).describe('Port of the inbound SMTP listener (on HOST).'),
+  INBOUND_HTTP_PORT: portNumber(2580).describe('Port of the inbound webhook listener for providers\' raw MIME (on HOST).'),
+  INBOUND_EMAIL_MAX_BYTES: z.coerce.number().int().min(1024).default(10 * 1024 * 1024).describe('The largest inbound mail in bytes; default 10 MiB.'),
   OTEL_EXPORTER_OTLP_ENDPOINT: optionalUrl().describe('OTLP/HTTP collector for traces; unset = no export.'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info').describe('pino log level.'),
   /** Prometheus `GET /metrics` of the whole platform (embedded stand-ins included) on this port; unset = none. */

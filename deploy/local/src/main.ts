@@ -30,6 +30,13 @@ async function main(): Promise<void> {
     logger,
     rateLimits: { secretPerMinute: env.RATE_LIMIT_SECRET_PER_MINUTE, publishablePerMinute: env.RATE_LIMIT_PUBLISHABLE_PER_MINUTE },
     webhooks: { allowLoopback: env.WEBHOOKS_ALLOW_LOOPBACK, timeoutMs: env.WEBHOOKS_TIMEOUT_MS },
+    smtpUrl: env.SMTP_URL,
+    inboundEmail: {
+      domain: env.INBOUND_EMAIL_DOMAIN,
+      maxBytes: env.INBOUND_EMAIL_MAX_BYTES,
+      smtp: { host: env.HOST, port: env.INBOUND_SMTP_PORT },
+      http: { host: env.HOST, port: env.INBOUND_HTTP_PORT },
+    },
   });
   // Registered before the platform is up: a signal during start-up waits for the start, then stops it.
   const shutdown = onShutdown(logger, [

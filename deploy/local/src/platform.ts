@@ -46,6 +46,10 @@ export interface PlatformOptions {
   gameClock?: Clock;
   /** Ticketing's AI provider: an OpenAI-compatible server (AI_BASE_URL…); the built-in local one when unset (docs/adr/0029). */
   ai?: TicketingConfig['ai'];
+  /** Inbound email (docs/adr/0041): the domain, size limit, SMTP and webhook listeners; none when unset. */
+  inboundEmail?: TicketingConfig['inboundEmail'];
+  /** Outgoing mail over SMTP (SMTP_URL); `.eml` files under the data folder when unset. */
+  smtpUrl?: string;
 }
 
 export interface Platform {
@@ -118,7 +122,7 @@ export async function bootPlatform(opts: PlatformOptions): Promise<Platform> {
     // Customers first: ticketing asks it about customers at ticket creation.
     const customers = await startCustomers(serviceOpts('customers'));
     started.push({ name: 'customers', stop: () => customers.stop() });
-    const ticketing = await startTicketing({ ...serviceOpts('ticketing'), customersUrl: customers.url, ai: opts.ai });
+    const ticketing = await startTicketing({ ...serviceOpts('ticketing'), customersUrl: customers.url, ai: opts.ai, inboundEmail: opts.inboundEmail });
     started.push({ name: 'ticketing', stop: () => ticketing.stop() });
     const webhooks = await startWebhooks({ ...serviceOpts('webhooks'), settings: opts.webhooks });
     started.push({ name: 'webhooks', stop: () => webhooks.stop() });
@@ -141,6 +145,7 @@ export async function bootPlatform(opts: PlatformOptions): Promise<Platform> {
       // It asks ticketing whether a widget conversation's token opens that conversation's stream (docs/adr/0040).
       ticketingUrl: ticketing.url,
       dataDir: mailDir,
+      smtpUrl: opts.smtpUrl,
       // The event stream's log in Redis Streams when Redis is configured (embedded otherwise).
       redisUrl: opts.redisUrl,
       redisKeyPrefix: opts.redisKeyPrefix,

@@ -4,6 +4,7 @@ import { consumers } from './consumers';
 import { eventStreamHandlers, type StreamSettings } from './events/stream/handlers';
 import { streamableOf, type EventLog } from './events/stream/log';
 import { widgetStreamHandlers } from './events/stream/widget-handlers';
+import { emailReplyConsumers } from './mail/replies';
 import { startMailWorker, type MailWorkerSettings } from './mail/worker';
 import { notificationsModels } from './models';
 import { notificationHandlers } from './notifications/handlers';
@@ -30,6 +31,11 @@ export const notificationsService = (settings: NotificationsSettings) =>
     rules: notificationsRules,
     handlers: (rules) => ({ ...notificationHandlers(rules), ...notificationPreferenceHandlers(rules), ...eventStreamHandlers(settings.stream.log, settings.stream), ...widgetStreamHandlers(settings.stream.log, settings.stream, settings.ticketingUrl) }),
     // Every event goes into the stream's log as well (trigger-test's as the test event it sent).
-    consumers: (rules, deps) => [...consumers(rules, deps), onEvery('#', (event) => settings.stream.log.append(streamableOf(event)))],
+    consumers: (rules, deps) => [
+      ...consumers(rules, deps),
+      // Agents' replies on email tickets, mailed to the customer (docs/adr/0041).
+      ...(settings.ticketingUrl ? emailReplyConsumers(deps.conn, rules.mail, settings.ticketingUrl, settings.mail.tokens) : []),
+      onEvery('#', (event) => settings.stream.log.append(streamableOf(event))),
+    ],
     workers: (_rules, { models, logger }) => [startMailWorker(models.mails, settings.mail, logger), { stop: () => settings.stream.log.close() }],
   });

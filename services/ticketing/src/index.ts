@@ -10,5 +10,5 @@ export type RunningTicketing = RunningService<TicketingRules>;
 
 /** Connects (database `ticketing` by default), builds indexes, starts the outbox relay and the consumers, and listens. */
 export function startTicketing(opts: TicketingOptions): Promise<RunningTicketing> {
-  return startService(ticketingService({ customersUrl: opts.customersUrl, ai: opts.ai }), opts);
+  return startService(ticketingService({ customersUrl: opts.customersUrl, ai: opts.ai, inboundEmail: opts.inboundEmail, tokens: opts.tokens }), opts);
 }

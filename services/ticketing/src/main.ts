@@ -1,7 +1,8 @@
 /** Standalone process: `PORT`, `MONGO_URL` (required here), `CUSTOMERS_URL` (required), `AMQP_URL`, `INTERNAL_TOKEN_SECRET`, `LOG_LEVEL`;
  * the AI provider (docs/adr/0029): `AI_BASE_URL` (an OpenAI-compatible server; the local provider when unset), `AI_API_KEY`, `AI_MODEL`, `AI_TIMEOUT_MS`. */
+import { readFileSync } from 'node:fs';
 import { z } from 'zod';
-import { optionalUrl, runServiceMain } from '@helpdesk/kit';
+import { optionalUrl, portNumber, runServiceMain } from '@helpdesk/kit';
 import { startTicketing } from './index';
 
 const env = z.object({
@@ -10,12 +11,34 @@ const env = z.object({
   AI_API_KEY: z.string().optional().describe('The AI server\'s API key, if it needs one.'),
   AI_MODEL: z.string().optional().describe('The chat model to ask (default gpt-4o-mini).'),
   AI_TIMEOUT_MS: z.coerce.number().int().positive().optional().describe('How long one AI request may take before POST /ai answers 503 (default 15000).'),
+  // Inbound email (docs/adr/0041).
+  INBOUND_EMAIL_DOMAIN: z.string().min(3).default('helpdesk.local').describe('The domain of the partitions\' inbound addresses (`<teamId>@domain`) and of reply Message-IDs; its MX points at the SMTP listener.'),
+  INBOUND_EMAIL_LISTENERS: z.enum(['smtp,http', 'smtp', 'http', 'none']).default('smtp,http').describe('Which inbound listeners run: the SMTP listener, the providers\' webhook listener, both, or none.'),
+  INBOUND_SMTP_HOST: z.string().default('0.0.0.0').describe('Interface of the inbound SMTP listener.'),
+  INBOUND_SMTP_PORT: portNumber(2525).describe('Port of the inbound SMTP listener (25 behind a port mapping in production).'),
+  INBOUND_SMTP_TLS_KEY_FILE: z.string().optional().describe('PEM private key for STARTTLS on the SMTP listener (with INBOUND_SMTP_TLS_CERT_FILE); unset: no STARTTLS.'),
+  INBOUND_SMTP_TLS_CERT_FILE: z.string().optional().describe('PEM certificate chain for STARTTLS on the SMTP listener.'),
+  INBOUND_HTTP_HOST: z.string().default('0.0.0.0').describe('Interface of the inbound webhook listener (`POST /inbound-email/{teamId}/messages`).'),
+  INBOUND_HTTP_PORT: portNumber(2580).describe('Port of the inbound webhook listener.'),
+  INBOUND_EMAIL_MAX_BYTES: z.coerce.number().int().min(1024).default(10 * 1024 * 1024).describe('The largest inbound mail in bytes (SMTP SIZE, the webhook body limit); default 10 MiB.'),
 });
 
 runServiceMain('ticketing', env, (opts, e) =>
   startTicketing({
     ...opts,
     customersUrl: e.CUSTOMERS_URL,
+    inboundEmail: {
+      domain: e.INBOUND_EMAIL_DOMAIN,
+      maxBytes: e.INBOUND_EMAIL_MAX_BYTES,
+      smtp: e.INBOUND_EMAIL_LISTENERS.includes('smtp')
+        ? {
+            host: e.INBOUND_SMTP_HOST,
+            port: e.INBOUND_SMTP_PORT,
+            tls: e.INBOUND_SMTP_TLS_KEY_FILE && e.INBOUND_SMTP_TLS_CERT_FILE ? { key: readFileSync(e.INBOUND_SMTP_TLS_KEY_FILE), cert: readFileSync(e.INBOUND_SMTP_TLS_CERT_FILE) } : undefined,
+          }
+        : null,
+      http: e.INBOUND_EMAIL_LISTENERS.includes('http') ? { host: e.INBOUND_HTTP_HOST, port: e.INBOUND_HTTP_PORT } : null,
+    },
     ai: e.AI_BASE_URL ? { openai: { baseUrl: e.AI_BASE_URL, apiKey: e.AI_API_KEY, model: e.AI_MODEL, timeoutMs: e.AI_TIMEOUT_MS } } : undefined,
   }),
 );

@@ -9,6 +9,7 @@ import { ticketModel } from './tickets/model';
 import { automationCauseModel, automationModel, executionModel } from './automations/model';
 import { aiSettingsModel, articleRefModel } from './ai/model';
 import { ticketFactModel } from './analytics/model';
+import { inboundEmailModels } from './inbound-email/model';
 import { widgetConversationModel } from './widget/model';
 
 /** Every model of the service on its connection (kit builds their indexes at start-up). */
@@ -27,6 +28,7 @@ export const ticketingModels = (conn: mongoose.Connection) => ({
   aiSettings: aiSettingsModel(conn),
   articleRefs: articleRefModel(conn),
   ticketFacts: ticketFactModel(conn),
+  ...inboundEmailModels(conn),
   widgetConversations: widgetConversationModel(conn),
 });
 export type TicketingModels = ReturnType<typeof ticketingModels>;

@@ -1,5 +1,5 @@
 import { CUSTOMERS_INTERNAL } from '@helpdesk/contracts';
-import { customFieldRules, internalClient, type ServiceDeps } from '@helpdesk/kit';
+import { customFieldRules, internalClient, type InternalTokens, type ServiceDeps } from '@helpdesk/kit';
 import { customerRefsRules } from './customer-refs/rules';
 import type { TicketingModels } from './models';
 import { messageRules } from './tickets/messages/rules';
@@ -14,6 +14,7 @@ import { automationRules } from './automations/rules';
 import { ticketWriter } from './automations/ticket-writer';
 import { aiRules, type AiConfig } from './ai/rules';
 import { analyticsRules } from './analytics/rules';
+import { DEFAULT_INBOUND_EMAIL, inboundEmailRules, type InboundEmailConfig } from './inbound-email/rules';
 import { widgetRules } from './widget/rules';
 
 export interface TicketingConfig {
@@ -25,6 +26,10 @@ export interface TicketingConfig {
   slaScanIntervalMs?: number;
   /** The AI provider (docs/adr/0029): an OpenAI-compatible server, or the local one. */
   ai?: AiConfig;
+  /** Inbound email's domain, size limit and listeners (docs/adr/0041); default: domain helpdesk.local, no listeners. */
+  inboundEmail?: Partial<InboundEmailConfig>;
+  /** Mints the tokens inbound email calls the customers service with (the process's internal token secret). */
+  tokens?: InternalTokens;
 }
 
 /** Every resource's rules, wired once; handlers, consumers and workers share them. */
@@ -43,7 +48,8 @@ export function ticketingRules({ conn, models, logger }: ServiceDeps<TicketingMo
   const automations = automationRules({ conn, models, members, writer: ticketWriter(tickets) });
   const ai = aiRules({ conn, models }, config.ai);
   const analytics = analyticsRules({ models, clock });
+  const inboundEmail = inboundEmailRules({ conn, models, tickets, customersUrl: config.customersUrl, tokens: config.tokens, logger, config: { ...DEFAULT_INBOUND_EMAIL, ...config.inboundEmail } });
   const widget = widgetRules({ models, tickets, messages, customersUrl: config.customersUrl, customers });
-  return { widget, clock, customerRefs, customFields, members, businessHours, sla, slaBreaches, tickets, merges, messages, customers, automations, ai, analytics };
+  return { widget, clock, customerRefs, customFields, members, businessHours, sla, slaBreaches, tickets, merges, messages, customers, automations, ai, analytics, inboundEmail };
 }
 export type TicketingRules = ReturnType<typeof ticketingRules>;

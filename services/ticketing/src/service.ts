@@ -1,5 +1,9 @@
 import { TICKETING, TICKETING_AUTOMATIONS, TICKETING_BULK_INTERNAL, TICKETING_SEARCH_INTERNAL, WIDGET, WIDGET_INTERNAL } from '@helpdesk/contracts';
+import { INBOUND_EMAIL, INBOUND_EMAIL_INTERNAL } from '@helpdesk/contracts';
 import { defineService } from '@helpdesk/kit';
+import { inboundEmailConsumers } from './inbound-email/consumers';
+import { inboundEmailHandlers } from './inbound-email/handlers';
+import { startInboundListeners } from './inbound-email/listeners';
 import { ticketBulkHandlers } from './bulk/handlers';
 import { consumers } from './consumers';
 import { ticketingModels } from './models';
@@ -18,11 +22,15 @@ import { widgetHandlers } from './widget/handlers';
 export const ticketingService = (config: TicketingConfig) =>
   defineService({
     name: 'ticketing',
-    operations: { ...TICKETING, ...TICKETING_AUTOMATIONS, ...TICKETING_BULK_INTERNAL, ...TICKETING_SEARCH_INTERNAL, ...WIDGET, ...WIDGET_INTERNAL },
+    operations: { ...TICKETING, ...TICKETING_AUTOMATIONS, ...TICKETING_BULK_INTERNAL, ...TICKETING_SEARCH_INTERNAL, ...INBOUND_EMAIL, ...INBOUND_EMAIL_INTERNAL, ...WIDGET, ...WIDGET_INTERNAL },
     models: ticketingModels,
     rules: (deps) => ticketingRules(deps, config),
-    handlers: (rules, deps) => ({ ...ticketHandlers(rules), ...messageHandlers(rules), ...mergeHandlers(rules), ...slaHandlers(rules), ...ticketBulkHandlers(rules, deps), ...ticketSearchHandlers(rules, deps.models), ...automationHandlers(rules), ...aiHandlers(rules), ...analyticsHandlers(rules), ...widgetHandlers(rules) }),
-    consumers,
+    handlers: (rules, deps) => ({ ...ticketHandlers(rules), ...messageHandlers(rules), ...mergeHandlers(rules), ...slaHandlers(rules), ...ticketBulkHandlers(rules, deps), ...ticketSearchHandlers(rules, deps.models), ...automationHandlers(rules), ...aiHandlers(rules), ...analyticsHandlers(rules), ...inboundEmailHandlers(rules), ...widgetHandlers(rules) }),
+    consumers: (rules, deps) => [...consumers(rules, deps), ...inboundEmailConsumers(rules.inboundEmail)],
     // The SLA breach scan (docs/adr/0026).
-    workers: (rules) => [rules.slaBreaches.start()],
+    workers: (rules, { logger }) => {
+      // The inbound mail listeners (docs/adr/0041), when configured.
+      const inbound = config.inboundEmail?.smtp || config.inboundEmail?.http ? startInboundListeners(rules.inboundEmail, logger) : null;
+      return [rules.slaBreaches.start(), ...(inbound ? [inbound] : [])];
+    },
   });

@@ -1,4 +1,5 @@
 import mongoose from 'mongoose';
+import type { EmailReplyThread } from '@helpdesk/contracts';
 
 export const MAIL_STATUSES = ['queued', 'sent', 'failed', 'cancelled'] as const;
 export type MailStatus = (typeof MAIL_STATUSES)[number];
@@ -22,6 +23,18 @@ export interface NotificationMail {
 }
 
 /**
+ * What an agent's public reply on an email ticket needs (docs/adr/0041): the reply, and the recipient,
+ * sender and threading headers ticketing answered when it was queued.
+ */
+export interface ReplyMail {
+  ticketId: string;
+  messageId: string;
+  content: string;
+  senderName: string | null;
+  thread: EmailReplyThread;
+}
+
+/**
  * The mail outbox: one row per message to send, written in the same transaction as the event that
  * causes it is recorded as processed, then sent by the mail worker with retries (docs/adr/0020).
  * `{teamId, mode, sourceEventId, to}` is unique: a message is sent once per event. A work queue across
@@ -32,11 +45,12 @@ export interface MailDoc {
   _id: string;
   teamId: string;
   mode: 'test' | 'live';
-  kind: 'invitation' | 'notification';
+  kind: 'invitation' | 'notification' | 'reply';
   to: string;
   sourceEventId: string;
   invitation: InvitationMail | null;
   notification: NotificationMail | null;
+  reply?: ReplyMail | null;
   status: MailStatus;
   attempts: number;
   nextAttemptAt: Date;
@@ -52,11 +66,12 @@ const mailSchema = new mongoose.Schema<MailDoc>(
     _id: { type: String, required: true },
     teamId: { type: String, required: true },
     mode: { type: String, enum: ['test', 'live'], required: true },
-    kind: { type: String, enum: ['invitation', 'notification'], required: true },
+    kind: { type: String, enum: ['invitation', 'notification', 'reply'], required: true },
     to: { type: String, required: true },
     sourceEventId: { type: String, required: true },
     invitation: { type: mongoose.Schema.Types.Mixed, default: null },
     notification: { type: mongoose.Schema.Types.Mixed, default: null },
+    reply: { type: mongoose.Schema.Types.Mixed, default: null },
     status: { type: String, enum: MAIL_STATUSES, required: true },
     attempts: { type: Number, required: true, default: 0 },
     nextAttemptAt: { type: Date, required: true },

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type mongoose from 'mongoose';
 import type { EventEnvelope } from '@helpdesk/contracts';
 import type { TypedEvent } from '@helpdesk/kit';
-import type { InvitationMail, MailDoc, MailModel, NotificationMail } from './model';
+import type { InvitationMail, MailDoc, MailModel, NotificationMail, ReplyMail } from './model';
 
 /** The mail outbox's writes: rows the worker (./worker.ts) sends. */
 export function mailRules({ Mails }: { Mails: MailModel }) {
@@ -10,7 +10,7 @@ export function mailRules({ Mails }: { Mails: MailModel }) {
   async function queue(
     e: Pick<EventEnvelope, 'id' | 'teamId' | 'mode'>,
     to: string,
-    content: { kind: 'invitation'; invitation: InvitationMail } | { kind: 'notification'; notification: NotificationMail },
+    content: { kind: 'invitation'; invitation: InvitationMail } | { kind: 'notification'; notification: NotificationMail } | { kind: 'reply'; reply: ReplyMail },
     session: mongoose.ClientSession,
   ) {
     const now = new Date();
@@ -45,6 +45,11 @@ export function mailRules({ Mails }: { Mails: MailModel }) {
     /** The email of a notification, for a member who turned notification emails on. */
     queueNotification(e: EventEnvelope, to: string, notification: NotificationMail, session: mongoose.ClientSession) {
       return queue(e, to, { kind: 'notification', notification }, session);
+    },
+
+    /** An agent's public reply on an email ticket, to the ticket's customer (docs/adr/0041). */
+    queueReply(e: EventEnvelope, reply: ReplyMail, session: mongoose.ClientSession) {
+      return queue(e, reply.thread.to, { kind: 'reply', reply }, session);
     },
   };
 }

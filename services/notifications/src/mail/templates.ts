@@ -1,4 +1,4 @@
-import type { InvitationMail, NotificationMail } from './model';
+import type { InvitationMail, NotificationMail, ReplyMail } from './model';
 
 /** A rendered message: subject, plain text and HTML. */
 export interface RenderedMail {
@@ -45,4 +45,21 @@ export function notificationMail(n: NotificationMail): RenderedMail {
     '</body></html>',
   ].join('\n');
   return { subject: n.title, text, html };
+}
+
+/**
+ * An agent's public reply to the customer (docs/adr/0041): the reply's text as the agent wrote it,
+ * signed with the agent's name and the team's; the subject answers the ticket's ("Re: …").
+ */
+export function replyMail(r: ReplyMail): RenderedMail {
+  const signature = [r.senderName, r.thread.fromName].filter((s): s is string => !!s).join(', ');
+  const text = [r.content, ...(signature ? ['', `— ${signature}`] : [])].join('\n');
+  const paragraphs = r.content.split(/\n{2,}/).map((p) => `<p>${escapeHtml(p).replace(/\n/g, '<br>')}</p>`);
+  const html = [
+    '<!doctype html><html><body style="font-family: sans-serif">',
+    ...paragraphs,
+    ...(signature ? [`<p style="color:#666">— ${escapeHtml(signature)}</p>`] : []),
+    '</body></html>',
+  ].join('\n');
+  return { subject: r.thread.subject, text, html };
 }

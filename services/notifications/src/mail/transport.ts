@@ -10,6 +10,8 @@ export interface OutgoingMail {
   subject: string;
   text: string;
   html: string;
+  /** A reply to a customer's mail (docs/adr/0041): its own Message-ID, the thread it answers, where answers go. */
+  threading?: { messageId: string; inReplyTo: string | null; references: string[]; replyTo: string };
 }
 
 /** Where outgoing mail goes: one interface, SMTP or files (docs/adr/0020). */
@@ -25,7 +27,10 @@ const message = (m: OutgoingMail) => ({
   subject: m.subject,
   text: m.text,
   html: m.html,
-  messageId: `<${m.id}@helpdesk.local>`,
+  messageId: m.threading?.messageId ?? `<${m.id}@helpdesk.local>`,
+  ...(m.threading
+    ? { inReplyTo: m.threading.inReplyTo ?? undefined, references: m.threading.references, replyTo: m.threading.replyTo }
+    : {}),
   headers: { 'X-Helpdesk-Mail-Id': m.id },
 });
 

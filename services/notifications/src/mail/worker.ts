@@ -2,8 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { WORKSPACE_INTERNAL } from '@helpdesk/contracts';
 import { internalClient, type InternalTokens, type Logger, type ServiceWorker } from '@helpdesk/kit';
 import type { MailDoc, MailModel } from './model';
-import { invitationMail, notificationMail, type RenderedMail } from './templates';
-import type { MailTransport } from './transport';
+import { invitationMail, notificationMail, replyMail, type RenderedMail } from './templates';
+import type { MailTransport, OutgoingMail } from './transport';
 
 export interface MailWorkerSettings {
   transport: MailTransport;
@@ -68,6 +68,8 @@ export function startMailWorker(Mails: MailModel, settings: MailWorkerSettings, 
     const attempts = m.attempts + 1;
     try {
       let rendered: RenderedMail;
+      let from = settings.from;
+      let threading: OutgoingMail['threading'];
       if (m.invitation) {
         const link = await asTeam(m).call('issueInviteLink', { params: { inviteId: m.invitation.inviteId } });
         if (!link) {
@@ -75,8 +77,14 @@ export function startMailWorker(Mails: MailModel, settings: MailWorkerSettings, 
           return;
         }
         rendered = invitationMail(m.invitation, link.acceptUrl);
+      } else if (m.reply) {
+        // From the team's support address, threaded into the customer's conversation (docs/adr/0041).
+        const { thread } = m.reply;
+        rendered = replyMail(m.reply);
+        from = thread.fromName ? `"${thread.fromName.replace(/["\\\r\n]/g, '')}" <${thread.fromAddress}>` : thread.fromAddress;
+        threading = { messageId: thread.messageId, inReplyTo: thread.inReplyTo, references: thread.references, replyTo: thread.replyTo };
       } else rendered = notificationMail(m.notification!);
-      await settings.transport.send({ id: m._id, from: settings.from, to: m.to, ...rendered });
+      await settings.transport.send({ id: m._id, from, to: m.to, ...rendered, threading });
       await finish({ status: 'sent', attempts, sentAt: new Date(), lastError: null });
       if (m.invitation) await report(m, { status: 'sent' });
     } catch (err) {

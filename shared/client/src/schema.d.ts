@@ -1707,7 +1707,7 @@ export interface paths {
         put?: never;
         /**
          * Export tickets, customers and articles (JSON or CSV), streamed
-         * @description `resources` defaults to all three for JSON; `format: csv` takes exactly one resource (two is 400, param resources). `filters` are shared: `status` is each resource's own status, `priority` applies to tickets only, `createdAfter` (inclusive) and `createdBefore` (exclusive) to all. Rows are oldest first (createdAt, then id). The answer is streamed as it is read (docs/adr/0036): JSON is the envelope whose `data` holds one array per resource, then `summary` (rows per resource), `hasMore` and `nextCursors`; CSV (RFC 4180, header row, `text/csv`, formulas escaped) has one row per record, lists joined with `;` and objects as JSON. At most 10,000 rows per resource: beyond that `hasMore.<resource>` is true and `nextCursors.<resource>` continues (send it as `cursor`, alone or with that one resource; the cursor carries the filters). For CSV the same two are the headers `X-Export-Has-More` and `X-Export-Next-Cursor`. Needs `import_export` and the view permission of every exported resource.
+         * @description `resources` defaults to all three for JSON; `format: csv` takes exactly one resource (two is 400, param resources). `filters` are shared: `status` is each resource's own status, `priority` applies to tickets only, `createdAfter` (inclusive) and `createdBefore` (exclusive) to all. Rows are oldest first (createdAt, then id). The answer is streamed as it is read (docs/adr/0036): JSON is the envelope whose `data` holds one array per resource, then `summary` (rows per resource), `hasMore` and `nextCursors`; CSV (RFC 4180, header row, `text/csv`, formulas escaped) has one row per record, lists joined with `;` and objects as JSON. At most 10,000 rows per resource: beyond that `hasMore.<resource>` is true and `nextCursors.<resource>` continues (send it as `cursor`, alone or with that one resource; the cursor carries the filters). For CSV the same two are the headers `X-Export-Has-More` and `X-Export-Next-Cursor`. A failure after the 200 is sent: JSON ends with `data.error` `{resource, code, message}` (still a whole JSON document; the cursors continue from the last row written); CSV is cut short (no final chunk). Needs `import_export` and the view permission of every exported resource.
          */
         post: operations["exportData"];
         delete?: never;
@@ -2641,6 +2641,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/teams/{teamId}/widget/conversations/{conversationId}/confirmation": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Confirm the visitor's email with the code mailed to it (a pending customer becomes active)
+         * @description A conversation started with an email no customer had signs up a `pending` customer and mails a code of 8 letters and digits (valid 24 hours) to that email; the visitor types it into the widget. The right code makes the customer `active` (their first confirmed sign-in) and the conversation's `awaitingEmailConfirmation` false. A wrong or expired code is 400 `parameter_invalid` (param `code`); after 5 wrong codes the code is spent (a new conversation mails a new one). Nothing to confirm (the customer was known, or is confirmed already): 400 `parameter_invalid` (param `code`). `conversationToken` (query) is the token the conversation was started with: absent or malformed is 400 (param `conversationToken`); one that is not this conversation's (another visitor's) is 404 `resource_not_found` (param `conversationToken`). Publishable key only (a secret key: 403 `secret_key_forbidden`); from a browser, the page's origin must be in the widget settings' `allowedOrigins` (empty: any origin), otherwise 403 `origin_not_allowed` and no CORS headers, preflight included. Each visitor (conversation token, or address before one exists) is also limited to 20 requests a minute beside the key's limit (429 `rate_limit_exceeded`). Bodies over 32 KiB: 413 `parameter_invalid`; a message over 5000 characters: 400 `parameter_invalid`.
+         */
+        post: operations["confirmWidgetEmail"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/teams/{teamId}/widget/conversations/{conversationId}/stream": {
         parameters: {
             query?: never;
@@ -3356,6 +3376,13 @@ export interface components {
                 customers?: string | null;
                 articles?: string | null;
             };
+            /** @description Present only when an owning service failed after the 200 was sent (docs/adr/0036): the rows before it are whole, `summary` counts them, and `hasMore`/`nextCursors` of that resource and of every resource after it continue the export. */
+            error?: {
+                /** @enum {string} */
+                resource: "tickets" | "customers" | "articles";
+                code: string;
+                message: string;
+            };
         };
         FeatureFlags: {
             /** @constant */
@@ -3806,6 +3833,7 @@ export interface components {
                 name: string;
                 email: string;
             };
+            awaitingEmailConfirmation: boolean;
             messages: components["schemas"]["WidgetMessage"][];
             createdAt: string;
             updatedAt: string;
@@ -4020,6 +4048,16 @@ export interface components {
             primaryColor: string;
             greeting: string;
         };
+        WidgetConfirmation: {
+            /** @constant */
+            object: "widget_confirmation";
+            /** @constant */
+            confirmed: true;
+            customer: {
+                name: string;
+                email: string;
+            };
+        };
         WidgetConversation: {
             /** @constant */
             object: "widget_conversation";
@@ -4030,6 +4068,7 @@ export interface components {
                 name: string;
                 email: string;
             };
+            awaitingEmailConfirmation: boolean;
             messages: components["schemas"]["WidgetMessage"][];
             createdAt: string;
             updatedAt: string;
@@ -24268,6 +24307,129 @@ export interface operations {
                         /** @constant */
                         success: true;
                         data: components["schemas"]["WidgetMessage"];
+                        meta: {
+                            requestId: string;
+                            /** Format: date-time */
+                            timestamp: string;
+                        };
+                    };
+                };
+            };
+            /** @description Error: `invalid_id_format`, `parameter_invalid`, `parameter_missing`, `invalid_json`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: `authentication_required`, `invalid_api_key`, `invalid_key_format`, `key_expired`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: `insufficient_permissions`, `secret_key_forbidden`, `origin_not_allowed`, `team_access_denied`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: `resource_not_found`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: `parameter_invalid`. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: `rate_limit_exceeded`. */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: `internal_error`, `database_error`. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: `service_unavailable`. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    confirmWidgetEmail: {
+        parameters: {
+            query: {
+                conversationToken: string;
+            };
+            header?: {
+                /** @description Replays the first answer for the same request within 24 hours. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /** @description The team's UUID (the key's team). */
+                teamId: string;
+                /** @description A tkt_ id. */
+                conversationId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    code: string;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "x-svc-request-id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-RateLimit-Window": components["headers"]["X-RateLimit-Window"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: components["schemas"]["WidgetConfirmation"];
                         meta: {
                             requestId: string;
                             /** Format: date-time */

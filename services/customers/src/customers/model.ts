@@ -73,6 +73,8 @@ const customerSchema = new mongoose.Schema<CustomerDoc>(
 );
 customerSchema.plugin(tenancyPlugin);
 customerSchema.index({ teamId: 1, mode: 1, createdAt: -1, _id: -1 });
+// The incremental export reads changes in (updatedAt, _id) order after a cursor (docs/adr/0036).
+customerSchema.index({ teamId: 1, mode: 1, updatedAt: 1, _id: 1 });
 // Email unique per team and partition, case-insensitively; customers without an email do not collide.
 customerSchema.index(
   { teamId: 1, mode: 1, emailLower: 1 },

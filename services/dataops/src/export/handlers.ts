@@ -11,7 +11,7 @@ import {
   type ExportPageAnswer,
   type ExportPosition,
 } from '@helpdesk/contracts';
-import { handlersFor, parameterInvalid, parameterMissing, requestIdOf, scoped, type RequestContext } from '@helpdesk/kit';
+import { ApiError, handlersFor, parameterInvalid, parameterMissing, requestIdOf, scoped, type RequestContext } from '@helpdesk/kit';
 import { VIEW_PERMISSION, requirePermissions } from '../access';
 import type { TransferClients } from '../bulk/clients';
 import type { TombstoneDoc, TombstoneModel } from './tombstones';
@@ -113,8 +113,8 @@ export const exportHandlers = (clients: TransferClients, models: { tombstones: T
       try {
         await (plan.format === 'csv' ? exportCsv : exportJson)(clients, ctx, token, plan, res);
       } catch (err) {
-        // Once rows are on their way the status is sent: a failure cuts the answer short (invalid JSON,
-        // a CSV without its last rows and no 0-length end chunk), which a client cannot mistake for a whole export.
+        // Once rows are on their way the status is sent. JSON ends with its error marker (exportJson); a CSV has
+        // no place for one: it is cut short (no 0-length end chunk), which a client cannot mistake for a whole export.
         if (!res.headersSent) throw err;
         res.destroy();
       }
@@ -173,24 +173,44 @@ async function exportJson(clients: TransferClients, ctx: RequestContext, token: 
   const hasMore: Record<string, boolean> = {};
   const nextCursors: Record<string, string | null> = {};
   await write(res, `{"success":true,"data":{"object":"export","format":"json","exportedAt":${JSON.stringify(new Date().toISOString())},"teamId":${JSON.stringify(ctx.teamId)}`);
+  let failure: { resource: BulkResource; code: string; message: string } | null = null;
   for (const resource of plan.resources) {
+    const start = plan.start[resource] ?? { after: null, skip: 0 };
     await write(res, `,${JSON.stringify(resource)}:[`);
     let count = 0;
     let remaining = 0;
     let last: ExportPosition | null = null;
-    for await (const page of pagesOf(clients, ctx, token, resource, plan)) {
-      if (page.remaining !== undefined) remaining = page.remaining - (plan.start[resource]?.skip ?? 0);
-      if (page.rows.length) await write(res, (count ? ',' : '') + page.rows.map((r) => JSON.stringify(r)).join(','));
-      count += page.rows.length;
-      last = page.last ?? last;
+    try {
+      // After a failure the resources left are not read: each gets a cursor from its start below.
+      if (!failure) {
+        for await (const page of pagesOf(clients, ctx, token, resource, plan)) {
+          if (page.remaining !== undefined) remaining = page.remaining - start.skip;
+          if (page.rows.length) await write(res, (count ? ',' : '') + page.rows.map((r) => JSON.stringify(r)).join(','));
+          count += page.rows.length;
+          last = page.last ?? last;
+        }
+      }
+    } catch (err) {
+      if (res.destroyed) throw err; // the client went away: nobody to tell
+      // An owning service failed mid-export (docs/adr/0036): the rows written are whole; the array is closed,
+      // and this resource's cursor continues after its last written row.
+      failure = { resource, ...exportErrorOf(err) };
     }
+    if (failure) remaining = count + 1;
     await write(res, ']');
     summary[resource] = count;
     hasMore[resource] = remaining > count;
-    nextCursors[resource] = hasMore[resource] ? encodeContinuation({ r: resource, f: plan.filters, a: last, s: 0 }) : null;
+    nextCursors[resource] = !hasMore[resource] ? null : count ? encodeContinuation({ r: resource, f: plan.filters, a: last, s: 0 }) : encodeContinuation({ r: resource, f: plan.filters, a: start.after, s: start.skip });
   }
   const meta = { requestId: requestIdOf(res), timestamp: new Date().toISOString() };
-  res.end(`,"summary":${JSON.stringify(summary)},"hasMore":${JSON.stringify(hasMore)},"nextCursors":${JSON.stringify(nextCursors)}},"meta":${JSON.stringify(meta)}}`);
+  const error = failure ? `,"error":${JSON.stringify(failure)}` : '';
+  res.end(`,"summary":${JSON.stringify(summary)},"hasMore":${JSON.stringify(hasMore)},"nextCursors":${JSON.stringify(nextCursors)}${error}},"meta":${JSON.stringify(meta)}}`);
+}
+
+/** What the export's error marker says about a failure: an API error's code and message, anything else a 503's. */
+function exportErrorOf(err: unknown): { code: string; message: string } {
+  if (err instanceof ApiError && err.status < 500) return { code: err.code, message: err.message };
+  return { code: 'service_unavailable', message: 'An owning service failed while the export was read; the rows above are whole. Continue with nextCursors.' };
 }
 
 /** The CSV export (RFC 4180 by csv-stringify): whether there is more is known up front (a count), so it goes in headers. */

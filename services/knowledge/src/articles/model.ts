@@ -52,6 +52,8 @@ const articleSchema = new mongoose.Schema<ArticleDoc>(
 );
 articleSchema.plugin(tenancyPlugin);
 articleSchema.index({ teamId: 1, mode: 1, createdAt: -1, _id: -1 });
+// The incremental export reads changes in (updatedAt, _id) order after a cursor (docs/adr/0036).
+articleSchema.index({ teamId: 1, mode: 1, updatedAt: 1, _id: 1 });
 articleSchema.index({ teamId: 1, mode: 1, categoryId: 1 });
 articleSchema.index({ teamId: 1, mode: 1, status: 1, isPublic: 1 });
 

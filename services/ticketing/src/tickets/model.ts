@@ -72,6 +72,8 @@ const ticketSchema = new mongoose.Schema<TicketDoc>(
 );
 ticketSchema.plugin(tenancyPlugin);
 ticketSchema.index({ teamId: 1, mode: 1, createdAt: -1, _id: -1 });
+// The incremental export reads changes in (updatedAt, _id) order after a cursor (docs/adr/0036).
+ticketSchema.index({ teamId: 1, mode: 1, updatedAt: 1, _id: 1 });
 ticketSchema.index({ teamId: 1, mode: 1, status: 1 });
 ticketSchema.index({ teamId: 1, mode: 1, customerId: 1 });
 ticketSchema.index({ teamId: 1, mode: 1, assignedTo: 1 });

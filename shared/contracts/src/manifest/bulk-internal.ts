@@ -260,6 +260,14 @@ export const exportSchema = z
     summary: perResource(z.number().int()),
     hasMore: perResource(z.boolean()),
     nextCursors: perResource(z.string().nullable()),
+    error: z
+      .object({ resource: resourceField, code: z.string(), message: z.string() })
+      .optional()
+      .meta({
+        description:
+          'Present only when an owning service failed after the 200 was sent (docs/adr/0036): the rows before it are whole, ' +
+          '`summary` counts them, and `hasMore`/`nextCursors` of that resource and of every resource after it continue the export.',
+      }),
   })
   .meta({ id: 'Export' });
 
@@ -375,7 +383,9 @@ export const DATAOPS_TRANSFER = defineOperations({
       'has one row per record, lists joined with `;` and objects as JSON. At most 10,000 rows per resource: beyond that ' +
       '`hasMore.<resource>` is true and `nextCursors.<resource>` continues (send it as `cursor`, alone or with that one ' +
       'resource; the cursor carries the filters). For CSV the same two are the headers `X-Export-Has-More` and ' +
-      '`X-Export-Next-Cursor`. Needs `import_export` and the view permission of every exported resource.',
+      '`X-Export-Next-Cursor`. A failure after the 200 is sent: JSON ends with `data.error` `{resource, code, message}` ' +
+      '(still a whole JSON document; the cursors continue from the last row written); CSV is cut short (no final chunk). ' +
+      'Needs `import_export` and the view permission of every exported resource.',
     permission: 'import_export',
     body: exportBody,
     stream: 'download',

@@ -54,8 +54,10 @@ export async function startOneProcess(cpuProfDir?: string): Promise<RunningShape
 
 export async function startMultiProcess(infra: { amqpUrl: string; redisUrl: string }, cpuProfDir?: string): Promise<RunningShape> {
   const children: ChildProcess[] = [];
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'helpdesk-bench-'));
   const stopAll = async () => {
     for (const c of children.reverse()) await stop(c);
+    rmSync(dataDir, { recursive: true, force: true });
   };
   const run = `bench${process.pid}`;
   try {
@@ -71,6 +73,8 @@ export async function startMultiProcess(infra: { amqpUrl: string; redisUrl: stri
       INTERNAL_TOKEN_SECRET: SECRET,
       LOG_LEVEL: 'info',
       PORT: '0',
+      // Each process serves metrics on a port of its own (the default 9464 would collide).
+      METRICS_PORT: '0',
     };
     const listening = /"url":"http:\/\/[^:"]+:(\d+)/;
     const service = async (name: string, env: Record<string, string> = {}) => {
@@ -78,9 +82,16 @@ export async function startMultiProcess(infra: { amqpUrl: string; redisUrl: stri
       children.push(s.child);
       return `http://127.0.0.1:${s.match[1]}`;
     };
-    const customers = await service('customers');
-    const ticketing = await service('ticketing', { CUSTOMERS_URL: customers });
-    const webhooks = await service('webhooks');
+    // Every service of the manifest, each its own process (the ones others call first): the gateway
+    // refuses to start without a URL for each, and ticket.created feeds the projections of several.
+    const [customers, knowledge, workspace, webhooks, game] = await Promise.all(['customers', 'knowledge', 'workspace', 'webhooks', 'game'].map((n) => service(n)));
+    const [ticketing, community, notifications] = await Promise.all([
+      service('ticketing', { CUSTOMERS_URL: customers }),
+      service('community', { CUSTOMERS_URL: customers }),
+      service('notifications', { WORKSPACE_URL: workspace, DATA_DIR: dataDir }),
+    ]);
+    const dataops = await service('dataops', { TICKETING_URL: ticketing, CUSTOMERS_URL: customers, KNOWLEDGE_URL: knowledge, COMMUNITY_URL: community, WORKSPACE_URL: workspace });
+    const urls = { ticketing, customers, webhooks, knowledge, workspace, game, community, notifications, dataops };
     const gateway = await start(
       'gateway/src/main.ts',
       {
@@ -89,7 +100,7 @@ export async function startMultiProcess(infra: { amqpUrl: string; redisUrl: stri
         HOST: '127.0.0.1',
         REDIS_URL: infra.redisUrl,
         REDIS_KEY_PREFIX: `${run}:`,
-        SERVICE_URLS: `ticketing=${ticketing},customers=${customers},webhooks=${webhooks}`,
+        SERVICE_URLS: Object.entries(urls).map(([n, u]) => `${n}=${u}`).join(','),
       },
       listening,
       profArgs(cpuProfDir, 'gateway'),

@@ -19,6 +19,7 @@ export * from './fields';
 export * from './operations';
 export * from './subscriptions';
 export * from './scoped';
+export * from './lean-reads';
 export * from './internal-client';
 export * from './custom-fields';
 export * from './bulk';

@@ -53,13 +53,37 @@ export function scopedModel<M extends mongoose.Model<any>>(model: M, scope: Scop
   });
 }
 
+/**
+ * Per models object, a prototype whose getters bind each model when first used (a request usually
+ * touches one or two of them); built once, so `scoped` costs one small object per call.
+ */
+const prototypes = new WeakMap<object, object>();
+interface ScopedState { scope: Scope; bound: Map<string, mongoose.Model<any>> }
+const STATE = Symbol('scoped');
+
+function prototypeOf(models: Record<string, mongoose.Model<any>>): object {
+  let proto = prototypes.get(models);
+  if (!proto) {
+    proto = {};
+    for (const key of Object.keys(models)) {
+      Object.defineProperty(proto, key, {
+        enumerable: true,
+        get(this: { [STATE]: ScopedState }) {
+          const st = this[STATE];
+          let m = st.bound.get(key);
+          if (!m) st.bound.set(key, (m = scopedModel(models[key], st.scope)));
+          return m;
+        },
+      });
+    }
+    prototypes.set(models, proto);
+  }
+  return proto;
+}
+
 /** Every model of a service, bound to one scope: `const db = scoped(models, ctx); db.tickets.findOne({_id})`. */
 export function scoped<M extends Record<string, mongoose.Model<any>>>(models: M, scope: Scope): M {
-  const out = {} as M;
-  // Each model is bound when first used: a request usually touches one or two of them.
-  for (const key of Object.keys(models) as (keyof M)[]) {
-    let bound: M[keyof M] | undefined;
-    Object.defineProperty(out, key, { enumerable: true, get: () => (bound ??= scopedModel(models[key], scope)) });
-  }
+  const out = Object.create(prototypeOf(models)) as M & { [STATE]: ScopedState };
+  out[STATE] = { scope, bound: new Map() };
   return out;
 }

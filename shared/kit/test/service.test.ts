@@ -12,6 +12,10 @@ import {
   defineService,
   handlersFor,
   InternalTokens,
+  leanCount,
+  leanFind,
+  leanFindOne,
+  leanPage,
   MemoryBus,
   newId,
   on,
@@ -157,6 +161,28 @@ test('a scoped model refuses nothing it should allow and never leaves its scope'
     // the plugin still refuses an unscoped query on the plain model
     expect(() => m.notes.find({})).not.toThrow();
     await expect(m.notes.find({}).exec()).rejects.toThrow(/tenancy/);
+  } finally {
+    await conn.close();
+  }
+});
+
+test('lean reads (the driver, no mongoose Query) answer what .lean() answers, in their scope only', async () => {
+  const conn = await mongoose.createConnection(mongo.uri(), { dbName: 'lean_reads' }).asPromise();
+  try {
+    const m = models(conn);
+    const a = { teamId: TEAM, mode: 'test' as const };
+    const b = { teamId: TEAM, mode: 'live' as const };
+    await scoped(m, a).notes.insertMany([{ _id: 'n1', text: 'a' }, { _id: 'n3', text: 'c' }]);
+    await scoped(m, b).notes.insertMany([{ _id: 'n2', text: 'a' }]);
+    expect(await leanFindOne(m.notes, a, { _id: 'n1' }, { projection: { teamId: 0, mode: 0 } })).toEqual(
+      await scoped(m, a).notes.findOne({ _id: 'n1' }, { teamId: 0, mode: 0 }).lean(),
+    );
+    // another partition's document is not there, even when the filter names that partition
+    expect(await leanFindOne(m.notes, a, { _id: 'n2' })).toBeNull();
+    expect(await leanFind(m.notes, a, { mode: 'live', text: 'a' })).toEqual([expect.objectContaining({ _id: 'n1', mode: 'test' })]);
+    expect(await leanCount(m.notes, b, {})).toBe(1);
+    const page = await leanPage<NoteDoc>(m.notes, a, {}, { page: 2, pageSize: 1 }, { sort: { _id: 1 }, projection: { text: 1 } });
+    expect(page).toEqual({ rows: [{ _id: 'n3', text: 'c' }], pagination: pageOf(2, 1, 2) });
   } finally {
     await conn.close();
   }

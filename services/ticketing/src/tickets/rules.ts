@@ -22,8 +22,10 @@ import {
   conflict,
   escapeRegex,
   eventScopeOf,
-  findPage,
   foundOr404,
+  leanFind,
+  leanFindOne,
+  leanPage,
   mergeFreeForm,
   newId,
   notFound,
@@ -404,7 +406,8 @@ export function ticketRules({ conn, models, customerRefs, customFields, members,
       if (search) filter.searchText = { $regex: escapeRegex(search.toLowerCase()) };
       const expand = expansions(q);
 
-      const { rows, pagination } = await findPage(db.tickets, filter, q, { projection: VIEW_FIELDS, sort });
+      // Through the driver (docs/adr/0043): the filter's values are stored as sent, nothing to cast.
+      const { rows, pagination } = await leanPage<TicketDoc>(models.tickets, ctx, filter, q, { projection: VIEW_FIELDS, sort });
       let byTicket: Map<string, MessageDoc[]> | undefined;
       if (expand.has('messages')) {
         byTicket = new Map(rows.map((t) => [t._id, [] as MessageDoc[]]));
@@ -421,11 +424,13 @@ export function ticketRules({ conn, models, customerRefs, customFields, members,
     },
 
     async get(ctx: RequestContext, id: string, q: GetTicketQuery = {}): Promise<TicketView> {
-      // The ticket and its thread in one round trip (both queries at once); no ticket, no answer.
+      // The ticket and its thread in one round trip (both queries at once), through the driver
+      // (docs/adr/0043: string ids, nothing to cast); no ticket, no answer.
       const [t, msgs] = await Promise.all([
-        findOr404(ctx, id),
-        scoped(models, ctx).messages.find({ ticketId: id }, MESSAGE_FIELDS).sort(CHRONOLOGICAL).lean<Unscoped<MessageDoc>[]>(),
+        leanFindOne<TicketDoc>(models.tickets, ctx, { _id: id }, { projection: VIEW_FIELDS }),
+        leanFind<Unscoped<MessageDoc>>(models.messages, ctx, { ticketId: id }, { projection: MESSAGE_FIELDS, sort: CHRONOLOGICAL }),
       ]);
+      if (!t) throw notFound('ticket', id);
       if (!expansions(q).has('customer')) return ticketView(t, { messages: msgs });
       return ticketView(t, { messages: msgs, customer: customerOf(await customersOf(ctx, [t]), t) });
     },

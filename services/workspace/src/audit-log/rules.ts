@@ -50,6 +50,22 @@ export function auditLogRules({ models, members }: AuditLogRulesDeps) {
     return event.actor.type === 'key' ? `API key ${event.actor.id ?? ''}`.trim() : `Member ${event.actor.id ?? ''}`.trim();
   }
 
+  /**
+   * Appends to one chain run one after another in this process (docs/adr/0043): concurrent events of
+   * one team and partition otherwise race for the same sequence, and all but one re-read and retry
+   * (under load, ~20 commands per event). Another replica's appends still race, and still retry.
+   */
+  const tails = new Map<string, Promise<void>>();
+  function inTurn(chain: string, append: () => Promise<void>): Promise<void> {
+    const run = (tails.get(chain) ?? Promise.resolve()).then(append);
+    const tail = run.catch(() => {});
+    tails.set(chain, tail);
+    void tail.then(() => {
+      if (tails.get(chain) === tail) tails.delete(chain);
+    });
+    return run;
+  }
+
   return {
     /** Appends the event's entry at the end of its chain; a redelivered event is already there and is skipped. */
     async record(event: EventEnvelope): Promise<void> {
@@ -77,15 +93,17 @@ export function auditLogRules({ models, members }: AuditLogRulesDeps) {
         const { teamId: _t, mode: _m, ...doc } = entry;
         await entries.create([{ ...doc, hash: entryHash(entry) }]);
       };
-      await retrying(
-        () =>
-          append().catch(async (err) => {
-            // The same event appended meanwhile (a concurrent redelivery): nothing to do.
-            if (isDuplicate(err) && (await entries.exists({ eventId: event.id }))) return;
-            throw err;
-          }),
-        isDuplicate,
-        APPEND_RETRIES,
+      await inTurn(`${event.teamId}:${event.mode}`, () =>
+        retrying(
+          () =>
+            append().catch(async (err) => {
+              // The same event appended meanwhile (a concurrent redelivery): nothing to do.
+              if (isDuplicate(err) && (await entries.exists({ eventId: event.id }))) return;
+              throw err;
+            }),
+          isDuplicate,
+          APPEND_RETRIES,
+        ),
       );
     },
 

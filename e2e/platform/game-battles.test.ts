@@ -7,6 +7,7 @@ import { Receiver } from '@helpdesk/testing';
 import { startTestPlatform, type TeamKeys, type TestPlatform } from '../support/platform';
 import { eventually, expectError, expectOk } from './helpdesk-helpers';
 import { playerWhen } from './game-helpers';
+import { StreamClient, streamPath } from './stream-helpers';
 import { addMember, WorkspaceEvents, type TestMember } from './workspace-helpers';
 
 const MINUTE = 60_000;
@@ -16,6 +17,10 @@ const gameClock = () => new Date(now);
 
 let tp: TestPlatform;
 let rx: Receiver;
+let stream: StreamClient;
+/** Game event types that came on the live partition's event stream. */
+const streamed: string[] = [];
+const STREAMED = ['game.boss.spawned', 'game.boss.defeated', 'game.boss.escaped', 'game.xp_awarded'];
 let team: TeamKeys;
 let ada: TestMember;
 let bo: TestMember;
@@ -30,8 +35,12 @@ beforeAll(async () => {
   ada = await addMember(tp, log, team, 'agent', team.sk_live);
   bo = await addMember(tp, log, team, 'agent', team.sk_live);
   expectOk(await tp.api.post(`/teams/${team.teamId}/webhooks`, { name: 'game feed', url: rx.url('/hook'), events: ['game.*'] }, { key: team.sk_live }), 201);
+  stream = new StreamClient(`${tp.baseUrl}${streamPath(team.teamId)}?types=game.*`, team.sk_live);
+  for (const type of STREAMED) stream.es.addEventListener(type, () => streamed.push(type));
+  await stream.opened;
 }, 90_000);
 afterAll(async () => {
+  stream?.close();
   await tp?.stop();
   await rx?.close();
 }, 60_000);
@@ -143,7 +152,7 @@ describe('game: a boss battle under fire', () => {
     expectError(await hit(bo, 'tkt_nosuchticket1'), 404, 'not_found_error', 'resource_not_found', 'ticketId');
   });
 
-  it('every change of the game state is an event: webhooks and the audit log carry them', async () => {
+  it('every change of the game state is an event: webhooks, the audit log and the event stream carry them', async () => {
     const wanted = ['game.boss.spawned', 'game.boss.damaged', 'game.boss.defeated', 'game.boss.escaped', 'game.xp_awarded', 'game.achievement.unlocked', 'game.level_up'];
     await eventually('every kind on the webhook', () => wanted.every((t) => hooks(t).length > 0), 30_000);
     expect(hooks('game.boss.spawned')).toHaveLength(2);
@@ -156,6 +165,8 @@ describe('game: a boss battle under fire', () => {
       });
       expect(entries[0]).toMatchObject({ action });
     }
+    await eventually('the boss events on the stream', () => STREAMED.every((t) => streamed.includes(t)), 30_000);
+    expect(streamed.filter((t) => t === 'game.boss.spawned')).toHaveLength(2);
     // The test partition's log knows nothing of the live world's game.
     expect(expectOk(await tp.api.get(`/teams/${team.teamId}/audit-log`, { key: team.sk_test, query: { action: 'game.boss.defeated' } }), 200)).toEqual([]);
   });

@@ -4,22 +4,28 @@
  * `pending`), continues it, reads it and its live stream; what a visitor sees is exactly the visitor's
  * fields (never staff data); every refusal answers the documented error and writes nothing.
  */
+import { MongoClient } from 'mongodb';
+import type { EventEnvelope } from '@helpdesk/contracts';
 import { startTestPlatform, type TeamKeys, type TestPlatform } from '../support/platform';
 import { createCustomer, eventually, expectError, expectOk, ISO, MSG_ID, TKT_ID } from './helpdesk-helpers';
 import { ConversationStream, conversationPath, startConversation, widgetPath } from './widget-helpers';
 
 let tp: TestPlatform;
 let team: TeamKeys;
+const confirmations: EventEnvelope[] = [];
 
 beforeAll(async () => {
   tp = await startTestPlatform();
   team = await tp.createTeam('Widget Co');
+  await tp.observe('customers', ['customer.confirmation_requested'], async (e) => {
+    confirmations.push(e);
+  });
 }, 60_000);
 afterAll(async () => {
   await tp?.stop();
 }, 60_000);
 
-const CONVERSATION_KEYS = ['createdAt', 'customer', 'id', 'messages', 'object', 'status', 'title', 'updatedAt'];
+const CONVERSATION_KEYS = ['awaitingEmailConfirmation', 'createdAt', 'customer', 'id', 'messages', 'object', 'status', 'title', 'updatedAt'];
 const VISITOR_MESSAGE_KEYS = ['content', 'createdAt', 'id', 'sender', 'senderName'];
 const staff = (key = team.sk_test) => tp.api.withKey(key);
 const total = async (path: string, key: string): Promise<number> => {
@@ -40,6 +46,7 @@ describe('a visitor writes', () => {
       title: 'My order is late',
       status: 'new',
       customer: { name: 'Vera Visitor', email: 'vera@example.com' },
+      awaitingEmailConfirmation: true,
       messages: [{ id: expect.stringMatching(MSG_ID), sender: 'customer', senderName: 'Vera Visitor', content: 'My order is late\nIt was due Monday.', createdAt: expect.stringMatching(ISO) }],
       conversationToken: expect.stringMatching(/^wct_[A-Za-z0-9_-]{43}$/),
       createdAt: expect.stringMatching(ISO),
@@ -140,7 +147,72 @@ describe('a visitor writes', () => {
   });
 });
 
+describe('a new customer confirms their email', () => {
+  beforeAll(async () => {
+    // Its own team: the visitors' limit counts per team and address (all tests run from 127.0.0.1).
+    team = await tp.createTeam('Confirm Co');
+  });
+
+  const codeFor = (email: string) => eventually(`the confirmation code for ${email}`, () => confirmations.find((e) => (e.data as any).customer.email === email)?.data as any);
+
+  it('is mailed a code; a wrong code is refused, the right one makes the pending customer active', async () => {
+    const c = await startConversation(tp, team.teamId, team.pk_test, { name: 'Cora', email: 'cora@example.com', message: 'Hi' });
+    expect(c.awaitingEmailConfirmation).toBe(true);
+    const requested = await codeFor('cora@example.com');
+    expect(requested.code).toMatch(/^[A-Z2-9]{8}$/);
+    const ticket = expectOk(await staff().get(`/teams/${team.teamId}/tickets/${c.id}`), 200);
+    expect(requested.customer).toEqual({ id: ticket.customerId, name: 'Cora', email: 'cora@example.com' });
+    // The notifications service's mail outbox holds the message for the customer, with the code.
+    const mongo = await MongoClient.connect(tp.platform.mongoUrl);
+    try {
+      const mail = await eventually('the confirmation mail', () => mongo.db('notifications').collection('mails').findOne({ to: 'cora@example.com' }));
+      expect(mail).toMatchObject({ kind: 'notification', notification: { type: 'customer_confirmation', title: `Your confirmation code: ${requested.code}` } });
+      expect(mail.notification.body).toContain(requested.code);
+    } finally {
+      await mongo.close();
+    }
+
+    const confirm = (code: string, token = c.conversationToken) => tp.api.post(conversationPath(team.teamId, c.id, token, '/confirmation'), { code }, { key: team.pk_test });
+    expectError(await confirm('WRONG234'), 400, 'invalid_request_error', 'parameter_invalid', 'code');
+    expectError(await confirm(''), 400, 'invalid_request_error', 'parameter_invalid', 'code');
+    expect(expectOk(await staff().get(`/teams/${team.teamId}/customers/${ticket.customerId}`), 200).status).toBe('pending');
+    // Any case, with a space: the visitor's typing.
+    const typed = `${requested.code.slice(0, 4).toLowerCase()} ${requested.code.slice(4)}`;
+    expect(expectOk(await confirm(typed), 200)).toEqual({ object: 'widget_confirmation', confirmed: true, customer: { name: 'Cora', email: 'cora@example.com' } });
+    expect(expectOk(await staff().get(`/teams/${team.teamId}/customers/${ticket.customerId}`), 200).status).toBe('active');
+    expect(expectOk(await tp.api.get(conversationPath(team.teamId, c.id, c.conversationToken), { key: team.pk_test }), 200).awaitingEmailConfirmation).toBe(false);
+    expectError(await confirm(requested.code), 400, 'invalid_request_error', 'parameter_invalid', 'code');
+    // Known now: the next conversation asks for nothing.
+    const next = await startConversation(tp, team.teamId, team.pk_test, { name: 'Cora', email: 'cora@example.com', message: 'Again' });
+    expect(next.awaitingEmailConfirmation).toBe(false);
+  });
+
+  it('spends the code after 5 wrong ones; another visitor\'s token confirms nothing', async () => {
+    const c = await startConversation(tp, team.teamId, team.pk_test, { name: 'Gus', email: 'gus@example.com', message: 'Hi' });
+    const other = await startConversation(tp, team.teamId, team.pk_test, { name: 'Ida', email: 'ida@example.com', message: 'Hi' });
+    const { code } = await codeFor('gus@example.com');
+    expectError(await tp.api.post(conversationPath(team.teamId, c.id, other.conversationToken, '/confirmation'), { code }, { key: team.pk_test }), 404, 'not_found_error', 'resource_not_found', 'conversationToken');
+    const confirm = (value: string) => tp.api.post(conversationPath(team.teamId, c.id, c.conversationToken, '/confirmation'), { code: value }, { key: team.pk_test });
+    for (let i = 0; i < 5; i++) expectError(await confirm('ZZZZZZZZ'), 400, 'invalid_request_error', 'parameter_invalid', 'code');
+    expectError(await confirm(code), 400, 'invalid_request_error', 'parameter_invalid', 'code');
+    const ticket = expectOk(await staff().get(`/teams/${team.teamId}/tickets/${c.id}`), 200);
+    expect(expectOk(await staff().get(`/teams/${team.teamId}/customers/${ticket.customerId}`), 200).status).toBe('pending');
+  });
+
+  it('a customer the team already knew is not asked', async () => {
+    await createCustomer(tp, 'Kim', 'kim@example.com', team.sk_test, `/teams/${team.teamId}`);
+    const c = await startConversation(tp, team.teamId, team.pk_test, { name: 'Kim', email: 'kim@example.com', message: 'Hi' });
+    expect(c.awaitingEmailConfirmation).toBe(false);
+    expectError(await tp.api.post(conversationPath(team.teamId, c.id, c.conversationToken, '/confirmation'), { code: 'ABCDEFGH' }, { key: team.pk_test }), 400, 'invalid_request_error', 'parameter_invalid', 'code');
+  });
+});
+
 describe('what a visitor may not do', () => {
+  beforeAll(async () => {
+    // Its own team: the visitors' limit counts per team and address (all tests run from 127.0.0.1).
+    team = await tp.createTeam('Refusals Co');
+  });
+
   it('a secret key is refused on every widget endpoint (403 secret_key_forbidden) and writes nothing', async () => {
     const c = await startConversation(tp, team.teamId, team.pk_test, { name: 'Key', email: 'key@example.com', message: 'Hi' });
     const before = await ticketCount();
@@ -259,6 +331,15 @@ describe('origins and rates', () => {
     expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0);
     expect(limited.body.error.retryAfter ?? limited.body.retryAfter).toBeDefined();
     expectOk(await read(b), 200);
+  });
+
+  it('limits requests without a conversation token per address (60 a minute)', async () => {
+    const t = await tp.createTeam('Crowd Co');
+    const config = () => tp.api.get(`${widgetPath(t.teamId)}/config`, { key: t.pk_test });
+    for (let i = 0; i < 60; i++) expectOk(await config(), 200);
+    expectError(await config(), 429, 'rate_limit_error', 'rate_limit_exceeded');
+    // Another team's widget is another count.
+    expectOk(await tp.api.get(`${widgetPath(tp.otherTeam.teamId)}/config`, { key: tp.otherTeam.pk_test }), 200);
   });
 
   it('limits the key (the team\'s publishable limit) whatever the visitor', async () => {

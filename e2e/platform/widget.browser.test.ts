@@ -11,7 +11,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { startTestPlatform, type TeamKeys, type TestPlatform } from '../support/platform';
-import { expectOk } from './helpdesk-helpers';
+import { eventually, expectOk } from './helpdesk-helpers';
 
 const CHROMIUM = '/usr/bin/chromium';
 const maybe = existsSync(CHROMIUM) ? describe : describe.skip;
@@ -36,10 +36,14 @@ maybe('the chat widget in headless Chromium', () => {
   let browser: Browser;
   let shop: http.Server;
   let shopUrl: string;
+  const codes = new Map<string, string>();
 
   beforeAll(async () => {
     tp = await startTestPlatform();
     team = await tp.createTeam('Acme Shop');
+    await tp.observe('customers', ['customer.confirmation_requested'], async (e: any) => {
+      codes.set(e.data.customer.email, e.data.code);
+    });
     const platformOrigin = new URL(tp.baseUrl).origin;
     shop = http.createServer((req, res) => {
       res.setHeader('content-type', 'text/html; charset=utf-8');
@@ -79,11 +83,16 @@ maybe('the chat widget in headless Chromium', () => {
     // The launcher, drawn by the settings: colour and corner, untouched by the page's CSS.
     const launcher = page.getByRole('button', { name: 'Open chat' });
     await launcher.waitFor();
+    // (Functions run in the page: its globals, which this file's Node typings do not know.)
     await page.waitForFunction(() => {
-      const b = document.querySelector('#helpdesk-widget')?.shadowRoot?.querySelector('.launcher');
-      return !!b && getComputedStyle(b).backgroundColor === 'rgb(10, 125, 51)';
+      const w = globalThis as any;
+      const b = w.document.querySelector('#helpdesk-widget')?.shadowRoot?.querySelector('.launcher');
+      return !!b && w.getComputedStyle(b).backgroundColor === 'rgb(10, 125, 51)';
     });
-    const look = await launcher.evaluate((b) => ({ display: getComputedStyle(b).display, fontSize: getComputedStyle(b).fontSize, color: getComputedStyle(b).color }));
+    const look = await launcher.evaluate((b) => {
+      const style = (globalThis as any).getComputedStyle(b);
+      return { display: style.display, fontSize: style.fontSize, color: style.color };
+    });
     expect(look).toEqual({ display: 'block', fontSize: '16px', color: 'rgb(255, 255, 255)' });
     const box = (await launcher.boundingBox())!;
     expect(box.x).toBeLessThan(100); // bottom-left
@@ -94,7 +103,7 @@ maybe('the chat widget in headless Chromium', () => {
     await page.keyboard.press('Enter');
     await page.getByRole('dialog', { name: 'Chat with us' }).waitFor();
     await page.getByText('Hello from Acme! Ask us anything.').waitFor();
-    expect(await page.getByLabel('Your name').evaluate((el) => el === (el.getRootNode() as ShadowRoot).activeElement)).toBe(true);
+    expect(await page.getByLabel('Your name').evaluate((el) => el === (el.getRootNode() as any).activeElement)).toBe(true);
     await page.keyboard.type('Wanda Widget');
     await page.keyboard.press('Tab');
     await page.keyboard.type('wanda@example.com');
@@ -111,6 +120,14 @@ maybe('the chat widget in headless Chromium', () => {
     const customer = expectOk(await tp.api.get(`/teams/${team.teamId}/customers/${ticket.customerId}`, { key: team.sk_test }), 200);
     expect(customer).toMatchObject({ email: 'wanda@example.com', status: 'pending' });
 
+    // The code mailed to the new customer, typed into the panel: their email is confirmed, they are active.
+    const code = await eventually('the confirmation code', () => codes.get('wanda@example.com'));
+    await page.getByText('We emailed a confirmation code to wanda@example.com').waitFor();
+    await page.getByLabel('Confirmation code').fill(code);
+    await page.getByRole('button', { name: 'Confirm email' }).click();
+    await page.getByText('Thank you, your email is confirmed.').waitFor();
+    expect(expectOk(await tp.api.get(`/teams/${team.teamId}/customers/${ticket.customerId}`, { key: team.sk_test }), 200).status).toBe('active');
+
     // An internal note, then a public reply: the reply appears (live), the note never does.
     const messages = `/teams/${team.teamId}/tickets/${ticket.id}/messages`;
     expectOk(await tp.api.post(messages, { content: 'INTERNAL: customer seems upset', messageType: 'internal' }, { key: team.sk_test }), 201);
@@ -122,12 +139,13 @@ maybe('the chat widget in headless Chromium', () => {
     // axe-core in the page, the panel open: nothing serious or critical.
     await page.addScriptTag({ content: readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8') });
     const violations = await page.evaluate(async () => {
-      const result = await (window as any).axe.run(document, { resultTypes: ['violations'] });
+      const w = globalThis as any;
+      const result = await w.axe.run(w.document, { resultTypes: ['violations'] });
       return (result.violations as any[]).map((v) => ({ id: v.id, impact: v.impact, nodes: v.nodes.length }));
     });
     // The shop's own page is not ours: only violations inside the widget count.
     const ours = await page.evaluate(async () => {
-      const result = await (window as any).axe.run({ include: [['#helpdesk-widget']] }, { resultTypes: ['violations'] });
+      const result = await (globalThis as any).axe.run({ include: [['#helpdesk-widget']] }, { resultTypes: ['violations'] });
       return (result.violations as any[]).map((v) => ({ id: v.id, impact: v.impact, targets: v.nodes.map((n: any) => n.target) }));
     });
     expect(ours.filter((v) => v.impact === 'serious' || v.impact === 'critical')).toEqual([]);

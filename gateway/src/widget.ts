@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import path from 'node:path';
-import { WIDGET_VISITOR_PER_MINUTE } from '@helpdesk/contracts';
+import { WIDGET_ADDRESS_PER_MINUTE, WIDGET_VISITOR_PER_MINUTE } from '@helpdesk/contracts';
 import { ApiError, type KeyClaims } from '@helpdesk/kit';
 import { buildSync } from 'esbuild';
 import { BASE_PATH, DONE, type Exchange, type GatewayContext, type Step } from './pipeline/exchange';
@@ -133,11 +133,12 @@ export const widget: Step = async (x, g) => {
   } catch (err) {
     throw g.storeDown(err, x.requestId);
   }
-  if (hit.count > WIDGET_VISITOR_PER_MINUTE) {
+  const limit = token ? WIDGET_VISITOR_PER_MINUTE : WIDGET_ADDRESS_PER_MINUTE;
+  if (hit.count > limit) {
     const retryAfter = Math.max(1, Math.ceil((hit.resetAtMs - Date.now()) / 1000));
     // A browser may read why (its origin passed above), as with any publishable key's answer.
     if (origin && typeof authorization === 'string' && authorization.startsWith('Bearer pk_')) corsHeaders(x, origin);
-    throw new ApiError('rate_limit_exceeded', `This visitor's limit of ${WIDGET_VISITOR_PER_MINUTE} requests per minute is exceeded. Retry after ${retryAfter} s.`, undefined, {
+    throw new ApiError('rate_limit_exceeded', `This visitor's limit of ${limit} requests per minute is exceeded. Retry after ${retryAfter} s.`, undefined, {
       headers: { 'Retry-After': String(retryAfter) },
       extra: { retryAfter },
     });

@@ -44,6 +44,8 @@ h2 { margin: 0; font-size: 16px; }
 .who { font-size: 12px; font-weight: 600; color: #424a53; }
 .alert { margin: 0 16px; color: #b3261e; font-size: 13px; }
 .alert:empty { display: none; }
+.confirm { margin: 8px 16px 0; padding: 8px; border: 1px solid #d0d7de; border-radius: 8px; display: flex; flex-direction: column; gap: 6px; font-size: 13px; }
+.confirm p { margin: 0; }
 .compose { padding: 8px 16px 16px; display: flex; flex-direction: column; gap: 8px; }
 .field { display: flex; flex-direction: column; gap: 2px; }
 label { font-size: 13px; font-weight: 600; color: #1f2328; }

@@ -26,6 +26,8 @@ interface Message {
 interface Conversation {
   id: string;
   title: string;
+  awaitingEmailConfirmation: boolean;
+  customer: { name: string; email: string };
   messages: Message[];
   conversationToken?: string;
 }
@@ -87,7 +89,12 @@ function start(tag: HTMLScriptElement): void {
   identity.append(field('hd-name', 'Your name', nameInput), field('hd-email', 'Your email', emailInput));
   const send = el('button', { type: 'submit', class: 'send' }, 'Send');
   form.append(identity, field('hd-message', 'Message', messageInput), send);
-  panel.append(header, greeting, log, alert, form);
+  // A new customer's email is confirmed with the code mailed to it (their first confirmed sign-in).
+  const confirmForm = el('form', { class: 'confirm', novalidate: '', hidden: '' });
+  const confirmText = el('p');
+  const codeInput = el('input', { type: 'text', name: 'code', autocomplete: 'one-time-code', maxlength: '32' });
+  confirmForm.append(confirmText, field('hd-code', 'Confirmation code', codeInput), el('button', { type: 'submit', class: 'send' }, 'Confirm email'));
+  panel.append(header, greeting, log, alert, confirmForm, form);
   root.append(style, launcher, panel);
 
   let stored: Stored | null = null;
@@ -134,6 +141,24 @@ function start(tag: HTMLScriptElement): void {
     if (!res.ok) throw Object.assign(new Error(json.error?.message ?? `Request failed (${res.status}).`), { status: res.status, code: json.error?.code });
     return json.data as T;
   }
+  const awaitConfirmation = (c: Conversation) => {
+    confirmForm.hidden = !c.awaitingEmailConfirmation;
+    confirmText.textContent = `We emailed a confirmation code to ${c.customer.email}. Enter it to confirm your email.`;
+  };
+  confirmForm.addEventListener('submit', (e) => {
+    e.preventDefault();
+    showError('');
+    if (!stored || !codeInput.value.trim()) return;
+    call('POST', `/conversations/${stored.conversationId}/confirmation${tokenQuery()}`, { code: codeInput.value.trim() }).then(
+      () => {
+        confirmForm.hidden = true;
+        showError('');
+        greeting.textContent = 'Thank you, your email is confirmed.';
+        messageInput.focus();
+      },
+      (err: Error) => showError(err.message),
+    );
+  });
   const tokenQuery = () => `?conversationToken=${encodeURIComponent(stored!.conversationToken)}`;
 
   /** The conversation's live messages: server-sent events over fetch, reconnecting with the last id. */
@@ -188,6 +213,7 @@ function start(tag: HTMLScriptElement): void {
     shown.clear();
     items.replaceChildren();
     identity.hidden = false;
+    confirmForm.hidden = true;
     nameInput.required = true;
     emailInput.required = true;
   }
@@ -199,6 +225,7 @@ function start(tag: HTMLScriptElement): void {
     try {
       const c = await call<Conversation>('GET', `/conversations/${stored.conversationId}${tokenQuery()}`);
       c.messages.forEach(render);
+      awaitConfirmation(c);
     } catch (err) {
       if ((err as { status?: number }).status === 404) forget();
     }
@@ -226,6 +253,7 @@ function start(tag: HTMLScriptElement): void {
           save();
           conversing();
           c.messages.forEach(render);
+          awaitConfirmation(c);
           void stream();
         });
     sent

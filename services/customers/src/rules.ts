@@ -4,6 +4,7 @@ import { groupRules } from './customer-groups/rules';
 import { statusRules } from './customer-statuses/rules';
 import { customerRules } from './customers/rules';
 import type { CustomersModels } from './models';
+import { widgetSignUpRules } from './widget-sign-ups/rules';
 
 /** Every resource's rules, wired once; handlers and consumers share them. */
 export function customersRules({ conn, models }: ServiceDeps<CustomersModels>) {
@@ -12,6 +13,7 @@ export function customersRules({ conn, models }: ServiceDeps<CustomersModels>) {
   const customers = customerRules({ conn, models, statuses, customFields });
   const groups = groupRules({ conn, models });
   const members = memberRules({ conn, models, groups });
-  return { statuses, customers, groups, members, customFields };
+  const widgetSignUps = widgetSignUpRules({ conn, models, customers });
+  return { statuses, customers, groups, members, customFields, widgetSignUps };
 }
 export type CustomersRules = ReturnType<typeof customersRules>;

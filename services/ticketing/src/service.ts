@@ -1,4 +1,4 @@
-import { TICKETING, TICKETING_AUTOMATIONS, TICKETING_BULK_INTERNAL, TICKETING_SEARCH_INTERNAL, WIDGET, WIDGET_INTERNAL } from '@helpdesk/contracts';
+import { TICKETING, TICKETING_AUTOMATIONS, TICKETING_BULK_INTERNAL, TICKETING_SEARCH_INTERNAL, WIDGET, WIDGET_CONFIRMATION, WIDGET_INTERNAL } from '@helpdesk/contracts';
 import { INBOUND_EMAIL, INBOUND_EMAIL_INTERNAL } from '@helpdesk/contracts';
 import { defineService } from '@helpdesk/kit';
 import { inboundEmailConsumers } from './inbound-email/consumers';
@@ -22,7 +22,7 @@ import { widgetHandlers } from './widget/handlers';
 export const ticketingService = (config: TicketingConfig) =>
   defineService({
     name: 'ticketing',
-    operations: { ...TICKETING, ...TICKETING_AUTOMATIONS, ...TICKETING_BULK_INTERNAL, ...TICKETING_SEARCH_INTERNAL, ...INBOUND_EMAIL, ...INBOUND_EMAIL_INTERNAL, ...WIDGET, ...WIDGET_INTERNAL },
+    operations: { ...TICKETING, ...TICKETING_AUTOMATIONS, ...TICKETING_BULK_INTERNAL, ...TICKETING_SEARCH_INTERNAL, ...INBOUND_EMAIL, ...INBOUND_EMAIL_INTERNAL, ...WIDGET, ...WIDGET_CONFIRMATION, ...WIDGET_INTERNAL },
     models: ticketingModels,
     rules: (deps) => ticketingRules(deps, config),
     handlers: (rules, deps) => ({ ...ticketHandlers(rules), ...messageHandlers(rules), ...mergeHandlers(rules), ...slaHandlers(rules), ...ticketBulkHandlers(rules, deps), ...ticketSearchHandlers(rules, deps.models), ...automationHandlers(rules), ...aiHandlers(rules), ...analyticsHandlers(rules), ...inboundEmailHandlers(rules), ...widgetHandlers(rules) }),

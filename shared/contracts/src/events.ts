@@ -185,6 +185,15 @@ export const EVENT_CATALOG = {
   'customer.created': { version: 1, data: z.object({ customer: customerSnapshotSchema }) },
   'customer.updated': { version: 1, data: z.object({ customer: customerSnapshotSchema, ...changeFields }) },
   'customer.deleted': { version: 1, data: z.object({ customerId: z.string(), customer: customerSnapshotSchema }) },
+  /**
+   * A widget sign-up with an email not confirmed yet (docs/adr/0040): the code the notifications service
+   * mails to the customer, which the visitor types into the widget. The team's own data: its holder
+   * can do no more than the team's keys can (set the customer's status).
+   */
+  'customer.confirmation_requested': {
+    version: 1,
+    data: z.object({ customer: z.object({ id: z.string(), name: z.string(), email: z.string() }), code: z.string(), expiresAt: iso }),
+  },
 
   'customer_group.created': { version: 1, data: z.object({ group: customerGroupSnapshotSchema }) },
   'customer_group.updated': { version: 1, data: z.object({ group: customerGroupSnapshotSchema, ...changeFields }) },

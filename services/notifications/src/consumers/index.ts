@@ -6,6 +6,7 @@ import { gameConsumers } from './game';
 import { slaConsumers } from './sla';
 import { ticketConsumers } from './tickets';
 import { workspaceConsumers } from './workspace';
+import { widgetConfirmationConsumers } from './widget-confirmations';
 
 /**
  * Everything the notifications service reacts to, in one list (queue `helpdesk.notifications`); a
@@ -28,5 +29,6 @@ export const consumers = ({ members, notifications, mail }: NotificationsRules, 
     on('automation.member_notified', automationConsumers(conn, members, notifications).memberNotified), // automation, for the member a rule names
     on('game.boss.spawned', game.bossSpawned), // boss_spawned for every member not in boring mode
     on('game.boss.defeated', game.bossDefeated), // boss_defeated, with each member's share
+    on('customer.confirmation_requested', widgetConfirmationConsumers(conn, mail).requested), // a widget sign-up's confirmation code (docs/adr/0040)
   ];
 };

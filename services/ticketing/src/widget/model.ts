@@ -15,6 +15,8 @@ export interface WidgetConversationDoc {
   /** As the visitor gave them (the customer record keeps its own name). */
   visitorName: string;
   visitorEmail: string;
+  /** The visitor's email waits for its confirmation code (a `pending` customer was signed up). */
+  awaitingEmailConfirmation: boolean;
   createdAt: Date;
 }
 
@@ -25,6 +27,7 @@ const conversationSchema = new mongoose.Schema<WidgetConversationDoc>(
     customerId: { type: String, required: true },
     visitorName: { type: String, required: true },
     visitorEmail: { type: String, required: true },
+    awaitingEmailConfirmation: { type: Boolean, required: true, default: false },
     createdAt: { type: Date, required: true },
   },
   { collection: 'widget_conversations', versionKey: false, strict: 'throw' },

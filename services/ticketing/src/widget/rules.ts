@@ -42,7 +42,13 @@ export function widgetRules({ models, tickets, messages, customersUrl, customers
       if (!signUp) throw new ApiError('service_unavailable', 'The customers service did not answer. Please retry later.');
       const token = newToken();
       const subject = input.subject?.trim() ? input.subject : input.message.trim().split('\n')[0];
-      const conversation = { tokenHash: hashOf(token), customerId: signUp.customer.id, visitorName: input.name, visitorEmail: input.email };
+      const conversation = {
+        tokenHash: hashOf(token),
+        customerId: signUp.customer.id,
+        visitorName: input.name,
+        visitorEmail: input.email,
+        awaitingEmailConfirmation: signUp.confirmationSent,
+      };
       const db = scoped(models, ctx);
       const ticket = await tickets.create(
         ctx,
@@ -72,6 +78,18 @@ export function widgetRules({ models, tickets, messages, customersUrl, customers
       const c = await open(ctx, conversationId, token);
       const added = await messages.add(ctx, conversationId, { content: input.content, sender: 'customer', senderName: c.visitorName, isInternal: false });
       return visitorMessage(added);
+    },
+
+    /** The code mailed to a pending customer: the customers service checks it and makes them active. */
+    async confirmEmail(ctx: RequestContext, conversationId: string, token: string, code: string, jwt: string) {
+      const c = await open(ctx, conversationId, token);
+      if (!c.awaitingEmailConfirmation) throw new ApiError('parameter_invalid', 'This conversation has no email waiting for a confirmation code.', 'code');
+      const confirmed = await signUps.forRequest(jwt, ctx.requestId).call('confirmWidgetCustomer', { body: { customerId: c.customerId, code } });
+      if (!confirmed) throw new ApiError('service_unavailable', 'The customers service did not answer. Please retry later.');
+      if (!confirmed.confirmed) throw new ApiError('parameter_invalid', 'This confirmation code is wrong or has expired.', 'code');
+      // Every conversation of this customer stops asking.
+      await scoped(models, ctx).widgetConversations.updateMany({ customerId: c.customerId }, { $set: { awaitingEmailConfirmation: false } });
+      return { object: 'widget_confirmation' as const, confirmed: true as const, customer: { name: c.visitorName, email: c.visitorEmail } };
     },
 
     /** For the conversation's stream (the notifications service asks). */

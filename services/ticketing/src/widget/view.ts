@@ -14,7 +14,7 @@ export const visitorMessage = (m: MessageSnapshot): WidgetMessage => ({
 });
 
 export function conversationView(
-  c: Pick<WidgetConversationDoc, '_id' | 'visitorName' | 'visitorEmail'>,
+  c: Pick<WidgetConversationDoc, '_id' | 'visitorName' | 'visitorEmail' | 'awaitingEmailConfirmation'>,
   t: { title: string; status: string; createdAt: string; updatedAt: string },
   messages: readonly MessageSnapshot[],
 ): WidgetConversation {
@@ -24,6 +24,7 @@ export function conversationView(
     title: t.title,
     status: t.status,
     customer: { name: c.visitorName, email: c.visitorEmail },
+    awaitingEmailConfirmation: c.awaitingEmailConfirmation,
     messages: messages.filter((m) => !m.isInternal).map(visitorMessage),
     createdAt: t.createdAt,
     updatedAt: t.updatedAt,

@@ -17,8 +17,9 @@ export const WIDGET_CONTENT_MAX = 5_000;
 export const WIDGET_BODY_LIMIT_BYTES = 32 * 1024;
 /** A conversation token: `wct_` and 43 base64url characters (32 random bytes); stored hashed. */
 export const CONVERSATION_TOKEN_RE = /^wct_[A-Za-z0-9_-]{43}$/;
-/** The per-visitor limit the gateway applies to the widget's endpoints, beside the key's own. */
+/** The per-visitor limits the gateway applies to the widget's endpoints, beside the key's own: per conversation token, and per address (and team) for requests without one (visitors behind one address share it). */
 export const WIDGET_VISITOR_PER_MINUTE = 20;
+export const WIDGET_ADDRESS_PER_MINUTE = 60;
 /** A subject or first line longer than the ticket title's 255 characters is cut to fit (the spec). */
 export const WIDGET_TITLE_MAX = 255;
 
@@ -47,6 +48,16 @@ export type StartWidgetConversationInput = z.output<typeof startWidgetConversati
 
 export const addWidgetMessageBody = z.strictObject({ content: contentField });
 export type AddWidgetMessageInput = z.output<typeof addWidgetMessageBody>;
+
+/** The code mailed to a widget sign-up with an unconfirmed email: 8 letters and digits (case and spaces ignored). */
+export const CONFIRMATION_CODE_ALPHABET = 'ABCDEFGHJKLMNPQRSTUVWXYZ23456789';
+export const CONFIRMATION_CODE_LENGTH = 8;
+/** Wrong codes a confirmation takes before it is spent (a new conversation mails a new code). */
+export const CONFIRMATION_ATTEMPTS_MAX = 5;
+export const confirmWidgetEmailBody = z.strictObject({ code: z.string().min(1).max(32) });
+export const widgetConfirmationSchema = z
+  .object({ object: z.literal('widget_confirmation'), confirmed: z.literal(true), customer: z.object({ name: z.string(), email: z.string() }) })
+  .meta({ id: 'WidgetConfirmation' });
 
 const conversationTokenField = z
   .string()
@@ -77,6 +88,8 @@ export const widgetConversationSchema = z
     title: z.string(),
     status: z.string(),
     customer: z.object({ name: z.string(), email: z.string() }),
+    /** True while the visitor's email waits for its confirmation code (a `pending` customer was signed up). */
+    awaitingEmailConfirmation: z.boolean(),
     messages: z.array(widgetMessageSchema),
     createdAt: z.string(),
     updatedAt: z.string(),
@@ -102,8 +115,8 @@ const conversationParams = { teamId: 'team', conversationId: 'ticket' } as const
 const RULES =
   'Publishable key only (a secret key: 403 `secret_key_forbidden`); from a browser, the page\'s origin must be in the widget ' +
   'settings\' `allowedOrigins` (empty: any origin), otherwise 403 `origin_not_allowed` and no CORS headers, preflight included. ' +
-  `Each visitor (conversation token, or address before one exists) is also limited to ${WIDGET_VISITOR_PER_MINUTE} requests a ` +
-  `minute beside the key's limit (429 \`rate_limit_exceeded\`). Bodies over ${WIDGET_BODY_LIMIT_BYTES / 1024} KiB: 413 ` +
+  `Each visitor is also limited beside the key's limit: ${WIDGET_VISITOR_PER_MINUTE} requests a minute per conversation token, ` +
+  `${WIDGET_ADDRESS_PER_MINUTE} per address for requests without one (429 \`rate_limit_exceeded\`). Bodies over ${WIDGET_BODY_LIMIT_BYTES / 1024} KiB: 413 ` +
   `\`parameter_invalid\`; a message over ${WIDGET_CONTENT_MAX} characters: 400 \`parameter_invalid\`.`;
 const TOKEN_RULE =
   ' `conversationToken` (query) is the token the conversation was started with: absent or malformed is 400 (param ' +
@@ -169,6 +182,30 @@ export const WIDGET = defineOperations({
   },
 });
 
+export const WIDGET_CONFIRMATION = defineOperations({
+  confirmWidgetEmail: {
+    ...widget,
+    service: 'ticketing',
+    method: 'POST',
+    path: '/teams/{teamId}/widget/conversations/{conversationId}/confirmation',
+    summary: 'Confirm the visitor\'s email with the code mailed to it (a pending customer becomes active)',
+    description:
+      'A conversation started with an email no customer had signs up a `pending` customer and mails a code of 8 letters and digits ' +
+      '(valid 24 hours) to that email; the visitor types it into the widget. The right code makes the customer `active` (their first ' +
+      'confirmed sign-in) and the conversation\'s `awaitingEmailConfirmation` false. A wrong or expired code is 400 `parameter_invalid` ' +
+      `(param \`code\`); after ${CONFIRMATION_ATTEMPTS_MAX} wrong codes the code is spent (a new conversation mails a new one). Nothing to ` +
+      'confirm (the customer was known, or is confirmed already): 400 `parameter_invalid` (param `code`).' +
+      TOKEN_RULE +
+      ' ' +
+      RULES,
+    params: conversationParams,
+    query: widgetConversationQuery,
+    body: confirmWidgetEmailBody,
+    success: { status: 200, data: widgetConfirmationSchema, shape: 'envelope' },
+    errors: ['parameter_missing', 'parameter_invalid', 'invalid_json', 'resource_not_found'],
+  },
+});
+
 export const WIDGET_STREAM = defineOperations({
   streamWidgetConversation: {
     ...widget,
@@ -223,7 +260,21 @@ export const CUSTOMERS_WIDGET_INTERNAL = defineOperations({
     permission: null,
     params: {},
     body: z.strictObject({ name: nameField(), email: z.email().max(EMAIL_MAX) }),
-    success: { status: 200, data: z.object({ customer: customerSnapshotSchema, created: z.boolean() }), shape: 'envelope' },
+    success: { status: 200, data: z.object({ customer: customerSnapshotSchema, created: z.boolean(), confirmationSent: z.boolean() }), shape: 'envelope' },
+    errors: ['parameter_invalid'],
+  },
+  confirmWidgetCustomer: {
+    service: 'customers',
+    tag: 'Customers',
+    keys: 'visitor',
+    internal: true,
+    method: 'POST',
+    path: '/internal/widget-confirmations',
+    summary: 'A pending customer\'s confirmation code: the right one makes them active (`confirmed: false`: wrong, expired or spent)',
+    permission: null,
+    params: {},
+    body: z.strictObject({ customerId: z.string(), code: z.string().min(1).max(32) }),
+    success: { status: 200, data: z.object({ confirmed: z.boolean(), customer: customerSnapshotSchema.nullable() }), shape: 'envelope' },
     errors: ['parameter_invalid'],
   },
 });

@@ -64,7 +64,7 @@ export function customerRules({ conn, models, statuses, customFields }: Customer
   }
 
   /** Customers written in one transaction, one `customer.created` each (a taken email refuses them all: a 409 for one, a duplicate-key error for many). */
-  async function insert(ctx: RequestContext, docs: Unscoped<CustomerDoc>[]): Promise<Unscoped<CustomerDoc>[]> {
+  async function insert(ctx: RequestContext, docs: Unscoped<CustomerDoc>[], also?: (session: mongoose.ClientSession, emit: Emit) => Promise<void>): Promise<Unscoped<CustomerDoc>[]> {
     const db = scoped(models, ctx);
     await conflictOnDuplicate(
       () =>
@@ -74,6 +74,7 @@ export function customerRules({ conn, models, statuses, customFields }: Customer
           // Built field by field (newCustomerOf): inserted lean, without hydrating them again (docs/adr/0019).
           else await db.customers.insertMany(docs, { session, lean: true });
           for (const doc of docs) emit({ type: 'customer.created', data: { customer: customerSnapshot(doc) } });
+          if (also) await also(session, emit);
         }),
       EMAIL_TAKEN,
     );
@@ -146,8 +147,9 @@ export function customerRules({ conn, models, statuses, customFields }: Customer
     },
 
     /** A widget sign-up (docs/adr/0040): a customer with an email not confirmed yet, status `pending`; 409 when the email is taken. */
-    async createPending(ctx: RequestContext, name: string, email: string): Promise<CustomerSnapshot> {
-      const [doc] = await insert(ctx, [{ ...newCustomer({ name, email, tags: [], notes: null, metadata: {} }), status: 'pending' }]);
+    async createPending(ctx: RequestContext, name: string, email: string, also?: (session: mongoose.ClientSession, emit: Emit, customer: CustomerSnapshot) => Promise<void>): Promise<CustomerSnapshot> {
+      const pending: Unscoped<CustomerDoc> = { ...newCustomer({ name, email, tags: [], notes: null, metadata: {} }), status: 'pending' };
+      const [doc] = await insert(ctx, [pending], also && ((session, emit) => also(session, emit, customerSnapshot(pending))));
       return customerSnapshot(doc);
     },
 

@@ -67,6 +67,7 @@ async function closeAll(m: TestMember, ids: string[], closedBefore: number) {
 
 const hit = (m: TestMember, ticketId: string) => tp.api.post(`${G()}/boss/damage`, { ticketId }, { key: m.key });
 const boss = async () => expectOk(await tp.api.get(`${G()}/boss`, { key: ada.key }), 200);
+const get = async (m: TestMember) => expectOk(await tp.api.get(`${G()}/player/${m.id}`, { key: m.key }), 200);
 const hooks = (type: string) => rx.forPath('/hook').map((r) => JSON.parse(r.body)).filter((b) => b.type === type);
 
 describe('game: a boss battle under fire', () => {
@@ -174,7 +175,7 @@ describe('game: a boss battle under fire', () => {
 
 describe('game: seasons', () => {
   jest.setTimeout(120_000);
-  it('a new season starts levels and XP again and keeps lifetime stats; the past season keeps its final level', async () => {
+  it('a new season starts levels and XP again and keeps lifetime stats; the past season keeps its final level; a streak day adds its bonus', async () => {
     const before = expectOk(await tp.api.get(`${G()}/player/${ada.id}`, { key: ada.key }), 200);
     expect(before.xp).toBeGreaterThan(0);
     const d = new Date(now);
@@ -191,6 +192,12 @@ describe('game: seasons', () => {
     const seasons = expectOk(await tp.api.get(`${G()}/seasons`, { key: ada.key, query: { userId: ada.id } }), 200);
     expect(seasons.find((s: any) => s.id === before.season.id)).toMatchObject({ finalLevel: before.level, finalXp: before.xp });
     expect(expectOk(await tp.api.get(`${G()}/player/${ada.id}`, { key: ada.key }), 200)).toMatchObject({ level: 1, xp: 10 });
+
+    // A paying close the next day too: a 2-day streak adds 5% (a normal ticket: 20 → 21 XP).
+    now += 24 * 60 * MINUTE;
+    const next2 = (await customerTickets(1, 'normal'))[0]!;
+    await closeAll(ada, [next2.id], before.stats.ticketsClosed + 1);
+    expect(await get(ada)).toMatchObject({ xp: 10 + 21, streaks: { current: 2 } });
     await eventually('game.season.rolled_over on the webhook', () => hooks('game.season.rolled_over').length > 0, 30_000);
     expect(hooks('game.season.rolled_over').map((h) => h.data)).toEqual([expect.objectContaining({ memberId: ada.id, fromSeasonId: before.season.id, toSeasonId: next.id, finalLevel: before.level })]);
   });

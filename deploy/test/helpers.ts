@@ -36,7 +36,7 @@ const PROCESS_ENV: Record<string, string[]> = {
   ticketing: [...SERVICE_ENV, 'CUSTOMERS_URL'],
   webhooks: [...SERVICE_ENV, 'WEBHOOKS_TIMEOUT_MS'],
   community: [...SERVICE_ENV, 'CUSTOMERS_URL', 'ATTACHMENTS_S3_URL'],
-  notifications: [...SERVICE_ENV, 'WORKSPACE_URL', 'SMTP_URL'],
+  notifications: [...SERVICE_ENV, 'WORKSPACE_URL', 'TICKETING_URL', 'SMTP_URL'],
   dataops: [...SERVICE_ENV, 'TICKETING_URL', 'CUSTOMERS_URL', 'KNOWLEDGE_URL', 'COMMUNITY_URL', 'WORKSPACE_URL'],
 };
 /** Documented variables a process may also be given (ARCHITECTURE.md, Embedded defaults). */
@@ -71,6 +71,8 @@ export const INTERNAL_CALLS: { caller: string; callee: string; env: string }[] =
   { caller: 'ticketing', callee: 'customers', env: 'CUSTOMERS_URL' },
   { caller: 'community', callee: 'customers', env: 'CUSTOMERS_URL' },
   { caller: 'notifications', callee: 'workspace', env: 'WORKSPACE_URL' },
+  // The widget conversation stream checks its token (docs/adr/0040).
+  { caller: 'notifications', callee: 'ticketing', env: 'TICKETING_URL' },
   { caller: 'dataops', callee: 'ticketing', env: 'TICKETING_URL' },
   { caller: 'dataops', callee: 'customers', env: 'CUSTOMERS_URL' },
   { caller: 'dataops', callee: 'knowledge', env: 'KNOWLEDGE_URL' },

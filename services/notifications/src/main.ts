@@ -14,7 +14,7 @@ const env = z.object({
   DATA_DIR: z.string().min(1).default('./data'),
   MAIL_FROM: z.string().min(3).optional(),
   REDIS_URL: optionalUrl(),
-  TICKETING_URL: optionalUrl(),
+  TICKETING_URL: optionalUrl().describe('The ticketing service: checks a widget conversation token when its stream opens (docs/adr/0040); unset: those streams answer 503.'),
 });
 
 runServiceMain('notifications', env, (opts, e) =>

@@ -16,6 +16,7 @@ import { readFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
 import { MongoClient, type Document } from 'mongodb';
+import { searchTokensOf } from '@helpdesk/kit';
 import { pct, startLocalPlatform } from './processes';
 
 const { values } = parseArgs({ options: { searches: { type: 'string', default: '200' }, imports: { type: 'string', default: '500' }, 'import-only': { type: 'boolean', default: false }, 'cpu-prof': { type: 'string' } } });
@@ -108,12 +109,21 @@ async function main(): Promise<void> {
     // Seed 10,000 tickets, 10,000 customers and 1,000 articles: clones of one record made through the API,
     // written straight to each service's database (what is measured below is reading them, not writing them).
     await call('POST', `${base}/articles`, { title: 'Template article', content: 'How to fix a printer.', status: 'published' });
-    await seed(mongo, 'ticketing', 'tickets', 10_000, (t, i) => ({
-      ...t, _id: `tkt_seed${String(i).padStart(20, '0')}`, title: `Seeded ticket ${i} about printer ${i % 97}`, searchText: `seeded ticket ${i} about printer ${i % 97}\nseed ${i}\nthe printer on floor ${i % 13} is jammed`,
-      createdAt: new Date(Date.now() - (10_000 - i) * 1000), updatedAt: new Date(),
-    }));
-    await seed(mongo, 'customers', 'customers', 10_000, (c, i) => ({ ...c, _id: `cus_seed${String(i).padStart(20, '0')}`, name: `Seeded ${i}`, email: `seed${i}@bench.example.com`, emailLower: `seed${i}@bench.example.com` }));
-    await seed(mongo, 'knowledge', 'articles', 1_000, (a, i) => ({ ...a, _id: `art_seed${String(i).padStart(20, '0')}`, title: `Article ${i} on printers ${i % 50}`, content: `How to fix printer problem ${i}. `.repeat(20) }));
+    // Each clone with its own search words, as the owning services' writes store them (docs/adr/0034).
+    await seed(mongo, 'ticketing', 'tickets', 10_000, (t, i) => {
+      const title = `Seeded ticket ${i} about printer ${i % 97}`;
+      const searchText = `seeded ticket ${i} about printer ${i % 97}\nseed ${i}\nthe printer on floor ${i % 13} is jammed`;
+      const at = { createdAt: new Date(Date.now() - (10_000 - i) * 1000), updatedAt: new Date() };
+      return { ...t, _id: `tkt_seed${String(i).padStart(20, '0')}`, title, searchText, searchTokens: searchTokensOf(searchText), titleTokens: searchTokensOf(title), ...at };
+    });
+    await seed(mongo, 'customers', 'customers', 10_000, (c, i) => {
+      const [name, email] = [`Seeded ${i}`, `seed${i}@bench.example.com`];
+      return { ...c, _id: `cus_seed${String(i).padStart(20, '0')}`, name, email, emailLower: email, searchTokens: searchTokensOf(name, email) };
+    });
+    await seed(mongo, 'knowledge', 'articles', 1_000, (a, i) => {
+      const [title, content] = [`Article ${i} on printers ${i % 50}`, `How to fix printer problem ${i}. `.repeat(20)];
+      return { ...a, _id: `art_seed${String(i).padStart(20, '0')}`, title, content, searchTokens: searchTokensOf(title, content), titleTokens: searchTokensOf(title) };
+    });
 
     // 2. Export vs 100 pages.
     const exported = await peakRssGrowth(pid, async () => {

@@ -5,30 +5,50 @@ import { escapeRegex } from './tenancy';
 
 /**
  * Ranked search over one scoped model, the one rule every owning service applies (docs/adr/0034):
- * every word of the query must appear (case-insensitive substring) in the record's title or body
- * fields; a record whose title fields hold every word ranks above one matched in its body; an exact
- * title scores 3, a title match 2, a body match 1; ties go to the most recently updated.
+ * every word of the query must be a word of the record (its `searchTokens`: the normalised words of
+ * its title and body fields, see searchTokensOf); a record whose title words (`titleTokens`) hold
+ * every word ranks above one matched in its body; a title whose words are the query's scores 3, a
+ * title match 2, a body match 1; ties go to the most recently updated. Words are looked up in the
+ * multikey index `{teamId, mode, searchTokens}`, never by scanning the partition's text.
  */
 export interface RankedSearchSpec<T> {
-  /** Fields a title match looks in (a ticket's title; a customer's name and email). */
-  titleFields: string[];
-  /** Fields a body match looks in as well (a ticket's search text; an article's content). */
-  bodyFields: string[];
+  /** The field holding the title's words: `titleTokens`, or `searchTokens` when every searched field is a title (a customer's name and email). */
+  titleTokensField: 'titleTokens' | 'searchTokens';
   /** Fields to read for the answer (besides `_id`, `createdAt`, `updatedAt`). */
   projection: Record<string, 1>;
   titleOf(doc: T): string;
   /** The text a snippet is cut from (null: none). */
   bodyOf(doc: T): string | null;
+  /** A record's token fields from its text (what its writes store), and the fields they come from. */
+  tokensOf(doc: any): Record<string, string[]>;
+  tokenSources: Record<string, 1>;
 }
 
 const SNIPPET_SIDE = 60;
 const WORDS_MAX = 10;
+/** A record keeps at most this many distinct words, each at most TOKEN_LENGTH_MAX characters (longer ones are not words a person types). */
+const TOKENS_MAX = 10_000;
+const TOKEN_LENGTH_MAX = 64;
 
-export const searchWords = (q: string) => [...new Set(q.trim().toLowerCase().split(/\s+/).filter(Boolean))].slice(0, WORDS_MAX);
+/**
+ * The searchable words of `texts`, each once: accents dropped (NFKD), lowercased, split on anything
+ * that is not a letter or a digit ("Re: printer-jam @ floor 3" → re, printer, jam, floor, 3). Stored
+ * on each record as `searchTokens` (and `titleTokens`); a query is split the same way.
+ */
+export function searchTokensOf(...texts: (string | null | undefined)[]): string[] {
+  const out = new Set<string>();
+  for (const text of texts) {
+    if (!text) continue;
+    for (const w of text.normalize('NFKD').replace(/\p{M}+/gu, '').toLowerCase().split(/[^\p{L}\p{N}]+/u)) {
+      if (!w || w.length > TOKEN_LENGTH_MAX) continue;
+      out.add(w);
+      if (out.size >= TOKENS_MAX) return [...out];
+    }
+  }
+  return [...out];
+}
 
-const allWordsIn = (fields: string[], words: string[]) => ({
-  $and: words.map((w) => ({ $or: fields.map((f) => ({ [f]: { $regex: escapeRegex(w), $options: 'i' } })) })),
-});
+export const searchWords = (q: string) => searchTokensOf(q).slice(0, WORDS_MAX);
 
 /** About 120 characters of `text` around the first word found in it, on one line. */
 export function snippetOf(text: string | null, words: string[]): string | null {
@@ -43,6 +63,31 @@ export function snippetOf(text: string | null, words: string[]): string | null {
 
 type Searchable = { _id: string; createdAt: Date; updatedAt: Date };
 
+/** The query word carried by the fewest records (one index count each): the one the index looks up. */
+async function rarestWord(model: mongoose.Model<any>, words: string[]): Promise<string> {
+  if (words.length === 1) return words[0];
+  const counts = await Promise.all(words.map((w) => model.countDocuments({ searchTokens: w })));
+  return words[counts.indexOf(Math.min(...counts))];
+}
+
+/** Records a partition kept from before search tokens existed get them on its first search (a batch at a time, at most this many batches). */
+const BACKFILL_BATCH = 500;
+const BACKFILL_BATCHES_MAX = 100;
+
+/**
+ * Gives the scoped partition's records written before search tokens existed their token fields
+ * (docs/adr/0034): found through the index (a missing field is a null key), computed from their
+ * text, written unless a write stored them meanwhile. Once done this is one empty index lookup.
+ */
+async function backfillTokens(model: mongoose.Model<any>, spec: Pick<RankedSearchSpec<unknown>, 'tokensOf' | 'tokenSources'>): Promise<void> {
+  for (let i = 0; i < BACKFILL_BATCHES_MAX; i++) {
+    const stale = await model.find({ searchTokens: null, $and: [{ searchTokens: { $exists: false } }] }, spec.tokenSources).limit(BACKFILL_BATCH).lean<{ _id: string }[]>();
+    if (!stale.length) return;
+    await model.bulkWrite(stale.map((d) => ({ updateOne: { filter: { _id: d._id, searchTokens: { $exists: false } }, update: { $set: spec.tokensOf(d) } } })));
+    if (stale.length < BACKFILL_BATCH) return;
+  }
+}
+
 export async function rankedSearch<T extends Searchable>(
   model: mongoose.Model<any>,
   spec: RankedSearchSpec<T>,
@@ -51,8 +96,10 @@ export async function rankedSearch<T extends Searchable>(
 ): Promise<SearchHits> {
   const words = searchWords(q.q);
   if (!words.length) return { hits: [], total: 0 };
-  const inTitle = allWordsIn(spec.titleFields, words);
-  const matches = { $and: [extraFilter, allWordsIn([...spec.titleFields, ...spec.bodyFields], words)] };
+  await backfillTokens(model, spec);
+  // An equality on one word is the index lookup; $all then keeps the records that hold every word.
+  const matches = { $and: [{ searchTokens: await rarestWord(model, words) }, { searchTokens: { $all: words } }, extraFilter] };
+  const inTitle = { [spec.titleTokensField]: { $all: words } };
   const projection = { ...spec.projection, createdAt: 1, updatedAt: 1 };
   const newest = { updatedAt: -1, _id: -1 } as const;
   const [total, titled] = await Promise.all([
@@ -60,13 +107,13 @@ export async function rankedSearch<T extends Searchable>(
     model.find({ $and: [matches, inTitle] }, projection).sort(newest).limit(q.limit).lean<T[]>(),
   ]);
   const bodied =
-    titled.length < q.limit && spec.bodyFields.length
+    titled.length < q.limit && spec.titleTokensField !== 'searchTokens'
       ? await model.find({ $and: [matches, { $nor: [inTitle] }] }, projection).sort(newest).limit(q.limit - titled.length).lean<T[]>()
       : [];
   const phrase = words.join(' ');
   const hit = (doc: T, matchedIn: SearchHit['matchedIn']): SearchHit => {
     const title = spec.titleOf(doc);
-    const score = matchedIn === 'body' ? 1 : title.trim().toLowerCase() === phrase ? 3 : 2;
+    const score = matchedIn === 'body' ? 1 : searchTokensOf(title).join(' ') === phrase ? 3 : 2;
     return { id: doc._id, title, matchedIn, snippet: snippetOf(spec.bodyOf(doc), words), score, createdAt: doc.createdAt.toISOString(), updatedAt: doc.updatedAt.toISOString() };
   };
   const hits = [...titled.map((d) => hit(d, 'title')).sort((a, b) => b.score - a.score), ...bodied.map((d) => hit(d, 'body'))];

@@ -1,6 +1,6 @@
 import mongoose from 'mongoose';
 import { SENTIMENTS } from '@helpdesk/contracts';
-import { tenancyPlugin } from '@helpdesk/kit';
+import { searchTokensOf, tenancyPlugin } from '@helpdesk/kit';
 
 export type Sentiment = (typeof SENTIMENTS)[number];
 
@@ -39,8 +39,15 @@ export interface CustomerDoc {
   groupCount: number;
   /** Bumped by every change that publishes a customer event (projections order by it). */
   rev: number;
+  /** The words of the name and email (customerSearchTokens), in the multikey index GET /search looks words up in (docs/adr/0034); absent on older customers until their first search. */
+  searchTokens?: string[];
   createdAt: Date;
   updatedAt: Date;
+}
+
+/** A customer's search words (docs/adr/0034): its name's and email's, stored by every write of either. */
+export function customerSearchTokens(c: Pick<CustomerDoc, 'name' | 'email'>): { searchTokens: string[] } {
+  return { searchTokens: searchTokensOf(c.name, c.email) };
 }
 
 const scoredSchema = new mongoose.Schema<ScoredMessage>(
@@ -66,6 +73,7 @@ const customerSchema = new mongoose.Schema<CustomerDoc>(
     ticketCount: { type: Number, required: true, default: 0 },
     groupCount: { type: Number, required: true, default: 0 },
     rev: { type: Number, required: true, default: 0 },
+    searchTokens: { type: [String], default: undefined },
     createdAt: { type: Date, required: true },
     updatedAt: { type: Date, required: true },
   },
@@ -81,6 +89,8 @@ customerSchema.index(
   { unique: true, partialFilterExpression: { emailLower: { $type: 'string' } } },
 );
 customerSchema.index({ teamId: 1, mode: 1, status: 1 });
+// GET /search looks a word up here (multikey: one key per word), docs/adr/0034.
+customerSchema.index({ teamId: 1, mode: 1, searchTokens: 1 });
 customerSchema.index({ teamId: 1, mode: 1, sentiment: 1 });
 
 export type CustomerModel = mongoose.Model<CustomerDoc>;

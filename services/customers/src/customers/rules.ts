@@ -24,7 +24,7 @@ import { groupSnapshot } from '../customer-groups/view';
 import type { StatusRules } from '../customer-statuses/rules';
 import type { CustomFieldRules } from '@helpdesk/kit';
 import type { CustomersModels } from '../models';
-import type { CustomerDoc, ScoredMessage } from './model';
+import { customerSearchTokens, type CustomerDoc, type ScoredMessage } from './model';
 import { keepNewest, labelOf, scoreMessage } from './sentiment';
 import { customerSnapshot, customerView, type CustomerView } from './view';
 
@@ -44,6 +44,7 @@ function newCustomer(fields: Pick<CustomerDoc, 'name' | 'email' | 'tags' | 'note
     _id: newId('customer'),
     ...fields,
     emailLower: fields.email === null ? null : fields.email.toLowerCase(),
+    ...customerSearchTokens(fields),
     status: 'active',
     sentiment: 'neutral',
     sentimentOverride: null,
@@ -191,6 +192,7 @@ export function customerRules({ conn, models, statuses, customFields }: Customer
             if (input.customFields !== undefined) change('customFields', await customFields.resolve(ctx, input.customFields, cur.customFields ?? {}));
 
             const changes = changedFields();
+            if (changes.includes('name') || changes.includes('email')) Object.assign(set, customerSearchTokens({ name: set.name ?? cur.name, email: set.email !== undefined ? set.email : cur.email }));
             if (!changes.length) {
               if (set.sentimentOverride === undefined) return cur;
               return (await db.customers.findOneAndUpdate({ _id: id }, { $set: set }, { session, returnDocument: 'after' }).lean<CustomerDoc>())!;

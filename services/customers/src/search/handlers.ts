@@ -1,6 +1,6 @@
 import { CUSTOMERS_SEARCH_INTERNAL, SORT_FIELD_COLUMNS } from '@helpdesk/contracts';
 import { handlersFor, rankedSearch, rewriteTagEverywhere, scoped, tagCounts, viewSortOf } from '@helpdesk/kit';
-import type { CustomerDoc } from '../customers/model';
+import { customerSearchTokens, type CustomerDoc } from '../customers/model';
 import type { CustomersModels } from '../models';
 import type { CustomersRules } from '../rules';
 
@@ -14,7 +14,14 @@ export const customerSearchHandlers = ({ customers }: CustomersRules, models: Cu
     searchCustomersInternal: ({ ctx, query }) =>
       rankedSearch<CustomerDoc>(
         scoped(models, ctx).customers,
-        { titleFields: ['name', 'email'], bodyFields: [], projection: { name: 1, email: 1 }, titleOf: (c) => c.name, bodyOf: () => null },
+        {
+          titleTokensField: 'searchTokens',
+          projection: { name: 1, email: 1 },
+          titleOf: (c) => c.name,
+          bodyOf: () => null,
+          tokensOf: customerSearchTokens,
+          tokenSources: { name: 1, email: 1 },
+        },
         query,
       ),
     listCustomerTagsInternal: async ({ ctx, query }) => ({ tags: await tagCounts(scoped(models, ctx).customers, query) }),

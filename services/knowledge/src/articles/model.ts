@@ -1,6 +1,6 @@
 import mongoose from 'mongoose';
 import { ARTICLE_STATUSES } from '@helpdesk/contracts';
-import { tenancyPlugin } from '@helpdesk/kit';
+import { searchTokensOf, tenancyPlugin } from '@helpdesk/kit';
 
 /** A stored article. `_id` is the public `art_…` id; `revisionCount`, `publishedAt` and `rev` are internal. */
 export interface ArticleDoc {
@@ -25,8 +25,16 @@ export interface ArticleDoc {
   publishedAt: Date | null;
   /** Bumped by every change that publishes an article event (projections order by it). */
   rev: number;
+  /** The words of title and content, and of the title (articleSearchTokens), in the multikey index GET /search looks words up in (docs/adr/0034); absent on older articles until their first search. */
+  searchTokens?: string[];
+  titleTokens?: string[];
   createdAt: Date;
   updatedAt: Date;
+}
+
+/** An article's search words (docs/adr/0034), stored by every write of its title or content. */
+export function articleSearchTokens(a: Pick<ArticleDoc, 'title' | 'content'>): { searchTokens: string[]; titleTokens: string[] } {
+  return { searchTokens: searchTokensOf(a.title, a.content), titleTokens: searchTokensOf(a.title) };
 }
 
 const articleSchema = new mongoose.Schema<ArticleDoc>(
@@ -45,6 +53,8 @@ const articleSchema = new mongoose.Schema<ArticleDoc>(
     revisionCount: { type: Number, required: true, default: 0 },
     publishedAt: { type: Date, default: null },
     rev: { type: Number, required: true, default: 0 },
+    searchTokens: { type: [String], default: undefined },
+    titleTokens: { type: [String], default: undefined },
     createdAt: { type: Date, required: true },
     updatedAt: { type: Date, required: true },
   },
@@ -55,6 +65,8 @@ articleSchema.index({ teamId: 1, mode: 1, createdAt: -1, _id: -1 });
 // The incremental export reads changes in (updatedAt, _id) order after a cursor (docs/adr/0036).
 articleSchema.index({ teamId: 1, mode: 1, updatedAt: 1, _id: 1 });
 articleSchema.index({ teamId: 1, mode: 1, categoryId: 1 });
+// GET /search looks a word up here (multikey: one key per word), docs/adr/0034.
+articleSchema.index({ teamId: 1, mode: 1, searchTokens: 1 });
 articleSchema.index({ teamId: 1, mode: 1, status: 1, isPublic: 1 });
 
 export type ArticleModel = mongoose.Model<ArticleDoc>;

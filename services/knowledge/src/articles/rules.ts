@@ -22,7 +22,7 @@ import {
 import type { CategoryRules } from '../categories/rules';
 import type { CustomFieldRules } from '@helpdesk/kit';
 import type { KnowledgeModels } from '../models';
-import type { ArticleDoc } from './model';
+import { articleSearchTokens, type ArticleDoc } from './model';
 import type { ViewCounter } from './view-counter';
 import { articleSnapshot, articleView } from './view';
 
@@ -146,6 +146,7 @@ export function articleRules({ conn, models, categories, views, customFields }: 
         createdAt: now,
         updatedAt: now,
       };
+      Object.assign(doc, articleSearchTokens(doc));
       await withOutbox(conn, eventScopeOf(ctx), async (session, emit) => {
         await checkCategory(ctx, doc.categoryId, session);
         await scoped(models, ctx).articles.create([doc], { session });
@@ -174,6 +175,7 @@ export function articleRules({ conn, models, categories, views, customFields }: 
         if (input.customFields !== undefined) change('customFields', await customFields.resolve(ctx, input.customFields, cur.customFields ?? {}));
         const changes = changedFields();
         if (!changes.length) return cur;
+        if (changes.includes('title') || changes.includes('content')) Object.assign(set, articleSearchTokens({ title: set.title ?? cur.title, content: set.content ?? cur.content }));
         const now = new Date();
         const published = (set.status ?? cur.status) === 'published';
         const publishes = published && (changes.includes('status') || changes.includes('title') || changes.includes('content'));

@@ -1,6 +1,6 @@
 import { KNOWLEDGE_SEARCH_INTERNAL, SORT_FIELD_COLUMNS } from '@helpdesk/contracts';
 import { handlersFor, rankedSearch, rewriteTagEverywhere, scoped, tagCounts, viewSortOf } from '@helpdesk/kit';
-import type { ArticleDoc } from '../articles/model';
+import { articleSearchTokens, type ArticleDoc } from '../articles/model';
 import type { KnowledgeModels } from '../models';
 import type { KnowledgeRules } from '../rules';
 
@@ -13,7 +13,14 @@ export const articleSearchHandlers = ({ articles }: KnowledgeRules, models: Know
     searchArticlesInternal: ({ ctx, query }) =>
       rankedSearch<ArticleDoc>(
         scoped(models, ctx).articles,
-        { titleFields: ['title'], bodyFields: ['content'], projection: { title: 1, content: 1 }, titleOf: (a) => a.title, bodyOf: (a) => a.content },
+        {
+          titleTokensField: 'titleTokens',
+          projection: { title: 1, content: 1 },
+          titleOf: (a) => a.title,
+          bodyOf: (a) => a.content,
+          tokensOf: articleSearchTokens,
+          tokenSources: { title: 1, content: 1 },
+        },
         query,
       ),
     listArticleTagsInternal: async ({ ctx, query }) => ({ tags: await tagCounts(scoped(models, ctx).articles, query) }),

@@ -6,7 +6,7 @@ import type { TicketDoc } from '../tickets/model';
 import { ticketView } from '../tickets/view';
 
 /** What a ticket's public JSON never shows. */
-const HIDDEN = { searchText: 0, customerName: 0, customerEmail: 0, rev: 0 } as const;
+const HIDDEN = { searchText: 0, searchTokens: 0, titleTokens: 0, customerName: 0, customerEmail: 0, rev: 0 } as const;
 
 /** An imported ticket's match key (docs/adr/0037): the source product's id, kept as `metadata.externalId` (a string). */
 const externalIdOf = (row: ImportRow) => {

@@ -2,7 +2,7 @@ import type mongoose from 'mongoose';
 import type { CustomerSnapshot, EventEnvelope } from '@helpdesk/contracts';
 import { eventScopeOf, notFound, scoped, withOutbox, type Scope } from '@helpdesk/kit';
 import type { TicketingModels } from '../models';
-import { replaceCustomerNameInSearchText, type TicketDoc } from '../tickets/model';
+import { replaceCustomerNameInSearchText, ticketSearchTokens, type TicketDoc } from '../tickets/model';
 import { ticketSnapshot } from '../tickets/view';
 import { refFields, type CustomerRefDoc } from './model';
 
@@ -10,6 +10,9 @@ export interface CustomerRefsDeps {
   conn: mongoose.Connection;
   models: TicketingModels;
 }
+
+/** A ticket's new search text with its search words (docs/adr/0034). */
+const searchTextOf = (title: string, searchText: string) => ({ searchText, ...ticketSearchTokens({ title, searchText }) });
 
 /** Tickets unlinked per transaction when a customer is deleted (a customer may have many). */
 const UNLINK_BATCH = 200;
@@ -34,7 +37,7 @@ export function customerRefsRules({ conn, models }: CustomerRefsDeps) {
         updateOne: {
           filter: { _id: t._id },
           update: {
-            $set: { customerName: ref.name, customerEmail: ref.email, searchText: replaceCustomerNameInSearchText(t.searchText, t.title, t.customerName, ref.name) },
+            $set: { customerName: ref.name, customerEmail: ref.email, ...searchTextOf(t.title, replaceCustomerNameInSearchText(t.searchText, t.title, t.customerName, ref.name)) },
             $inc: { rev: 1 },
           },
         },
@@ -125,7 +128,7 @@ export function customerRefsRules({ conn, models }: CustomerRefsDeps) {
               rev: (t.rev ?? 0) + 1,
             };
             const { customerId, customerName, customerEmail, searchText, updatedAt } = next;
-            await db.tickets.updateOne({ _id: t._id }, { $set: { customerId, customerName, customerEmail, searchText, updatedAt }, $inc: { rev: 1 } }, { session });
+            await db.tickets.updateOne({ _id: t._id }, { $set: { customerId, customerName, customerEmail, ...searchTextOf(t.title, searchText), updatedAt }, $inc: { rev: 1 } }, { session });
             emit({ type: 'ticket.updated', data: { ticket: ticketSnapshot(next), changes: ['customerId'], previous: { customerId: c.id } } });
           }
           return batch.length;

@@ -2,7 +2,7 @@ import { TICKETING_SEARCH_INTERNAL, SORT_FIELD_COLUMNS } from '@helpdesk/contrac
 import { handlersFor, rankedSearch, rewriteTagEverywhere, scoped, tagCounts, viewSortOf } from '@helpdesk/kit';
 import type { TicketingModels } from '../models';
 import type { TicketingRules } from '../rules';
-import type { TicketDoc } from '../tickets/model';
+import { ticketSearchTokens, type TicketDoc } from '../tickets/model';
 
 /**
  * Ticketing's part of search, tags and saved views (docs/adr/0034, 0035), asked by dataops with the
@@ -15,9 +15,10 @@ export const ticketSearchHandlers = ({ tickets, customers }: TicketingRules, mod
       rankedSearch<TicketDoc>(
         scoped(models, ctx).tickets,
         {
-          titleFields: ['title'],
-          bodyFields: ['searchText'],
+          titleTokensField: 'titleTokens',
           projection: { title: 1, searchText: 1 },
+          tokensOf: ticketSearchTokens,
+          tokenSources: { title: 1, searchText: 1 },
           titleOf: (t) => t.title,
           // The search text without its first line (the title): customer name and messages, lowercased.
           bodyOf: (t) => t.searchText.slice(t.title.length + 1) || null,

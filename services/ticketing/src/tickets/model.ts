@@ -1,5 +1,5 @@
 import mongoose from 'mongoose';
-import { tenancyPlugin } from '@helpdesk/kit';
+import { searchTokensOf, tenancyPlugin } from '@helpdesk/kit';
 import { PRIORITIES, TICKET_STATUSES, type Priority, type TicketStatus } from '@helpdesk/contracts';
 import type { StoredSla } from '../sla/state';
 
@@ -31,8 +31,11 @@ export interface TicketDoc {
   slaNextDueAt?: Date | null;
   /** The target a `merged` ticket was merged into (docs/adr/0027). */
   mergedInto?: string | null;
-  /** Lowercase `title \n customerName \n content…`: one regex query answers `search`. */
+  /** Lowercase `title \n customerName \n content…`: the tickets list's `search` (a substring) and search snippets. */
   searchText: string;
+  /** The words of searchText and of the title (ticketSearchTokens), in the multikey index GET /search looks words up in (docs/adr/0034); absent on older tickets until their first search. */
+  searchTokens?: string[];
+  titleTokens?: string[];
   /** Bumped by every write: PATCH writes only if nobody wrote since it read (optimistic concurrency). */
   rev: number;
   createdAt: Date;
@@ -62,6 +65,8 @@ const ticketSchema = new mongoose.Schema<TicketDoc>(
     slaNextDueAt: { type: Date, default: null },
     mergedInto: { type: String, default: null },
     searchText: { type: String, required: true, default: '' },
+    searchTokens: { type: [String], default: undefined },
+    titleTokens: { type: [String], default: undefined },
     rev: { type: Number, required: true, default: 0 },
     createdAt: { type: Date, required: true },
     updatedAt: { type: Date, required: true },
@@ -75,6 +80,8 @@ ticketSchema.index({ teamId: 1, mode: 1, createdAt: -1, _id: -1 });
 // The incremental export reads changes in (updatedAt, _id) order after a cursor (docs/adr/0036).
 ticketSchema.index({ teamId: 1, mode: 1, updatedAt: 1, _id: 1 });
 ticketSchema.index({ teamId: 1, mode: 1, status: 1 });
+// GET /search looks a word up here (multikey: one key per word), docs/adr/0034.
+ticketSchema.index({ teamId: 1, mode: 1, searchTokens: 1 });
 ticketSchema.index({ teamId: 1, mode: 1, customerId: 1 });
 ticketSchema.index({ teamId: 1, mode: 1, assignedTo: 1 });
 // The SLA breach scan looks across teams for due clocks (docs/adr/0026).
@@ -84,6 +91,11 @@ export type TicketModel = mongoose.Model<TicketDoc>;
 
 export function ticketModel(conn: mongoose.Connection): TicketModel {
   return (conn.models.Ticket as TicketModel | undefined) ?? conn.model<TicketDoc>('Ticket', ticketSchema);
+}
+
+/** A ticket's search words (docs/adr/0034): stored by every write of its search text. */
+export function ticketSearchTokens(t: Pick<TicketDoc, 'title' | 'searchText'>): { searchTokens: string[]; titleTokens: string[] } {
+  return { searchTokens: searchTokensOf(t.searchText), titleTokens: searchTokensOf(t.title) };
 }
 
 /** The search text is always built this way, so a title change can swap its leading part. */

@@ -50,7 +50,7 @@ import type { MemberRules } from '../members/rules';
 import type { SlaLookups, SlaRules } from '../sla/rules';
 import { CHRONOLOGICAL, type MessageDoc } from './messages/model';
 import { messageView } from './messages/view';
-import { buildSearchText, replaceCustomerNameInSearchText, replaceTitleInSearchText, type TicketDoc } from './model';
+import { buildSearchText, replaceCustomerNameInSearchText, replaceTitleInSearchText, ticketSearchTokens, type TicketDoc } from './model';
 import { ticketSnapshot, ticketView } from './view';
 
 export interface TicketRulesDeps {
@@ -107,7 +107,7 @@ export function resolveInternal(input: { messageType?: 'internal' | 'public'; is
 
 const CLOSING = new Set(['resolved', 'closed']);
 /** What a read needs: the view's fields (not the search text, the scope, the customer's cached name and email, the revision). */
-const VIEW_FIELDS = { searchText: 0, teamId: 0, mode: 0, customerName: 0, customerEmail: 0, rev: 0, slaNextDueAt: 0 } as const;
+const VIEW_FIELDS = { searchText: 0, searchTokens: 0, titleTokens: 0, teamId: 0, mode: 0, customerName: 0, customerEmail: 0, rev: 0, slaNextDueAt: 0 } as const;
 /** What a message's view needs (its team and partition are the caller's). */
 const MESSAGE_FIELDS = { teamId: 0, mode: 0 } as const;
 const expansions = (q: { 'expand[]'?: Expandable[]; expand?: Expandable[] }) => new Set<Expandable>([...(q['expand[]'] ?? []), ...(q.expand ?? [])]);
@@ -254,6 +254,7 @@ export function ticketRules({ conn, models, customerRefs, customFields, members,
           doc.customerEmail = ref.email;
         }
         doc.searchText = buildSearchText(doc.title, doc.customerName, msgs.map((m) => m.content));
+        Object.assign(doc, ticketSearchTokens(doc));
         const clockStart = await sla.track(ctx, null, doc as TicketDoc, session, { now, lookups });
         doc.sla = clockStart.sla;
         doc.slaNextDueAt = clockStart.slaNextDueAt;
@@ -314,6 +315,7 @@ export function ticketRules({ conn, models, customerRefs, customFields, members,
       }
     }
 
+    if (set.searchText !== undefined) Object.assign(set, ticketSearchTokens({ title: set.title ?? cur.title, searchText: set.searchText }));
     const changes = changedFields();
     const clockMove = await sla.track(scope, cur, { ...cur, ...set }, session, { now });
     const slaMoved = !sameJson(clockMove.sla, cur.sla ?? null);
@@ -353,7 +355,7 @@ export function ticketRules({ conn, models, customerRefs, customFields, members,
     const sender = input.sender ?? 'system';
     next.searchText = `${next.searchText ?? ''}\n${input.content.toLowerCase()}`;
     const clockMove = await sla.track(scope, next, next, session, { now, agentReply: sender === 'agent' && !input.isInternal });
-    const set: Partial<TicketDoc> = { searchText: next.searchText };
+    const set: Partial<TicketDoc> = { searchText: next.searchText, ...ticketSearchTokens(next) };
     if (!sameJson(clockMove.sla, next.sla ?? null)) Object.assign(set, { sla: clockMove.sla, slaNextDueAt: clockMove.slaNextDueAt });
     Object.assign(next, set);
     await db.tickets.updateOne({ _id: ticketId }, { $set: set }, { session });

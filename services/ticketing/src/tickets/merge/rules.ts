@@ -6,7 +6,7 @@ import type { Clock } from '../../clock';
 import type { TicketingModels } from '../../models';
 import { stopClocks } from '../../sla/state';
 import { CHRONOLOGICAL, type MessageDoc } from '../messages/model';
-import type { TicketDoc } from '../model';
+import { ticketSearchTokens, type TicketDoc } from '../model';
 import type { TicketRules } from '../rules';
 import { ticketSnapshot, ticketView } from '../view';
 
@@ -59,6 +59,7 @@ export function mergeRules({ conn, models, tickets, clock, businessHours }: Merg
           searchText: [cur.searchText ?? '', ...copies.map((m) => m.content.toLowerCase())].join('\n'),
           updatedAt: now,
         };
+        Object.assign(set, ticketSearchTokens({ title: cur.title, searchText: set.searchText! }));
         const written = await db.tickets.updateOne({ _id: targetId, rev: cur.rev ?? 0 }, { $set: set, $inc: { rev: 1 } }, { session });
         if (written.matchedCount !== 1) throw conflict(`Ticket ${targetId} changed during the merge; retry.`);
         const next: TicketDoc = { ...cur, ...set, rev: (cur.rev ?? 0) + 1 };

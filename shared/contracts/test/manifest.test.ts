@@ -30,6 +30,12 @@ import {
   WEBHOOKS,
   WORKSPACE,
   WORKSPACE_INTERNAL,
+  WIDGET,
+  WIDGET_CONFIG,
+  WIDGET_CONFIRMATION,
+  WIDGET_INTERNAL,
+  WIDGET_STREAM,
+  CUSTOMERS_WIDGET_INTERNAL,
   accessRefusal,
   paramRefusal,
   type OperationDef,
@@ -40,6 +46,7 @@ const manifests: Record<string, Record<string, OperationDef>> = {
   GATEWAY, TICKETING, TICKETING_AUTOMATIONS, CUSTOMERS, WEBHOOKS, CUSTOMERS_INTERNAL, KNOWLEDGE, KNOWLEDGE_INTERNAL, COMMUNITY, WORKSPACE,
   WORKSPACE_INTERNAL, NOTIFICATIONS, DATAOPS, VIEWS, VIEWS_INTERNAL, GAME, TICKETING_BULK_INTERNAL, CUSTOMERS_BULK_INTERNAL, KNOWLEDGE_BULK_INTERNAL,
   TICKETING_SEARCH_INTERNAL, CUSTOMERS_SEARCH_INTERNAL, KNOWLEDGE_SEARCH_INTERNAL, COMMUNITY_SEARCH_INTERNAL,
+  WIDGET_CONFIG, WIDGET, WIDGET_CONFIRMATION, WIDGET_STREAM, WIDGET_INTERNAL, CUSTOMERS_WIDGET_INTERNAL,
 };
 const all = Object.entries(manifests).flatMap(([file, ops]) => Object.entries(ops).map(([id, op]) => ({ file, id, op })));
 
@@ -79,6 +86,11 @@ describe('the API manifest', () => {
     const sk = { keyType: 'secret' as const, permissions: ['view_tickets' as const] };
     expect(accessRefusal({ method: 'POST', keys: 'staff', permission: 'manage_tickets' }, sk)?.code).toBe('insufficient_permissions');
     expect(accessRefusal({ method: 'GET', keys: 'staff', permission: 'view_tickets' }, sk)).toBeNull();
+    // The chat widget's endpoints (docs/adr/0040): publishable keys read and write, secret keys never.
+    expect(accessRefusal({ method: 'POST', keys: 'visitor', permission: null }, pk)).toBeNull();
+    expect(accessRefusal({ method: 'GET', keys: 'visitor', permission: null }, pk)).toBeNull();
+    expect(accessRefusal({ method: 'POST', keys: 'visitor', permission: null }, sk)?.code).toBe('secret_key_forbidden');
+    expect(accessRefusal({ method: 'GET', keys: 'visitor', permission: null }, sk)?.code).toBe('secret_key_forbidden');
   });
 
   it('path params: team ids are UUIDs, other ids UUIDs or known prefixed ids, slugs are slugs', () => {

@@ -71,6 +71,14 @@ describe('tags', () => {
     expect(te).toHaveLength(1);
     expect(te[0].data.changes).toEqual(['tags']);
     expect(te[0].data.previous).toEqual({ tags: ['billing', 'vip'] });
+    // Sending it again (as after a 503 part-way, docs/adr/0034) touches only what still carries the tag: nothing here.
+    expect(expectOk(await tp.api.post(T(), { action: 'merge', fromTag: 'vip', toTag: 'billing' }), 200)).toEqual({
+      merged: 0, fromTag: 'vip', toTag: 'billing', entities: { tickets: 0, customers: 0, articles: 0 },
+    });
+    // A later write's event arrives after any the second request could have emitted: still one for t1.
+    expectOk(await tp.api.patch(`${tp.teamPath}/tickets/${ids.t2}`, { priority: 'high' }), 200);
+    await eventually('the marker event', async () => (updatedEvents('ticket.updated', ids.t2).length ? true : null));
+    expect(updatedEvents('ticket.updated', ids.t1)).toHaveLength(1);
     // Another entity only: the key needs only that entity's manage permission.
     const ticketsOnly = await scopedKey(['manage_tickets', 'view_tickets']);
     expect(expectOk(await tp.api.post(T(), { action: 'merge', fromTag: 'refund', toTag: 'billing', entity: 'tickets' }, { key: ticketsOnly }), 200)).toEqual({

@@ -97,8 +97,11 @@ export async function rankedSearch<T extends Searchable>(
   const words = searchWords(q.q);
   if (!words.length) return { hits: [], total: 0 };
   await backfillTokens(model, spec);
-  // An equality on one word is the index lookup; $all then keeps the records that hold every word.
-  const matches = { $and: [{ searchTokens: await rarestWord(model, words) }, { searchTokens: { $all: words } }, extraFilter] };
+  // An equality on one word is the index lookup; $all then keeps the records that hold every word
+  // (a one-word query is that equality alone, which the index answers without reading a record to count).
+  const lookup = { searchTokens: await rarestWord(model, words) };
+  const and = [...(words.length > 1 ? [{ searchTokens: { $all: words } }] : []), ...(Object.keys(extraFilter).length ? [extraFilter] : [])];
+  const matches = and.length ? { ...lookup, $and: and } : lookup;
   const inTitle = { [spec.titleTokensField]: { $all: words } };
   const projection = { ...spec.projection, createdAt: 1, updatedAt: 1 };
   const newest = { updatedAt: -1, _id: -1 } as const;

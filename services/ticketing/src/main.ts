@@ -1,5 +1,6 @@
 /** Standalone process: `PORT`, `MONGO_URL` (required here), `CUSTOMERS_URL` (required), `AMQP_URL`, `INTERNAL_TOKEN_SECRET`, `LOG_LEVEL`;
- * the AI provider (docs/adr/0029): `AI_BASE_URL` (an OpenAI-compatible server; the local provider when unset), `AI_API_KEY`, `AI_MODEL`, `AI_TIMEOUT_MS`. */
+ * the AI provider (docs/adr/0029): `AI_BASE_URL` (an OpenAI-compatible server; the local provider when unset), `AI_API_KEY`, `AI_MODEL`, `AI_TIMEOUT_MS`;
+ * inbound email (docs/adr/0041): `INBOUND_EMAIL_DOMAIN`, `INBOUND_EMAIL_LISTENERS`, `INBOUND_SMTP_*`, `INBOUND_HTTP_*`, `INBOUND_EMAIL_MAX_BYTES`. */
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 import { optionalUrl, portNumber, runServiceMain } from '@helpdesk/kit';

@@ -1,7 +1,7 @@
 import { WIDGET_INTERNAL, WIDGET_STREAM, type WidgetMessage } from '@helpdesk/contracts';
 import { ApiError, handlersFor, internalClient } from '@helpdesk/kit';
-import { RETRY_MS, type StreamSettings } from './handlers';
-import { compareIds, type EventLog, type LogEntry } from './log';
+import { streamLog, type StreamSettings } from './handlers';
+import type { EventLog, LogEntry } from './log';
 
 /** The parts of a `ticket.message_added` frame the conversation stream reads. */
 interface MessageAdded {
@@ -36,43 +36,12 @@ export function widgetStreamHandlers(log: EventLog, settings: StreamSettings, ti
       if (!verified) throw new ApiError('resource_not_found', 'No conversation with this id opens with this conversation token.', 'conversationToken');
       const header = req.headers['last-event-id'];
       const lastId = typeof header === 'string' && /^\d{1,20}-\d{1,20}$/.test(header) ? header : (query.lastEventId ?? null);
-      let open = true;
-      let lastSent = lastId;
-      const send = (chunk: string) => {
-        if (!open) return;
-        res.write(chunk);
-        if (res.writableLength > settings.maxBufferedBytes) res.destroy();
-      };
-      const sendEntry = (e: LogEntry) => {
-        if (lastSent !== null && compareIds(e.id, lastSent) <= 0) return;
-        lastSent = e.id;
-        const message = messageOf(e, params.conversationId);
-        if (message) send(`id: ${e.id}\nevent: message\ndata: ${JSON.stringify(message)}\n\n`);
-      };
-      const sub = await log.subscribe(
-        ctx.teamId,
-        ctx.mode,
-        lastId,
-        (replay) => {
-          res.status(200);
-          res.setHeader('content-type', 'text/event-stream; charset=utf-8');
-          res.setHeader('cache-control', 'no-cache, no-transform');
-          res.setHeader('x-accel-buffering', 'no');
-          res.flushHeaders();
-          send(`retry: ${RETRY_MS}\n\n`);
-          for (const e of replay.entries) sendEntry(e);
+      await streamLog(log, settings, ctx, lastId, res, {
+        frame: (e) => {
+          const message = messageOf(e, params.conversationId);
+          return message ? `id: ${e.id}\nevent: message\ndata: ${JSON.stringify(message)}\n\n` : null;
         },
-        sendEntry,
-      );
-      const heartbeat = setInterval(() => send(': heartbeat\n\n'), settings.heartbeatMs);
-      heartbeat.unref();
-      const end = () => {
-        open = false;
-        clearInterval(heartbeat);
-        sub.close();
-      };
-      res.on('close', end);
-      if (res.destroyed) end();
+      });
     },
   });
 }

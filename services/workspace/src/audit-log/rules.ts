@@ -91,7 +91,8 @@ export function auditLogRules({ models, members }: AuditLogRulesDeps) {
           previousHash: last?.hash ?? null,
         };
         const { teamId: _t, mode: _m, ...doc } = entry;
-        await entries.create([{ ...doc, hash: entryHash(entry) }]);
+        // Built here in full (and hashed as built): inserted lean, without mongoose hydration (docs/adr/0043).
+        await entries.insertMany([{ ...doc, hash: entryHash(entry) }], { lean: true });
       };
       await inTurn(`${event.teamId}:${event.mode}`, () =>
         retrying(

@@ -34,7 +34,8 @@ async function recordOnce<A extends unknown[]>(
   try {
     await run(async (session, ...rest) => {
       try {
-        await Processed.create([{ _id: key, consumer, eventId: event.id, processedAt: new Date() }], { session });
+        // Built here in full: inserted lean, without mongoose hydration (docs/adr/0043).
+        await Processed.insertMany([{ _id: key, consumer, eventId: event.id, processedAt: new Date() }], { session, lean: true });
       } catch (err) {
         // A concurrent delivery committed first.
         if ((err as { code?: number }).code === 11000) throw new AlreadyProcessed();

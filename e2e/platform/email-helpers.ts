@@ -1,7 +1,7 @@
 import type { AddressInfo } from 'node:net';
 import { eventually } from '@helpdesk/testing';
 import { simpleParser, type ParsedMail } from 'mailparser';
-import nodemailer from 'nodemailer';
+import nodemailer, { type SendMailOptions } from 'nodemailer';
 import type SMTPTransport from 'nodemailer/lib/smtp-transport';
 import { SMTPServer } from 'smtp-server';
 import { startTestPlatform, type TestPlatform } from '../support/platform';
@@ -62,7 +62,7 @@ export interface EmailPlatform {
   address: string;
   replyAddress(ticketId: string): string;
   /** Sends over SMTP to the inbound listener with Nodemailer, as a customer's mail server would. */
-  send(mail: nodemailer.SendMailOptions): Promise<SMTPTransport.SentMessageInfo>;
+  send(mail: SendMailOptions): Promise<SMTPTransport.SentMessageInfo>;
   stop(): Promise<void>;
 }
 

@@ -66,6 +66,7 @@ async function main(): Promise<void> {
     });
     if (stopping) return;
     if (env.METRICS_PORT !== undefined) metrics = await startMetricsServer(env.METRICS_PORT, env.HOST);
+    const inbound = await platform.ticketing.rules.inboundEmail.listening?.catch(() => null);
     const lines = [
       '',
       `Helpdesk platform${created ? ' (first start: development team created)' : ''}`,
@@ -76,6 +77,7 @@ async function main(): Promise<void> {
       `  bus         ${env.AMQP_URL ? 'RabbitMQ' : 'in-process'}; rate limits and idempotency ${env.REDIS_URL ? 'in Redis' : 'in-process'}`,
       `  credentials ${file}`,
       ...(metrics ? [`  metrics     ${metrics.url}`] : []),
+      ...(inbound ? [`  inbound     SMTP ${env.HOST}:${inbound.smtpPort} (to ${credentials.teamId}@${env.INBOUND_EMAIL_DOMAIN}), webhook http://${env.HOST}:${inbound.httpPort}/inbound-email/{teamId}/messages`] : []),
       `Ready: ${platform.baseUrl}`,
       '',
     ];

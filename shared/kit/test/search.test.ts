@@ -1,11 +1,19 @@
 /** The pure parts of the shared search and tag rules (docs/adr/0034). */
-import { rewriteTags, searchWords, snippetOf, viewSortOf } from '../src/search';
+import { rewriteTags, searchTokensOf, searchWords, snippetOf, viewSortOf } from '../src/search';
 
 describe('search helpers', () => {
   it('a query is its distinct lowercase words, at most 10', () => {
     expect(searchWords('  Printer  JAM printer ')).toEqual(['printer', 'jam']);
     expect(searchWords(Array.from({ length: 12 }, (_, i) => `w${i}`).join(' '))).toHaveLength(10);
     expect(searchWords('   ')).toEqual([]);
+  });
+
+  it('search words: accents dropped, lowercase, split on anything not a letter or digit, each once; too long ones left out', () => {
+    expect(searchTokensOf('Re: Résumé printer-jam @ floor 3', null, 'A.B@C.example', undefined, 'résumé')).toEqual(['re', 'resume', 'printer', 'jam', 'floor', '3', 'a', 'b', 'c', 'example']);
+    expect(searchTokensOf('Ünïcödé 東京 Straße')).toEqual(['unicode', '東京', 'straße']);
+    expect(searchTokensOf(`ok ${'x'.repeat(65)} ${'y'.repeat(64)}`)).toEqual(['ok', 'y'.repeat(64)]);
+    expect(searchTokensOf('', '  ', '!!')).toEqual([]);
+    expect(searchWords('kiosk,floor-3')).toEqual(['kiosk', 'floor', '3']);
   });
 
   it('a snippet is the text around the first word found, on one line, marked where cut', () => {

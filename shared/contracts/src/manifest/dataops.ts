@@ -96,7 +96,8 @@ export const DATAOPS = defineOperations({
     path: '/teams/{teamId}/search',
     summary: 'Search tickets, customers and articles',
     description:
-      '`q` (1 to 200 characters, case-insensitive, every word must match), `types` (comma-separated subset of `tickets`, ' +
+      '`q` (1 to 200 characters; every word must be a whole word of the record: case, accents and punctuation aside, so ' +
+      '`resume` finds `Résumé` and `floor-3` is `floor` and `3`, but `kios` does not find `kiosk`), `types` (comma-separated subset of `tickets`, ' +
       '`customers`, `articles`; default all), `limit` (default 20, at most 50). Needs a secret key and the view permission ' +
       'of every selected type (`view_tickets`, `view_customers`, `view_articles`). Ranking (docs/adr/0034): a title match ' +
       '(ticket title, customer name or email, article title) above a body match (ticket messages, article content), then ' +

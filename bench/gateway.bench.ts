@@ -45,10 +45,25 @@ interface Figure { shape: string; name: string; rps: number; p50: number; p99: n
  * the neighbours' load, the CPU per request much less.
  */
 async function load(shape: string, name: string, pids: number[], opts: autocannon.Options): Promise<Figure> {
+  await settle(pids);
   const cpu0 = cpuSeconds(pids);
   const result = await autocannon({ connections, duration, ...opts });
   const cpuMs = ((cpuSeconds(pids) - cpu0) * 1000) / Math.max(result.requests.total, 1);
   return { shape, name, rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, non2xx: result.non2xx + result.errors, cpuMs };
+}
+
+/**
+ * Waits until the platform's processes are idle (under 10 % of a core over half a second, at most
+ * 30 s): the events of the seeding or of the previous row are consumed before a row is measured,
+ * so a row's figures are its own requests, not another row's backlog.
+ */
+async function settle(pids: number[]): Promise<void> {
+  const until = Date.now() + 30_000;
+  while (Date.now() < until) {
+    const c0 = cpuSeconds(pids);
+    await new Promise((r) => setTimeout(r, 500));
+    if (!((cpuSeconds(pids) - c0) / 0.5 >= 0.1)) return;
+  }
 }
 
 /** Runs `fn` over `items` with `width` at a time. */

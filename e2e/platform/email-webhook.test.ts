@@ -109,6 +109,21 @@ describe('POST /inbound-email/{teamId}/messages', () => {
     expect(expectOk(await ep.tp.api.get(`${ep.tp.teamPath}/tickets/${created.ticketId}`), 200).messageCount).toBe(2);
   });
 
+  it('the same mail posted twice at once makes one ticket; two new mails from one new sender at once make one customer', async () => {
+    const raw = mime(customerEmail('race'), 'Race', 'once');
+    const outcomes = await Promise.all([post(ep.tp.team.teamId, raw, bearer(secret)), post(ep.tp.team.teamId, raw, bearer(secret))]);
+    expect(outcomes.map((o) => o.body.data.outcome).sort()).toEqual(['created', 'duplicate']);
+    expect(new Set(outcomes.map((o) => o.body.data.ticketId)).size).toBe(1);
+
+    const from = customerEmail('twins');
+    const both = await Promise.all([post(ep.tp.team.teamId, mime(from, 'A', 'a'), bearer(secret)), post(ep.tp.team.teamId, mime(from, 'B', 'b'), bearer(secret))]);
+    expect(both.map((o) => o.status)).toEqual([201, 201]);
+    const customers = new Set<string>();
+    for (const o of both) customers.add(expectOk(await ep.tp.api.get(`${ep.tp.teamPath}/tickets/${o.body.data.ticketId}`), 200).customerId);
+    expect(customers.size).toBe(1);
+    expect([...customers][0]).toMatch(/^cus_/);
+  });
+
   it('no secret is 401 authentication_required; a wrong one 401 invalid_api_key; nothing is written', async () => {
     const before = await ticketTotal(ep.tp);
     expectRefused(await post(ep.tp.team.teamId, mime(customerEmail('n'), 's', 'b'), null), 401, 'authentication_required');

@@ -21,6 +21,8 @@ export interface Award {
   stats?: Partial<PlayerDoc['stats']>;
   /** Boss damage this payment is for (leaderboard), if any. */
   damage?: number;
+  /** Fields to set in the same write (a ticket payment's streak). */
+  set?: Partial<PlayerDoc>;
 }
 
 /** Every change of a player: loading (with the season rollover), paying, counting deeds, achievements and quests. */
@@ -93,8 +95,9 @@ export function playerRules({ models, members, clock }: { models: GameModels; me
   }
 
   /** Pays XP (with the prestige bonus) and gold, counts the level-ups and their skill points, and announces it all. */
-  async function award(scope: Scope, memberId: string, a: Award, session: mongoose.ClientSession, emit: Emit): Promise<PlayerDoc> {
-    const before = await load(scope, memberId, session, emit);
+  async function award(scope: Scope, memberId: string, a: Award, session: mongoose.ClientSession, emit: Emit, loaded?: PlayerDoc): Promise<PlayerDoc> {
+    // `loaded`: the player this transaction already loaded (saves reading it again).
+    const before = loaded ?? (await load(scope, memberId, session, emit));
     const prestige = prestigeBonusOf(before.prestigeLevel);
     const xp = Math.round(a.xp * (1 + prestige));
     const inc: Record<string, number> = { seasonXp: xp, lifetimeXp: xp, gold: a.gold };
@@ -103,7 +106,7 @@ export function playerRules({ models, members, clock }: { models: GameModels; me
     const levelAfter = levelOf(before.seasonXp + xp);
     const points = Math.max(0, Math.min(levelAfter - levelBefore, SKILL_POINTS_MAX - before.skillPointsEarned));
     if (points) Object.assign(inc, { skillPointsEarned: points, skillPointsAvailable: points });
-    const after = (await db(scope).players.findOneAndUpdate({ memberId }, { $inc: inc }, { returnDocument: 'after', session }).lean<PlayerDoc>())!;
+    const after = (await db(scope).players.findOneAndUpdate({ memberId }, { $inc: inc, ...(a.set ? { $set: a.set } : {}) }, { returnDocument: 'after', session }).lean<PlayerDoc>())!;
     await record(scope, memberId, a.reason, { xp, gold: a.gold, damage: a.damage, tickets: a.reason === 'ticket_closed' ? 1 : 0 }, session, emit);
     const season = after.seasonId;
     emit({

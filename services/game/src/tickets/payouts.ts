@@ -26,15 +26,16 @@ export function ticketPayoutRules({ models, members, players, clock }: { models:
       const p = await players.load(scope, memberId, session, emit);
       const today = dayIdOf(clock());
       const current = p.streak.lastDayId === today ? p.streak.current : p.streak.lastDayId === previousDayId(today) ? p.streak.current + 1 : 1;
-      await db.players.updateOne({ memberId }, { $set: { streak: { current, max: Math.max(p.streak.max, current), lastDayId: today } } }, { session });
+      const streak = { current, max: Math.max(p.streak.max, current), lastDayId: today };
 
       const pay = ticketPay({ priority: ticket.priority, slaTier: ticket.slaTier, streakDays: current, skills: p.skills });
       await players.award(
         scope,
         memberId,
-        { reason: 'ticket_closed', xp: pay.xp, gold: pay.gold, ticketId: ticket._id, breakdown: pay.breakdown, stats: { ticketsClosed: 1, goldSlaTickets: ticket.slaTier === 'gold' ? 1 : 0 } },
+        { reason: 'ticket_closed', xp: pay.xp, gold: pay.gold, ticketId: ticket._id, breakdown: pay.breakdown, stats: { ticketsClosed: 1, goldSlaTickets: ticket.slaTier === 'gold' ? 1 : 0 }, set: { streak } },
         session,
         emit,
+        p,
       );
       return true;
     },

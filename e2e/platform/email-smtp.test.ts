@@ -45,12 +45,12 @@ describe('SMTP listener: new mail, replies', () => {
     expect(second.customerId).toBe(first.customerId);
   });
 
-  it('a reply (In-Reply-To / References) continues its ticket instead of opening one', async () => {
+  it('a reply (In-Reply-To / References) continues its ticket instead of opening one, without its quoted history', async () => {
     const from = customerEmail('linus');
     const messageId = `<orig.${Date.now()}@customer.example>`;
     const id = await deliver({ from, subject: 'Cannot log in', text: 'Help', messageId });
     const before = await ticketTotal(ep.tp);
-    const again = await deliver({ from, subject: 'Re: Cannot log in', text: 'Still broken', inReplyTo: messageId, references: [messageId] });
+    const again = await deliver({ from, subject: 'Re: Cannot log in', text: 'Still broken\n\nOn Mon, 23 Nov 2026, Support wrote:\n> Help', inReplyTo: messageId, references: [messageId] });
     expect(again).toBe(id);
     const t = await getTicket(id);
     expect(t.messageCount).toBe(2);

@@ -1,7 +1,7 @@
 /** Inbound email's parsing and addresses (docs/adr/0041): what a mail becomes, which mail is automatic, which address is ours. */
 import { CONTENT_MAX } from '@helpdesk/contracts';
 import { outgoingMessageId, replyAddress, routeOf, teamAddress, ticketOfOurMessageId } from '../src/inbound-email/addresses';
-import { MalformedMail, parseInboundMail } from '../src/inbound-email/parse';
+import { MalformedMail, parseInboundMail, withoutQuotedHistory } from '../src/inbound-email/parse';
 
 const TEAM = '0b7a4d2e-6f1c-4a8e-9b3d-2c5e7f9a1b0d';
 const DOMAIN = 'mail.example.test';
@@ -20,6 +20,7 @@ describe('parseInboundMail', () => {
       fromName: 'Ada',
       title: 'Help',
       content: 'Line one\nLine two',
+      replyContent: 'Line one\nLine two',
       attachments: [],
       automatic: null,
     });
@@ -103,6 +104,30 @@ describe('parseInboundMail', () => {
   it('malformed: no header block, or no From address', async () => {
     await expect(parseInboundMail(Buffer.from('this is not a mail'))).rejects.toBeInstanceOf(MalformedMail);
     await expect(parseInboundMail(mail(['Subject: nobody']))).rejects.toThrow('no From address');
+  });
+});
+
+describe('withoutQuotedHistory (what a continued ticket gets)', () => {
+  it.each([
+    ['Gmail', 'Thanks, that worked!\n\nOn Tue, 24 Nov 2026 at 10:00, Acme Support <help@acme.example> wrote:\n> It ships today.\n>\n> — Sam'],
+    ['Gmail, the header wrapped', 'Thanks, that worked!\n\nOn Tue, 24 Nov 2026 at 10:00, Acme Support <help@acme.example>\nwrote:\n\n> It ships today.'],
+    ['Outlook', 'Thanks, that worked!\n\n-----Original Message-----\nFrom: Acme Support\nSent: Tuesday\n\nIt ships today.'],
+    ['a trailing quote without header', 'Thanks, that worked!\n\n> It ships today.\n> — Sam\n'],
+  ])('%s: the quoted history is dropped', (_client, text) => {
+    expect(withoutQuotedHistory(text)).toBe('Thanks, that worked!');
+  });
+
+  it('an inline answer between quotes, and a mail that is only a quote, are kept whole', () => {
+    const inline = '> Which browser?\nChrome 120\n> Which OS?\nmacOS';
+    expect(withoutQuotedHistory(inline)).toBe(inline);
+    expect(withoutQuotedHistory('> only a quote')).toBe('> only a quote');
+    expect(withoutQuotedHistory('On the roadmap you wrote: ship it.\nAgreed.')).toBe('On the roadmap you wrote: ship it.\nAgreed.');
+  });
+
+  it('parseInboundMail keeps the whole text as content and the answer as replyContent', async () => {
+    const m = await parseInboundMail(mail(person, 'Yes!\r\n\r\nOn Mon, Ada wrote:\r\n> Ready?'));
+    expect(m.content).toBe('Yes!\n\nOn Mon, Ada wrote:\n> Ready?');
+    expect(m.replyContent).toBe('Yes!');
   });
 });
 

@@ -18,6 +18,8 @@ export interface InboundMail {
   title: string;
   /** The first customer message: the text part, else the HTML converted to text, else the documented fallback. */
   content: string;
+  /** `content` without the quoted history a mail client appends to a reply: what a continued ticket gets. */
+  replyContent: string;
   attachments: MailAttachmentRecord[];
   /** Why the mail is an automatic one that must never open or continue a ticket (a loop); null: a person's mail. */
   automatic: string | null;
@@ -28,6 +30,40 @@ const TRUNCATED = '\n\n[This email was shortened to fit a message.]';
 /** Header values that mark a mail no person wrote (RFC 3834, and the de-facto Precedence values). */
 const BULK_PRECEDENCE = new Set(['bulk', 'junk', 'list', 'auto_reply']);
 const DAEMON_RE = /^(mailer-daemon|postmaster|mail-daemon|no-?reply|bounces?)([+-].*)?$/i;
+
+const QUOTE_HEADER_RE = /^On .{1,400} wrote:\s*$/;
+const ORIGINAL_MESSAGE_RE = /^-{2,}\s*(Original Message|Forwarded message)\s*-{2,}\s*$/i;
+
+/**
+ * A reply's text without the history its mail client quoted below it: from an "On … wrote:" line
+ * (one line or wrapped over two) followed only by `>` lines, from an "-----Original Message-----"
+ * line, or a trailing block of `>` lines. Conservative: text between quotes (an inline answer) stays.
+ */
+export function withoutQuotedHistory(text: string): string {
+  const lines = text.split('\n');
+  const onlyQuotesAfter = (i: number) => lines.slice(i).every((l) => l.trim() === '' || l.trimStart().startsWith('>'));
+  let cut = lines.length;
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i].trim();
+    if (ORIGINAL_MESSAGE_RE.test(line)) {
+      cut = i;
+      break;
+    }
+    const header = QUOTE_HEADER_RE.test(line) ? 1 : i + 1 < lines.length && QUOTE_HEADER_RE.test(`${line} ${lines[i + 1].trim()}`) ? 2 : 0;
+    if (header && onlyQuotesAfter(i + header)) {
+      cut = i;
+      break;
+    }
+  }
+  if (cut === lines.length) {
+    // A trailing block of quoted lines with no header.
+    let i = lines.length;
+    while (i > 0 && (lines[i - 1].trim() === '' || lines[i - 1].trimStart().startsWith('>'))) i--;
+    if (lines.slice(i).some((l) => l.trimStart().startsWith('>'))) cut = i;
+  }
+  const kept = lines.slice(0, cut).join('\n').trim();
+  return kept || text;
+}
 
 /** At most `max` characters (code points), ending in `…` when cut. */
 export function shorten(s: string, max: number): string {
@@ -56,6 +92,10 @@ function automaticReason(headers: Map<string, HeaderValue>, fromAddress: string 
   return null;
 }
 
+/** A message's limit counts UTF-16 units (zod's max): a longer body is cut on a code point, with a note. */
+const fitMessage = (content: string) =>
+  content.length > CONTENT_MAX ? `${[...content.slice(0, CONTENT_MAX - TRUNCATED.length - 1)].join('').replace(/[\uD800-\uDBFF]$/, '')}${TRUNCATED}` : content;
+
 /**
  * Parses raw MIME. A mail without a header block or without a From address is malformed (nothing
  * a ticket could be made of). `envelopeFrom`: SMTP's MAIL FROM ('' for the null sender `<>`).
@@ -78,15 +118,17 @@ export async function parseInboundMail(raw: Buffer, envelopeFrom?: string | null
   const attachments: MailAttachmentRecord[] = parsed.attachments.map((a) => ({ filename: a.filename ?? null, contentType: a.contentType, size: a.size }));
   const html = typeof parsed.html === 'string' ? parsed.html : null;
   let content = parsed.text?.trim() || (html ? convert(html, { wordwrap: false, selectors: [{ selector: 'img', format: 'skip' }] }).trim() : '');
+  let replyContent = content && withoutQuotedHistory(content);
   if (!content) {
     // The documented fallback (docs/adr/0041): a mail with no text still opens its ticket.
     const names = attachments.map((a) => `${a.filename ?? 'unnamed'} (${a.size} bytes)`);
     content = names.length ? `(This email had no text. Attachments: ${names.join(', ')})` : '(This email had no text.)';
+    replyContent = content;
   } else if (attachments.length) {
-    content += `\n\nAttachments: ${attachments.map((a) => `${a.filename ?? 'unnamed'} (${a.size} bytes)`).join(', ')}`;
+    const named = `\n\nAttachments: ${attachments.map((a) => `${a.filename ?? 'unnamed'} (${a.size} bytes)`).join(', ')}`;
+    content += named;
+    replyContent += named;
   }
-  // The message's limit counts UTF-16 units (zod's max); cut on a code point.
-  if (content.length > CONTENT_MAX) content = `${[...content.slice(0, CONTENT_MAX - TRUNCATED.length - 1)].join('').replace(/[\uD800-\uDBFF]$/, '')}${TRUNCATED}`;
 
   const subject = (parsed.subject ?? '').replace(/\s+/g, ' ').trim();
   return {
@@ -95,7 +137,8 @@ export async function parseInboundMail(raw: Buffer, envelopeFrom?: string | null
     fromAddress: fromAddress ?? '',
     fromName: from?.name?.trim() ? shorten(from.name.trim(), NAME_MAX) : null,
     title: shorten(subject || NO_SUBJECT, TITLE_MAX),
-    content,
+    content: fitMessage(content),
+    replyContent: fitMessage(replyContent),
     attachments,
     automatic,
   };

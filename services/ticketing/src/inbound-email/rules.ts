@@ -169,7 +169,7 @@ export function inboundEmailRules({ conn, models, tickets, customersUrl, tokens,
       try {
         const ticketId = await ticketOf(route, mail);
         if (ticketId) {
-          const message = { content: mail.content, sender: 'customer' as const, senderName: mail.fromName ?? mail.fromAddress, isInternal: false };
+          const message = { content: mail.replyContent, sender: 'customer' as const, senderName: mail.fromName ?? mail.fromAddress, isInternal: false };
           const added = await withOutbox(conn, eventScopeOf(ctx), async (session, emit) => {
             const { message: m } = await tickets.addMessageIn(session, emit, ctx, ticketId, message);
             await db.emailMails.insertMany([mailRecord(mail, rfcMessageId, ticketId, m.id)], { session });

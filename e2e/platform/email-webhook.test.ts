@@ -3,14 +3,20 @@
  * authenticated by the partition's secret (created, rotated and revoked through the API).
  */
 import { randomBytes } from 'node:crypto';
+import type { EventEnvelope } from '@helpdesk/contracts';
+import { eventually } from '@helpdesk/testing';
 import { customerEmail, DOMAIN, MAX_BYTES, startEmailPlatform, ticketTotal, type EmailPlatform } from './email-helpers';
 import { expectError, expectOk } from './helpdesk-helpers';
 
 let ep: EmailPlatform;
 const inbound = () => `${ep.tp.teamPath}/inbound-email`;
 
+const events: EventEnvelope[] = [];
 beforeAll(async () => {
   ep = await startEmailPlatform();
+  await ep.tp.observe('ticketing', ['inbound_email.*'], async (e) => {
+    events.push(e);
+  });
 }, 60_000);
 afterAll(async () => ep?.stop(), 60_000);
 
@@ -59,6 +65,10 @@ describe('inbound email settings and the webhook secret', () => {
     const after = expectOk(await api.get(path), 200);
     expect(after.secret).toEqual({ hint: s.hint, createdAt: s.createdAt, previousValidUntil: null });
     expect(JSON.stringify(after)).not.toContain(s.secret);
+    await ep.tp.platform.ticketing.relay.drain();
+    const rotated = await eventually('inbound_email.secret_rotated', () => events.find((e) => e.teamId === other.teamId));
+    expect(rotated).toMatchObject({ type: 'inbound_email.secret_rotated', mode: 'test', data: { hint: s.hint, createdAt: s.createdAt, previousValidUntil: null } });
+    expect(JSON.stringify(rotated)).not.toContain(s.secret);
   });
 
   it('publishable keys cannot read or rotate it', async () => {
@@ -168,6 +178,10 @@ describe('POST /inbound-email/{teamId}/messages', () => {
     expect((await post(ep.tp.team.teamId, mime(customerEmail('r1'), 'old', 'b'), bearer(old))).status).toBe(201);
     expect((await post(ep.tp.team.teamId, mime(customerEmail('r2'), 'new', 'b'), bearer(next.secret))).status).toBe(201);
     expect(expectOk(await ep.tp.api.delete(`${inbound()}/secret`), 200)).toEqual({ deleted: true });
+    await ep.tp.platform.ticketing.relay.drain();
+    await eventually('inbound_email.secret_revoked', () =>
+      events.find((e) => e.teamId === ep.tp.team.teamId && e.type === 'inbound_email.secret_revoked' && (e.data as { hint: string }).hint === next.hint),
+    );
     expectRefused(await post(ep.tp.team.teamId, mime(customerEmail('r3'), 'x', 'b'), bearer(old)), 401, 'invalid_api_key');
     expectRefused(await post(ep.tp.team.teamId, mime(customerEmail('r4'), 'x', 'b'), bearer(next.secret)), 401, 'invalid_api_key');
     expectError(await ep.tp.api.delete(`${inbound()}/secret`), 404, 'not_found_error', 'resource_not_found');

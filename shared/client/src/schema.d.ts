@@ -2712,12 +2712,12 @@ export interface paths {
         put?: never;
         /**
          * Create or rotate the inbound webhook secret
-         * @description Answers a new secret once (only its hash is kept). The previous secret keeps working for 24 hours, so the provider's configuration can be changed without losing mail; rotating again ends that grace at once. Needs `manage_settings` and a secret key.
+         * @description Answers a new secret once (only its hash is kept). The previous secret keeps working for 24 hours, so the provider's configuration can be changed without losing mail; rotating again ends that grace at once. Emits `inbound_email.secret_rotated` (the hint, never the secret). Needs `manage_settings` and a secret key.
          */
         post: operations["rotateInboundEmailSecret"];
         /**
          * Revoke the inbound webhook secret
-         * @description The current and any previous secret stop working at once (a leaked secret). 404 when there is none.
+         * @description The current and any previous secret stop working at once (a leaked secret); emits `inbound_email.secret_revoked`. 404 when there is none.
          */
         delete: operations["revokeInboundEmailSecret"];
         options?: never;

@@ -213,22 +213,30 @@ export function inboundEmailRules({ conn, models, tickets, customersUrl, tokens,
       };
     },
 
-    /** A new secret, answered once (its hash is kept); the one it replaces works for the grace period. */
-    async rotateSecret(s: Scope) {
-      const secrets = scoped(models, s).inboundSecrets;
-      const _id = `${s.teamId}:${s.mode}`;
-      const secret = `ies_${s.mode}_${randomBase62(40)}`;
+    /** A new secret, answered once (its hash is kept); the one it replaces works for the grace period. `inbound_email.secret_rotated`. */
+    async rotateSecret(ctx: RequestContext) {
+      const secrets = scoped(models, ctx).inboundSecrets;
+      const _id = `${ctx.teamId}:${ctx.mode}`;
+      const secret = `ies_${ctx.mode}_${randomBase62(40)}`;
       const now = new Date();
-      const cur = await secrets.findOne({ _id }).lean<InboundSecretDoc>();
-      const previousValidUntil = cur ? new Date(now.getTime() + INBOUND_SECRET_GRACE_MS) : null;
-      const row = { hash: sha256(secret), hint: secret.slice(-4), createdAt: now, previousHash: cur?.hash ?? null, previousValidUntil };
-      await secrets.updateOne({ _id }, { $set: row }, { upsert: true });
-      return { object: 'inbound_email_secret' as const, secret, hint: row.hint, createdAt: now.toISOString(), previousValidUntil: previousValidUntil?.toISOString() ?? null };
+      const previousValidUntil = await withOutbox(conn, eventScopeOf(ctx), async (session, emit) => {
+        const cur = await secrets.findOne({ _id }).session(session).lean<InboundSecretDoc>();
+        const until = cur ? new Date(now.getTime() + INBOUND_SECRET_GRACE_MS) : null;
+        const row = { hash: sha256(secret), hint: secret.slice(-4), createdAt: now, previousHash: cur?.hash ?? null, previousValidUntil: until };
+        await secrets.updateOne({ _id }, { $set: row }, { upsert: true, session });
+        emit({ type: 'inbound_email.secret_rotated', data: { hint: row.hint, createdAt: now.toISOString(), previousValidUntil: until?.toISOString() ?? null } });
+        return until;
+      });
+      return { object: 'inbound_email_secret' as const, secret, hint: secret.slice(-4), createdAt: now.toISOString(), previousValidUntil: previousValidUntil?.toISOString() ?? null };
     },
 
-    async revokeSecret(s: Scope): Promise<{ deleted: true }> {
-      const gone = await scoped(models, s).inboundSecrets.deleteOne({ _id: `${s.teamId}:${s.mode}` });
-      if (!gone.deletedCount) throw notFound('inbound email secret');
+    /** `inbound_email.secret_revoked`; 404 when there is none. */
+    async revokeSecret(ctx: RequestContext): Promise<{ deleted: true }> {
+      await withOutbox(conn, eventScopeOf(ctx), async (session, emit) => {
+        const gone = await scoped(models, ctx).inboundSecrets.findOneAndDelete({ _id: `${ctx.teamId}:${ctx.mode}` }, { session }).lean<InboundSecretDoc>();
+        if (!gone) throw notFound('inbound email secret');
+        emit({ type: 'inbound_email.secret_revoked', data: { hint: gone.hint } });
+      });
       return { deleted: true };
     },
 

@@ -46,4 +46,7 @@ export const TICKETING_EVENTS = {
   'sla_rule.deleted': { version: 1, data: z.object({ ruleId: z.string(), rule: slaRuleSnapshotSchema }) },
   /** The whole evaluation order after the change. */
   'sla_rule.reordered': { version: 1, data: z.object({ ruleIds: z.array(z.string()) }) },
+  /** The inbound webhook's secret (docs/adr/0041): never the secret itself, its last 4 characters. */
+  'inbound_email.secret_rotated': { version: 1, data: z.object({ hint: z.string(), createdAt: z.string(), previousValidUntil: z.string().nullable() }) },
+  'inbound_email.secret_revoked': { version: 1, data: z.object({ hint: z.string() }) },
 } as const;

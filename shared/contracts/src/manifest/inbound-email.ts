@@ -89,7 +89,8 @@ export const INBOUND_EMAIL = defineOperations({
     summary: 'Create or rotate the inbound webhook secret',
     description:
       'Answers a new secret once (only its hash is kept). The previous secret keeps working for 24 hours, so the provider\'s ' +
-      'configuration can be changed without losing mail; rotating again ends that grace at once. Needs `manage_settings` and a secret key.',
+      'configuration can be changed without losing mail; rotating again ends that grace at once. Emits `inbound_email.secret_rotated` (the hint, ' +
+      'never the secret). Needs `manage_settings` and a secret key.',
     permission: 'manage_settings',
     params: { teamId: 'team' },
     success: { status: 201, data: inboundEmailSecretSchema, shape: 'envelope' },
@@ -101,7 +102,7 @@ export const INBOUND_EMAIL = defineOperations({
     method: 'DELETE',
     path: '/teams/{teamId}/inbound-email/secret',
     summary: 'Revoke the inbound webhook secret',
-    description: 'The current and any previous secret stop working at once (a leaked secret). 404 when there is none.',
+    description: 'The current and any previous secret stop working at once (a leaked secret); emits `inbound_email.secret_revoked`. 404 when there is none.',
     permission: 'manage_settings',
     params: { teamId: 'team' },
     success: { status: 200, data: z.object({ deleted: z.literal(true) }), shape: 'envelope' },

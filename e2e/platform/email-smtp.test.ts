@@ -72,7 +72,8 @@ describe('SMTP listener: new mail, replies', () => {
     const id = await deliver(mail);
     const before = await ticketTotal(ep.tp);
     const info = await ep.send({ to: ep.address, ...mail });
-    expect(ticketIdOf(info)).toBe(id);
+    // Answered, but without naming the ticket: a Message-ID may be someone else's.
+    expect(info.response).toBe('250 2.0.0 duplicate');
     expect(await ticketTotal(ep.tp)).toBe(before);
     expect((await getTicket(id)).messageCount).toBe(1);
   });

@@ -22,6 +22,8 @@ export function smtpListener(rules: InboundEmailRules, config: InboundEmailConfi
     disabledCommands: smtp.tls ? ['AUTH'] : ['AUTH', 'STARTTLS'],
     ...(smtp.tls ? { key: smtp.tls.key, cert: smtp.tls.cert } : {}),
     logger: false,
+    // An MX faces the internet: bounded connections.
+    maxClients: 200,
     onRcptTo(address, _session, callback) {
       if (!routeOf(address.address, config.domain)) return callback(smtpError(550, `5.1.1 <${address.address}>: no such mailbox here`));
       callback();
@@ -47,7 +49,8 @@ export function smtpListener(rules: InboundEmailRules, config: InboundEmailConfi
           for (const route of routes.values()) outcomes.push(await rules.ingest(route, mail));
           return outcomes;
         })().then(
-          (outcomes) => callback(null, `2.0.0 ${outcomes.map((o) => o.ticketId ?? o.outcome).join(', ')}`),
+          // The sender learns the ticket its own mail opened or continued; a duplicate names none (a Message-ID may be someone else's).
+          (outcomes) => callback(null, `2.0.0 ${outcomes.map((o) => (o.outcome === 'duplicate' ? o.outcome : (o.ticketId ?? o.outcome))).join(', ')}`),
           (err: unknown) => {
             if (err instanceof MalformedMail) return callback(smtpError(550, `5.6.0 ${err.message}`));
             logger.error({ err }, 'inbound mail not stored');

@@ -115,7 +115,7 @@ export async function startLocalPlatform(name: string, mode: 'test' | 'live' = '
   const mongoPort = await freePort();
   const platform = await start(
     'deploy/local/src/main.ts',
-    { PORT: '0', DATA_DIR: dataDir, EMBEDDED_MONGO_PORT: String(mongoPort), LOG_LEVEL: 'warn', RATE_LIMIT_SECRET_PER_MINUTE: '1000000000', ...env },
+    { PORT: '0', INBOUND_SMTP_PORT: '0', INBOUND_HTTP_PORT: '0', DATA_DIR: dataDir, EMBEDDED_MONGO_PORT: String(mongoPort), LOG_LEVEL: 'warn', RATE_LIMIT_SECRET_PER_MINUTE: '1000000000', ...env },
     /Ready: (\S+)/,
     nodeArgs,
   );

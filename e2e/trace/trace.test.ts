@@ -20,7 +20,7 @@ test('one trace spans the gateway, the ticketing service and the event consumer'
   const stdout = await new Promise<string>((resolve, reject) =>
     execFile(process.execPath, ['--import', 'tsx', path.join(__dirname, 'fixtures/traced-platform.ts')], {
       cwd: root,
-      timeout: 60_000,
+      timeout: 150_000,
       maxBuffer: 32 * 1024 * 1024,
       env: { ...process.env, AMQP_URL: '', REDIS_URL: '', MONGO_URL: '', TEST_LOG_LEVEL: 'silent' },
     }, (err, out, stderr) => (err ? reject(new Error(`${err.message}\n${stderr}`)) : resolve(out))),
@@ -53,4 +53,4 @@ test('one trace spans the gateway, the ticketing service and the event consumer'
   expect(ancestors(ticketingServer!)).toContain(gatewayServer!.spanId);
   expect(ancestors(consumer!)).toContain(ticketingServer!.spanId);
   expect(ticketId).toMatch(/^tkt_/);
-}, 90_000);
+}, 180_000);

@@ -11,7 +11,7 @@ function startLocal(): Promise<{ child: ChildProcess; baseUrl: string; output: (
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, ['--require', 'tsx/cjs', '--require', './shared/kit/src/telemetry/register.ts', 'deploy/local/src/main.ts'], {
       cwd: root,
-      env: { ...process.env, PORT: '0', DATA_DIR: dataDir, EMBEDDED_MONGO_PORT: '0', LOG_LEVEL: 'warn', AMQP_URL: '', REDIS_URL: '', MONGO_URL: '' },
+      env: { ...process.env, PORT: '0', INBOUND_SMTP_PORT: '0', INBOUND_HTTP_PORT: '0', DATA_DIR: dataDir, EMBEDDED_MONGO_PORT: '0', LOG_LEVEL: 'warn', AMQP_URL: '', REDIS_URL: '', MONGO_URL: '' },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let out = '';

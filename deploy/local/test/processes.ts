@@ -32,7 +32,7 @@ export function tempDir(prefix: string): string {
 
 /** The environment of a local start on embedded defaults with `dataDir`, plus `extra`. */
 export function localEnv(dataDir: string, extra: Record<string, string> = {}): NodeJS.ProcessEnv {
-  return { ...process.env, PORT: '0', DATA_DIR: dataDir, EMBEDDED_MONGO_PORT: '0', LOG_LEVEL: 'warn', AMQP_URL: '', REDIS_URL: '', MONGO_URL: '', ...extra };
+  return { ...process.env, PORT: '0', INBOUND_SMTP_PORT: '0', INBOUND_HTTP_PORT: '0', DATA_DIR: dataDir, EMBEDDED_MONGO_PORT: '0', LOG_LEVEL: 'warn', AMQP_URL: '', REDIS_URL: '', MONGO_URL: '', ...extra };
 }
 
 /** Spawns `command args` in its own process group and resolves once it printed `Ready: <url>`. */

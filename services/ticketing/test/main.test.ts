@@ -15,7 +15,7 @@ test('refuses to start without MONGO_URL or CUSTOMERS_URL, naming them', async (
 test('starts from the environment, answers health checks, and exits 0 on SIGTERM', async () => {
   const m = await startEmbeddedMongo();
   try {
-    const p = run({ MONGO_URL: m.uri(), CUSTOMERS_URL: 'http://127.0.0.1:9', INTERNAL_TOKEN_SECRET: SECRET, PORT: '0', LOG_LEVEL: 'info', HELPDESK_EMBEDDED: '1' });
+    const p = run({ MONGO_URL: m.uri(), CUSTOMERS_URL: 'http://127.0.0.1:9', INTERNAL_TOKEN_SECRET: SECRET, PORT: '0', INBOUND_SMTP_PORT: '0', INBOUND_HTTP_PORT: '0', LOG_LEVEL: 'info', HELPDESK_EMBEDDED: '1' });
     const base = await p.listening();
     expect((await fetch(`${base}/healthz`)).status).toBe(200);
     expect((await fetch(`${base}/readyz`)).status).toBe(200);

@@ -18,6 +18,7 @@ import {
   parseServiceUrls,
   read,
   withDefaults,
+  INBOUND_EMAIL_PORTS,
 } from './helpers';
 
 const compose = loadCompose();
@@ -177,11 +178,13 @@ describe('docker-compose.yml', () => {
     expect(Number(timeout)).toBeLessThanOrEqual(WEBHOOKS_MAX_TIMEOUT_MS);
   });
 
-  it('publishes only the gateway port, plus operator UIs on loopback', () => {
+  it('publishes only the gateway port and ticketing\'s inbound mail ports, plus operator UIs on loopback', () => {
     for (const name of names) {
       const ports: string[] = (services[name].ports ?? []).map((p: unknown) => String(p));
       if (name === 'gateway') {
         expect(ports.map(withDefaults)).toEqual(['8080:8080']);
+      } else if (name === 'ticketing') {
+        expect(ports).toEqual(Object.values(INBOUND_EMAIL_PORTS).map((p) => `${p}:${p}`));
       } else if (name === 'grafana') {
         expect(ports).toEqual(['127.0.0.1:3001:3000']);
       } else if (UI_PORTS[name]) {

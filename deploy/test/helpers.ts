@@ -33,7 +33,7 @@ export const SERVICE_ENV = ['PORT', 'MONGO_URL', 'AMQP_URL', 'INTERNAL_TOKEN_SEC
 /** The processes that read more than their kind's variables: all of them, exactly. */
 const PROCESS_ENV: Record<string, string[]> = {
   gateway: GATEWAY_ENV,
-  ticketing: [...SERVICE_ENV, 'CUSTOMERS_URL'],
+  ticketing: [...SERVICE_ENV, 'CUSTOMERS_URL', 'INBOUND_EMAIL_DOMAIN', 'INBOUND_SMTP_PORT', 'INBOUND_HTTP_PORT'],
   webhooks: [...SERVICE_ENV, 'WEBHOOKS_TIMEOUT_MS'],
   community: [...SERVICE_ENV, 'CUSTOMERS_URL', 'ATTACHMENTS_S3_URL'],
   notifications: [...SERVICE_ENV, 'WORKSPACE_URL', 'TICKETING_URL', 'SMTP_URL'],
@@ -48,11 +48,22 @@ const PROCESS_OPTIONAL_ENV: Record<string, string[]> = {
   community: ['DATA_DIR', 'ATTACHMENTS_S3_REGION'],
   // Where mail goes when SMTP_URL is empty (a folder under it).
   notifications: ['DATA_DIR', 'MAIL_FROM'],
+  // Inbound email's switches, STARTTLS files and size limit (docs/adr/0041).
+  ticketing: ['INBOUND_EMAIL_LISTENERS', 'INBOUND_SMTP_HOST', 'INBOUND_HTTP_HOST', 'INBOUND_SMTP_TLS_KEY_FILE', 'INBOUND_SMTP_TLS_CERT_FILE', 'INBOUND_EMAIL_MAX_BYTES'],
   // Stripe's webhook signing secret, with STRIPE_SECRET_KEY (docs/adr/0024).
   workspace: ['STRIPE_WEBHOOK_SECRET'],
 };
 export const expectedEnv = (process: string): string[] => PROCESS_ENV[process] ?? SERVICE_ENV;
 export const optionalEnv = (process: string): string[] => [...OPTIONAL_ENV, ...(PROCESS_OPTIONAL_ENV[process] ?? [])];
+
+/**
+ * The one entry besides the gateway: ticketing's inbound mail listeners (docs/adr/0041), reached from
+ * the internet by mail servers (SMTP) and mail providers' inbound webhooks (raw MIME, the team's
+ * secret on every request). Port name → container port; Kubernetes publishes them through the
+ * Service `ticketing-inbound-email` only.
+ */
+export const INBOUND_EMAIL_PORTS: Record<string, number> = { smtp: 2525, 'inbound-http': 2580 };
+export const INBOUND_EMAIL_SERVICE = 'ticketing-inbound-email';
 
 /**
  * Unsafe switches, for local development only: wherever a deployment artefact sets one, it must be

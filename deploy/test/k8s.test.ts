@@ -29,6 +29,8 @@ import {
   parseServiceUrls,
   quantity,
   read,
+  INBOUND_EMAIL_PORTS,
+  INBOUND_EMAIL_SERVICE,
 } from './helpers';
 
 /** The kinds the manifests may use, each with its schema-validating model. */
@@ -292,8 +294,19 @@ describeRendered.each(OVERLAYS)('deploy/k8s/overlays/%s', (overlay) => {
     expect(paths.map((p) => [p.path, p.pathType, p.backend.service?.name, p.backend.service?.port?.name])).toEqual([
       ['/api', 'Prefix', 'gateway', 'http'],
     ]);
-    // Only the gateway is reachable from outside: no other Service is a LoadBalancer or NodePort.
-    for (const svc of all('Service')) expect(svc.spec.type ?? 'ClusterIP').toBe('ClusterIP');
+    // Only the gateway (through the Ingress) and ticketing's inbound mail listeners are reachable from
+    // outside: no other Service is a LoadBalancer or NodePort.
+    for (const svc of all('Service')) {
+      if (svc.metadata.name !== INBOUND_EMAIL_SERVICE) {
+        expect([svc.metadata.name, svc.spec.type ?? 'ClusterIP']).toEqual([svc.metadata.name, 'ClusterIP']);
+        continue;
+      }
+      expect(svc.spec.type).toBe('LoadBalancer');
+      expect(svc.spec.selector).toEqual({ 'app.kubernetes.io/name': 'ticketing' });
+      expect(svc.spec.ports.map((p: any) => p.targetPort).sort()).toEqual(Object.keys(INBOUND_EMAIL_PORTS).sort());
+      const ticketingPorts = (one('Deployment', 'ticketing') as Deployment).spec!.template.spec!.containers[0].ports!;
+      for (const [name, port] of Object.entries(INBOUND_EMAIL_PORTS)) expect(ticketingPorts.find((p) => p.name === name)?.containerPort).toBe(port);
+    }
   });
 
   it('never turns an unsafe development switch on (WEBHOOKS_ALLOW_LOOPBACK) and bounds the webhook timeout', () => {
@@ -357,6 +370,14 @@ describeRendered.each(OVERLAYS)('deploy/k8s/overlays/%s', (overlay) => {
       expect(selecting.length).toBeGreaterThan(0);
       const callers = new Set<string>();
       for (const p of selecting) {
+        if (p.metadata!.name === INBOUND_EMAIL_SERVICE) {
+          // From anywhere, but only to the inbound mail ports, only on ticketing.
+          expect([name, p.spec!.ingress!.map((r) => [r.from, sortPorts(r.ports)])]).toEqual([
+            'ticketing',
+            [[undefined, sortPorts(Object.keys(INBOUND_EMAIL_PORTS).map((port) => ({ port, protocol: 'TCP' })))]],
+          ]);
+          continue;
+        }
         for (const rule of p.spec!.ingress ?? []) {
           expect(rule.from?.length).toBeGreaterThan(0);
           expect([name, p.metadata!.name, sortPorts(rule.ports)]).toEqual([name, p.metadata!.name, [{ port: 'http', protocol: 'TCP' }]]);

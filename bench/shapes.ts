@@ -27,6 +27,8 @@ const RAISED_LIMITS = { RATE_LIMIT_SECRET_PER_MINUTE: '1000000', RATE_LIMIT_PUBL
 /** Blank: each shape sets what it uses, the caller's environment never leaks in. */
 const NO_INFRA = { MONGO_URL: '', AMQP_URL: '', REDIS_URL: '' };
 const SECRET = 'bench-internal-token-secret-0123456789abcdef';
+/** Ticketing's inbound mail listeners on any free port (their defaults collide with a concurrent run). */
+const INBOUND_ANY_PORT = { INBOUND_SMTP_PORT: '0', INBOUND_HTTP_PORT: '0' };
 
 /** `--cpu-prof` for a process named `name`, writing into `dir`. */
 const profArgs = (dir: string | undefined, name: string) => (dir ? ['--cpu-prof', `--cpu-prof-dir=${path.join(dir, name)}`] : []);
@@ -35,7 +37,7 @@ export async function startOneProcess(cpuProfDir?: string): Promise<RunningShape
   const dataDir = mkdtempSync(path.join(tmpdir(), 'helpdesk-bench-'));
   const platform = await start(
     'deploy/local/src/main.ts',
-    { ...NO_INFRA, ...RAISED_LIMITS, PORT: '0', DATA_DIR: dataDir, EMBEDDED_MONGO_PORT: '0', LOG_LEVEL: 'warn' },
+    { ...NO_INFRA, ...RAISED_LIMITS, ...INBOUND_ANY_PORT, PORT: '0', DATA_DIR: dataDir, EMBEDDED_MONGO_PORT: '0', LOG_LEVEL: 'warn' },
     /Ready: (\S+)/,
     profArgs(cpuProfDir, 'platform'),
   );
@@ -86,7 +88,7 @@ export async function startMultiProcess(infra: { amqpUrl: string; redisUrl: stri
     // refuses to start without a URL for each, and ticket.created feeds the projections of several.
     const [customers, knowledge, workspace, webhooks, game] = await Promise.all(['customers', 'knowledge', 'workspace', 'webhooks', 'game'].map((n) => service(n)));
     const [ticketing, community, notifications] = await Promise.all([
-      service('ticketing', { CUSTOMERS_URL: customers }),
+      service('ticketing', { CUSTOMERS_URL: customers, ...INBOUND_ANY_PORT }),
       service('community', { CUSTOMERS_URL: customers }),
       service('notifications', { WORKSPACE_URL: workspace, DATA_DIR: dataDir }),
     ]);

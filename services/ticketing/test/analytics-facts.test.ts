@@ -46,7 +46,7 @@ test('the created event applied after the update does not undo it', async () => 
   expect(await factOf(id)).toMatchObject({ status: 'pending', revision: 1 });
 });
 
-test('both events at once on a ticket without a fact (both insert; the loser applies over the winner if newer)', async () => {
+test('both events at once on a ticket without a fact: the newer one wins, in either order', async () => {
   const { id, created, updated } = await createdThenPending();
   for (let round = 0; round < 20; round++) {
     await forget(id);

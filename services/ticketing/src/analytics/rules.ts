@@ -181,16 +181,15 @@ export function analyticsRules({ models, clock }: { models: TicketingModels; clo
         slaTier: slaTierOf(sla),
         revision,
       };
+      // One command in the common case: update the fact if this snapshot is at least as new, else insert it.
       const newer = { _id: ticket.id, revision: { $lte: revision } };
-      const res = await db.ticketFacts.updateOne(newer, { $set: state });
-      if (!res.matchedCount) {
-        try {
-          await db.ticketFacts.insertMany([{ _id: ticket.id, ...state, firstResponseAt: null }], { lean: true });
-        } catch (err) {
-          if ((err as { code?: number }).code !== 11000) throw err;
-          // Another event of this ticket inserted the fact meanwhile: apply this one over it if it is newer.
-          await db.ticketFacts.updateOne(newer, { $set: state });
-        }
+      try {
+        await db.ticketFacts.updateOne(newer, { $set: state, $setOnInsert: { firstResponseAt: null } }, { upsert: true });
+      } catch (err) {
+        if ((err as { code?: number }).code !== 11000) throw err;
+        // The fact exists: newer than this snapshot (nothing to do), or inserted by another event of
+        // this ticket at the same moment (then apply this one over it if it is newer).
+        await db.ticketFacts.updateOne(newer, { $set: state });
       }
       if (reply) {
         const at = new Date(reply.at);

@@ -32,16 +32,23 @@ export function invitationMail(i: InvitationMail, acceptUrl: string): RenderedMa
   return { subject, text, html };
 }
 
+/** Why the recipient gets a notification's email: a member's settings, or a customer's own chat sign-up (docs/adr/0040). */
+const footerOf = (n: NotificationMail) =>
+  n.type === 'customer_confirmation'
+    ? 'You get this email because this address was given in a chat on our support site. If that was not you, ignore this message.'
+    : 'You get this email because notification emails are on in your notification settings.';
+
 /** A notification's email: its title, its text, and the ticket it is about. */
 export function notificationMail(n: NotificationMail): RenderedMail {
   const about = n.ticketId ? `Ticket: ${n.ticketId}` : null;
-  const text = [n.title, '', n.body, ...(about ? ['', about] : []), '', 'You get this email because notification emails are on in your notification settings.'].join('\n');
+  const footer = footerOf(n);
+  const text = [n.title, '', n.body, ...(about ? ['', about] : []), '', footer].join('\n');
   const html = [
     '<!doctype html><html><body style="font-family: sans-serif">',
     `<p><strong>${escapeHtml(n.title)}</strong></p>`,
     `<p>${escapeHtml(n.body)}</p>`,
     ...(about ? [`<p>${escapeHtml(about)}</p>`] : []),
-    '<p style="color:#666">You get this email because notification emails are on in your notification settings.</p>',
+    `<p style="color:#666">${escapeHtml(footer)}</p>`,
     '</body></html>',
   ].join('\n');
   return { subject: n.title, text, html };

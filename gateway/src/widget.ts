@@ -5,6 +5,7 @@ import { ApiError, type KeyClaims } from '@helpdesk/kit';
 import { buildSync } from 'esbuild';
 import { BASE_PATH, DONE, type Exchange, type GatewayContext, type Step } from './pipeline/exchange';
 import { corsHeaders } from './pipeline/steps/cors';
+import { hitWindow, limitExceeded } from './pipeline/steps/rate-limit';
 
 /**
  * The chat widget's part of the gateway (docs/adr/0040), one step ahead of the others:
@@ -20,7 +21,6 @@ export const WIDGET_SCRIPT_PATH = '/widget/v1.js';
 const WIDGET_PATH = /^\/api\/v1\/teams\/([0-9a-fA-F-]{36})\/widget(?:\/|$)/;
 /** How long a team's allowed origins are kept: a settings change applies within it. */
 export const WIDGET_ORIGINS_TTL_MS = 5_000;
-const WINDOW_MS = 60_000;
 const ALLOW_HEADERS = 'Authorization, Content-Type, Last-Event-ID';
 
 // ---------- the script ----------
@@ -127,20 +127,11 @@ export const widget: Step = async (x, g) => {
   // One visitor: their conversation's token once they have one, their address before.
   const token = q === -1 ? null : new URLSearchParams(url.slice(q + 1)).get('conversationToken');
   const visitor = token ? `t:${createHash('sha256').update(token).digest('base64url')}` : `a:${x.req.socket.remoteAddress ?? 'unknown'}`;
-  let hit;
-  try {
-    hit = await g.rateLimits.hit(`rlw:${teamId}:${visitor}`, WINDOW_MS);
-  } catch (err) {
-    throw g.storeDown(err, x.requestId);
-  }
+  const hit = await hitWindow(x, g, `rlw:${teamId}:${visitor}`);
   const limit = token ? WIDGET_VISITOR_PER_MINUTE : WIDGET_ADDRESS_PER_MINUTE;
   if (hit.count > limit) {
-    const retryAfter = Math.max(1, Math.ceil((hit.resetAtMs - Date.now()) / 1000));
     // A browser may read why (its origin passed above), as with any publishable key's answer.
     if (origin && typeof authorization === 'string' && authorization.startsWith('Bearer pk_')) corsHeaders(x, origin);
-    throw new ApiError('rate_limit_exceeded', `This visitor's limit of ${limit} requests per minute is exceeded. Retry after ${retryAfter} s.`, undefined, {
-      headers: { 'Retry-After': String(retryAfter) },
-      extra: { retryAfter },
-    });
+    throw limitExceeded(`This visitor's limit of ${limit} requests per minute is exceeded.`, hit.resetAtMs);
   }
 };

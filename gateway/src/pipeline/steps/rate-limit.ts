@@ -1,8 +1,26 @@
 import { ApiError, rateLimitDecisions } from '@helpdesk/kit';
-import type { Step } from '../exchange';
+import type { Exchange, GatewayContext, Step } from '../exchange';
 
 const WINDOW_MS = 60_000;
 const WINDOW_HEADER = '60';
+
+/** One more request under `key` in its current 60-second window; the store being down is a 503. */
+export async function hitWindow(x: Exchange, g: GatewayContext, key: string): Promise<{ count: number; resetAtMs: number }> {
+  try {
+    return await g.rateLimits.hit(key, WINDOW_MS);
+  } catch (err) {
+    throw g.storeDown(err, x.requestId);
+  }
+}
+
+/** The 429: `why` (a sentence), then when to retry, in the message, `Retry-After` and the body. */
+export function limitExceeded(why: string, resetAtMs: number): ApiError {
+  const retryAfter = Math.max(1, Math.ceil((resetAtMs - Date.now()) / 1000));
+  return new ApiError('rate_limit_exceeded', `${why} Retry after ${retryAfter} s.`, undefined, {
+    headers: { 'Retry-After': String(retryAfter) },
+    extra: { retryAfter },
+  });
+}
 
 /**
  * Step: every authenticated request counts, whatever it answers, before the route is looked up (so
@@ -10,23 +28,12 @@ const WINDOW_HEADER = '60';
  */
 export const rateLimit: Step = async (x, g) => {
   const auth = x.auth!;
-  let hit;
-  try {
-    hit = await g.rateLimits.hit(`rl:${auth.key.id}`, WINDOW_MS);
-  } catch (err) {
-    throw g.storeDown(err, x.requestId);
-  }
+  const hit = await hitWindow(x, g, `rl:${auth.key.id}`);
   const remaining = auth.limit - hit.count;
   x.res.setHeader('X-RateLimit-Limit', auth.limitHeader);
   x.res.setHeader('X-RateLimit-Remaining', remaining > 0 ? remaining : 0);
   x.res.setHeader('X-RateLimit-Reset', Math.ceil(hit.resetAtMs / 1000));
   x.res.setHeader('X-RateLimit-Window', WINDOW_HEADER);
   rateLimitDecisions.inc({ outcome: remaining < 0 ? 'limited' : 'allowed' });
-  if (remaining < 0) {
-    const retryAfter = Math.max(1, Math.ceil((hit.resetAtMs - Date.now()) / 1000));
-    throw new ApiError('rate_limit_exceeded', `Rate limit of ${auth.limit} requests per minute exceeded. Retry after ${retryAfter} s.`, undefined, {
-      headers: { 'Retry-After': String(retryAfter) },
-      extra: { retryAfter },
-    });
-  }
+  if (remaining < 0) throw limitExceeded(`Rate limit of ${auth.limit} requests per minute exceeded.`, hit.resetAtMs);
 };

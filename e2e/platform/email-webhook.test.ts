@@ -7,6 +7,7 @@ import type { EventEnvelope } from '@helpdesk/contracts';
 import { eventually } from '@helpdesk/testing';
 import { customerEmail, DOMAIN, MAX_BYTES, startEmailPlatform, ticketTotal, type EmailPlatform } from './email-helpers';
 import { expectError, expectOk } from './helpdesk-helpers';
+import { addMember, WorkspaceEvents } from './workspace-helpers';
 
 let ep: EmailPlatform;
 const inbound = () => `${ep.tp.teamPath}/inbound-email`;
@@ -74,6 +75,21 @@ describe('inbound email settings and the webhook secret', () => {
   it('publishable keys cannot read or rotate it', async () => {
     expectError(await ep.tp.api.withKey(ep.tp.team.pk_test).get(inbound()), 403, 'authorization_error', 'publishable_key_forbidden');
     expectError(await ep.tp.api.withKey(ep.tp.team.pk_test).post(`${inbound()}/secret`), 403, 'authorization_error', 'publishable_key_write');
+  });
+
+  it('a member without manage_settings can neither read, rotate nor revoke it; a body on the rotation is refused; nothing changes', async () => {
+    const other = await ep.tp.createTeam();
+    const path = `/teams/${other.teamId}/inbound-email`;
+    const owner = ep.tp.api.withKey(other.sk_test);
+    const s = await rotate(owner, path);
+    const agent = await addMember(ep.tp, await WorkspaceEvents.start(ep.tp), other, 'agent');
+    const asAgent = ep.tp.api.withKey(agent.key);
+    expectError(await asAgent.get(path), 403, 'authorization_error', 'insufficient_permissions');
+    expectError(await asAgent.post(`${path}/secret`), 403, 'authorization_error', 'insufficient_permissions');
+    expectError(await asAgent.delete(`${path}/secret`), 403, 'authorization_error', 'insufficient_permissions');
+    expectError(await ep.tp.api.withKey(other.pk_test).delete(`${path}/secret`), 403, 'authorization_error', 'publishable_key_write');
+    expectError(await owner.post(`${path}/secret`, { previousValidUntil: null }), 400, 'invalid_request_error', 'parameter_invalid', 'previousValidUntil');
+    expect(expectOk(await owner.get(path), 200).secret).toEqual({ hint: s.hint, createdAt: s.createdAt, previousValidUntil: null });
   });
 
   it('another team\'s path is refused', async () => {

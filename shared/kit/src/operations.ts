@@ -49,6 +49,8 @@ export const handlersFor =
     handlers;
 
 const NO_QUERY = z.strictObject({});
+/** An operation without a body takes none: `{}` is accepted, any field is unknown (400 parameter_invalid). */
+const NO_BODY = z.strictObject({});
 
 /** Access (publishable keys, permission), then path params, query, body: the gateway's order, again. */
 function checkRequest(op: OperationDef, req: Request, res: Response): { ctx: RequestContext; params: Record<string, string>; query: unknown; body: unknown } {
@@ -66,6 +68,7 @@ function checkRequest(op: OperationDef, req: Request, res: Response): { ctx: Req
   }
   const query = parseInput(op.query ?? NO_QUERY, { ...(req.query as Record<string, unknown>) });
   const body = op.body ? parseInput(op.body, requireObjectBody(req.body)) : undefined;
+  if (!op.body && req.body !== undefined) parseInput(NO_BODY, requireObjectBody(req.body));
   return { ctx, params, query, body };
 }
 

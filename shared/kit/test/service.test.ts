@@ -58,6 +58,10 @@ const OPS = defineOperations({
     keys: 'staff', params: { teamId: 'team' }, body: z.strictObject({ text: z.string().min(1) }),
     success: { status: 201, data: note, shape: 'envelope' }, errors: [],
   },
+  touchNotes: {
+    service: 'demo', tag: 'Notes', method: 'POST', path: '/teams/{teamId}/notes/touch', summary: 'An operation without a body', permission: null,
+    keys: 'staff', params: { teamId: 'team' }, success: { status: 200, data: note, shape: 'envelope' }, errors: [],
+  },
   getNote: {
     service: 'demo', tag: 'Notes', method: 'GET', path: '/teams/{teamId}/notes/{noteId}', summary: 'Get a bare note', permission: null,
     keys: 'staff', params: { teamId: 'team', noteId: 'ticket' }, success: { status: 200, data: note, shape: 'bare' }, errors: [],
@@ -85,6 +89,7 @@ function definition(log: string[], overrides: Partial<Definition> = {}): Definit
           return { id: doc._id, text: doc.text };
         },
         getNote: async ({ params }) => ({ id: params.noteId, text: 'bare' }),
+        touchNotes: async () => ({ id: 'tkt_abcdefgh12345678', text: 'touched' }),
       }),
     consumers: () => [
       on('ticket.deleted', async (e) => void log.push(`deleted ${e.data.ticketId}`)),
@@ -123,6 +128,10 @@ test('handlers run after the manifest checks, answer in the manifest shape, and 
     // refused before any handler: unknown field, missing field, unknown query, bad id, other team, publishable key, permission
     expect((await call(svc.url, 'POST', notes, { text: 'x', extra: 1 })).body.error).toMatchObject({ code: 'parameter_invalid', param: 'extra' });
     expect((await call(svc.url, 'POST', notes, {})).body.error).toMatchObject({ code: 'parameter_missing', param: 'text' });
+    // an operation without a body: none or `{}` is fine, any field is unknown
+    expect((await call(svc.url, 'POST', `${notes}/touch`)).status).toBe(200);
+    expect((await call(svc.url, 'POST', `${notes}/touch`, {})).status).toBe(200);
+    expect((await call(svc.url, 'POST', `${notes}/touch`, { force: true })).body.error).toMatchObject({ code: 'parameter_invalid', param: 'force' });
     expect((await call(svc.url, 'GET', `${notes}?sort=x`)).body.error).toMatchObject({ code: 'parameter_invalid', param: 'sort' });
     expect((await call(svc.url, 'GET', `${notes}/nope`)).body.error).toMatchObject({ code: 'invalid_id_format', param: 'noteId' });
     expect((await call(svc.url, 'GET', notes, undefined, { teamId: '3f1c2a4e-8b7d-4c2a-9f1e-2b3c4d5e6f71' })).body.error.code).toBe('team_access_denied');

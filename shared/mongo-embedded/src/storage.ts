@@ -36,11 +36,20 @@ export class Index {
   /** `prefixes[n - 1]`: the key of the first n fields -> ids (n < fields.length). */
   readonly prefixes: Map<string, string | Set<string>>[];
   readonly partial: ReturnType<typeof makeQuery> | null;
+  /**
+   * `runs[n]`: key of the first n fields (`''` for n = 0) -> field n's dates and numbers in order, for
+   * range scans (docs/adr/0042). Built on a query's first use of a key, then kept up to date.
+   */
+  readonly runs: Map<string, OrderedRun>[];
+  /** `unordered[n]`: field n held an array, several values or a number type a run does not order. */
+  readonly unordered: boolean[];
 
   constructor(public readonly spec: IndexSpec) {
     this.fields = Object.keys(spec.key);
     this.prefixes = this.fields.slice(1).map(() => new Map());
     this.partial = spec.partialFilterExpression ? makeQuery(spec.partialFilterExpression) : null;
+    this.runs = this.fields.map(() => new Map());
+    this.unordered = this.fields.map(() => false);
   }
 
   get name(): string {
@@ -54,9 +63,12 @@ export class Index {
     if (this.partial && !this.partial.test(doc)) return [];
     const perField: { k: string; v: unknown }[][] = [];
     let allMissing = true;
-    for (const f of this.fields) {
+    for (let i = 0; i < this.fields.length; i++) {
+      const f = this.fields[i];
       const seen = new Map<string, unknown>();
-      for (const v of valuesAt(doc, f)) {
+      const found = valuesAt(doc, f);
+      if (!this.unordered[i] && (found.length > 1 || !orderable(found[0]))) this.markUnordered(i);
+      for (const v of found) {
         if (v !== undefined) allMissing = false;
         if (Array.isArray(v)) {
           if (v.length === 0) seen.set('N', undefined);
@@ -84,6 +96,7 @@ export class Index {
     for (const e of this.entries(doc)) {
       addTo(this.map, e.k, id);
       for (let n = 0; n < e.prefixes.length; n++) addTo(this.prefixes[n], e.prefixes[n], id);
+      this.eachRun(e, (run, v) => run.insert(v, id));
     }
   }
 
@@ -91,7 +104,45 @@ export class Index {
     for (const e of this.entries(doc)) {
       removeFrom(this.map, e.k, id);
       for (let n = 0; n < e.prefixes.length; n++) removeFrom(this.prefixes[n], e.prefixes[n], id);
+      this.eachRun(e, (run, v) => run.remove(v, id));
     }
+  }
+
+  /** The built runs an entry belongs to, with its value there. */
+  private eachRun(e: KeyEntry, fn: (run: OrderedRun, v: unknown) => void): void {
+    for (let n = 0; n < this.fields.length; n++) {
+      const runs = this.runs[n];
+      if (runs.size === 0) continue;
+      const run = runs.get(n === 0 ? '' : e.prefixes[n - 1]);
+      if (run) fn(run, e.vals[n]);
+    }
+  }
+
+  private markUnordered(n: number): void {
+    this.unordered[n] = true;
+    this.runs[n].clear();
+  }
+
+  /**
+   * Ids whose field n lies in `range`, among the documents holding key `prefix` of the first n fields;
+   * null when field n cannot be scanned in order. `docs` builds the run on its first use.
+   */
+  inRange(n: number, prefix: string, range: Range, docs: Map<string, Doc>): string[] | null {
+    if (this.unordered[n]) return null;
+    let run = this.runs[n].get(prefix);
+    if (!run) {
+      run = new OrderedRun();
+      const ids = n === 0 ? docs.keys() : this.owners(prefix, n);
+      for (const id of ids) {
+        const d = docs.get(id);
+        if (!d) continue;
+        for (const e of this.entries(d)) if (n === 0 || e.prefixes[n - 1] === prefix) run.insert(e.vals[n], id);
+      }
+      // entries() may have found this field unorderable while building.
+      if (this.unordered[n]) return null;
+      this.runs[n].set(prefix, run);
+    }
+    return run.between(range);
   }
 
   /** Ids holding key `k` of the whole index, or of its first `fieldCount` fields. */
@@ -120,6 +171,83 @@ function removeFrom(m: Map<string, string | Set<string>>, k: string, id: string)
     if (cur.size === 1) m.set(k, cur.values().next().value as string);
     else if (cur.size === 0) m.delete(k);
   }
+}
+
+/** Bounds on one field, all dates or all numbers (MongoDB compares within one type bracket). */
+export interface Range {
+  kind: 'date' | 'number';
+  lo?: { v: number; inclusive: boolean };
+  hi?: { v: number; inclusive: boolean };
+}
+
+/** A value a run orders; missing, null and other types are left out (no date or number range matches them). */
+function orderable(v: unknown): boolean {
+  if (v === undefined || v === null || v instanceof Date) return true;
+  if (typeof v === 'number') return !Number.isNaN(v);
+  if (typeof v !== 'object') return true;
+  // Arrays (multikey) and number wrappers (Long, Decimal128, …) are compared in ways a run does not model.
+  return !Array.isArray(v) && !(v as { _bsontype?: string })._bsontype?.match(/^(Long|Int32|Double|Decimal128)$/);
+}
+
+/** One field's dates and numbers in order, each with its document id (ties by id). */
+export class OrderedRun {
+  private readonly dates = { v: [] as number[], ids: [] as string[] };
+  private readonly numbers = { v: [] as number[], ids: [] as string[] };
+
+  private side(v: unknown): { side: { v: number[]; ids: string[] }; x: number } | null {
+    if (v instanceof Date) return { side: this.dates, x: v.getTime() };
+    if (typeof v === 'number' && !Number.isNaN(v)) return { side: this.numbers, x: v };
+    return null;
+  }
+
+  insert(v: unknown, id: string): void {
+    const at = this.side(v);
+    if (!at) return;
+    const i = position(at.side, at.x, id);
+    at.side.v.splice(i, 0, at.x);
+    at.side.ids.splice(i, 0, id);
+  }
+
+  remove(v: unknown, id: string): void {
+    const at = this.side(v);
+    if (!at) return;
+    const i = position(at.side, at.x, id);
+    if (at.side.v[i] === at.x && at.side.ids[i] === id) {
+      at.side.v.splice(i, 1);
+      at.side.ids.splice(i, 1);
+    }
+  }
+
+  between(r: Range): string[] {
+    const side = r.kind === 'date' ? this.dates : this.numbers;
+    const from = r.lo ? bound(side.v, r.lo.v, !r.lo.inclusive) : 0;
+    const to = r.hi ? bound(side.v, r.hi.v, r.hi.inclusive) : side.v.length;
+    return from < to ? side.ids.slice(from, to) : [];
+  }
+}
+
+/** Where (x, id) goes in a side ordered by value, then id. */
+function position(side: { v: number[]; ids: string[] }, x: number, id: string): number {
+  let lo = 0;
+  let hi = side.v.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (side.v[mid] < x || (side.v[mid] === x && side.ids[mid] < id)) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/** The first index whose value is > x (after = true) or >= x (after = false). */
+function bound(vs: number[], x: number, after: boolean): number {
+  let lo = 0;
+  let hi = vs.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (vs[mid] < x || (after && vs[mid] === x)) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
 }
 
 export class Collection {
@@ -354,26 +482,45 @@ export class Engine {
     return out;
   }
 
+  /** Range predicates usable for an ordered scan: field -> its bounds (only $gt/$gte/$lt/$lte of one bracket). */
+  private rangePredicates(filter: Doc, out = new Map<string, Range>()): Map<string, Range> {
+    for (const k of Object.keys(filter)) {
+      const v = filter[k];
+      if (k === '$and' && Array.isArray(v)) {
+        for (const sub of v) if (isPlainObject(sub)) this.rangePredicates(sub, out);
+        continue;
+      }
+      if (k.startsWith('$') || out.has(k) || !isPlainObject(v)) continue;
+      const ops = Object.keys(v);
+      if (!ops.length || !ops.every((op) => op === '$gt' || op === '$gte' || op === '$lt' || op === '$lte')) continue;
+      const range = rangeOf(v);
+      if (range) out.set(k, range);
+    }
+    return out;
+  }
+
   plan(coll: Collection, filter: Doc | undefined): Plan {
     if (!filter || coll.docs.size < 8) return { ids: null, index: null };
     const eq = this.eqPredicates(filter);
-    if (eq.size === 0) return { ids: null, index: null };
     const idVals = eq.get('_id');
     if (idVals) return { ids: unique(idVals.map(keyOf)), index: '_id_', covers: ['_id'] };
-    // The index answering the most leading fields by equality; a whole unique index beats a whole
-    // index beats any part of one.
-    let best: { ix: Index; score: number; used: number } | null = null;
+    const ranges = this.rangePredicates(filter);
+    if (eq.size === 0 && ranges.size === 0) return { ids: null, index: null };
+    // The index answering the most leading fields by equality, then a range on the next one; a whole
+    // unique index beats a whole index beats any part of one.
+    let best: { ix: Index; score: number; used: number; range: Range | null } | null = null;
     for (const ix of coll.indexes.values()) {
       if (ix.partial) continue;
       let used = 0;
       while (used < ix.fields.length && eq.has(ix.fields[used]) && !(ix.spec.sparse && eq.get(ix.fields[used])!.some((x) => x === null))) used++;
-      if (used === 0) continue;
       const full = used === ix.fields.length;
-      const score = full ? 1000 + (ix.unique ? 1 : 0) : used;
-      if (!best || score > best.score) best = { ix, score, used };
+      const range = !full && !ix.unordered[used] ? (ranges.get(ix.fields[used]) ?? null) : null;
+      if (used === 0 && !range) continue;
+      const score = full ? 1000 + (ix.unique ? 1 : 0) : used + (range ? 0.5 : 0);
+      if (!best || score > best.score) best = { ix, score, used, range };
     }
     if (!best) return { ids: null, index: null };
-    const { ix, used } = best;
+    const { ix, used, range } = best;
     const fields = ix.fields.slice(0, used);
     let combos: string[] = [''];
     for (const f of fields) {
@@ -384,7 +531,12 @@ export class Engine {
       if (combos.length > 5000) return { ids: null, index: null };
     }
     const ids = new Set<string>();
-    for (const k of combos) for (const id of ix.owners(k, used)) ids.add(id);
+    for (const k of combos) {
+      const found = range ? ix.inRange(used, k, range, coll.docs) : ix.owners(k, used);
+      if (found === null) return { ids: null, index: null };
+      for (const id of found) ids.add(id);
+    }
+    // A range's candidates are tested against it (covers names only the equalities).
     return { ids: [...ids], index: ix.name, covers: fields };
   }
 
@@ -670,6 +822,30 @@ export function keyValueOf(ix: Index, vals: unknown[]): Doc {
   const kv: Doc = {};
   ix.fields.forEach((f, i) => (kv[f] = vals[i] === undefined ? null : clone(vals[i])));
   return kv;
+}
+
+/** The bounds of `{$gt…: x}` when every bound is a date, or every bound a number. */
+function rangeOf(ops: Doc): Range | null {
+  const r: Range = { kind: 'date' };
+  let kinds = 0;
+  for (const [op, x] of Object.entries(ops)) {
+    let v: number;
+    if (x instanceof Date) {
+      kinds |= 1;
+      v = x.getTime();
+    } else if (typeof x === 'number' && !Number.isNaN(x)) {
+      kinds |= 2;
+      v = x;
+    } else return null;
+    if (Number.isNaN(v)) return null;
+    const inclusive = op === '$gte' || op === '$lte';
+    if (op === '$gt' || op === '$gte') {
+      if (!r.lo || v > r.lo.v || (v === r.lo.v && !inclusive)) r.lo = { v, inclusive };
+    } else if (!r.hi || v < r.hi.v || (v === r.hi.v && !inclusive)) r.hi = { v, inclusive };
+  }
+  if (kinds === 3) return null;
+  r.kind = kinds === 1 ? 'date' : 'number';
+  return r;
 }
 
 function eqUsable(v: unknown): boolean {

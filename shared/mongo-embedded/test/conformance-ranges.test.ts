@@ -1,0 +1,175 @@
+/**
+ * Conformance: a range ($gt/$gte/$lt/$lte) on the field after an index's equality prefix is answered
+ * from the index in order (docs/adr/0042), and answers exactly what a scan would, whatever was
+ * written before: updates, deletes, values of other types, arrays and transactions.
+ */
+import { Collection, Db, MongoClient } from 'mongodb';
+import { startTarget, Target } from './target';
+
+let target: Target;
+let client: MongoClient;
+let db: Db;
+
+beforeAll(async () => {
+  target = await startTarget();
+  client = await MongoClient.connect(target.uri('conf_range'));
+  db = client.db(target.dbName('conf_range'));
+}, 60_000);
+
+afterAll(async () => {
+  await client?.close();
+  await target?.close();
+});
+
+const DAY = 86_400_000;
+const T0 = Date.UTC(2026, 0, 1);
+
+async function fresh(name: string): Promise<Collection> {
+  const c = db.collection(name);
+  await c.drop().catch(() => undefined);
+  return c;
+}
+
+async function explain(coll: string, filter: Record<string, unknown>) {
+  const r = await db.command({ explain: { find: coll, filter }, verbosity: 'executionStats' });
+  return { stats: r.executionStats, plan: JSON.stringify(r.queryPlanner.winningPlan) };
+}
+
+const ids = (docs: { _id: unknown }[]) => docs.map((d) => d._id).sort();
+
+describe('range scans', () => {
+  it('a date range after an equality prefix examines only the documents in the range', async () => {
+    const c = await fresh('facts');
+    await c.createIndex({ team: 1, mode: 1, at: 1, status: 1 });
+    await c.insertMany(Array.from({ length: 3_000 }, (_, i) => ({ _id: `f${i}`, team: `t${i % 3}`, mode: i % 2 ? 'live' : 'test', at: new Date(T0 + (i % 365) * DAY), status: 'open' })) as never[]);
+    const filter = { team: 't1', mode: 'live', at: { $gte: new Date(T0 + 10 * DAY), $lt: new Date(T0 + 17 * DAY) } };
+    const expected = (await c.find({}).toArray()).filter((d) => d.team === 't1' && d.mode === 'live' && +d.at >= T0 + 10 * DAY && +d.at < T0 + 17 * DAY);
+    expect(expected.length).toBeGreaterThan(0);
+    const e = await explain('facts', filter);
+    expect(e.plan).toContain('IXSCAN');
+    expect(e.stats.nReturned).toBe(expected.length);
+    if (target.embedded) expect(e.stats.totalDocsExamined).toBe(expected.length);
+    expect(ids(await c.find(filter).toArray())).toEqual(ids(expected));
+    // The same range in an aggregation's first $match.
+    const [row] = await c.aggregate([{ $match: filter }, { $group: { _id: null, n: { $sum: 1 } } }]).toArray();
+    expect(row.n).toBe(expected.length);
+  });
+
+  it('answers as a scan would through inserts, updates and deletes, on bounds of every kind', async () => {
+    const c = await fresh('mixed');
+    await c.createIndex({ g: 1, v: 1 });
+    await c.createIndex({ n: 1 });
+    // A deterministic pseudo-random walk of writes; `v` is a date, a number, a string, null or missing.
+    let seed = 7;
+    const rnd = (k: number) => {
+      seed = (seed * 1103515245 + 12345) % 2147483648;
+      return seed % k;
+    };
+    const value = () => {
+      switch (rnd(6)) {
+        case 0:
+        case 1:
+          return new Date(T0 + rnd(40) * DAY);
+        case 2:
+        case 3:
+          return rnd(40) - 5;
+        case 4:
+          return `s${rnd(40)}`;
+        default:
+          return null;
+      }
+    };
+    for (let i = 0; i < 400; i++) {
+      const doc: Record<string, unknown> = { _id: i, g: `g${rnd(3)}`, n: rnd(100) };
+      if (rnd(10)) doc.v = value();
+      await c.insertOne(doc as never);
+    }
+    const check = async () => {
+      const all = await c.find({}).toArray();
+      const bounds: Record<string, unknown>[] = [
+        { $gte: new Date(T0 + 5 * DAY), $lt: new Date(T0 + 20 * DAY) },
+        { $gt: new Date(T0 + 5 * DAY) },
+        { $lte: new Date(T0 + 5 * DAY) },
+        { $gt: 3, $lte: 20 },
+        { $lt: 0 },
+        { $gte: 10, $gt: 12, $lt: 30, $lte: 25 },
+      ];
+      for (const b of bounds) {
+        for (const g of ['g0', 'g1', 'g2']) {
+          const filter = { g, v: b };
+          const got = ids(await c.find(filter).toArray());
+          const want = ids(all.filter((d) => d.g === g && inRange(d.v, b)));
+          expect({ filter, got }).toEqual({ filter, got: want });
+        }
+      }
+      // A range on an index's first field, alone and inside $and.
+      expect(ids(await c.find({ n: { $gte: 20, $lt: 30 } }).toArray())).toEqual(ids(all.filter((d) => d.n >= 20 && d.n < 30)));
+      expect(ids(await c.find({ $and: [{ n: { $gt: 90 } }, { g: 'g1' }] }).toArray())).toEqual(ids(all.filter((d) => d.n > 90 && d.g === 'g1')));
+    };
+    await check();
+    for (let i = 0; i < 300; i++) {
+      const id = rnd(450);
+      switch (rnd(4)) {
+        case 0:
+          await c.updateOne({ _id: id as never }, { $set: { v: value() } });
+          break;
+        case 1:
+          await c.updateOne({ _id: id as never }, { $set: { g: `g${rnd(3)}` } });
+          break;
+        case 2:
+          await c.deleteOne({ _id: id as never });
+          break;
+        default:
+          await c.replaceOne({ _id: id as never }, { g: `g${rnd(3)}`, n: rnd(100), v: value() }, { upsert: true });
+      }
+      if (i % 100 === 99) await check();
+    }
+  });
+
+  it('a field that once held an array is matched as MongoDB matches arrays, not by one value', async () => {
+    const c = await fresh('arrays');
+    await c.createIndex({ g: 1, v: 1 });
+    await c.insertMany(Array.from({ length: 50 }, (_, i) => ({ _id: i, g: 'a', v: i })) as never[]);
+    expect(await c.countDocuments({ g: 'a', v: { $gt: 5, $lt: 10 } })).toBe(4);
+    // Some element is > 5 and some element is < 10: MongoDB matches it, though no one element does.
+    await c.insertOne({ _id: 100, g: 'a', v: [1, 20] } as never);
+    expect(ids(await c.find({ g: 'a', v: { $gt: 5, $lt: 10 } }).toArray())).toEqual(ids([6, 7, 8, 9, 100].map((_id) => ({ _id }))));
+  });
+
+  it('sees a transaction its own uncommitted writes and not another one', async () => {
+    const c = await fresh('txn');
+    await c.createIndex({ g: 1, at: 1 });
+    await c.insertMany(Array.from({ length: 30 }, (_, i) => ({ _id: i, g: 'a', at: new Date(T0 + i * DAY) })) as never[]);
+    const range = { g: 'a', at: { $gte: new Date(T0 + 10 * DAY), $lt: new Date(T0 + 20 * DAY) } };
+    const session = client.startSession();
+    try {
+      await session.withTransaction(async () => {
+        await c.insertOne({ _id: 100, g: 'a', at: new Date(T0 + 15 * DAY) } as never, { session });
+        await c.updateOne({ _id: 12 as never }, { $set: { at: new Date(T0 + 25 * DAY) } }, { session });
+        await c.deleteOne({ _id: 13 as never }, { session });
+        const inside = ids(await c.find(range, { session }).toArray());
+        expect(inside).toEqual(ids([10, 11, 14, 15, 16, 17, 18, 19, 100].map((_id) => ({ _id }))));
+        // Outside the transaction nothing has changed yet.
+        expect(await c.countDocuments(range)).toBe(10);
+      });
+    } finally {
+      await session.endSession();
+    }
+    expect(ids(await c.find(range).toArray())).toEqual(ids([10, 11, 14, 15, 16, 17, 18, 19, 100].map((_id) => ({ _id }))));
+  });
+});
+
+/** MongoDB's range semantics for a scalar or missing value: compared within the bound's type only. */
+function inRange(v: unknown, b: Record<string, unknown>): boolean {
+  for (const [op, x] of Object.entries(b)) {
+    const sameKind = x instanceof Date ? v instanceof Date : typeof v === 'number';
+    if (!sameKind) return false;
+    const a = +(v as number);
+    const y = +(x as number);
+    if (op === '$gt' && !(a > y)) return false;
+    if (op === '$gte' && !(a >= y)) return false;
+    if (op === '$lt' && !(a < y)) return false;
+    if (op === '$lte' && !(a <= y)) return false;
+  }
+  return true;
+}

@@ -547,8 +547,13 @@ export class Core {
     let rest = pipeline;
     if (!collectionLevel) input = [];
     else if (pipeline.length && isPlainObject(pipeline[0].$match)) {
-      input = this.match(coll, pipeline[0].$match, ctx.txn);
-      rest = pipeline.slice(1);
+      // Leading $match stages coalesce into one, as MongoDB's optimizer does, so that all of them
+      // choose the index (kit's scoped aggregates lead with the tenancy $match).
+      let n = 1;
+      while (n < pipeline.length && isPlainObject(pipeline[n]?.$match)) n++;
+      const filter = n === 1 ? pipeline[0].$match : coalesce(pipeline.slice(0, n).map((st: Doc) => st.$match as Doc));
+      input = this.match(coll, filter, ctx.txn);
+      rest = pipeline.slice(n);
     } else input = [...this.engine.allDocs(coll, ctx.txn)];
     if (collectionLevel) this.engine.stats.docsExamined += 0;
     if (rest.length && isPlainObject(rest[0].$sort)) {
@@ -1067,6 +1072,18 @@ const UNSUPPORTED_QUERY_OPS: Record<string, string> = {
   $function: '$function is not supported by the embedded server',
   $accumulator: '$accumulator is not supported by the embedded server',
 };
+
+/** One filter for several: their fields side by side when no field repeats, else `$and` of them. */
+function coalesce(filters: Doc[]): Doc {
+  const out: Doc = {};
+  for (const f of filters) {
+    for (const k of Object.keys(f)) {
+      if (k in out) return { $and: filters };
+      out[k] = f[k];
+    }
+  }
+  return out;
+}
 
 function checkFilter(v: unknown, depth = 0): void {
   if (depth > 50 || v === null || typeof v !== 'object') return;

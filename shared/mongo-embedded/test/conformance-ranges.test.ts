@@ -173,3 +173,21 @@ function inRange(v: unknown, b: Record<string, unknown>): boolean {
   }
   return true;
 }
+
+describe('leading $match stages', () => {
+  it('coalesce, so a scope $match followed by a range $match is one range scan', async () => {
+    const c = await fresh('coalesce');
+    await c.createIndex({ team: 1, at: 1 });
+    await c.insertMany(Array.from({ length: 2_000 }, (_, i) => ({ _id: i, team: `t${i % 2}`, at: new Date(T0 + (i % 100) * DAY), n: i })) as never[]);
+    const week = { $gte: new Date(T0 + 7 * DAY), $lt: new Date(T0 + 14 * DAY) };
+    const before = target.embedded?.stats();
+    const rows = await c.aggregate([{ $match: { team: 't1' } }, { $match: { at: week } }, { $group: { _id: null, n: { $sum: 1 }, s: { $sum: '$n' } } }]).toArray();
+    const examined = target.embedded && before ? target.embedded.stats().docsExamined - before.docsExamined : null;
+    const want = (await c.find({}).toArray()).filter((d) => d.team === 't1' && +d.at >= T0 + 7 * DAY && +d.at < T0 + 14 * DAY);
+    expect(rows).toEqual([{ _id: null, n: want.length, s: want.reduce((a, d) => a + d.n, 0) }]);
+    if (examined !== null) expect(examined).toBe(want.length);
+    // The same field in two stages is both conditions.
+    const both = await c.aggregate([{ $match: { n: { $gte: 100 } } }, { $match: { n: { $lt: 110 } } }]).toArray();
+    expect(both.map((d) => d.n)).toEqual([100, 101, 102, 103, 104, 105, 106, 107, 108, 109]);
+  });
+});

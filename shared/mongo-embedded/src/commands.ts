@@ -460,13 +460,34 @@ export class Core {
         test = (d) => q.test(d);
       }
     }
+    const sort = opts.sort && Object.keys(opts.sort).length && !('$natural' in opts.sort) ? opts.sort : undefined;
+    const skip = opts.skip ?? 0;
+    const limit = opts.limit ?? 0;
+    // A page of a sorted query from an index in order: stop after the page and its ties.
+    const walk = sort && limit > 0 && hasFilter ? this.engine.orderedWalk(coll, f, sort, txn) : null;
+    if (walk) {
+      if (simple && Object.keys(f).every((k) => walk.covers.includes(k))) test = null;
+      const want = skip + limit;
+      let out: Doc[] = [];
+      let last: number | undefined;
+      let examined = 0;
+      for (const { v, doc } of walk.docs) {
+        if (last !== undefined && v !== last) break;
+        examined++;
+        if (test && !test(doc)) continue;
+        out.push(doc);
+        if (out.length === want) last = v;
+      }
+      this.engine.stats.keysExamined += examined;
+      this.engine.stats.docsExamined += examined;
+      // The rest of the sort orders the page and the ties at its end.
+      out = sortDocs(out, sort, want);
+      return out.slice(skip, want);
+    }
     const { docs, plan } = this.engine.candidates(coll, hasFilter ? f : undefined, txn);
     // A simple equality filter the index lookup answered field by field: every candidate already
     // matches (documents changed in the transaction are not in the index, so they are tested).
     if (simple && plan.covers && !(coll && txn?.writes.get(coll)) && Object.keys(f).every((k) => plan.covers!.includes(k))) test = null;
-    const sort = opts.sort && Object.keys(opts.sort).length && !('$natural' in opts.sort) ? opts.sort : undefined;
-    const skip = opts.skip ?? 0;
-    const limit = opts.limit ?? 0;
     const reverse = !!opts.sort && (opts.sort as Doc).$natural === -1;
     const stopAt = !sort && !reverse && limit > 0 ? skip + limit : Infinity;
     let out: Doc[] = [];

@@ -128,6 +128,11 @@ export class Index {
    * null when field n cannot be scanned in order. `docs` builds the run on its first use.
    */
   inRange(n: number, prefix: string, range: Range, docs: Map<string, Doc>): string[] | null {
+    return this.run(n, prefix, docs)?.between(range) ?? null;
+  }
+
+  /** The run of field n for key `prefix` of the first n fields (built now if it is not yet); null when field n is unordered. */
+  run(n: number, prefix: string, docs: Map<string, Doc>): OrderedRun | null {
     if (this.unordered[n]) return null;
     let run = this.runs[n].get(prefix);
     if (!run) {
@@ -138,12 +143,12 @@ export class Index {
         if (!d) continue;
         for (const e of this.entries(d)) if (n === 0 || e.prefixes[n - 1] === prefix) found.push({ v: e.vals[n], id });
       }
-      run = OrderedRun.of(found);
       // entries() may have found this field unorderable while building.
       if (this.unordered[n]) return null;
+      run = OrderedRun.of(found);
       this.runs[n].set(prefix, run);
     }
-    return run.between(range);
+    return run;
   }
 
   /** Ids holding key `k` of the whole index, or of its first `fieldCount` fields. */
@@ -151,6 +156,12 @@ export class Index {
     const s = (fieldCount >= this.fields.length ? this.map : this.prefixes[fieldCount - 1]).get(k);
     if (s === undefined) return [];
     return typeof s === 'string' ? [s] : [...s];
+  }
+
+  /** How many documents hold key `k` of the first `fieldCount` fields. */
+  ownerCount(k: string, fieldCount: number): number {
+    const s = (fieldCount >= this.fields.length ? this.map : this.prefixes[fieldCount - 1]).get(k);
+    return s === undefined ? 0 : typeof s === 'string' ? 1 : s.size;
   }
 }
 
@@ -233,6 +244,20 @@ export class OrderedRun {
       at.side.v.splice(i, 1);
       at.side.ids.splice(i, 1);
     }
+  }
+
+  /** How many dates and how many numbers the run holds. */
+  get sizes(): { date: number; number: number } {
+    return { date: this.dates.v.length, number: this.numbers.v.length };
+  }
+
+  /** Ids with their values in order (descending when `desc`), within `r` when given. */
+  *walk(kind: Range['kind'], desc: boolean, r: Range | null): Generator<{ v: number; id: string }> {
+    const side = kind === 'date' ? this.dates : this.numbers;
+    const from = r?.lo ? bound(side.v, r.lo.v, !r.lo.inclusive) : 0;
+    const to = r?.hi ? bound(side.v, r.hi.v, r.hi.inclusive) : side.v.length;
+    if (desc) for (let i = to - 1; i >= from; i--) yield { v: side.v[i], id: side.ids[i] };
+    else for (let i = from; i < to; i++) yield { v: side.v[i], id: side.ids[i] };
   }
 
   between(r: Range): string[] {
@@ -575,6 +600,54 @@ export class Engine {
     }
     if (w) for (const [id, d] of w) if (d && !plan.ids.includes(id)) out.push(d);
     return { docs: out, plan };
+  }
+
+  /**
+   * The documents that may match `filter` in the order of `sort`'s first key, each with that key's
+   * value, walked from an index run (docs/adr/0042): an index whose leading fields `filter` fixes to
+   * one value each and whose next field is that key. Null when no index gives that order for every
+   * document that can match (then the caller sorts), or inside a transaction that wrote here.
+   */
+  orderedWalk(coll: Collection | undefined, filter: Doc, sort: Doc, txn?: Txn | null): { docs: Iterable<{ v: number; doc: Doc }>; covers: readonly string[] } | null {
+    if (!coll || coll.docs.size < 8 || txn?.writes.get(coll)?.size) return null;
+    const field = Object.keys(sort)[0];
+    const dir = sort[field];
+    if (field === undefined || (dir !== 1 && dir !== -1)) return null;
+    const eq = this.eqPredicates(filter);
+    if (eq.has('_id')) return null;
+    const range = this.rangePredicates(filter).get(field) ?? null;
+    let best: { ix: Index; used: number } | null = null;
+    for (const ix of coll.indexes.values()) {
+      if (ix.partial) continue;
+      let used = 0;
+      while (used < ix.fields.length && eq.get(ix.fields[used])?.length === 1 && !(ix.spec.sparse && eq.get(ix.fields[used])![0] === null)) used++;
+      if (used < ix.fields.length && ix.fields[used] === field && !ix.unordered[used] && (!best || used > best.used)) best = { ix, used };
+    }
+    if (!best || (best.used === 0 && !range)) return null;
+    const { ix, used } = best;
+    const fields = ix.fields.slice(0, used);
+    const prefix = fields.map((f) => keyOf(eq.get(f)![0])).join('|');
+    const run = ix.run(used, prefix, coll.docs);
+    if (!run) return null;
+    let kind: Range['kind'];
+    if (range) kind = range.kind;
+    else {
+      // Without a range every candidate must be in the run: a missing, null or other value sorts elsewhere.
+      const sizes = run.sizes;
+      const all = used === 0 ? coll.docs.size : ix.ownerCount(prefix, used);
+      if (sizes.date === all) kind = 'date';
+      else if (sizes.number === all) kind = 'number';
+      else return null;
+    }
+    this.stats.indexScans++;
+    const docs = coll.docs;
+    function* walk(): Generator<{ v: number; doc: Doc }> {
+      for (const { v, id } of run!.walk(kind, dir === -1, range)) {
+        const doc = docs.get(id);
+        if (doc) yield { v, doc };
+      }
+    }
+    return { docs: walk(), covers: fields };
   }
 
   private *scan(coll: Collection, w: Map<string, Doc | null> | undefined): Iterable<Doc> {

@@ -191,3 +191,71 @@ describe('leading $match stages', () => {
     expect(both.map((d) => d.n)).toEqual([100, 101, 102, 103, 104, 105, 106, 107, 108, 109]);
   });
 });
+
+describe('sorted pages from an index in order', () => {
+  const cmp = (sort: [string, 1 | -1][]) => (a: Record<string, any>, b: Record<string, any>) => {
+    for (const [k, d] of sort) {
+      const x = +a[k];
+      const y = +b[k];
+      if (x !== y) return (x < y ? -1 : 1) * d;
+      if (k === '_id') continue;
+    }
+    return 0;
+  };
+
+  it('a page sorted by the field after the equality prefix examines about the page, and equals a sort of all matches', async () => {
+    const c = await fresh('pages');
+    await c.createIndex({ team: 1, status: 1, at: -1, _id: -1 });
+    // Many equal `at` values, so pages end inside runs of ties.
+    await c.insertMany(Array.from({ length: 1_500 }, (_, i) => ({ _id: i, team: `t${i % 2}`, status: i % 3 ? 'open' : 'closed', at: new Date(T0 + Math.floor(i / 10) * DAY), n: i % 7 })) as never[]);
+    const all = await c.find({}).toArray();
+    const cases: [[string, 1 | -1][], number, number][] = [[[['at', -1], ['_id', -1]], 0, 20], [[['at', 1]], 0, 5]];
+    // Pages that end inside a run of equal `at` values, with the tie broken either way.
+    for (const tie of [1, -1] as const) for (const skip of [0, 3]) for (const limit of [1, 2, 4, 5, 7, 11]) cases.push([[['at', -1], ['_id', tie]], skip, limit], [[['at', 1], ['_id', tie]], skip, limit]);
+    for (const [sort, skip, limit] of cases) {
+      const filter = { team: 't1', status: 'open' };
+      const before = target.embedded?.stats();
+      const got = await c.find(filter).sort(Object.fromEntries(sort)).skip(skip).limit(limit).toArray();
+      const examined = target.embedded && before ? target.embedded.stats().docsExamined - before.docsExamined : null;
+      const matching = all.filter((d) => d.team === 't1' && d.status === 'open');
+      const want = [...matching].sort(cmp(sort)).slice(skip, skip + limit);
+      if (sort.length === 1) expect(got.map((d) => +d.at)).toEqual(want.map((d) => +d.at));
+      else expect(got.map((d) => d._id)).toEqual(want.map((d) => d._id));
+      // The page plus the ties at its end, not every match.
+      if (examined !== null) expect(examined).toBeLessThan(skip + limit + 20);
+    }
+    // Another condition is tested on the way; a range on the sort field bounds the walk.
+    const extra = await c.find({ team: 't0', status: 'open', n: 3 }).sort({ at: -1, _id: -1 }).limit(10).toArray();
+    expect(extra.map((d) => d._id)).toEqual(all.filter((d) => d.team === 't0' && d.status === 'open' && d.n === 3).sort(cmp([['at', -1], ['_id', -1]])).slice(0, 10).map((d) => d._id));
+    const ranged = await c.find({ team: 't0', status: 'open', at: { $lt: new Date(T0 + 50 * DAY) } }).sort({ at: -1, _id: -1 }).limit(10).toArray();
+    expect(ranged.map((d) => d._id)).toEqual(all.filter((d) => d.team === 't0' && d.status === 'open' && +d.at < T0 + 50 * DAY).sort(cmp([['at', -1], ['_id', -1]])).slice(0, 10).map((d) => d._id));
+  });
+
+  it('a document without the sort field (or with another type) keeps MongoDB order: missing sorts before dates', async () => {
+    const c = await fresh('pages_missing');
+    await c.createIndex({ team: 1, at: 1 });
+    await c.insertMany(Array.from({ length: 40 }, (_, i) => ({ _id: i, team: 'a', at: new Date(T0 + i * DAY) })) as never[]);
+    await c.insertOne({ _id: 100, team: 'a' } as never);
+    await c.insertOne({ _id: 101, team: 'a', at: 5 } as never);
+    const asc = await c.find({ team: 'a' }).sort({ at: 1 }).limit(3).toArray();
+    expect(asc.map((d) => d._id)).toEqual([100, 101, 0]);
+    const desc = await c.find({ team: 'a' }).sort({ at: -1 }).limit(2).toArray();
+    expect(desc.map((d) => d._id)).toEqual([39, 38]);
+  });
+
+  it('inside a transaction that wrote to the collection, the page includes its writes', async () => {
+    const c = await fresh('pages_txn');
+    await c.createIndex({ team: 1, at: 1 });
+    await c.insertMany(Array.from({ length: 40 }, (_, i) => ({ _id: i, team: 'a', at: new Date(T0 + i * DAY) })) as never[]);
+    const session = client.startSession();
+    try {
+      await session.withTransaction(async () => {
+        await c.insertOne({ _id: 200, team: 'a', at: new Date(T0 + 100 * DAY) } as never, { session });
+        const page = await c.find({ team: 'a' }, { session }).sort({ at: -1 }).limit(2).toArray();
+        expect(page.map((d) => d._id)).toEqual([200, 39]);
+      });
+    } finally {
+      await session.endSession();
+    }
+  });
+});

@@ -79,7 +79,8 @@ ticketSchema.plugin(tenancyPlugin);
 ticketSchema.index({ teamId: 1, mode: 1, createdAt: -1, _id: -1 });
 // The incremental export reads changes in (updatedAt, _id) order after a cursor (docs/adr/0036).
 ticketSchema.index({ teamId: 1, mode: 1, updatedAt: 1, _id: 1 });
-ticketSchema.index({ teamId: 1, mode: 1, status: 1 });
+// The list filtered by status, newest first: its page is read from this index in order (docs/adr/0042).
+ticketSchema.index({ teamId: 1, mode: 1, status: 1, createdAt: -1, _id: -1 });
 // GET /search looks a word up here (multikey: one key per word), docs/adr/0034.
 ticketSchema.index({ teamId: 1, mode: 1, searchTokens: 1 });
 ticketSchema.index({ teamId: 1, mode: 1, customerId: 1 });

@@ -549,7 +549,7 @@ export class Engine {
     const ranges = this.rangePredicates(filter);
     if (eq.size === 0 && ranges.size === 0) return { ids: null, index: null };
     // The index answering the most leading fields by equality, then a range on the next one; a whole
-    // unique index beats a whole index beats any part of one.
+    // unique index beats everything.
     let best: { ix: Index; score: number; used: number; range: Range | null } | null = null;
     for (const ix of coll.indexes.values()) {
       if (ix.partial) continue;
@@ -558,7 +558,8 @@ export class Engine {
       const full = used === ix.fields.length;
       const range = !full && !ix.unordered[used] ? (ranges.get(ix.fields[used]) ?? null) : null;
       if (used === 0 && !range) continue;
-      const score = full ? 1000 + (ix.unique ? 1 : 0) : used + (range ? 0.5 : 0);
+      // A range on the next field narrows further than the same prefix alone, even a whole index's.
+      const score = full && ix.unique ? 1000 : used * 2 + (range ? 1 : 0) + (full ? 0.5 : 0);
       if (!best || score > best.score) best = { ix, score, used, range };
     }
     if (!best) return { ids: null, index: null };

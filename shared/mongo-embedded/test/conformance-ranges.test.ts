@@ -259,3 +259,15 @@ describe('sorted pages from an index in order', () => {
     }
   });
 });
+
+describe('index choice', () => {
+  it('a range on the next field of a compound index beats a whole index on the prefix alone', async () => {
+    const c = await fresh('choice');
+    await c.createIndex({ team: 1 });
+    await c.createIndex({ team: 1, at: 1 });
+    await c.insertMany(Array.from({ length: 1_000 }, (_, i) => ({ _id: i, team: `t${i % 2}`, at: new Date(T0 + (i % 100) * DAY) })) as never[]);
+    const e = await explain('choice', { team: 't0', at: { $gte: new Date(T0 + 10 * DAY), $lt: new Date(T0 + 12 * DAY) } });
+    expect(e.stats.nReturned).toBe(10);
+    if (target.embedded) expect(e.stats.totalDocsExamined).toBe(10);
+  });
+});

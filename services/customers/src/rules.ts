@@ -7,9 +7,9 @@ import type { CustomersModels } from './models';
 import { widgetSignUpRules } from './widget-sign-ups/rules';
 
 /** Every resource's rules, wired once; handlers and consumers share them. */
-export function customersRules({ conn, models }: ServiceDeps<CustomersModels>) {
+export function customersRules({ conn, models, soleInstance }: ServiceDeps<CustomersModels>) {
   const statuses = statusRules({ conn, models });
-  const customFields = customFieldRules({ definitions: models.customFieldDefs, records: models.customers, contentType: 'customer' });
+  const customFields = customFieldRules({ definitions: models.customFieldDefs, records: models.customers, contentType: 'customer', soleInstance });
   const customers = customerRules({ conn, models, statuses, customFields });
   const groups = groupRules({ conn, models });
   const members = memberRules({ conn, models, groups });

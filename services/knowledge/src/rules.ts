@@ -7,11 +7,11 @@ import { helpCenterRules } from './help-center/rules';
 import type { KnowledgeModels } from './models';
 
 /** Every resource's rules, wired once; handlers, consumers and the view counter share them. */
-export function knowledgeRules({ conn, models }: ServiceDeps<KnowledgeModels>) {
+export function knowledgeRules({ conn, models, soleInstance }: ServiceDeps<KnowledgeModels>) {
   const views = new ViewCounter(models.articles);
   // Categories and articles need each other: a category delete uncategorizes its articles.
   const categories = categoryRules({ conn, models, uncategorize: (...args) => articles.uncategorize(...args) });
-  const customFields = customFieldRules({ definitions: models.customFieldDefs, records: models.articles, contentType: 'article' });
+  const customFields = customFieldRules({ definitions: models.customFieldDefs, records: models.articles, contentType: 'article', soleInstance });
   const articles = articleRules({ conn, models, categories, views, customFields });
   const revisions = revisionRules({ models, articles });
   const helpCenter = helpCenterRules({ conn, models, articles, categories, views });

@@ -33,19 +33,19 @@ export interface TicketingConfig {
 }
 
 /** Every resource's rules, wired once; handlers, consumers and workers share them. */
-export function ticketingRules({ conn, models, logger }: ServiceDeps<TicketingModels>, config: TicketingConfig) {
+export function ticketingRules({ conn, models, logger, soleInstance }: ServiceDeps<TicketingModels>, config: TicketingConfig) {
   const clock = config.clock ?? systemClock();
   const customerRefs = customerRefsRules({ conn, models });
-  const customFields = customFieldRules({ definitions: models.customFieldDefs, records: models.tickets, contentType: 'ticket' });
+  const customFields = customFieldRules({ definitions: models.customFieldDefs, records: models.tickets, contentType: 'ticket', soleInstance });
   const members = memberRules({ models });
   const businessHours = businessHoursRules({ models });
-  const sla = slaRules({ conn, models, businessHours, clock });
+  const sla = slaRules({ conn, models, businessHours, clock, soleInstance });
   const tickets = ticketRules({ conn, models, customerRefs, customFields, members, sla, clock });
   const merges = mergeRules({ conn, models, tickets, clock, businessHours });
   const slaBreaches = slaBreachScan({ conn, models, tickets, clock, logger, intervalMs: config.slaScanIntervalMs });
   const messages = messageRules({ conn, models, tickets });
   const customers = internalClient(CUSTOMERS_INTERNAL, config.customersUrl, { service: 'customers' });
-  const automations = automationRules({ conn, models, members, writer: ticketWriter(tickets) });
+  const automations = automationRules({ conn, models, members, writer: ticketWriter(tickets), soleInstance });
   const ai = aiRules({ conn, models }, config.ai);
   const analytics = analyticsRules({ models, clock });
   const inboundEmail = inboundEmailRules({ conn, models, tickets, customersUrl: config.customersUrl, tokens: config.tokens, logger, config: { ...DEFAULT_INBOUND_EMAIL, ...config.inboundEmail } });

@@ -10,8 +10,8 @@ import { webhookRules } from './webhooks/rules';
  * them. The worker is built here (no I/O) and started by the service's `workers`: the rules that
  * create deliveries hand them to it, and it asks the webhook rules to disable a webhook.
  */
-export function webhooksRules({ conn, models, logger }: ServiceDeps<WebhooksModels>, settings: WebhookSettings) {
-  const webhooks = webhookRules({ conn, models, settings });
+export function webhooksRules({ conn, models, logger, soleInstance }: ServiceDeps<WebhooksModels>, settings: WebhookSettings) {
+  const webhooks = webhookRules({ conn, models, settings, soleInstance });
   const worker = createDeliveryWorker({ models, settings, logger, disable: webhooks.disable });
   const deliveries = deliveryRules({ conn, models, webhooks, dispatch: worker });
   return { webhooks, deliveries, worker };

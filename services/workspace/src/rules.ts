@@ -25,8 +25,8 @@ export interface WorkspaceSettings {
 }
 
 /** Every resource's rules, wired once; handlers share them. */
-export function workspaceRules({ conn, models }: ServiceDeps<WorkspaceModels>, opts: WorkspaceSettings) {
-  const members = memberRules({ conn, models });
+export function workspaceRules({ conn, models, soleInstance }: ServiceDeps<WorkspaceModels>, opts: WorkspaceSettings) {
+  const members = memberRules({ conn, models, soleInstance });
   const settings = settingsRules({ conn, models });
   const billing = billingRules({ conn, models, provider: opts.billingProvider(models), stripe: opts.stripe });
   return {

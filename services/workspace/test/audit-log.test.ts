@@ -1,5 +1,6 @@
 import { EVENT_CATALOG, type EventEnvelope } from '@helpdesk/contracts';
 import { newId } from '@helpdesk/kit';
+import { entryHash } from '../src/audit-log/chain';
 import { startHarness, TEAM_A, type Harness } from './helpers';
 
 /** The audit log's chain under concurrent events of one team (docs/adr/0023, 0043). */
@@ -32,4 +33,39 @@ test('60 events of one team recorded at once: every one appended, the chain unbr
   // A redelivered event adds nothing.
   await Promise.all(events.slice(0, 10).map((e) => h.svc.rules.auditLog.record(e)));
   expect(await h.svc.rules.auditLog.verify(scope as never)).toMatchObject({ valid: true, checkedCount: 60 });
+});
+
+describe('what the append keeps per process (docs/adr/0045)', () => {
+  const TEAM = 'b7f3c1d2-0000-4000-8000-00000000aa01';
+  const scope = { teamId: TEAM, mode: 'test' as const, requestId: 'req_test', keyId: null, keyType: 'internal' as const, memberId: null, permissions: [] };
+  const of = (e: EventEnvelope): EventEnvelope => ({ ...e, id: newId('event'), teamId: TEAM });
+  const entries = () => h.svc.conn.collection('audit_log').find({ teamId: TEAM, mode: 'test' } as any).sort({ sequence: 1 }).toArray();
+
+  test('an entry another replica appended meanwhile: the next append finds the chain’s end again', async () => {
+    await h.svc.rules.auditLog.record(of(event(1)));
+    await h.svc.rules.auditLog.record(of(event(2)));
+    // Another process appends entry 3 (this process still has entry 2 as the end).
+    const last = (await entries()).at(-1)!;
+    const theirs = {
+      _id: newId('audit'), teamId: TEAM, mode: 'test' as const, eventId: newId('event'), action: 'ticket.deleted', resourceType: 'ticket',
+      resourceId: null, actorType: 'system', actorId: null, actorName: 'System', details: {}, createdAt: new Date(), sequence: last.sequence + 1, previousHash: last.hash,
+    };
+    await h.svc.conn.collection('audit_log').insertOne({ ...theirs, hash: entryHash(theirs as never) } as any);
+    await h.svc.rules.auditLog.record(of(event(3)));
+    expect((await entries()).map((e) => e.sequence)).toEqual([1, 2, 3, 4]);
+    expect(await h.svc.rules.auditLog.verify(scope as never)).toMatchObject({ valid: true, checkedCount: 4 });
+  });
+
+  test('a member’s name names their events until they are removed; the very next event after names the id', async () => {
+    const memberId = newId('member');
+    await h.svc.conn.transaction((session) => h.svc.rules.members.insert(TEAM, { id: memberId, name: 'Ann Agent', email: `ann-${memberId}@example.com`, role: 'agent' }, session));
+    const byAnn = () => ({ ...of(event(9)), actor: { type: 'member' as const, id: memberId } });
+    const first = byAnn();
+    await h.svc.rules.auditLog.record(first);
+    expect((await entries()).find((e) => e.eventId === first.id)?.actorName).toBe('Ann Agent');
+    await h.svc.rules.members.remove({ ...scope, keyType: 'secret', keyId: 'key_testkey0001', memberId: null, permissions: [] } as never, memberId);
+    const second = byAnn();
+    await h.svc.rules.auditLog.record(second);
+    expect((await entries()).find((e) => e.eventId === second.id)?.actorName).toBe(`Member ${memberId}`);
+  });
 });

@@ -9,6 +9,7 @@ import {
 } from '@helpdesk/contracts';
 import type { Scope } from './context';
 import { parameterInvalid } from './errors';
+import { LookupCache } from './lookup-cache';
 import { scopedModel } from './scoped';
 import { on } from './subscriptions';
 import { tenancyPlugin } from './tenancy';
@@ -54,17 +55,25 @@ const PARTITIONS = ['test', 'live'] as const;
 const teamScope = (teamId: string): Scope => ({ teamId, mode: 'live' });
 
 /** Checks one record type's `customFields` against the team's definitions for it, and follows `custom_field.*`. */
-export function customFieldRules({ definitions, records, contentType }: {
+export function customFieldRules({ definitions, records, contentType, soleInstance = false }: {
   definitions: CustomFieldDefModel;
   /** The records that carry the values (a deleted definition's values are removed from them). */
   records: mongoose.Model<any>;
   contentType: CustomFieldContentType;
+  /**
+   * The service's `soleInstance` (ServiceDeps): the team's definitions are then kept per process and
+   * dropped when this process applies a definition's event, the projection's only writer (docs/adr/0045).
+   */
+  soleInstance?: boolean;
 }) {
   const defs = (teamId: string) => scopedModel(definitions, teamScope(teamId));
+  const cache = new LookupCache<CustomFieldRule[]>({ enabled: soleInstance });
+  const load = async (teamId: string): Promise<CustomFieldRule[]> =>
+    (await defs(teamId).find({ deleted: false }).lean<CustomFieldDefDoc[]>()).map((r) => ({ ...r, id: r._id }));
 
   /** `resolve` for many records at once (an import chunk): the definitions are read once, each record checked alone. */
   async function resolverFor(scope: Scope): Promise<(given: Record<string, unknown> | undefined, current: Record<string, unknown> | null) => Record<string, unknown>> {
-    const rules = (await defs(scope.teamId).find({ deleted: false }).lean<CustomFieldDefDoc[]>()).map((r) => ({ ...r, id: r._id }));
+    const rules = await cache.get(scope.teamId, () => load(scope.teamId));
     return (given, current) => {
       const result = resolveCustomFieldValues(rules, given, current);
       if ('param' in result) throw parameterInvalid(result.param, `${result.message}.`);
@@ -90,11 +99,13 @@ export function customFieldRules({ definitions, records, contentType }: {
       if (!row || row.rev < rev) {
         const { fieldType, options, minValue, maxValue, required, defaultValue } = f;
         // Only over an older revision: a concurrent newer event wins (the upsert then collides and is dropped).
-        await defs(event.teamId)
-          .updateOne({ _id: f.id, rev: { $lt: rev } }, { $set: { fieldType, options, minValue, maxValue, required, defaultValue, rev, deleted } }, { upsert: true })
-          .catch((err: { code?: number }) => {
-            if (err.code !== 11000) throw err;
-          });
+        await cache.afterWrite(event.teamId, () =>
+          defs(event.teamId)
+            .updateOne({ _id: f.id, rev: { $lt: rev } }, { $set: { fieldType, options, minValue, maxValue, required, defaultValue, rev, deleted } }, { upsert: true })
+            .catch((err: { code?: number }) => {
+              if (err.code !== 11000) throw err;
+            }),
+        );
       }
       // Also on a redelivery: the removal is idempotent and a crash may have cut it short.
       if (!deleted) return;

@@ -20,6 +20,7 @@ export * from './operations';
 export * from './subscriptions';
 export * from './scoped';
 export * from './lean-reads';
+export * from './lookup-cache';
 export * from './internal-client';
 export * from './custom-fields';
 export * from './bulk';

@@ -38,6 +38,12 @@ export interface ServiceDeps<M> {
   conn: mongoose.Connection;
   models: M;
   logger: Logger;
+  /**
+   * True when this process is the service's only instance (its bus is process-local: the
+   * one-process platform, tests): per-process lookup caches are then exact (kit LookupCache,
+   * docs/adr/0045). False or absent with a broker, where replicas share the database.
+   */
+  soleInstance?: boolean;
 }
 
 /** A part a service runs beside its HTTP server (a delivery worker, a timer): stopped before the relay. */
@@ -78,7 +84,7 @@ export function buildService<Ops extends Operations, M extends Record<string, mo
   def: ServiceDefinition<Ops, M, R>,
   opts: { conn: mongoose.Connection; tokens: InternalTokens; logger: Logger; bus?: EventBus },
 ): BuiltService<M, R> {
-  const deps: ServiceDeps<M> = { conn: opts.conn, models: def.models(opts.conn), logger: opts.logger };
+  const deps: ServiceDeps<M> = { conn: opts.conn, models: def.models(opts.conn), logger: opts.logger, soleInstance: opts.bus?.processLocal === true };
   const rules = def.rules(deps);
   const handlers = def.handlers(rules, deps);
   const app = createServiceApp({

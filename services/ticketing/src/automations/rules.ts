@@ -18,8 +18,10 @@ import {
   eventScopeOf,
   findPage,
   foundOr404,
+  LookupCache,
   newId,
   scoped,
+  scopeKey,
   withOutbox,
   type Emit,
   type RequestContext,
@@ -54,6 +56,8 @@ export interface AutomationRulesDeps {
   models: TicketingModels;
   members: MemberCheck;
   writer: TicketWriter;
+  /** The service's `soleInstance`: which events trigger enabled rules is then kept per process (docs/adr/0045). */
+  soleInstance?: boolean;
 }
 
 const ORDER = { position: 1, createdAt: 1, _id: 1 } as const;
@@ -102,7 +106,14 @@ interface Plan {
 }
 
 /** The rules of automation rules (docs/adr/0028). */
-export function automationRules({ conn, models, members, writer }: AutomationRulesDeps) {
+export function automationRules({ conn, models, members, writer, soleInstance = false }: AutomationRulesDeps) {
+  /**
+   * Per partition, the event types some enabled rule triggers on: most events match none and are
+   * answered without a read. Kept only when this is the service's sole instance, dropped by every
+   * rule write here (the only writer of a rule's trigger and `enabled`) once it committed (docs/adr/0045).
+   */
+  const triggers = new LookupCache<ReadonlySet<string>>({ enabled: soleInstance });
+  const written = <R>(scope: Scope, write: () => Promise<R>) => triggers.afterWrite(scopeKey(scope), write);
   const findOr404 = async (scope: Scope, id: string, session?: mongoose.ClientSession) =>
     foundOr404(scoped(models, scope).automations.findOne({ _id: id }).session(session ?? null).lean<AutomationDoc>(), 'automation', id);
 
@@ -229,7 +240,7 @@ export function automationRules({ conn, models, members, writer }: AutomationRul
       const actions = input.actions ?? [];
       await checkMembers(ctx, actions);
       const db = scoped(models, ctx);
-      return withOutbox(conn, eventScopeOf(ctx), async (session, emit) => {
+      return written(ctx, () => withOutbox(conn, eventScopeOf(ctx), async (session, emit) => {
         const count = await db.automations.countDocuments({}).session(session);
         if (count >= AUTOMATIONS_MAX) throw conflict(`A team has at most ${AUTOMATIONS_MAX} automation rules; delete one first.`);
         const last = await db.automations.findOne({}).sort({ position: -1 }).session(session).lean<AutomationDoc>();
@@ -251,13 +262,13 @@ export function automationRules({ conn, models, members, writer }: AutomationRul
         const view = automationView(doc);
         emit({ type: 'automation.created', data: { automation: view } });
         return view;
-      });
+      }));
     },
 
     async update(ctx: RequestContext, id: string, input: UpdateAutomationInput): Promise<AutomationSnapshot> {
       if (input.actions) await checkMembers(ctx, input.actions);
       const db = scoped(models, ctx);
-      return withOutbox(conn, eventScopeOf(ctx), async (session, emit) => {
+      return written(ctx, () => withOutbox(conn, eventScopeOf(ctx), async (session, emit) => {
         const cur = await findOr404(ctx, id, session);
         const { set, previous, change, changes } = changeSet(cur);
         if (input.name !== undefined) change('name', input.name);
@@ -284,18 +295,18 @@ export function automationRules({ conn, models, members, writer }: AutomationRul
         const view = automationView({ ...cur, ...set });
         emit({ type: 'automation.updated', data: { automation: view, changes: changed, previous } });
         return view;
-      });
+      }));
     },
 
     async remove(ctx: RequestContext, id: string): Promise<{ id: string; deleted: true }> {
       const db = scoped(models, ctx);
-      await withOutbox(conn, eventScopeOf(ctx), async (session, emit) => {
+      await written(ctx, () => withOutbox(conn, eventScopeOf(ctx), async (session, emit) => {
         const cur = await foundOr404(db.automations.findOneAndDelete({ _id: id }, { session }).lean<AutomationDoc>(), 'automation', id);
         await db.executions.deleteMany({ ruleId: id }, { session });
         const rest = (await db.automations.find({}, { _id: 1 }).sort(ORDER).session(session).lean<{ _id: string }[]>()).map((r) => r._id);
         await renumber(ctx, rest, session);
         emit({ type: 'automation.deleted', data: { automationId: id, automation: automationView(cur) } });
-      });
+      }));
       return { id, deleted: true };
     },
 
@@ -331,7 +342,12 @@ export function automationRules({ conn, models, members, writer }: AutomationRul
       const scope = { teamId: e.teamId, mode: e.mode };
       const db = scoped(models, scope);
       // Most events match no rule: answered without a transaction.
-      if (!(await db.automations.exists({ triggerEvent: e.type, enabled: true }))) return;
+      if (triggers.enabled) {
+        const types = await triggers.get(scopeKey(scope), async () =>
+          new Set((await db.automations.find({ enabled: true }, { triggerEvent: 1 }).lean<Pick<AutomationDoc, 'triggerEvent'>[]>()).map((r) => r.triggerEvent)),
+        );
+        if (!types.has(e.type)) return;
+      } else if (!(await db.automations.exists({ triggerEvent: e.type, enabled: true }))) return;
       await consumeOnceEmitting(conn, AUTOMATIONS_CONSUMER, e, async (session, emit) => {
         const rules = await db.automations.find({ triggerEvent: e.type, enabled: true }).sort(ORDER).session(session).lean<AutomationDoc[]>();
         const cause = await models.automationCauses.findOne({ _id: e.id }).session(session).lean<{ depth: number }>();

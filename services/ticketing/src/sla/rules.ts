@@ -6,9 +6,11 @@ import {
   conflict,
   eventScopeOf,
   foundOr404,
+  LookupCache,
   newId,
   parameterInvalid,
   scoped,
+  scopeKey,
   scopeOf,
   withOutbox,
   type Emit,
@@ -30,6 +32,8 @@ export interface SlaRulesDeps {
   models: TicketingModels;
   businessHours: BusinessHoursRules;
   clock: Clock;
+  /** The service's `soleInstance`: the enabled rules are then kept per process (docs/adr/0045). */
+  soleInstance?: boolean;
 }
 
 /** What a ticket write does to its SLA clock: the new state (and next due time) and the targets it breached. */
@@ -51,15 +55,26 @@ export interface SlaLookups {
 }
 
 /** SLA rules and the SLA clocks of tickets (docs/adr/0026). */
-export function slaRules({ conn, models, businessHours, clock }: SlaRulesDeps) {
+export function slaRules({ conn, models, businessHours, clock, soleInstance = false }: SlaRulesDeps) {
   const ordered = (scope: Scope, session?: mongoose.ClientSession) =>
     scoped(models, scope).slaRules.find({}).sort(EVALUATION_ORDER).session(session ?? null).lean<SlaRuleDoc[]>();
   const ruleOr404 = (scope: Scope, id: string, session?: mongoose.ClientSession) =>
     foundOr404(scoped(models, scope).slaRules.findOne({ _id: id }).session(session ?? null).lean<SlaRuleDoc>(), 'sla_rule', id);
+  /**
+   * A partition's enabled rules in evaluation order, kept per process when this is the service's only
+   * instance (every ticket write looks them up); dropped by each of this service's rule writes, their
+   * only writer, once it committed (docs/adr/0045).
+   */
+  const enabledRules = new LookupCache<readonly SlaRuleDoc[]>({ enabled: soleInstance });
+  const written = <R>(scope: Scope, write: () => Promise<R>) => enabledRules.afterWrite(scopeKey(scope), write);
 
   /** The first enabled rule for `priority`, in evaluation order. */
   async function ruleOf(scope: Scope, priority: Priority, session: mongoose.ClientSession): Promise<SlaRuleDoc | null> {
-    return scoped(models, scope).slaRules.findOne({ priorityKey: priority, enabled: true }).sort(EVALUATION_ORDER).session(session).lean<SlaRuleDoc>();
+    if (!enabledRules.enabled) {
+      return scoped(models, scope).slaRules.findOne({ priorityKey: priority, enabled: true }).sort(EVALUATION_ORDER).session(session).lean<SlaRuleDoc>();
+    }
+    const rules = await enabledRules.get(scopeKey(scope), () => scoped(models, scope).slaRules.find({ enabled: true }).sort(EVALUATION_ORDER).lean<SlaRuleDoc[]>());
+    return rules.find((r) => r.priorityKey === priority) ?? null;
   }
 
   /** Rewrites positions 0..n-1 in the given order (inside the caller's transaction). */
@@ -136,7 +151,7 @@ export function slaRules({ conn, models, businessHours, clock }: SlaRulesDeps) {
 
     async create(ctx: RequestContext, input: CreateSlaRuleInput): Promise<SlaRuleView> {
       const db = scoped(models, ctx);
-      const rule = await withOutbox(conn, eventScopeOf(ctx), async (session, emit) => {
+      const rule = await written(ctx, () => withOutbox(conn, eventScopeOf(ctx), async (session, emit) => {
         // Counting inside the transaction: two creates at once both see each other's insert or conflict.
         const count = await db.slaRules.countDocuments({}).session(session);
         if (count >= SLA_RULES_MAX) throw conflict(`A team has at most ${SLA_RULES_MAX} SLA rules per partition; delete one first.`);
@@ -146,13 +161,13 @@ export function slaRules({ conn, models, businessHours, clock }: SlaRulesDeps) {
         await db.slaRules.insertMany([doc], { session, lean: true });
         emit({ type: 'sla_rule.created', data: { rule: slaRuleSnapshot(doc) } });
         return doc;
-      });
+      }));
       return slaRuleView(rule);
     },
 
     async update(ctx: RequestContext, id: string, input: UpdateSlaRuleInput): Promise<SlaRuleView> {
       const db = scoped(models, ctx);
-      const rule = await withOutbox(conn, eventScopeOf(ctx), async (session, emit) => {
+      const rule = await written(ctx, () => withOutbox(conn, eventScopeOf(ctx), async (session, emit) => {
         const cur = await ruleOr404(ctx, id, session);
         const { set, previous, change, changes } = changeSet(cur);
         if (input.name !== undefined) change('name', input.name.trim());
@@ -168,23 +183,23 @@ export function slaRules({ conn, models, businessHours, clock }: SlaRulesDeps) {
         const next = { ...cur, ...set };
         emit({ type: 'sla_rule.updated', data: { rule: slaRuleSnapshot(next), changes: changed, previous } });
         return next;
-      });
+      }));
       return slaRuleView(rule);
     },
 
     async remove(ctx: RequestContext, id: string): Promise<{ id: string; deleted: true }> {
       const db = scoped(models, ctx);
-      await withOutbox(conn, eventScopeOf(ctx), async (session, emit) => {
+      await written(ctx, () => withOutbox(conn, eventScopeOf(ctx), async (session, emit) => {
         const cur = await foundOr404(db.slaRules.findOneAndDelete({ _id: id }, { session }).lean<SlaRuleDoc>(), 'sla_rule', id);
         const rest = await ordered(ctx, session);
         await renumber(ctx, rest.map((r) => r._id), session, clock.now());
         emit({ type: 'sla_rule.deleted', data: { ruleId: id, rule: slaRuleSnapshot(cur) } });
-      });
+      }));
       return { id, deleted: true };
     },
 
     async reorder(ctx: RequestContext, input: ReorderSlaRulesInput): Promise<SlaRuleView[]> {
-      const rules = await withOutbox(conn, eventScopeOf(ctx), async (session, emit) => {
+      const rules = await written(ctx, () => withOutbox(conn, eventScopeOf(ctx), async (session, emit) => {
         const cur = await ordered(ctx, session);
         const known = new Set(cur.map((r) => r._id));
         const unknown = input.ruleIds.find((id) => !known.has(id));
@@ -199,7 +214,7 @@ export function slaRules({ conn, models, businessHours, clock }: SlaRulesDeps) {
         emit({ type: 'sla_rule.reordered', data: { ruleIds: input.ruleIds } });
         const byId = new Map(cur.map((r) => [r._id, r]));
         return input.ruleIds.map((id, position) => ({ ...byId.get(id)!, position, updatedAt: now }));
-      });
+      }));
       return rules.map(slaRuleView);
     },
   };

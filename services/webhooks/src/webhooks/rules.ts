@@ -1,5 +1,5 @@
 import type mongoose from 'mongoose';
-import { patternsKey, type CreateWebhookInput, type ListWebhooksQuery, type Page, type UpdateWebhookInput, type WebhookSnapshot } from '@helpdesk/contracts';
+import { patternsKey, subscribes, type CreateWebhookInput, type ListWebhooksQuery, type Page, type UpdateWebhookInput, type WebhookSnapshot } from '@helpdesk/contracts';
 import {
   ApiError,
   changeSet,
@@ -8,10 +8,12 @@ import {
   eventScopeOf,
   findPage,
   foundOr404,
+  LookupCache,
   newId,
   parameterInvalid,
   retrying,
   scoped,
+  scopeKey,
   systemEventScope,
   withOutbox,
   type RequestContext,
@@ -30,6 +32,8 @@ export interface WebhookRulesDeps {
   conn: mongoose.Connection;
   models: WebhooksModels;
   settings: WebhookSettings;
+  /** The service's `soleInstance`: what the partitions' active webhooks subscribe to is then kept per process (docs/adr/0045). */
+  soleInstance?: boolean;
 }
 
 /** Why the delivery worker disables a webhook (`webhook.disabled`'s `reason`). */
@@ -48,7 +52,15 @@ class StaleWebhook extends Error {}
 const STALE_RETRIES = 10;
 
 /** The rules of webhook subscriptions (docs/adr/0007). */
-export function webhookRules({ conn, models, settings }: WebhookRulesDeps) {
+export function webhookRules({ conn, models, settings, soleInstance = false }: WebhookRulesDeps) {
+  /**
+   * Per partition, the event patterns of its active webhooks: most events no webhook wants are then
+   * acknowledged without a read. Kept only when this is the service's sole instance; dropped by each
+   * webhook write here (create, update, delete, disable: the only writers of `isActive` and
+   * `events`) once it committed (docs/adr/0045).
+   */
+  const activePatterns = new LookupCache<readonly (readonly string[])[]>({ enabled: soleInstance });
+  const written = <R>(scope: Scope, write: () => Promise<R>) => activePatterns.afterWrite(scopeKey(scope), write);
   /** The URL as stored: checked against the deployment's rules, then normalised by the URL parser. */
   function checkedUrl(raw: string): string {
     const problem = urlProblem(raw, { allowLoopback: settings.allowLoopback });
@@ -101,7 +113,7 @@ export function webhookRules({ conn, models, settings }: WebhookRulesDeps) {
         if (!isDuplicateKey(err)) throw err; // a concurrent first create made it
       }
       try {
-        await withOutbox(conn, eventScopeOf(ctx), async (session, emit) => {
+        await written(ctx, () => withOutbox(conn, eventScopeOf(ctx), async (session, emit) => {
           const counted = await db.quotas.updateOne({ _id: quota, count: { $lt: settings.maxWebhooksPerTeam } }, { $inc: { count: 1 } }, { session });
           if (counted.matchedCount !== 1) {
             throw new ApiError(
@@ -111,7 +123,7 @@ export function webhookRules({ conn, models, settings }: WebhookRulesDeps) {
           }
           await db.webhooks.create([doc], { session });
           emit({ type: 'webhook.created', data: { webhook: webhookSnapshot(doc) } });
-        });
+        }));
       } catch (err) {
         if (isDuplicateKey(err)) throw duplicate();
         throw err;
@@ -144,7 +156,7 @@ export function webhookRules({ conn, models, settings }: WebhookRulesDeps) {
           return next;
         });
       try {
-        return webhookSnapshot(await retrying(attempt, (err) => err instanceof StaleWebhook, STALE_RETRIES));
+        return webhookSnapshot(await written(ctx, () => retrying(attempt, (err) => err instanceof StaleWebhook, STALE_RETRIES)));
       } catch (err) {
         if (isDuplicateKey(err)) throw duplicate();
         throw err;
@@ -153,12 +165,12 @@ export function webhookRules({ conn, models, settings }: WebhookRulesDeps) {
 
     async remove(ctx: RequestContext, id: string): Promise<{ id: string; deleted: true }> {
       const db = scoped(models, ctx);
-      await withOutbox(conn, eventScopeOf(ctx), async (session, emit) => {
+      await written(ctx, () => withOutbox(conn, eventScopeOf(ctx), async (session, emit) => {
         const cur = await foundOr404(db.webhooks.findOneAndDelete({ _id: id }, { session }).lean<WebhookDoc>(), 'webhook', id);
         await db.quotas.updateOne({ _id: quotaId(ctx), count: { $gt: 0 } }, { $inc: { count: -1 } }, { session });
         await cancelPending(models, ctx, id, session);
         emit({ type: 'webhook.deleted', data: { webhookId: id, webhook: webhookSnapshot(cur) } });
-      });
+      }));
       // Its delivery log goes with it (it cannot be read any more); the retention TTL removes what this misses.
       await db.deliveries.deleteMany({ webhookId: id });
       return { id, deleted: true };
@@ -171,7 +183,7 @@ export function webhookRules({ conn, models, settings }: WebhookRulesDeps) {
      */
     async disable(scope: Scope, webhookId: string, why: DisableReason): Promise<boolean> {
       const db = scoped(models, scope);
-      return withOutbox(conn, systemEventScope(scope), async (session, emit) => {
+      return written(scope, () => withOutbox(conn, systemEventScope(scope), async (session, emit) => {
         const filter: mongoose.QueryFilter<WebhookDoc> = { _id: webhookId, isActive: true };
         if (why.failingBefore) filter.failingSince = { $ne: null, $lte: why.failingBefore };
         const now = new Date();
@@ -185,7 +197,19 @@ export function webhookRules({ conn, models, settings }: WebhookRulesDeps) {
           data: { webhook: webhookSnapshot(cur), reason: why.reason, lastStatusCode: why.lastStatusCode, failingSince: iso(cur.failingSince) },
         });
         return true;
-      });
+      }));
+    },
+
+    /**
+     * False when no active webhook of the partition subscribes to `type` (known without a read when
+     * kept, see activePatterns); true otherwise, and always when nothing is kept: the caller reads the webhooks then.
+     */
+    async mayReceive(scope: Scope, type: string): Promise<boolean> {
+      if (!activePatterns.enabled) return true;
+      const patterns = await activePatterns.get(scopeKey(scope), async () =>
+        (await scoped(models, scope).webhooks.find({ isActive: true }, { events: 1 }).lean<Pick<WebhookDoc, 'events'>[]>()).map((h) => h.events),
+      );
+      return patterns.some((p) => subscribes(p, type));
     },
   };
 }

@@ -44,8 +44,8 @@ export function auditLogRules({ models, members }: AuditLogRulesDeps) {
   async function actorNameOf(event: EventEnvelope): Promise<string> {
     if (event.actor.type === 'system') return 'System';
     if (event.actor.type === 'member' && event.actor.id) {
-      const m = await members.findById(event.teamId, event.actor.id);
-      if (m) return m.name;
+      const name = await members.nameOf(event.teamId, event.actor.id);
+      if (name !== null) return name;
     }
     return event.actor.type === 'key' ? `API key ${event.actor.id ?? ''}`.trim() : `Member ${event.actor.id ?? ''}`.trim();
   }
@@ -56,6 +56,15 @@ export function auditLogRules({ models, members }: AuditLogRulesDeps) {
    * (under load, ~20 commands per event). Another replica's appends still race, and still retry.
    */
   const tails = new Map<string, Promise<void>>();
+  /**
+   * Each chain's end as this process last appended it (docs/adr/0045): the next append in turn
+   * needs no read. Never trusted blindly: another replica's append takes that sequence first, the
+   * insert then fails on the unique sequence, the entry is dropped and the end read again. Bounded
+   * (oldest dropped first) and kept at most a minute.
+   */
+  const ends = new Map<string, { sequence: number; hash: string; at: number }>();
+  const END_KEPT_MS = 60_000;
+  const ENDS_MAX = 10_000;
   function inTurn(chain: string, append: () => Promise<void>): Promise<void> {
     const run = (tails.get(chain) ?? Promise.resolve()).then(append);
     const tail = run.catch(() => {});
@@ -70,10 +79,17 @@ export function auditLogRules({ models, members }: AuditLogRulesDeps) {
     /** Appends the event's entry at the end of its chain; a redelivered event is already there and is skipped. */
     async record(event: EventEnvelope): Promise<void> {
       const entries = db(event);
-      if (await entries.exists({ eventId: event.id })) return;
+      const chain = `${event.teamId}:${event.mode}`;
+      // No "already recorded?" read first: eventId is unique, so a redelivered event's insert fails
+      // as a duplicate and is recognised below (docs/adr/0045).
       const actorName = await actorNameOf(event);
       const append = async () => {
-        const last = await entries.findOne({}, { sequence: 1, hash: 1 }).sort({ sequence: -1 }).lean<Pick<AuditEntryDoc, 'sequence' | 'hash'>>();
+        const known = ends.get(chain);
+        const last =
+          known && Date.now() - known.at < END_KEPT_MS
+            ? known
+            : await entries.findOne({}, { sequence: 1, hash: 1 }).sort({ sequence: -1 }).lean<Pick<AuditEntryDoc, 'sequence' | 'hash'>>();
+        ends.delete(chain);
         const entry: Omit<Unscoped<AuditEntryDoc>, 'hash'> & { teamId: string; mode: 'test' | 'live' } = {
           _id: newId('audit'),
           teamId: event.teamId,
@@ -91,10 +107,13 @@ export function auditLogRules({ models, members }: AuditLogRulesDeps) {
           previousHash: last?.hash ?? null,
         };
         const { teamId: _t, mode: _m, ...doc } = entry;
+        const hash = entryHash(entry);
         // Built here in full (and hashed as built): inserted lean, without mongoose hydration (docs/adr/0043).
-        await entries.insertMany([{ ...doc, hash: entryHash(entry) }], { lean: true });
+        await entries.insertMany([{ ...doc, hash }], { lean: true });
+        if (ends.size >= ENDS_MAX) ends.delete(ends.keys().next().value!);
+        ends.set(chain, { sequence: entry.sequence, hash, at: Date.now() });
       };
-      await inTurn(`${event.teamId}:${event.mode}`, () =>
+      await inTurn(chain, () =>
         retrying(
           () =>
             append().catch(async (err) => {

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import type mongoose from 'mongoose';
 import type { MemberSnapshot, Page, Role } from '@helpdesk/contracts';
 import {
+  LookupCache,
   conflict,
   conflictOnDuplicate,
   eventScopeOf,
@@ -23,6 +24,8 @@ import { memberView } from './view';
 export interface MemberRulesDeps {
   conn: mongoose.Connection;
   models: WorkspaceModels;
+  /** The service's `soleInstance`: members' names are then kept per process (docs/adr/0045). */
+  soleInstance?: boolean;
 }
 
 /**
@@ -46,8 +49,14 @@ export interface NewMember {
 const emailTaken = (email: string) => ({ emailLower: { param: 'email', message: `${email} is already a member of this team.` } });
 
 /** The rules of members: roles, removal, preferences, and the member a new team or an accepted invite makes. */
-export function memberRules({ conn, models }: MemberRulesDeps) {
+export function memberRules({ conn, models, soleInstance = false }: MemberRulesDeps) {
   const db = (ctx: { teamId: string }) => scoped(models, teamScope(ctx));
+  /**
+   * Members' names by `teamId:memberId` (the audit log names every event's member): kept only when
+   * this is the service's sole instance, only for members found (a name never changes; a removal
+   * drops it once committed; docs/adr/0045).
+   */
+  const names = new LookupCache<string | null>({ enabled: soleInstance, maxEntries: 10_000, keep: (name) => name !== null });
   const find = (ctx: RequestContext, id: string, session?: mongoose.ClientSession) =>
     foundOr404(db(ctx).members.findOne({ _id: id }).session(session ?? null).lean<MemberDoc>(), 'member', id);
 
@@ -59,6 +68,11 @@ export function memberRules({ conn, models }: MemberRulesDeps) {
     },
 
     get: async (ctx: RequestContext, id: string) => memberView(await find(ctx, id)),
+
+    /** A member's name, or null when there is no such member. */
+    nameOf(teamId: string, id: string): Promise<string | null> {
+      return names.get(`${teamId}:${id}`, async () => (await db({ teamId }).members.findOne({ _id: id }, { name: 1 }).lean<Pick<MemberDoc, 'name'>>())?.name ?? null);
+    },
 
     /** A member by id, or null (the gateway's look-up). */
     async findById(teamId: string, id: string): Promise<MemberDoc | null> {
@@ -83,12 +97,14 @@ export function memberRules({ conn, models }: MemberRulesDeps) {
     },
 
     async remove(ctx: RequestContext, id: string): Promise<{ id: string; deleted: true }> {
-      await withOutbox(conn, eventScopeOf(ctx), async (session, emit) => {
-        const cur = await find(ctx, id, session);
-        if (cur.role === 'owner') throw conflict('The owner cannot be removed.');
-        await db(ctx).members.deleteOne({ _id: id, role: cur.role }, { session });
-        emit({ type: 'member.removed', data: { memberId: id, member: memberView(cur) } });
-      });
+      await names.afterWrite(`${ctx.teamId}:${id}`, () =>
+        withOutbox(conn, eventScopeOf(ctx), async (session, emit) => {
+          const cur = await find(ctx, id, session);
+          if (cur.role === 'owner') throw conflict('The owner cannot be removed.');
+          await db(ctx).members.deleteOne({ _id: id, role: cur.role }, { session });
+          emit({ type: 'member.removed', data: { memberId: id, member: memberView(cur) } });
+        }),
+      );
       return { id, deleted: true };
     },
 

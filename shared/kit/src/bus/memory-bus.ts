@@ -60,6 +60,7 @@ interface MemoryQueue {
  *   handler runs in a consumer span joined to it, so local traces span publisher → consumer too.
  */
 export class MemoryBus implements EventBus {
+  readonly processLocal = true;
   readonly deadLetters: DeadLetter[] = [];
   private readonly queues = new Map<string, MemoryQueue>();
   private readonly timers = new Set<NodeJS.Timeout>();

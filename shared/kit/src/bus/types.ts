@@ -46,6 +46,11 @@ export interface EventBus {
   close(): Promise<void>;
   /** Readiness: false while the broker channel is down (an outbox waits, consumers get nothing). */
   ready?(): boolean;
+  /**
+   * True when events never leave this process (the in-process bus): every consumer of a service's
+   * queue is in this process, so no other replica of it can exist (docs/adr/0045).
+   */
+  readonly processLocal?: boolean;
   /** The operator's view of dead letters (docs/adr/0039); absent on test doubles. */
   deadLetterQueue?: DeadLetterQueue;
 }

@@ -30,14 +30,15 @@ async function recordOnce<A extends unknown[]>(
 ): Promise<boolean> {
   const Processed = processedModel(conn);
   const key = `${consumer}:${event.id}`;
-  if (await Processed.exists({ _id: key })) return false;
+  // No read first (docs/adr/0045): the record is the transaction's first write, and a repeat
+  // (committed before, or committing concurrently) fails it with a duplicate key before `fn` runs.
   try {
     await run(async (session, ...rest) => {
       try {
         // Built here in full: inserted lean, without mongoose hydration (docs/adr/0043).
         await Processed.insertMany([{ _id: key, consumer, eventId: event.id, processedAt: new Date() }], { session, lean: true });
       } catch (err) {
-        // A concurrent delivery committed first.
+        // A delivery of the same event committed first (earlier, or concurrently).
         if ((err as { code?: number }).code === 11000) throw new AlreadyProcessed();
         throw err;
       }

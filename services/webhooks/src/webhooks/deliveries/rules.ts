@@ -135,6 +135,7 @@ export function deliveryRules({ conn, models, webhooks, dispatch }: DeliveryRule
      * so a broker redelivery creates nothing twice; events no webhook wants are acknowledged without a write.
      */
     async deliverEvent(event: EventEnvelope): Promise<void> {
+      if (!(await webhooks.mayReceive(event, event.type))) return;
       const db = scoped(models, event);
       const active = await db.webhooks.find({ isActive: true }).select('+secret').lean<WebhookDoc[]>();
       const hooks = active.filter((h) => subscribes(h.events, event.type));

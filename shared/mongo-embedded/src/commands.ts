@@ -8,6 +8,7 @@ import { update as mingoUpdate } from 'mingo';
 import { checkInsertDepth, checkUpdateDepth, DEFAULT_MAX_BSON_DEPTH, maxDepthForUserStorage } from './depth';
 import { makeAggregator, makeQuery } from './mingo';
 import { simpleMatcher, simpleProjection } from './simple-query';
+import { compileGroup, Unsupported } from './fast-group';
 import { err, MongoCommandError } from './errors';
 import { Blocked, Collection, Engine, IndexSpec, Txn } from './storage';
 import { clone, Doc, isPlainObject, keyOf, setPath, sortBySpec, valuesAt } from './values';
@@ -485,9 +486,11 @@ export class Core {
       return out.slice(skip, want);
     }
     const { docs, plan } = this.engine.candidates(coll, hasFilter ? f : undefined, txn);
-    // A simple equality filter the index lookup answered field by field: every candidate already
-    // matches (documents changed in the transaction are not in the index, so they are tested).
-    if (simple && plan.covers && !(coll && txn?.writes.get(coll)) && Object.keys(f).every((k) => plan.covers!.includes(k))) test = null;
+    // A filter the index lookup answered field by field (simple equalities and the range it scanned):
+    // every candidate already matches (documents changed in the transaction are not in the index,
+    // so they are tested).
+    const answered = (k: string) => k === plan.rangeField || (plan.covers!.includes(k) && (simple || simpleMatcher({ [k]: f[k] }) !== null));
+    if (test && plan.covers && !(coll && txn?.writes.get(coll)) && Object.keys(f).every(answered)) test = null;
     const reverse = !!opts.sort && (opts.sort as Doc).$natural === -1;
     const stopAt = !sort && !reverse && limit > 0 ? skip + limit : Infinity;
     let out: Doc[] = [];
@@ -593,6 +596,17 @@ export class Core {
       return this.cursorReply(`${ctx.db}.${cmd.aggregate}`, out, cmd.cursor?.batchSize === undefined ? 101 : Number(cmd.cursor.batchSize), false, 'firstBatch');
     }
     if (needsClone) input = input.map(clone);
+    // A leading $group of the common report shapes runs compiled; anything else, mingo (fast-group.ts).
+    const group = rest.length && isPlainObject(rest[0]) && Object.keys(rest[0]).length === 1 && !cmd.explain ? compileGroup(rest[0].$group) : null;
+    if (group) {
+      try {
+        input = group(input);
+        rest = rest.slice(1);
+        this.engine.stats.compiledGroups++;
+      } catch (e) {
+        if (!(e instanceof Unsupported)) throw e;
+      }
+    }
     const resolver = (name: string) => {
       const docs = [...this.engine.allDocs(this.engine.getColl(ctx.db, name), ctx.txn)];
       return needsClone ? docs.map(clone) : docs;

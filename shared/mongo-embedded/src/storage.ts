@@ -374,6 +374,8 @@ export interface Stats {
   collectionScans: number;
   indexScans: number;
   commands: number;
+  /** $group stages run by the compiled path (fast-group.ts) instead of the general engine. */
+  compiledGroups: number;
 }
 
 export type JournalOp =
@@ -411,6 +413,8 @@ export interface Plan {
   index: string | null;
   /** The filter fields the index lookup answered exactly (every candidate equals them). */
   covers?: readonly string[];
+  /** The field whose range the lookup answered exactly (every candidate is within it), if any. */
+  rangeField?: string;
 }
 
 export class Engine {
@@ -421,7 +425,7 @@ export class Engine {
   private modCounter = 0;
   private activeTxns = 0;
   readonly reservations = new Map<string, Txn>();
-  readonly stats: Stats = { docsExamined: 0, keysExamined: 0, collectionScans: 0, indexScans: 0, commands: 0 };
+  readonly stats: Stats = { docsExamined: 0, keysExamined: 0, collectionScans: 0, indexScans: 0, commands: 0, compiledGroups: 0 };
   /** Called with every committed change (not during replay). */
   onWrite: ((op: JournalOp) => void) | null = (op) => {
     this.writeSeq++;
@@ -579,8 +583,7 @@ export class Engine {
       if (found === null) return { ids: null, index: null };
       for (const id of found) ids.add(id);
     }
-    // A range's candidates are tested against it (covers names only the equalities).
-    return { ids: [...ids], index: ix.name, covers: fields };
+    return { ids: [...ids], index: ix.name, covers: fields, ...(range ? { rangeField: ix.fields[used] } : {}) };
   }
 
   /** Documents that may match `filter` (index candidates or a full scan), as seen by `txn`. */

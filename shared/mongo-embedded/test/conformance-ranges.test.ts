@@ -271,3 +271,28 @@ describe('index choice', () => {
     if (target.embedded) expect(e.stats.totalDocsExamined).toBe(10);
   });
 });
+
+describe('a $group after the range', () => {
+  it('runs compiled for a report shape, and in the general engine when a document is outside it, with the same answer', async () => {
+    const c = await fresh('grouped');
+    await c.createIndex({ team: 1, at: 1 });
+    await c.insertMany(Array.from({ length: 500 }, (_, i) => ({ _id: i, team: 't', at: new Date(T0 + (i % 50) * DAY), status: i % 2 ? 'open' : 'closed', tags: 'x' })) as never[]);
+    const pipeline = [
+      { $match: { team: 't' } },
+      { $match: { at: { $gte: new Date(T0), $lt: new Date(T0 + 10 * DAY) } } },
+      { $group: { _id: { s: '$status', d: { $dateToString: { format: '%Y-%m-%d', date: '$at' } }, t: '$tags' }, n: { $sum: 1 } } },
+      { $sort: { '_id.d': 1, '_id.s': 1 } },
+    ];
+    const before = target.embedded?.stats().compiledGroups ?? 0;
+    const rows = await c.aggregate(pipeline).toArray();
+    expect(rows).toHaveLength(10);
+    expect(rows[0]).toEqual({ _id: { s: 'closed', d: '2026-01-01', t: 'x' }, n: 10 });
+    if (target.embedded) expect(target.embedded.stats().compiledGroups).toBe(before + 1);
+    // One document's group key is now an array: MongoDB groups by the whole array.
+    await c.updateOne({ _id: 0 as never }, { $set: { tags: ['x', 'y'] } });
+    const again = await c.aggregate(pipeline).toArray();
+    expect(again).toHaveLength(11);
+    expect(again.find((r) => Array.isArray(r._id.t))).toEqual({ _id: { s: 'closed', d: '2026-01-01', t: ['x', 'y'] }, n: 1 });
+    if (target.embedded) expect(target.embedded.stats().compiledGroups).toBe(before + 1);
+  });
+});

@@ -55,3 +55,42 @@ test('both events at once on a ticket without a fact: the newer one wins, in eit
     expect(await factOf(id)).toMatchObject({ status: 'pending', revision: 1 });
   }
 });
+
+/**
+ * A real MongoDB can fail an upsert with a duplicate key when another handler inserts the same fact
+ * between the upsert's read and its insert (the embedded server runs each command whole, so the race
+ * is staged here: the first upsert lets the other event's write land, then fails as MongoDB would).
+ */
+describe('a duplicate key on the first upsert', () => {
+  const raceOnce = (other: () => Promise<void>) => {
+    const model = h.svc.conn.models.TicketFact;
+    return jest.spyOn(model, 'updateOne').mockImplementationOnce((async () => {
+      await other();
+      throw Object.assign(new Error('E11000 duplicate key error collection: ticket_facts'), { code: 11000 });
+    }) as never);
+  };
+
+  test('after an older event inserted the fact: the newer snapshot is applied by the retry', async () => {
+    const { id, created, updated } = await createdThenPending();
+    await forget(id);
+    const spy = raceOnce(() => h.svc.rules.analytics.applyTicket(created, created.data.ticket));
+    try {
+      await h.svc.rules.analytics.applyTicket(updated, updated.data.ticket);
+      expect(await factOf(id)).toMatchObject({ status: 'pending', revision: 1 });
+    } finally {
+      spy.mockRestore();
+    }
+  });
+
+  test('after a newer event inserted the fact: the older snapshot changes nothing', async () => {
+    const { id, created, updated } = await createdThenPending();
+    await forget(id);
+    const spy = raceOnce(() => h.svc.rules.analytics.applyTicket(updated, updated.data.ticket));
+    try {
+      await h.svc.rules.analytics.applyTicket(created, created.data.ticket);
+      expect(await factOf(id)).toMatchObject({ status: 'pending', revision: 1 });
+    } finally {
+      spy.mockRestore();
+    }
+  });
+});

@@ -14,8 +14,8 @@ import { ticketPayoutRules } from './tickets/payouts';
 import { gameTicketRules } from './tickets/rules';
 
 /** Every resource's rules, wired once; handlers and consumers share them. */
-export function gameRules({ conn, models }: ServiceDeps<GameModels>, clock: Clock) {
-  const members = gameMemberRules({ models });
+export function gameRules({ conn, models, soleInstance }: ServiceDeps<GameModels>, clock: Clock) {
+  const members = gameMemberRules({ models, soleInstance });
   const tickets = gameTicketRules({ models });
   const players = playerRules({ models, members, clock });
   const payouts = ticketPayoutRules({ models, members, players, clock });

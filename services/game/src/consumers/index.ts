@@ -11,14 +11,18 @@ const CONSUMER = 'game';
  * and switches, and the ticketing service's tickets (each partition feeds its own game world).
  */
 export const consumers = ({ members, tickets, payouts }: GameRules, { conn }: ServiceDeps<GameModels>): Subscription[] => {
-  const upsertMember = (e: TypedEvent<'member.joined' | 'member.role_changed'>) => consumeOnce(conn, CONSUMER, e, (s) => members.upsert(e.teamId, e.data.member, s)).then(() => {});
+  // Every write of a member or of the switches drops its cached copy once committed (members/rules.ts).
+  const upsertMember = (e: TypedEvent<'member.joined' | 'member.role_changed'>) =>
+    members.afterMemberWrite(e.teamId, e.data.member.id, () => consumeOnce(conn, CONSUMER, e, (s) => members.upsert(e.teamId, e.data.member, s))).then(() => {});
   const recordTicket = (e: TypedEvent<'ticket.created' | 'ticket.updated'>) => consumeOnce(conn, CONSUMER, e, (s) => tickets.record(e, e.data.ticket, s).then(() => {})).then(() => {});
   return [
     on('member.joined', upsertMember),
     on('member.role_changed', upsertMember),
-    on('member.removed', (e) => consumeOnce(conn, CONSUMER, e, (s) => members.remove(e.teamId, e.data.member, s)).then(() => {})),
-    on('member.preferences_updated', (e) => consumeOnce(conn, CONSUMER, e, (s) => members.setBoringMode(e.teamId, e.data.memberId, e.data.preferences.boringMode, s)).then(() => {})),
-    on('feature_flags.updated', (e) => consumeOnce(conn, CONSUMER, e, (s) => members.setFlags(e.teamId, e.data.featureFlags, s)).then(() => {})),
+    on('member.removed', (e) => members.afterMemberWrite(e.teamId, e.data.member.id, () => consumeOnce(conn, CONSUMER, e, (s) => members.remove(e.teamId, e.data.member, s))).then(() => {})),
+    on('member.preferences_updated', (e) =>
+      members.afterMemberWrite(e.teamId, e.data.memberId, () => consumeOnce(conn, CONSUMER, e, (s) => members.setBoringMode(e.teamId, e.data.memberId, e.data.preferences.boringMode, s))).then(() => {}),
+    ),
+    on('feature_flags.updated', (e) => members.afterFlagsWrite(e.teamId, () => consumeOnce(conn, CONSUMER, e, (s) => members.setFlags(e.teamId, e.data.featureFlags, s))).then(() => {})),
     on('ticket.created', recordTicket),
     on('ticket.updated', recordTicket),
     on('ticket.deleted', (e) => consumeOnce(conn, CONSUMER, e, (s) => tickets.markDeleted(e, e.data.ticketId, s)).then(() => {})),

@@ -1,15 +1,23 @@
 import type mongoose from 'mongoose';
 import type { FeatureFlag, MemberSnapshot } from '@helpdesk/contracts';
-import { ApiError, parameterMissing, scoped, type RequestContext, type Scope } from '@helpdesk/kit';
+import { ApiError, LookupCache, parameterMissing, scoped, type RequestContext, type Scope } from '@helpdesk/kit';
 import type { GameModels } from '../models';
 import { ALL_ON, type GameMemberDoc } from './model';
 
 /** Members and switches belong to the team: one copy under the live scope, whichever partition's key changed them. */
 const teamScope = (teamId: string): Scope => ({ teamId, mode: 'live' });
 
-/** The team's members and feature flags, kept from the workspace service's events; who `userId` names. */
-export function gameMemberRules({ models }: { models: GameModels }) {
+/**
+ * The team's members and feature flags, kept from the workspace service's events; who `userId` names.
+ * A payment looks both up: where this process is the service's only instance (`soleInstance`) they are
+ * kept in lookup caches (kit LookupCache, docs/adr/0044), which only this service's consumers write,
+ * and which they drop once each write commits (`afterMemberWrite`, `afterFlagsWrite`).
+ */
+export function gameMemberRules({ models, soleInstance = false }: { models: GameModels; soleInstance?: boolean }) {
   const db = (teamId: string) => scoped(models, teamScope(teamId));
+  // A member not found is not kept (a member.joined may make it one any moment).
+  const memberCache = new LookupCache<GameMemberDoc | null>({ enabled: soleInstance, maxEntries: 10_000, keep: (m) => m !== null });
+  const flagsCache = new LookupCache<Record<FeatureFlag, boolean>>({ enabled: soleInstance });
   const resolve = async (teamId: string, ref: string, param: string): Promise<GameMemberDoc> => {
     const filter = ref.startsWith('mem_') ? { _id: ref } : { userId: ref.toLowerCase() };
     const member = await db(teamId).members.findOne({ ...filter, removed: false }).lean<GameMemberDoc>();
@@ -40,11 +48,17 @@ export function gameMemberRules({ models }: { models: GameModels }) {
       await db(teamId).switches.updateOne({ _id: teamId }, { $set: { flags, updatedAt: new Date() } }, { upsert: true, session });
     },
 
-    /** The team's switches (all on until the workspace says otherwise). */
+    /** The team's switches (all on until the workspace says otherwise). Shared: read it, never change it. */
     async flags(teamId: string): Promise<Record<FeatureFlag, boolean>> {
-      const doc = await db(teamId).switches.findOne({ _id: teamId }).lean();
-      return { ...ALL_ON, ...(doc?.flags ?? {}) };
+      return flagsCache.get(teamId, async () => {
+        const doc = await db(teamId).switches.findOne({ _id: teamId }).lean();
+        return { ...ALL_ON, ...(doc?.flags ?? {}) };
+      });
     },
+    /** Runs a write of a member (its whole unit of work), then drops the member's cached copy. */
+    afterMemberWrite: <R>(teamId: string, memberId: string, write: () => Promise<R>) => memberCache.afterWrite(`${teamId}:${memberId}`, write),
+    /** Runs a write of the team's switches (its whole unit of work), then drops the cached switches. */
+    afterFlagsWrite: <R>(teamId: string, write: () => Promise<R>) => flagsCache.afterWrite(teamId, write),
     /** 403 `feature_disabled` when the team switched `flag` off. */
     async requireFeature(teamId: string, flag: FeatureFlag): Promise<void> {
       if (!(await this.flags(teamId))[flag]) throw new ApiError('feature_disabled', `This team has switched off this game feature (${flag} is false).`);
@@ -63,8 +77,9 @@ export function gameMemberRules({ models }: { models: GameModels }) {
       if (!ids.length) return [];
       return db(teamId).members.find({ _id: { $in: ids }, removed: false }).lean<GameMemberDoc[]>();
     },
+    /** A current member by id (null when removed or unknown). Shared: read it, never change it. */
     async find(teamId: string, memberId: string): Promise<GameMemberDoc | null> {
-      return db(teamId).members.findOne({ _id: memberId, removed: false }).lean<GameMemberDoc>();
+      return memberCache.get(`${teamId}:${memberId}`, () => db(teamId).members.findOne({ _id: memberId, removed: false }).lean<GameMemberDoc>());
     },
   };
 }

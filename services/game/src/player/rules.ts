@@ -1,13 +1,14 @@
 import type mongoose from 'mongoose';
-import type { XpReason } from '@helpdesk/contracts';
+import type { FeatureFlag, XpReason } from '@helpdesk/contracts';
 import { scoped, type Emit, type Scope } from '@helpdesk/kit';
 import { ACHIEVEMENTS } from '../achievements/catalog';
 import type { Clock } from '../clock';
 import type { GameMemberRules } from '../members/rules';
 import type { GameModels } from '../models';
+import { leanScoped } from '../lean';
 import { QUESTS } from '../quests/catalog';
 import { dayIdOf, seasonOf, weekIdOf } from '../seasons/calendar';
-import { emptyStats, noSkills, type LedgerKind, type PlayerDoc } from './model';
+import { emptyStats, noSkills, type LedgerKind, type PlayerDoc, type StandingDoc } from './model';
 import { levelOf, prestigeBonusOf, SKILL_POINTS_MAX } from './progression';
 
 export interface Award {
@@ -25,6 +26,8 @@ export interface Award {
   set?: Partial<PlayerDoc>;
 }
 
+type Flags = Record<FeatureFlag, boolean>;
+
 /** Every change of a player: loading (with the season rollover), paying, counting deeds, achievements and quests. */
 export function playerRules({ models, members, clock }: { models: GameModels; members: GameMemberRules; clock: Clock }) {
   const db = (scope: Scope) => scoped(models, scope);
@@ -33,7 +36,8 @@ export function playerRules({ models, members, clock }: { models: GameModels; me
   async function load(scope: Scope, memberId: string, session: mongoose.ClientSession, emit: Emit): Promise<PlayerDoc> {
     const season = seasonOf(clock());
     const Players = db(scope).players;
-    await Players.updateOne(
+    // One command: created at first use, and read back as it is now.
+    const p = (await leanScoped(models.players, scope).findOneAndUpdate<PlayerDoc>(
       { memberId },
       {
         $setOnInsert: {
@@ -42,9 +46,9 @@ export function playerRules({ models, members, clock }: { models: GameModels; me
           achievements: [], pastSeasons: [], createdAt: clock(),
         },
       },
-      { upsert: true, session },
-    );
-    const p = (await Players.findOne({ memberId }).session(session).lean<PlayerDoc>())!;
+      session,
+      { upsert: true },
+    ))!;
     if (p.seasonId === season.id) return p;
     // Season rollover: level and season XP start again; everything else stays.
     const finalLevel = levelOf(p.seasonXp);
@@ -58,28 +62,54 @@ export function playerRules({ models, members, clock }: { models: GameModels; me
     return (await Players.findOne({ memberId }).session(session).lean<PlayerDoc>())!;
   }
 
-  /** One ledger row; then the quests that count its kind and just reached their target are announced. */
-  async function record(scope: Scope, memberId: string, kind: LedgerKind, amounts: { xp?: number; gold?: number; damage?: number; tickets?: number }, session: mongoose.ClientSession, emit: Emit) {
+  /**
+   * One ledger row, and the running standings of its season and ISO week (and of its UTC day for a
+   * closed ticket) in one command; then the quests that count its kind and just reached their target
+   * are announced. `flags`: the team's switches when the caller read them already (read here
+   * otherwise, only if a quest counts the kind).
+   */
+  async function record(scope: Scope, memberId: string, kind: LedgerKind, amounts: { xp?: number; gold?: number; damage?: number; tickets?: number }, session: mongoose.ClientSession, emit: Emit, flags?: Flags) {
     const at = clock();
     const row = { memberId, kind, xp: amounts.xp ?? 0, gold: amounts.gold ?? 0, damage: amounts.damage ?? 0, tickets: amounts.tickets ?? 0, at, seasonId: seasonOf(at).id, weekId: weekIdOf(at), dayId: dayIdOf(at) };
-    await db(scope).ledger.create([row], { session });
+    const d = db(scope);
+    const Standings = leanScoped(models.standings, scope);
+    // Built here in full: inserted through the driver (no hydration, nothing to cast).
+    await leanScoped(models.ledger, scope).insertMany([row], session);
+    let dayRowCreated = false;
     if (row.xp || row.tickets || row.damage) {
-      for (const periodId of [row.seasonId, row.weekId]) {
-        await db(scope).standings.updateOne({ memberId, periodId }, { $inc: { xp: row.xp, tickets: row.tickets, damage: row.damage } }, { upsert: true, session });
-      }
+      const $inc = { xp: row.xp, tickets: row.tickets, damage: row.damage };
+      const ops = [row.seasonId, row.weekId].map((periodId) => ({ filter: { memberId, periodId }, update: { $inc }, upsert: true }));
+      // The UTC day's row counts closed tickets only (what the daily quest counts).
+      if (row.tickets) ops.push({ filter: { memberId, periodId: row.dayId }, update: { $inc: { xp: 0, tickets: row.tickets, damage: 0 } }, upsert: true });
+      const res = await Standings.bulkUpdate(ops, session);
+      dayRowCreated = row.tickets > 0 && res.upsertedIds?.[2] !== undefined;
     }
     const quests = QUESTS.filter((q) => q.counts === kind);
-    if (!quests.length || !(await members.flags(scope.teamId)).questsEnabled) return;
+    if (!quests.length || !(flags ?? (await members.flags(scope.teamId))).questsEnabled) return;
+    const counts = new Map<string, number>();
+    if (kind === 'ticket_closed') {
+      // Every ticket_closed row adds 1 to `tickets` of its week's and its day's standings, and no other
+      // row adds to it: those are the counts the ledger would give, read from two rows.
+      const rows = await Standings.find<StandingDoc>({ memberId, periodId: { $in: [row.weekId, row.dayId] } }, session, { projection: { periodId: 1, tickets: 1 } });
+      for (const r of rows) counts.set(r.periodId, r.tickets);
+      if (dayRowCreated) {
+        // Day rows began with this code: a day's first row is checked against the ledger once (rows
+        // of that day paid before it began are counted), and corrected.
+        const today = await d.ledger.countDocuments({ memberId, kind, dayId: row.dayId }).session(session);
+        if (today !== counts.get(row.dayId)) await d.standings.updateOne({ memberId, periodId: row.dayId }, { $set: { tickets: today } }, { session });
+        counts.set(row.dayId, today);
+      }
+    }
     for (const q of quests) {
       const periodId = q.cadence === 'daily' ? row.dayId : row.weekId;
-      const count = await db(scope).ledger.countDocuments({ memberId, kind, [q.cadence === 'daily' ? 'dayId' : 'weekId']: periodId }).session(session);
+      const count = counts.get(periodId) ?? (await d.ledger.countDocuments({ memberId, kind, [q.cadence === 'daily' ? 'dayId' : 'weekId']: periodId }).session(session));
       if (count === q.target) emit({ type: 'game.quest.completed', data: { memberId, quest: q.key, periodId } });
     }
   }
 
   /** Unlocks what the player's state now earns (each once), paying its gold. */
-  async function checkAchievements(scope: Scope, p: PlayerDoc, session: mongoose.ClientSession, emit: Emit) {
-    if (!(await members.flags(scope.teamId)).achievementsEnabled) return;
+  async function checkAchievements(scope: Scope, p: PlayerDoc, session: mongoose.ClientSession, emit: Emit, flags?: Flags) {
+    if (!(flags ?? (await members.flags(scope.teamId))).achievementsEnabled) return;
     const have = new Set(p.achievements.map((a) => a.key));
     for (const a of ACHIEVEMENTS) {
       if (have.has(a.key) || !a.unlocked(p)) continue;
@@ -89,15 +119,17 @@ export function playerRules({ models, members, clock }: { models: GameModels; me
         { session },
       );
       if (!res.modifiedCount) continue;
-      await record(scope, p.memberId, 'achievement', { gold: a.gold }, session, emit);
+      await record(scope, p.memberId, 'achievement', { gold: a.gold }, session, emit, flags);
       emit({ type: 'game.achievement.unlocked', data: { memberId: p.memberId, achievement: a.key, name: a.name, gold: a.gold } });
     }
   }
 
   /** Pays XP (with the prestige bonus) and gold, counts the level-ups and their skill points, and announces it all. */
-  async function award(scope: Scope, memberId: string, a: Award, session: mongoose.ClientSession, emit: Emit, loaded?: PlayerDoc): Promise<PlayerDoc> {
-    // `loaded`: the player this transaction already loaded (saves reading it again).
+  async function award(scope: Scope, memberId: string, a: Award, session: mongoose.ClientSession, emit: Emit, loaded?: PlayerDoc, flags?: Flags): Promise<PlayerDoc> {
+    // `loaded`: the player this transaction already loaded (saves reading it again); `flags`: the
+    // team's switches, read once for the quests and the achievements of this payment.
     const before = loaded ?? (await load(scope, memberId, session, emit));
+    const switches = flags ?? (await members.flags(scope.teamId));
     const prestige = prestigeBonusOf(before.prestigeLevel);
     const xp = Math.round(a.xp * (1 + prestige));
     const inc: Record<string, number> = { seasonXp: xp, lifetimeXp: xp, gold: a.gold };
@@ -106,8 +138,8 @@ export function playerRules({ models, members, clock }: { models: GameModels; me
     const levelAfter = levelOf(before.seasonXp + xp);
     const points = Math.max(0, Math.min(levelAfter - levelBefore, SKILL_POINTS_MAX - before.skillPointsEarned));
     if (points) Object.assign(inc, { skillPointsEarned: points, skillPointsAvailable: points });
-    const after = (await db(scope).players.findOneAndUpdate({ memberId }, { $inc: inc, ...(a.set ? { $set: a.set } : {}) }, { returnDocument: 'after', session }).lean<PlayerDoc>())!;
-    await record(scope, memberId, a.reason, { xp, gold: a.gold, damage: a.damage, tickets: a.reason === 'ticket_closed' ? 1 : 0 }, session, emit);
+    const after = (await leanScoped(models.players, scope).findOneAndUpdate<PlayerDoc>({ memberId }, { $inc: inc, ...(a.set ? { $set: a.set } : {}) }, session))!;
+    await record(scope, memberId, a.reason, { xp, gold: a.gold, damage: a.damage, tickets: a.reason === 'ticket_closed' ? 1 : 0 }, session, emit, switches);
     const season = after.seasonId;
     emit({
       type: 'game.xp_awarded',
@@ -115,7 +147,7 @@ export function playerRules({ models, members, clock }: { models: GameModels; me
     });
     if (levelAfter > levelBefore) emit({ type: 'game.level_up', data: { memberId, seasonId: season, previousLevel: levelBefore, level: levelAfter } });
     emit({ type: 'game.player.progressed', data: { memberId, seasonId: season, level: levelOf(after.seasonXp), xp: after.seasonXp } });
-    await checkAchievements(scope, after, session, emit);
+    await checkAchievements(scope, after, session, emit, switches);
     return after;
   }
 

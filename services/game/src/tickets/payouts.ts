@@ -1,5 +1,6 @@
 import type mongoose from 'mongoose';
-import { scoped, type Emit, type Scope } from '@helpdesk/kit';
+import type { Emit, Scope } from '@helpdesk/kit';
+import { leanScoped } from '../lean';
 import type { Clock } from '../clock';
 import type { GameMemberRules } from '../members/rules';
 import type { GameModels } from '../models';
@@ -17,11 +18,13 @@ export function ticketPayoutRules({ models, members, players, clock }: { models:
   return {
     async pay(scope: Scope, ticket: GameTicketDoc, memberId: string, session: mongoose.ClientSession, emit: Emit): Promise<boolean> {
       if (!isCustomerTicket(ticket)) return false;
-      if (!(await members.find(scope.teamId, memberId))) return false;
-      const db = scoped(models, scope);
-      // The unique index on the ticket is the guarantee; the check keeps the transaction from aborting on it.
-      if (await db.payouts.exists({ ticketId: ticket._id }).session(session)) return false;
-      await db.payouts.create([{ ticketId: ticket._id, memberId, paidAt: clock() }], { session });
+      // Both outside the transaction, at once: the member as the workspace last told, the team's switches (read once per payment).
+      const [member, flags] = await Promise.all([members.find(scope.teamId, memberId), members.flags(scope.teamId)]);
+      if (!member) return false;
+      // One command: the payout row is inserted unless the ticket paid already (the unique index on the
+      // ticket is the guarantee; an upsert that finds the row keeps the transaction from aborting on it).
+      const res = await leanScoped(models.payouts, scope).updateOne({ ticketId: ticket._id }, { $setOnInsert: { memberId, paidAt: clock() } }, session, { upsert: true });
+      if (!res.upsertedCount) return false;
 
       const p = await players.load(scope, memberId, session, emit);
       const today = dayIdOf(clock());
@@ -36,6 +39,7 @@ export function ticketPayoutRules({ models, members, players, clock }: { models:
         session,
         emit,
         p,
+        flags,
       );
       return true;
     },

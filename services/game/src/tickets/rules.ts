@@ -1,6 +1,7 @@
 import type mongoose from 'mongoose';
 import type { TicketSnapshot } from '@helpdesk/contracts';
 import { scoped, type Scope } from '@helpdesk/kit';
+import { leanScoped } from '../lean';
 import type { GameModels } from '../models';
 import type { GameTicketDoc } from './model';
 
@@ -13,35 +14,45 @@ type TicketFacts = TicketSnapshot & { openedBy?: string | null; sla?: { tier?: s
 /** A customer ticket: opened by a customer (a missing `openedBy` is not), through a customer channel. */
 export const isCustomerTicket = (t: Pick<GameTicketDoc, 'openedBy' | 'channel'>) => t.openedBy === 'customer' && CUSTOMER_CHANNELS.includes(t.channel);
 
+/** Whether the stored copy holds every value of `set` already (dates by time). */
+function sameAs(stored: GameTicketDoc, set: Record<string, unknown>): boolean {
+  return Object.entries(set).every(([k, v]) => {
+    const have = (stored as unknown as Record<string, unknown>)[k];
+    if (v instanceof Date) return have instanceof Date && have.getTime() === v.getTime();
+    return have === v;
+  });
+}
+
 /** The game's copy of the partition's tickets. */
 export function gameTicketRules({ models }: { models: GameModels }) {
   return {
     /** Applies a ticket snapshot (created, updated, closed); returns the stored copy. */
     async record(scope: Scope, snapshot: TicketSnapshot, session: mongoose.ClientSession): Promise<GameTicketDoc> {
       const t = snapshot as TicketFacts;
-      const Tickets = scoped(models, scope).tickets;
       const updatedAt = new Date(t.updatedAt);
       const revision = t.revision ?? 0;
-      const stored = await Tickets.findOne({ _id: t.id }).session(session).lean<GameTicketDoc>();
+      const Tickets = leanScoped(models.tickets, scope);
+      const stored = await Tickets.findOne<GameTicketDoc>({ _id: t.id }, session);
       // By revision, not updatedAt: two writes can share a millisecond, and events arrive out of order.
       if (stored && (stored.revision ?? 0) > revision) return stored;
-      const doc = await Tickets.findOneAndUpdate(
+      const set = {
+        priority: t.priority,
+        channel: t.channel,
+        status: t.status,
+        closedAt: t.closedAt ? new Date(t.closedAt) : null,
+        slaTier: t.sla?.tier ?? null,
+        updatedAt,
+        revision,
+        ...(t.openedBy !== undefined ? { openedBy: t.openedBy } : {}),
+      };
+      // The same snapshot again (`ticket.updated` and `ticket.closed` of one close carry it): nothing to write.
+      if (stored && sameAs(stored, set)) return stored;
+      const doc = await Tickets.findOneAndUpdate<GameTicketDoc>(
         { _id: t.id },
-        {
-          $set: {
-            priority: t.priority,
-            channel: t.channel,
-            status: t.status,
-            closedAt: t.closedAt ? new Date(t.closedAt) : null,
-            slaTier: t.sla?.tier ?? null,
-            updatedAt,
-            revision,
-            ...(t.openedBy !== undefined ? { openedBy: t.openedBy } : {}),
-          },
-          $setOnInsert: { createdAt: new Date(t.createdAt), deleted: false, ...(t.openedBy === undefined ? { openedBy: null } : {}) },
-        },
-        { upsert: true, returnDocument: 'after', session },
-      ).lean<GameTicketDoc>();
+        { $set: set, $setOnInsert: { createdAt: new Date(t.createdAt), deleted: false, ...(t.openedBy === undefined ? { openedBy: null } : {}) } },
+        session,
+        { upsert: true },
+      );
       return doc!;
     },
     async markDeleted(scope: Scope, ticketId: string, session: mongoose.ClientSession) {

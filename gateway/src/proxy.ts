@@ -1,5 +1,5 @@
 import type { Readable } from 'node:stream';
-import { Pool } from 'undici';
+import { Pool, type Dispatcher } from 'undici';
 import { INTERNAL_TOKEN_HEADER, REQUEST_ID_HEADER } from '@helpdesk/contracts';
 import { ApiError, upstreamUnavailable, type Logger } from '@helpdesk/kit';
 
@@ -46,6 +46,48 @@ const unavailable = (service: string) => {
   return new ApiError('service_unavailable', 'The service for this endpoint is unavailable. Please retry later.');
 };
 
+/**
+ * One request through the pool, its answer gathered as it arrives (docs/adr/0045): what
+ * `pool.request` answers (status, the content type and location when sent once, the body's bytes)
+ * without a body stream, a parse of every header and an ArrayBuffer copy per request. A failure
+ * after the headers is flagged `afterHeaders` (the answer was cut short).
+ */
+function collect(pool: Pool, opts: Dispatcher.DispatchOptions): Promise<ProxyAnswer> {
+  return new Promise((resolve, reject) => {
+    let status = 0;
+    let contentType: string | null | undefined;
+    let location: string | null | undefined;
+    let started = false;
+    const chunks: Buffer[] = [];
+    // A header sent twice is not one string: answered as absent, as pool.request's parsed headers were.
+    const once = (seen: string | null | undefined, value: Buffer) => (seen === undefined ? value.toString('latin1') : null);
+    pool.dispatch(opts, {
+      onConnect() {},
+      onHeaders(statusCode: number, raw: Buffer[]) {
+        started = true;
+        status = statusCode;
+        for (let i = 0; i < raw.length; i += 2) {
+          const name = raw[i];
+          if (name.length === 12 && name.toString('latin1').toLowerCase() === 'content-type') contentType = once(contentType, raw[i + 1]);
+          else if (name.length === 8 && name.toString('latin1').toLowerCase() === 'location') location = once(location, raw[i + 1]);
+        }
+        return true;
+      },
+      onData(chunk: Buffer) {
+        chunks.push(chunk);
+        return true;
+      },
+      onComplete() {
+        resolve({ status, contentType: contentType ?? null, location: location ?? null, body: chunks.length === 1 ? chunks[0] : Buffer.concat(chunks) });
+      },
+      onError(err: Error) {
+        if (started) Object.assign(err, { afterHeaders: true });
+        reject(err);
+      },
+    } as Dispatcher.DispatchHandler);
+  });
+}
+
 /** One keep-alive connection pool per service; the client's `Authorization` is never forwarded. */
 export class Upstreams {
   private readonly pools = new Map<string, Upstream>();
@@ -68,23 +110,15 @@ export class Upstreams {
     if (!upstream) throw unavailable(r.service);
     const headers: Record<string, string> = { [INTERNAL_TOKEN_HEADER]: r.token, [REQUEST_ID_HEADER]: r.requestId };
     if (r.body && r.contentType) headers['content-type'] = r.contentType;
-    let answer;
     try {
-      answer = await upstream.pool.request({ method: r.method as 'GET', path: upstream.basePath + r.pathAndQuery, headers, body: r.body });
+      return await collect(upstream.pool, { method: r.method as 'GET', path: upstream.basePath + r.pathAndQuery, headers, body: r.body });
     } catch (err) {
-      if (this.debug) this.logger.debug({ err, requestId: r.requestId, service: r.service }, 'service unreachable');
+      if (this.debug) {
+        const what = (err as { afterHeaders?: boolean }).afterHeaders ? 'service response interrupted' : 'service unreachable';
+        this.logger.debug({ err, requestId: r.requestId, service: r.service }, what);
+      }
       throw unavailable(r.service);
     }
-    let body: Buffer;
-    try {
-      body = Buffer.from(await answer.body.arrayBuffer());
-    } catch (err) {
-      if (this.debug) this.logger.debug({ err, requestId: r.requestId }, 'service response interrupted');
-      throw unavailable(r.service);
-    }
-    const ct = answer.headers['content-type'];
-    const loc = answer.headers['location'];
-    return { status: answer.statusCode, contentType: typeof ct === 'string' ? ct : null, location: typeof loc === 'string' ? loc : null, body };
   }
 
   /**

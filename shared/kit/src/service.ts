@@ -108,6 +108,9 @@ function bodyLimitOf(ops: Operations): string | undefined {
   return largest > 0 ? `${largest}b` : undefined;
 }
 
+/** The outbox relay's poll when the service is its sole instance (default 500 ms otherwise, for rows other replicas wrote). */
+const SOLE_INSTANCE_POLL_MS = 5_000;
+
 /** What every service's `start…` function takes. */
 export interface ServiceOptions {
   mongoUrl: string;
@@ -152,7 +155,9 @@ export async function startService<Ops extends Operations, M extends Record<stri
   try {
     const built = buildService(def, { conn, tokens: opts.tokens, logger, bus: opts.bus });
     await Promise.all(Object.values(built.deps.models).map((m) => (m as mongoose.Model<any>).init()));
-    relay = startOutboxRelay({ conn, bus: opts.bus, logger });
+    // Sole instance (process-local bus): every outbox row is written here, through withOutbox, which
+    // wakes the relay at each commit; polling only backs that up (docs/adr/0045).
+    relay = startOutboxRelay({ conn, bus: opts.bus, logger, ...(opts.bus.processLocal ? { pollIntervalMs: SOLE_INSTANCE_POLL_MS } : {}) });
     await subscribeAll(opts.bus, def.name, def.consumers?.(built.rules, built.deps) ?? []);
     workers.push(...(def.workers?.(built.rules, built.deps) ?? []));
     const host = opts.host ?? '127.0.0.1';

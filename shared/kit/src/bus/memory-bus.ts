@@ -23,6 +23,12 @@ const tracer = trace.getTracer('@helpdesk/kit/bus');
 interface Delivery {
   /** The event as it would cross the wire: JSON text. */
   json: string;
+  /**
+   * The text is `parseEvent`'s output for what was published (validated once, at publish): each
+   * queue's copy is then `JSON.parse(json)`, which is what parsing it again would answer (the
+   * envelope schema has no transforms). False for a replayed dead letter, parsed again on delivery.
+   */
+  validated: boolean;
   attempt: number;
   /** W3C trace headers, as a message would carry them. */
   headers: Record<string, string>;
@@ -39,6 +45,8 @@ interface Consumer {
 interface MemoryQueue {
   service: string;
   patterns: Set<string>;
+  /** Whether an event type matches one of `patterns`, by type (cleared when a pattern is added). */
+  matches: Map<string, boolean>;
   ready: Delivery[];
   consumers: Consumer[];
   next: number;
@@ -47,8 +55,9 @@ interface MemoryQueue {
 /**
  * In-process bus with RabbitMQ's semantics, used by local runs (`npm start` without `AMQP_URL`) and tests.
  *
- * - Every event is serialised to JSON and re-parsed with `parseEvent` on publish (a payload that could
- *   not cross the wire, or that the catalog refuses, rejects the whole `publish`) and again on delivery.
+ * - Every event is serialised to JSON and parsed with `parseEvent` on publish (a payload that could
+ *   not cross the wire, or that the catalog refuses, rejects the whole `publish`); each queue gets its
+ *   own copy parsed from the validated JSON (docs/adr/0045: one validation per event, not one per queue).
  * - One queue per service, created by its first `subscribe` and bound to its patterns (topic semantics:
  *   `*` one word, `#` zero or more). As with an unbound RabbitMQ queue, events published before a
  *   service subscribes are not delivered to it: in local mode every service subscribes at start-up,
@@ -90,7 +99,7 @@ export class MemoryBus implements EventBus {
     replay: async (service, ids) =>
       this.takeDeadLetters(service, ids).map((d) => {
         // Back to that service's queue only, as a first attempt.
-        this.queues.get(service)?.ready.push({ json: JSON.stringify(d.event), attempt: 1, headers: {} });
+        this.queues.get(service)?.ready.push({ json: JSON.stringify(d.event), validated: false, attempt: 1, headers: {} });
         this.schedule();
         return toRecord(d);
       }),
@@ -110,13 +119,12 @@ export class MemoryBus implements EventBus {
     if (this.closed) throw new Error('bus closed');
     // Validate the whole batch first, like a batch the broker refuses as a whole.
     const wire = events.map((e, i) => {
-      const json = JSON.stringify(e);
-      parseEvent(JSON.parse(json));
+      const json = JSON.stringify(parseEvent(JSON.parse(JSON.stringify(e))));
       return { type: e.type, json, headers: opts.traceHeaders?.[i] ?? currentTraceHeaders() };
     });
     for (const { type, json, headers } of wire) {
       for (const q of this.queues.values()) {
-        if ([...q.patterns].some((p) => topicMatches(p, type))) q.ready.push({ json, attempt: 1, headers });
+        if (this.bound(q, type)) q.ready.push({ json, validated: true, attempt: 1, headers });
       }
     }
     this.schedule();
@@ -126,10 +134,11 @@ export class MemoryBus implements EventBus {
     if (this.closed) throw new Error('bus closed');
     let q = this.queues.get(service);
     if (!q) {
-      q = { service, patterns: new Set(), ready: [], consumers: [], next: 0 };
+      q = { service, patterns: new Set(), matches: new Map(), ready: [], consumers: [], next: 0 };
       this.queues.set(service, q);
     }
     for (const p of patterns) q.patterns.add(p);
+    q.matches.clear();
     q.consumers.push({
       handler,
       prefetch: opts.prefetch ?? DEFAULT_PREFETCH,
@@ -137,6 +146,13 @@ export class MemoryBus implements EventBus {
       retryDelayMs: opts.retryDelayMs ?? DEFAULT_RETRY_DELAY_MS,
       inFlight: 0,
     });
+  }
+
+  /** Whether the queue is bound to events of `type`. */
+  private bound(q: MemoryQueue, type: string): boolean {
+    let m = q.matches.get(type);
+    if (m === undefined) q.matches.set(type, (m = [...q.patterns].some((p) => topicMatches(p, type))));
+    return m;
   }
 
   /** Resolves when no event is queued, in flight or waiting for a retry (for tests). */
@@ -200,7 +216,7 @@ export class MemoryBus implements EventBus {
     const run = (async () => {
       let event: EventEnvelope;
       try {
-        event = parseEvent(JSON.parse(delivery.json));
+        event = delivery.validated ? (JSON.parse(delivery.json) as EventEnvelope) : parseEvent(JSON.parse(delivery.json));
       } catch (err) {
         this.deadLetter(q.service, delivery, err);
         return;
@@ -232,7 +248,7 @@ export class MemoryBus implements EventBus {
         this.logger.warn({ err, eventId: event.id, service: q.service, attempt: delivery.attempt, delay }, 'event handler failed; retrying');
         const timer = setTimeout(() => {
           this.timers.delete(timer);
-          q.ready.push({ json: delivery.json, attempt: delivery.attempt + 1, headers: delivery.headers });
+          q.ready.push({ json: delivery.json, validated: delivery.validated, attempt: delivery.attempt + 1, headers: delivery.headers });
           this.schedule();
         }, delay);
         this.timers.add(timer);

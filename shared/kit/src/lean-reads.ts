@@ -5,7 +5,7 @@ import type { Scope } from './context';
 import { NEWEST_FIRST, pageOf, skipOf } from './pagination';
 
 /**
- * Reads for hot paths (docs/adr/0043): scoped reads straight through the driver, without mongoose's
+ * Reads (and inserts, leanInsert below) for hot paths (docs/adr/0043): scoped reads straight through the driver, without mongoose's
  * Query (option merging, filter casting, the tenancy hooks, result handling). They answer what
  * `.lean()` answers, for filters whose values are stored as sent (string ids, enum strings, null):
  * nothing is cast. The scope is added here, last, as `scoped` does; a filter cannot name another.
@@ -53,4 +53,19 @@ export async function leanPage<T>(
     leanFind<T>(model, scope, filter, { projection: opts.projection, sort: opts.sort ?? NEWEST_FIRST, skip: skipOf(q.page, q.pageSize), limit: q.pageSize }),
   ]);
   return { rows, pagination: pageOf(q.page, q.pageSize, total) };
+}
+
+/**
+ * `model.insertMany(docs, { session, lean: true })` straight through the driver (docs/adr/0045): for
+ * rows built in full by the caller (nothing to cast, default or validate), as the hot writes are.
+ * With `scope`, each row gets the scope's `teamId` and `mode`, as a scoped model's insert adds them.
+ * A duplicate key fails as the driver reports it (code 11000), as through mongoose.
+ */
+export async function leanInsert(
+  model: mongoose.Model<any>,
+  docs: readonly mongo.Document[],
+  opts: { scope?: Scope; session?: mongoose.ClientSession } = {},
+): Promise<void> {
+  const { scope, session } = opts;
+  await collectionOf(model).insertMany(scope ? docs.map((d) => withScope(scope, d)) : (docs as mongo.Document[]), session ? { session } : {});
 }

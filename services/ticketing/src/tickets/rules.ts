@@ -25,6 +25,7 @@ import {
   foundOr404,
   leanFind,
   leanFindOne,
+  leanInsert,
   leanPage,
   mergeFreeForm,
   newId,
@@ -242,7 +243,6 @@ export function ticketRules({ conn, models, customerRefs, customFields, members,
     built: readonly NewTicket[],
     also?: (session: mongoose.ClientSession, ticketIds: string[]) => Promise<void>,
   ): Promise<TicketView[]> {
-    const db = scoped(models, ctx);
     await withOutbox(conn, eventScopeOf(ctx), async (session, emit) => {
       const linked = built.length > 1 ? await customerRefs.linkMany(ctx, built.flatMap((b) => (b.customer ? [b.customer] : [])), session) : null;
       const lookups: SlaLookups = { rules: new Map() };
@@ -260,10 +260,11 @@ export function ticketRules({ conn, models, customerRefs, customFields, members,
         doc.slaNextDueAt = clockStart.slaNextDueAt;
       }
       // Built field by field from the validated input: inserted lean, without mongoose
-      // hydrating and validating the documents again (docs/adr/0019).
-      await db.tickets.insertMany(built.map((b) => b.doc), { session, lean: true });
+      // hydrating and validating the documents again (docs/adr/0019); the tickets straight
+      // through the driver (docs/adr/0045).
+      await leanInsert(models.tickets, built.map((b) => b.doc), { scope: ctx, session });
       const msgs = built.flatMap((b) => b.msgs);
-      if (msgs.length) await db.messages.insertMany(msgs, { session, lean: true });
+      if (msgs.length) await scoped(models, ctx).messages.insertMany(msgs, { session, lean: true });
       if (also) await also(session, built.map((b) => b.doc._id));
       for (const b of built) emit({ type: 'ticket.created', data: { ticket: ticketSnapshot(b.doc), messages: b.msgs.map(messageView) } });
     });

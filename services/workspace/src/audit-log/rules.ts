@@ -1,6 +1,6 @@
 import type mongoose from 'mongoose';
 import type { EventEnvelope, ListAuditLogQuery, Page } from '@helpdesk/contracts';
-import { findPage, newId, parameterInvalid, retrying, scoped, type RequestContext, type Scope, type Unscoped } from '@helpdesk/kit';
+import { findPage, leanInsert, newId, parameterInvalid, retrying, scoped, type RequestContext, type Scope, type Unscoped } from '@helpdesk/kit';
 import type { MemberRules } from '../members/rules';
 import type { WorkspaceModels } from '../models';
 import { entryHash } from './chain';
@@ -109,7 +109,7 @@ export function auditLogRules({ models, members }: AuditLogRulesDeps) {
         const { teamId: _t, mode: _m, ...doc } = entry;
         const hash = entryHash(entry);
         // Built here in full (and hashed as built): inserted lean, without mongoose hydration (docs/adr/0043).
-        await entries.insertMany([{ ...doc, hash }], { lean: true });
+        await leanInsert(models.auditEntries, [{ ...doc, hash }], { scope: event });
         if (ends.size >= ENDS_MAX) ends.delete(ends.keys().next().value!);
         ends.set(chain, { sequence: entry.sequence, hash, at: Date.now() });
       };

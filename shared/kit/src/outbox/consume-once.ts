@@ -1,5 +1,6 @@
 import type mongoose from 'mongoose';
 import type { Actor, EventEnvelope } from '@helpdesk/contracts';
+import { leanInsert } from '../lean-reads';
 import { processedModel } from './models';
 import { withOutbox, type Emit } from './with-outbox';
 
@@ -36,7 +37,7 @@ async function recordOnce<A extends unknown[]>(
     await run(async (session, ...rest) => {
       try {
         // Built here in full: inserted lean, without mongoose hydration (docs/adr/0043).
-        await Processed.insertMany([{ _id: key, consumer, eventId: event.id, processedAt: new Date() }], { session, lean: true });
+        await leanInsert(Processed, [{ _id: key, consumer, eventId: event.id, processedAt: new Date() }], { session });
       } catch (err) {
         // A delivery of the same event committed first (earlier, or concurrently).
         if ((err as { code?: number }).code === 11000) throw new AlreadyProcessed();

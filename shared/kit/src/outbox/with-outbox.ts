@@ -1,6 +1,7 @@
 import type mongoose from 'mongoose';
 import { EVENT_CATALOG, parseEvent, type Actor, type EventData, type EventEnvelope, type EventType } from '@helpdesk/contracts';
 import { newId } from '../ids';
+import { leanInsert } from '../lean-reads';
 import { currentTraceHeaders } from '../telemetry/propagation';
 import { outboxModel, type OutboxRow } from './models';
 
@@ -76,7 +77,7 @@ export async function withOutbox<R>(
       // Rows kit builds itself, envelopes already validated by emit: a lean insert, without
       // mongoose hydrating and validating each row again (docs/adr/0019).
       const rows: OutboxRow[] = pending.map((envelope) => ({ _id: envelope.id, envelope, trace, seq: nextSeq(), createdAt: now, publishedAt: null }));
-      await Outbox.insertMany(rows, { session, lean: true });
+      await leanInsert(Outbox, rows, { session });
     }
     emitted = pending.length;
     return out;

@@ -577,13 +577,19 @@ export class Engine {
       combos = next;
       if (combos.length > 5000) return { ids: null, index: null };
     }
+    const extra = range ? { rangeField: ix.fields[used] } : {};
+    if (combos.length === 1) {
+      // One key: its ids are distinct already (a run holds a document once: its field is not multikey).
+      const found = range ? ix.inRange(used, combos[0], range, coll.docs) : ix.owners(combos[0], used);
+      return found === null ? { ids: null, index: null } : { ids: found, index: ix.name, covers: fields, ...extra };
+    }
     const ids = new Set<string>();
     for (const k of combos) {
       const found = range ? ix.inRange(used, k, range, coll.docs) : ix.owners(k, used);
       if (found === null) return { ids: null, index: null };
       for (const id of found) ids.add(id);
     }
-    return { ids: [...ids], index: ix.name, covers: fields, ...(range ? { rangeField: ix.fields[used] } : {}) };
+    return { ids: [...ids], index: ix.name, covers: fields, ...extra };
   }
 
   /** Documents that may match `filter` (index candidates or a full scan), as seen by `txn`. */
@@ -602,7 +608,10 @@ export class Engine {
       const d = w?.has(id) ? w.get(id) : coll.docs.get(id);
       if (d) out.push(d);
     }
-    if (w) for (const [id, d] of w) if (d && !plan.ids.includes(id)) out.push(d);
+    if (w) {
+      const listed = new Set(plan.ids);
+      for (const [id, d] of w) if (d && !listed.has(id)) out.push(d);
+    }
     return { docs: out, plan };
   }
 

@@ -466,7 +466,7 @@ export class Core {
     const limit = opts.limit ?? 0;
     // A page of a sorted query from an index in order: stop after the page and its ties.
     const walk = sort && limit > 0 && hasFilter ? this.engine.orderedWalk(coll, f, sort, txn) : null;
-    if (walk) {
+    if (walk && sort) {
       if (simple && Object.keys(f).every((k) => walk.covers.includes(k))) test = null;
       const want = skip + limit;
       let out: Doc[] = [];

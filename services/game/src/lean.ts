@@ -1,6 +1,6 @@
 import type mongoose from 'mongoose';
 import type { mongo } from 'mongoose';
-import type { Scope } from '@helpdesk/kit';
+import { collectionOf, type Scope } from '@helpdesk/kit';
 
 /**
  * A payment's reads and writes straight through the driver, in one scope, without mongoose's Query
@@ -10,19 +10,6 @@ import type { Scope } from '@helpdesk/kit';
  * is added. The scope is spread last into every filter and inserted document, so a filter naming
  * another team or partition cannot widen it. Every call takes the transaction's session.
  */
-const collections = new WeakMap<mongoose.Model<any>, mongo.Collection>();
-
-function collectionOf(model: mongoose.Model<any>): mongo.Collection {
-  let c = collections.get(model);
-  if (!c) {
-    const db = model.db.db;
-    if (!db) throw new Error(`${model.modelName}: not connected`);
-    c = db.collection(model.collection.collectionName);
-    collections.set(model, c);
-  }
-  return c;
-}
-
 type Doc = mongo.Document;
 
 export function leanScoped(model: mongoose.Model<any>, scope: Scope) {

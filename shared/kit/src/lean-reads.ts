@@ -12,7 +12,8 @@ import { NEWEST_FIRST, pageOf, skipOf } from './pagination';
  */
 const collections = new WeakMap<mongoose.Model<any>, mongo.Collection>();
 
-function collectionOf(model: mongoose.Model<any>): mongo.Collection {
+/** The driver's collection behind a model (cached per model), for reads and writes that skip mongoose. */
+export function collectionOf(model: mongoose.Model<any>): mongo.Collection {
   let c = collections.get(model);
   if (!c) {
     const db = model.db.db;

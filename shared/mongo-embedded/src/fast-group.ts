@@ -130,32 +130,15 @@ function compileOperator(op: string, spec: unknown): Expr | null {
       if (!x) return null;
       return (doc) => TYPE_NAMES(x(doc));
     }
-    case '$subtract': {
-      const a = args(spec, 2)?.map(compile);
-      if (!a || !a[0] || !a[1]) return null;
-      const [x, y] = a as Expr[];
-      return (doc) => {
-        const l = x(doc);
-        const r = y(doc);
-        if (l === null || l === undefined || r === null || r === undefined) return null;
+    case '$subtract':
+      return arithmetic(spec, (l, r) => {
         if (typeof l === 'number' && typeof r === 'number') return l - r;
         if (l instanceof Date && r instanceof Date) return l.getTime() - r.getTime();
         if (l instanceof Date && typeof r === 'number') return new Date(l.getTime() - r);
         return refuse();
-      };
-    }
-    case '$divide': {
-      const a = args(spec, 2)?.map(compile);
-      if (!a || !a[0] || !a[1]) return null;
-      const [x, y] = a as Expr[];
-      return (doc) => {
-        const l = x(doc);
-        const r = y(doc);
-        if (l === null || l === undefined || r === null || r === undefined) return null;
-        if (typeof l !== 'number' || typeof r !== 'number' || r === 0) return refuse();
-        return l / r;
-      };
-    }
+      });
+    case '$divide':
+      return arithmetic(spec, (l, r) => (typeof l !== 'number' || typeof r !== 'number' || r === 0 ? refuse() : l / r));
     case '$dateToString': {
       if (!isPlainObject(spec) || typeof spec.format !== 'string' || Object.keys(spec).some((k) => k !== 'format' && k !== 'date')) return null;
       const format = dateFormat(spec.format);
@@ -171,6 +154,18 @@ function compileOperator(op: string, spec: unknown): Expr | null {
     default:
       return null;
   }
+}
+
+/** A two-operand arithmetic operator: null when either operand is null or missing, else `fn`. */
+function arithmetic(spec: unknown, fn: (l: unknown, r: unknown) => unknown): Expr | null {
+  const a = args(spec, 2)?.map(compile);
+  if (!a || !a[0] || !a[1]) return null;
+  const [x, y] = a as Expr[];
+  return (doc) => {
+    const l = x(doc);
+    const r = y(doc);
+    return l === null || l === undefined || r === null || r === undefined ? null : fn(l, r);
+  };
 }
 
 /** A `%Y-%m-%d`-style format in UTC; null for a token outside `%Y %m %d %H %M %S %L` (mingo drops `%%`'s percent). */

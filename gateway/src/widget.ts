@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import path from 'node:path';
 import { WIDGET_ADDRESS_PER_MINUTE, WIDGET_VISITOR_PER_MINUTE } from '@helpdesk/contracts';
-import { ApiError, type KeyClaims } from '@helpdesk/kit';
+import { ApiError, LookupCache, type KeyClaims } from '@helpdesk/kit';
 import { buildSync } from 'esbuild';
 import { BASE_PATH, DONE, type Exchange, type GatewayContext, type Step } from './pipeline/exchange';
 import { corsHeaders } from './pipeline/steps/cors';
@@ -64,12 +64,15 @@ function serveScript(x: Exchange): void {
 
 // ---------- allowed origins ----------
 
-const origins = new Map<string, { list: string[]; until: number }>();
+/** The gateway sees no settings write: a change applies when its entry expires (a plain TTL cache). */
+const origins = new LookupCache<string[]>({ enabled: true, ttlMs: WIDGET_ORIGINS_TTL_MS, maxEntries: 10_000 });
 
 /** The team's allowed origins, from the workspace service's widget settings (one list for both partitions). */
-async function allowedOrigins(g: GatewayContext, teamId: string, requestId: string): Promise<string[]> {
-  const hit = origins.get(teamId);
-  if (hit && hit.until > Date.now()) return hit.list;
+function allowedOrigins(g: GatewayContext, teamId: string, requestId: string): Promise<string[]> {
+  return origins.get(teamId, () => loadAllowedOrigins(g, teamId, requestId));
+}
+
+async function loadAllowedOrigins(g: GatewayContext, teamId: string, requestId: string): Promise<string[]> {
   const claims: KeyClaims = { teamId, mode: 'live', keyId: 'gateway', keyType: 'internal', memberId: null, permissions: [] };
   const answer = await g.upstreams.forward({
     service: 'workspace',
@@ -81,10 +84,7 @@ async function allowedOrigins(g: GatewayContext, teamId: string, requestId: stri
     requestId,
   });
   if (answer.status !== 200) throw new ApiError('service_unavailable', 'The widget settings cannot be read now. Please retry later.');
-  const list = ((JSON.parse(answer.body.toString('utf8')) as { data: { allowedOrigins: string[] } }).data.allowedOrigins ?? []).map((o) => o.toLowerCase());
-  if (origins.size >= 10_000) origins.clear();
-  origins.set(teamId, { list, until: Date.now() + WIDGET_ORIGINS_TTL_MS });
-  return list;
+  return ((JSON.parse(answer.body.toString('utf8')) as { data: { allowedOrigins: string[] } }).data.allowedOrigins ?? []).map((o) => o.toLowerCase());
 }
 
 const refused = (origin: string) =>

@@ -8,7 +8,8 @@
  * Only sound where this process sees every write to the cached data: `enabled` is the service's
  * `soleInstance` (ServiceDeps), true when its bus is process-local (the one-process platform, tests),
  * false with a broker, where replicas of a service share the database and another replica's write
- * would not reach this process's cache. Disabled, `get` always loads.
+ * would not reach this process's cache. Disabled, `get` always loads. Enabled without an owner's
+ * invalidations it is a plain bounded TTL cache, late by up to `ttlMs` (the gateway's widget origins).
  *
  * Bounded: at most `maxEntries` keys (the oldest dropped first), each kept at most `ttlMs`.
  */

@@ -5,6 +5,7 @@ import type { TokenMinter } from './fast-token';
 import { messagePage, sendHtml } from './html-page';
 import type { Upstreams } from './proxy';
 import type { KeyRepository } from './store/types';
+import type { RateLimitStore } from './stores';
 
 /**
  * The public help center (docs/adr/0016-help-center.md): `/help/{teamSlug}` (home, `?q=` search) and
@@ -19,7 +20,18 @@ export interface HelpCenterDeps {
   mint: TokenMinter;
   upstreams: Upstreams;
   logger: Logger;
+  /** Counts each address's pages (the API's rate-limit store); none: no limit. */
+  rateLimits?: RateLimitStore;
+  /** Pages a minute per client address. Default HELP_CENTER_PER_MINUTE. */
+  helpCenterPerMinute?: number;
 }
+
+/**
+ * Pages a minute per client address (every team's pages together; people behind one address share
+ * it). Generous for readers, a stop for scrapers and for inflating article view counts.
+ */
+export const HELP_CENTER_PER_MINUTE = 300;
+const WINDOW_MS = 60_000;
 
 type Listener = (req: IncomingMessage, res: ServerResponse) => void;
 
@@ -30,6 +42,7 @@ const PERMISSIONS: Permission[] = ['view_articles'];
 const CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src https: data:; form-action 'self'; base-uri 'none'; frame-ancestors 'none'";
 const NOT_FOUND_HTML = messagePage('Not found', 'There is no such page.');
 const UNAVAILABLE_HTML = messagePage('Temporarily unavailable', 'Please try again in a moment.');
+const TOO_MANY_HTML = messagePage('Too many requests', 'Please wait a minute and try again.');
 
 /** A path segment as sent (`%zz` stays as is: no article has it, so the page is 404). */
 function safeDecode(segment: string): string {
@@ -61,7 +74,32 @@ export function withHelpCenter(deps: HelpCenterDeps, next: Listener): Listener {
     return claims;
   };
 
+  const perMinute = deps.helpCenterPerMinute ?? HELP_CENTER_PER_MINUTE;
+  let lastStoreWarning = 0;
+  /**
+   * The address's count this minute; null when the store is down. Then the page is served anyway: it is
+   * public and read-only, so being reachable matters more than the limit (the API fails closed).
+   */
+  async function hit(req: IncomingMessage, requestId: string): Promise<{ count: number; resetAtMs: number } | null> {
+    if (!deps.rateLimits) return null;
+    try {
+      return await deps.rateLimits.hit(`hc:${req.socket.remoteAddress ?? 'unknown'}`, WINDOW_MS);
+    } catch (err) {
+      if (Date.now() - lastStoreWarning > 10_000) {
+        lastStoreWarning = Date.now();
+        deps.logger.warn({ err, requestId }, 'help center: rate-limit store unavailable, pages served without the limit');
+      }
+      return null;
+    }
+  }
+
   async function serve(req: IncomingMessage, res: ServerResponse, url: URL, requestId: string): Promise<void> {
+    // Every page counts, a 404 included (probing for team slugs is limited too).
+    const count = await hit(req, requestId);
+    if (count && count.count > perMinute) {
+      send(req, res, 429, TOO_MANY_HTML, { 'retry-after': String(Math.max(1, Math.ceil((count.resetAtMs - Date.now()) / 1000))) });
+      return;
+    }
     if (req.method !== 'GET' && req.method !== 'HEAD') {
       send(req, res, 405, NOT_FOUND_HTML.replace(/Not found/g, 'Method not allowed'), { allow: 'GET, HEAD' });
       return;

@@ -43,6 +43,8 @@ export interface GatewayOptions {
   logger: Logger;
   /** Per-key requests per minute for this deployment (teams may override). Defaults 120 / 60. */
   rateLimits?: { secretPerMinute?: number; publishablePerMinute?: number };
+  /** Help center pages a minute per client address (docs/adr/0016). Default 300. */
+  helpCenterPerMinute?: number;
   /** How long a resolved key stays cached; revocation takes effect within it. Default 5000 ms; 0 = no cache. */
   keyCacheTtlMs?: number;
   /** Prefix of every Redis key the gateway writes. Default `hd:gw:`. */
@@ -130,7 +132,7 @@ export async function startGateway(opts: GatewayOptions): Promise<RunningGateway
       return new ApiError('service_unavailable', 'The service is temporarily unavailable. Please retry later.');
     },
   };
-  const pageDeps = { teams: repo, mint: context.mint, upstreams, logger: opts.logger };
+  const pageDeps = { teams: repo, mint: context.mint, upstreams, logger: opts.logger, rateLimits, helpCenterPerMinute: opts.helpCenterPerMinute };
   const server = createGatewayServer(withBillingPages(pageDeps, withHelpCenter(pageDeps, createListener(context))));
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);

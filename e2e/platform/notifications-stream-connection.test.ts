@@ -79,4 +79,36 @@ describe('the event stream\'s connection', () => {
     expect(received).toBeLessThan(published / 4);
     socket.destroy();
   }, 60_000);
+
+  it('counts against the key\'s rate limit once, however long it stays open and whatever it carries', async () => {
+    // Its own team: the previous test's flood of events may still be on its way to the first one's streams.
+    const team = await tp.createTeam('Rate Limit Co');
+    const auth = { authorization: `Bearer ${team.sk_test}` };
+    const remaining = (res: Response) => ({ left: Number(res.headers.get('x-ratelimit-remaining')), reset: res.headers.get('x-ratelimit-reset') });
+    // Inside one rate-limit window: a sequence that straddles two is measured again.
+    for (let attempt = 0; ; attempt++) {
+      const first = remaining(await fetch(`${tp.baseUrl}/teams/${team.teamId}/tickets?pageSize=1`, { headers: auth }));
+      const ac = new AbortController();
+      const res = await fetch(`${tp.baseUrl}${streamPath(team.teamId)}`, { headers: auth, signal: ac.signal });
+      expect(res.status).toBe(200);
+      const opened = remaining(res);
+      const reader = res.body!.getReader();
+      const decoder = new TextDecoder();
+      let text = '';
+      const events = Array.from({ length: 20 }, (_, i) =>
+        envelope('customer_status.created', { status: { key: `rl_${attempt}_${i}`, label: 'Limit', color: '#336699', position: i, isProtected: false } }, { teamId: team.teamId }),
+      );
+      await tp.platform.buses.notifications.publish(events);
+      // Twenty events and several heartbeats through the one request.
+      while ((text.match(/^event: customer_status\.created$/gm) ?? []).length < 20 || (text.match(/: heartbeat\n\n/g) ?? []).length < 3) {
+        text += decoder.decode((await reader.read()).value, { stream: true });
+      }
+      ac.abort();
+      const after = remaining(await fetch(`${tp.baseUrl}/teams/${team.teamId}/tickets?pageSize=1`, { headers: auth }));
+      if ((first.reset !== opened.reset || opened.reset !== after.reset) && attempt < 2) continue;
+      expect(opened.left).toBe(first.left - 1);
+      expect(after.left).toBe(first.left - 2);
+      return;
+    }
+  }, 60_000);
 });

@@ -83,8 +83,9 @@ ticketSchema.index({ teamId: 1, mode: 1, updatedAt: 1, _id: 1 });
 ticketSchema.index({ teamId: 1, mode: 1, status: 1, createdAt: -1, _id: -1 });
 // GET /search looks a word up here (multikey: one key per word), docs/adr/0034.
 ticketSchema.index({ teamId: 1, mode: 1, searchTokens: 1 });
-ticketSchema.index({ teamId: 1, mode: 1, customerId: 1 });
-ticketSchema.index({ teamId: 1, mode: 1, assignedTo: 1 });
+// A customer's and an assignee's tickets, newest first, also read in index order.
+ticketSchema.index({ teamId: 1, mode: 1, customerId: 1, createdAt: -1, _id: -1 });
+ticketSchema.index({ teamId: 1, mode: 1, assignedTo: 1, createdAt: -1, _id: -1 });
 // The SLA breach scan looks across teams for due clocks (docs/adr/0026).
 ticketSchema.index({ slaNextDueAt: 1 }, { partialFilterExpression: { slaNextDueAt: { $type: 'date' } } });
 

@@ -5,6 +5,7 @@ import type { TokenMinter } from './fast-token';
 import { messagePage, sendHtml } from './html-page';
 import type { Upstreams } from './proxy';
 import type { KeyRepository } from './store/types';
+import { retryAfterSeconds, WINDOW_MS } from './pipeline/steps/rate-limit';
 import type { RateLimitStore } from './stores';
 
 /**
@@ -22,6 +23,8 @@ export interface HelpCenterDeps {
   logger: Logger;
   /** Counts each address's pages (the API's rate-limit store); none: no limit. */
   rateLimits?: RateLimitStore;
+  /** The gateway's throttled warning that the store is down. */
+  warnStoreDown?: (err: unknown, requestId: string) => void;
   /** Pages a minute per client address. Default HELP_CENTER_PER_MINUTE. */
   helpCenterPerMinute?: number;
 }
@@ -31,7 +34,6 @@ export interface HelpCenterDeps {
  * it). Generous for readers, a stop for scrapers and for inflating article view counts.
  */
 export const HELP_CENTER_PER_MINUTE = 300;
-const WINDOW_MS = 60_000;
 
 type Listener = (req: IncomingMessage, res: ServerResponse) => void;
 
@@ -75,7 +77,6 @@ export function withHelpCenter(deps: HelpCenterDeps, next: Listener): Listener {
   };
 
   const perMinute = deps.helpCenterPerMinute ?? HELP_CENTER_PER_MINUTE;
-  let lastStoreWarning = 0;
   /**
    * The address's count this minute; null when the store is down. Then the page is served anyway: it is
    * public and read-only, so being reachable matters more than the limit (the API fails closed).
@@ -85,10 +86,7 @@ export function withHelpCenter(deps: HelpCenterDeps, next: Listener): Listener {
     try {
       return await deps.rateLimits.hit(`hc:${req.socket.remoteAddress ?? 'unknown'}`, WINDOW_MS);
     } catch (err) {
-      if (Date.now() - lastStoreWarning > 10_000) {
-        lastStoreWarning = Date.now();
-        deps.logger.warn({ err, requestId }, 'help center: rate-limit store unavailable, pages served without the limit');
-      }
+      deps.warnStoreDown?.(err, requestId);
       return null;
     }
   }
@@ -97,7 +95,7 @@ export function withHelpCenter(deps: HelpCenterDeps, next: Listener): Listener {
     // Every page counts, a 404 included (probing for team slugs is limited too).
     const count = await hit(req, requestId);
     if (count && count.count > perMinute) {
-      send(req, res, 429, TOO_MANY_HTML, { 'retry-after': String(Math.max(1, Math.ceil((count.resetAtMs - Date.now()) / 1000))) });
+      send(req, res, 429, TOO_MANY_HTML, { 'retry-after': String(retryAfterSeconds(count.resetAtMs)) });
       return;
     }
     if (req.method !== 'GET' && req.method !== 'HEAD') {

@@ -103,6 +103,14 @@ export async function startGateway(opts: GatewayOptions): Promise<RunningGateway
   const upstreams = new Upstreams(opts.services, opts.logger);
   const admin = adminOver(repo, () => resolver.invalidate(), workspace);
   let lastStoreWarning = 0;
+  /** The store being down, logged at most every 10 s (every request that meets it would log otherwise). */
+  const warnStoreDown = (err: unknown, requestId: string) => {
+    const now = Date.now();
+    if (now - lastStoreWarning > 10_000) {
+      lastStoreWarning = now;
+      opts.logger.warn({ err, requestId }, 'rate-limit/idempotency store unavailable');
+    }
+  };
   let openApiJson: string | undefined;
   const context: GatewayContext = {
     resolver,
@@ -124,15 +132,11 @@ export async function startGateway(opts: GatewayOptions): Promise<RunningGateway
     streamTokens: new StreamTokens(opts.streamTokenSecret ?? randomBytes(32).toString('hex'), resolver),
     apiKeys: apiKeyOperations({ repo, admin, resolver, upstreams, logger: opts.logger, workspace }),
     storeDown(err, requestId) {
-      const now = Date.now();
-      if (now - lastStoreWarning > 10_000) {
-        lastStoreWarning = now;
-        opts.logger.warn({ err, requestId }, 'rate-limit/idempotency store unavailable');
-      }
+      warnStoreDown(err, requestId);
       return new ApiError('service_unavailable', 'The service is temporarily unavailable. Please retry later.');
     },
   };
-  const pageDeps = { teams: repo, mint: context.mint, upstreams, logger: opts.logger, rateLimits, helpCenterPerMinute: opts.helpCenterPerMinute };
+  const pageDeps = { teams: repo, mint: context.mint, upstreams, logger: opts.logger, rateLimits, warnStoreDown, helpCenterPerMinute: opts.helpCenterPerMinute };
   const server = createGatewayServer(withBillingPages(pageDeps, withHelpCenter(pageDeps, createListener(context))));
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);

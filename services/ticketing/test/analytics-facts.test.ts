@@ -70,25 +70,17 @@ describe('a duplicate key on the first upsert', () => {
     }) as never);
   };
 
-  test('after an older event inserted the fact: the newer snapshot is applied by the retry', async () => {
-    const { id, created, updated } = await createdThenPending();
-    await forget(id);
-    const spy = raceOnce(() => h.svc.rules.analytics.applyTicket(created, created.data.ticket));
+  test.each([
+    ['an older event inserted the fact: the newer snapshot is applied by the retry', 'created', 'updated'],
+    ['a newer event inserted the fact: the older snapshot changes nothing', 'updated', 'created'],
+  ] as const)('after %s', async (_what, first, racing) => {
+    const events = await createdThenPending();
+    await forget(events.id);
+    const apply = (e: typeof events.created) => h.svc.rules.analytics.applyTicket(e, e.data.ticket);
+    const spy = raceOnce(() => apply(events[first]));
     try {
-      await h.svc.rules.analytics.applyTicket(updated, updated.data.ticket);
-      expect(await factOf(id)).toMatchObject({ status: 'pending', revision: 1 });
-    } finally {
-      spy.mockRestore();
-    }
-  });
-
-  test('after a newer event inserted the fact: the older snapshot changes nothing', async () => {
-    const { id, created, updated } = await createdThenPending();
-    await forget(id);
-    const spy = raceOnce(() => h.svc.rules.analytics.applyTicket(updated, updated.data.ticket));
-    try {
-      await h.svc.rules.analytics.applyTicket(created, created.data.ticket);
-      expect(await factOf(id)).toMatchObject({ status: 'pending', revision: 1 });
+      await apply(events[racing]);
+      expect(await factOf(events.id)).toMatchObject({ status: 'pending', revision: 1 });
     } finally {
       spy.mockRestore();
     }

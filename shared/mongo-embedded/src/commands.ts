@@ -467,7 +467,7 @@ export class Core {
     // A page of a sorted query from an index in order: stop after the page and its ties.
     const walk = sort && limit > 0 && hasFilter ? this.engine.orderedWalk(coll, f, sort, txn) : null;
     if (walk && sort) {
-      if (simple && Object.keys(f).every((k) => walk.covers.includes(k))) test = null;
+      if (answeredByIndex(f, simple, walk.covers)) test = null;
       const want = skip + limit;
       let out: Doc[] = [];
       let last: number | undefined;
@@ -489,8 +489,7 @@ export class Core {
     // A filter the index lookup answered field by field (simple equalities and the range it scanned):
     // every candidate already matches (documents changed in the transaction are not in the index,
     // so they are tested).
-    const answered = (k: string) => k === plan.rangeField || (plan.covers!.includes(k) && (simple || simpleMatcher({ [k]: f[k] }) !== null));
-    if (test && plan.covers && !(coll && txn?.writes.get(coll)) && Object.keys(f).every(answered)) test = null;
+    if (plan.covers && !(coll && txn?.writes.get(coll)) && answeredByIndex(f, simple, plan.covers, plan.rangeField)) test = null;
     const reverse = !!opts.sort && (opts.sort as Doc).$natural === -1;
     const stopAt = !sort && !reverse && limit > 0 ? skip + limit : Infinity;
     let out: Doc[] = [];
@@ -1107,6 +1106,14 @@ const UNSUPPORTED_QUERY_OPS: Record<string, string> = {
   $function: '$function is not supported by the embedded server',
   $accumulator: '$accumulator is not supported by the embedded server',
 };
+
+/**
+ * Whether an index lookup answered every field of `filter` exactly: each is one of the index's
+ * equality fields with a simple equality (`simple`: the whole filter is), or the range it scanned.
+ */
+function answeredByIndex(filter: Doc, simple: boolean, covers: readonly string[], rangeField?: string): boolean {
+  return Object.keys(filter).every((k) => k === rangeField || (covers.includes(k) && (simple || simpleMatcher({ [k]: filter[k] }) !== null)));
+}
 
 /** One filter for several: their fields side by side when no field repeats, else `$and` of them. */
 function coalesce(filters: Doc[]): Doc {

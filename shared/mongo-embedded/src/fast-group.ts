@@ -54,7 +54,7 @@ function truthy(v: unknown): boolean {
   return !(v === false || v === null || v === undefined);
 }
 
-const TYPE_NAMES = (v: unknown): string => {
+const typeName = (v: unknown): string => {
   if (v === undefined) return 'missing';
   if (v === null) return 'null';
   if (v instanceof Date) return 'date';
@@ -128,7 +128,7 @@ function compileOperator(op: string, spec: unknown): Expr | null {
     case '$type': {
       const x = compile(Array.isArray(spec) ? (spec.length === 1 ? spec[0] : undefined) : spec);
       if (!x) return null;
-      return (doc) => TYPE_NAMES(x(doc));
+      return (doc) => typeName(x(doc));
     }
     case '$subtract':
       return arithmetic(spec, (l, r) => {

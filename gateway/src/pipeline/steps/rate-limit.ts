@@ -1,7 +1,8 @@
 import { ApiError, rateLimitDecisions } from '@helpdesk/kit';
 import type { Exchange, GatewayContext, Step } from '../exchange';
 
-const WINDOW_MS = 60_000;
+/** The rate limits' window (the API's per key, the help center's per address). */
+export const WINDOW_MS = 60_000;
 const WINDOW_HEADER = '60';
 
 /** One more request under `key` in its current 60-second window; the store being down is a 503. */
@@ -13,9 +14,12 @@ export async function hitWindow(x: Exchange, g: GatewayContext, key: string): Pr
   }
 }
 
+/** Whole seconds until the window resets (at least 1): `Retry-After`. */
+export const retryAfterSeconds = (resetAtMs: number) => Math.max(1, Math.ceil((resetAtMs - Date.now()) / 1000));
+
 /** The 429: `why` (a sentence), then when to retry, in the message, `Retry-After` and the body. */
 export function limitExceeded(why: string, resetAtMs: number): ApiError {
-  const retryAfter = Math.max(1, Math.ceil((resetAtMs - Date.now()) / 1000));
+  const retryAfter = retryAfterSeconds(resetAtMs);
   return new ApiError('rate_limit_exceeded', `${why} Retry after ${retryAfter} s.`, undefined, {
     headers: { 'Retry-After': String(retryAfter) },
     extra: { retryAfter },

@@ -105,6 +105,7 @@ const REDIS_URL = process.env.REDIS_URL;
       env: {
         ...process.env,
         PORT: '0',
+        METRICS_PORT: '0',
         HOST: '127.0.0.1',
         MONGO_URL: mongo.uri(),
         MONGO_DB: dbName,

@@ -76,15 +76,20 @@ export interface ServiceProcess {
   listening(timeoutMs?: number): Promise<string>;
 }
 
-/** Runs a process entry (`services/<name>/src/main.ts`) with only PATH and `env` in its environment. */
+/**
+ * Runs a process entry (`services/<name>/src/main.ts`) with only PATH and `env` in its environment.
+ * METRICS_PORT defaults to 0 (any free port): jest runs several of these at once, and the
+ * documented default 9464 would be taken by whichever started first.
+ */
 export function runServiceProcess(entry: string, env: Record<string, string>): ServiceProcess {
   const tsx = path.join(ROOT, 'node_modules/.bin/tsx');
-  const child = spawn(tsx, [path.join(ROOT, entry)], { cwd: ROOT, env: { PATH: process.env.PATH ?? '', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(tsx, [path.join(ROOT, entry)], { cwd: ROOT, env: { PATH: process.env.PATH ?? '', METRICS_PORT: '0', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   let err = '';
   child.stdout!.on('data', (d) => (out += d));
   child.stderr!.on('data', (d) => (err += d));
-  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  let exitCode: number | null | undefined;
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve((exitCode = code))));
   return {
     child,
     exited,
@@ -95,6 +100,7 @@ export function runServiceProcess(entry: string, env: Record<string, string>): S
       for (;;) {
         const url = /"url":"(http:\/\/[^"]+)"/.exec(out)?.[1];
         if (url) return url.replace('0.0.0.0', '127.0.0.1');
+        if (exitCode !== undefined) throw new Error(`${entry} exited (${exitCode}) before logging its url: ${out}${err}`);
         if (Date.now() > deadline) throw new Error(`${entry} did not log its url: ${out}${err}`);
         await new Promise((r) => setTimeout(r, 50));
       }

@@ -545,6 +545,7 @@ export class Engine {
     return out;
   }
 
+  /** Index candidates for `filter`: the index fixing the most leading fields by equality, then a range on the next (null ids = scan). */
   plan(coll: Collection, filter: Doc | undefined): Plan {
     if (!filter || coll.docs.size < 8) return { ids: null, index: null };
     const eq = this.eqPredicates(filter);
@@ -557,8 +558,7 @@ export class Engine {
     let best: { ix: Index; score: number; used: number; range: Range | null } | null = null;
     for (const ix of coll.indexes.values()) {
       if (ix.partial) continue;
-      let used = 0;
-      while (used < ix.fields.length && eq.has(ix.fields[used]) && !(ix.spec.sparse && eq.get(ix.fields[used])!.some((x) => x === null))) used++;
+      const used = eqPrefixLength(ix, eq, false);
       const full = used === ix.fields.length;
       const range = !full && !ix.unordered[used] ? (ranges.get(ix.fields[used]) ?? null) : null;
       if (used === 0 && !range) continue;
@@ -632,8 +632,7 @@ export class Engine {
     let best: { ix: Index; used: number } | null = null;
     for (const ix of coll.indexes.values()) {
       if (ix.partial) continue;
-      let used = 0;
-      while (used < ix.fields.length && eq.get(ix.fields[used])?.length === 1 && !(ix.spec.sparse && eq.get(ix.fields[used])![0] === null)) used++;
+      const used = eqPrefixLength(ix, eq, true);
       if (used < ix.fields.length && ix.fields[used] === field && !ix.unordered[used] && (!best || used > best.used)) best = { ix, used };
     }
     if (!best || (best.used === 0 && !range)) return null;
@@ -966,4 +965,17 @@ export function validateCollName(db: string, name: string): void {
   if (!db || /[/\\. "$]/.test(db)) throw err(73, `Invalid database name: '${db}'`);
   if (!name || name.includes('$') || name.startsWith('.') || name.includes('\0'))
     throw err(73, `Invalid collection name: ${name}`);
+}
+
+/**
+ * How many of `ix`'s leading fields `eq` fixes by equality (each to exactly one value when `single`,
+ * as an ordered walk needs). A sparse index holds no null, so it cannot answer an equality to null.
+ */
+function eqPrefixLength(ix: Index, eq: Map<string, unknown[]>, single: boolean): number {
+  let used = 0;
+  for (; used < ix.fields.length; used++) {
+    const vals = eq.get(ix.fields[used]);
+    if (!vals || (single && vals.length !== 1) || (ix.spec.sparse && vals.some((x) => x === null))) break;
+  }
+  return used;
 }

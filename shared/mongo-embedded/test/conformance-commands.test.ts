@@ -5,22 +5,12 @@
 import * as net from 'node:net';
 import { deserialize, serialize } from 'bson';
 import { Db, Long, MongoClient, MongoServerError, ObjectId } from 'mongodb';
-import { REAL, startTarget, Target } from './target';
+import { REAL, Target, useTargetDb } from './target';
 
 let target: Target;
 let client: MongoClient;
 let db: Db;
-
-beforeAll(async () => {
-  target = await startTarget();
-  client = await MongoClient.connect(target.uri('conf_cmds'));
-  db = client.db(target.dbName('conf_cmds'));
-});
-
-afterAll(async () => {
-  await client?.close();
-  await target?.close();
-});
+useTargetDb('conf_cmds', (t) => void ({ target, client, db } = t));
 
 async function fresh(name: string) {
   await db.collection(name).drop().catch(() => undefined);

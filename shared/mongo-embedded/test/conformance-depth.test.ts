@@ -18,18 +18,15 @@ import { Collection, Db, MongoClient, MongoServerError } from 'mongodb';
 import mongoose, { Connection, Schema } from 'mongoose';
 import { startEmbeddedMongo } from '../src';
 import { wireDepthError } from '../src/depth';
-import { REAL, startTarget, Target } from './target';
+import { REAL, Target, useTargetDb } from './target';
 
 let target: Target;
-let client: MongoClient;
 let db: Db;
 /** The stored-document limit of the server under test (180 unless it was started with another maxBSONDepth). */
 let limit: number;
 
-beforeAll(async () => {
-  target = await startTarget();
-  client = await MongoClient.connect(target.uri('conf_depth'));
-  db = client.db(target.dbName('conf_depth'));
+useTargetDb('conf_depth', async (t) => {
+  ({ target, db } = t);
   limit = (await maxBSONDepth()) - 20;
 });
 
@@ -38,11 +35,6 @@ async function maxBSONDepth(): Promise<number> {
   const p = await db.admin().command({ getParameter: 1, maxBSONDepth: 1 }).catch(() => ({}) as Record<string, unknown>);
   return typeof p.maxBSONDepth === 'number' ? p.maxBSONDepth : 200;
 }
-
-afterAll(async () => {
-  await client?.close();
-  await target?.close();
-});
 
 /** `levels` nested objects `{ a: { a: … { a: leaf } } }` (0 levels = the leaf itself). */
 function chain(levels: number, leaf: unknown = 1): any {
@@ -266,13 +258,13 @@ describe('through mongoose', () => {
     const u = await serverError(M.updateOne({ _id: 1 }, { $set: { v: chain(limit) } }).exec());
     expect(u.code).toBe(15);
     expect(u.message).toBe(updateMessage(limit));
-    const f = await serverError(M.findOneAndUpdate({ _id: 1 }, { $set: { v: chain(limit) } }, { new: true }).exec());
+    const f = await serverError(M.findOneAndUpdate({ _id: 1 }, { $set: { v: chain(limit) } }, { returnDocument: 'after' }).exec());
     expect(f).toMatchObject({ code: 15, codeName: 'Overflow' });
-    const up = await serverError(M.findOneAndUpdate({ _id: 3 }, { $set: { v: chain(limit) } }, { upsert: true, new: true }).exec());
+    const up = await serverError(M.findOneAndUpdate({ _id: 3 }, { $set: { v: chain(limit) } }, { upsert: true, returnDocument: 'after' }).exec());
     expect(up.code).toBe(15);
     expect(up.message).toBe(updateMessage(limit));
     expect(await M.find().lean()).toEqual([{ _id: 1, v: 1 }]);
-    const ok = await M.findOneAndUpdate({ _id: 1 }, { $set: { v: chain(limit - 1) } }, { new: true }).lean();
+    const ok = await M.findOneAndUpdate({ _id: 1 }, { $set: { v: chain(limit - 1) } }, { returnDocument: 'after' }).lean();
     expect(ok).toEqual(docOfDepth(limit, 1));
   });
 });

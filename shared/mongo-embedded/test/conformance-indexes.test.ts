@@ -1,17 +1,14 @@
 /** Conformance: equality queries on indexed fields use the index instead of scanning. */
-import { Collection, Db, MongoClient } from 'mongodb';
-import { startTarget, Target } from './target';
+import { Collection, Db } from 'mongodb';
+import { Target, useTargetDb } from './target';
 
 const N = 20_000;
 let target: Target;
-let client: MongoClient;
 let db: Db;
 let people: Collection;
 
-beforeAll(async () => {
-  target = await startTarget();
-  client = await MongoClient.connect(target.uri('conf_ix'));
-  db = client.db(target.dbName('conf_ix'));
+useTargetDb('conf_ix', async (t) => {
+  ({ target, db } = t);
   people = db.collection('people');
   await people.drop().catch(() => undefined);
   const docs = Array.from({ length: N }, (_, i) => ({ _id: i as any, email: `p${i}@x`, team: `t${i % 100}`, status: i % 3 === 0 ? 'open' : 'closed', score: i % 1000, tags: [`a${i % 7}`, `b${i % 11}`] }));
@@ -20,11 +17,6 @@ beforeAll(async () => {
   await people.createIndex({ team: 1, status: 1 });
   await people.createIndex({ tags: 1 });
 }, 60_000);
-
-afterAll(async () => {
-  await client?.close();
-  await target?.close();
-});
 
 async function explain(filter: Record<string, unknown>) {
   const r = await db.command({ explain: { find: 'people', filter }, verbosity: 'executionStats' });

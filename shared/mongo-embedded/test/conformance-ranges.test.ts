@@ -4,22 +4,13 @@
  * written before: updates, deletes, values of other types, arrays and transactions.
  */
 import { Collection, Db, MongoClient } from 'mongodb';
-import { startTarget, Target } from './target';
+import { Target, useTargetDb } from './target';
 
 let target: Target;
 let client: MongoClient;
 let db: Db;
 
-beforeAll(async () => {
-  target = await startTarget();
-  client = await MongoClient.connect(target.uri('conf_range'));
-  db = client.db(target.dbName('conf_range'));
-}, 60_000);
-
-afterAll(async () => {
-  await client?.close();
-  await target?.close();
-});
+useTargetDb('conf_range', (t) => void ({ target, client, db } = t));
 
 const DAY = 86_400_000;
 const T0 = Date.UTC(2026, 0, 1);

@@ -3,7 +3,7 @@
  * or sharded cluster for the transaction tests), otherwise a fresh in-memory embedded server.
  */
 import { randomBytes } from 'node:crypto';
-import { MongoClient } from 'mongodb';
+import { Db, MongoClient } from 'mongodb';
 import { EmbeddedMongo, EmbeddedMongoOptions, startEmbeddedMongo } from '../src';
 
 export interface Target {
@@ -50,4 +50,29 @@ export async function startTarget(opts: EmbeddedMongoOptions = {}): Promise<Targ
     uri: (db) => m.uri(db),
     close: () => m.close(),
   };
+}
+
+export interface TargetDb {
+  target: Target;
+  client: MongoClient;
+  db: Db;
+}
+
+/**
+ * A test file's target, one client and its database `name`: opened before the file's tests (then
+ * handed to `ready`, which keeps them in the file's own variables) and closed after them.
+ */
+export function useTargetDb(name: string, ready: (t: TargetDb) => void | Promise<void>, timeoutMs = 60_000): void {
+  let t: Partial<TargetDb> = {};
+  beforeAll(async () => {
+    t.target = await startTarget();
+    t.client = await MongoClient.connect(t.target.uri(name));
+    t.db = t.client.db(t.target.dbName(name));
+    await ready(t as TargetDb);
+  }, timeoutMs);
+  afterAll(async () => {
+    await t.client?.close();
+    await t.target?.close();
+    t = {};
+  });
 }

@@ -3,15 +3,10 @@
  * hands to concurrent handlers: the newest revision wins whatever the order, even when two writes
  * share an updatedAt (a controlled clock, or one millisecond).
  */
-import { startHarness, type Harness } from './helpers';
+import { useHarness, type Harness } from './helpers';
 
 let h: Harness;
-beforeAll(async () => {
-  h = await startHarness();
-}, 30_000);
-afterAll(async () => {
-  await h?.stop();
-});
+useHarness((started) => (h = started));
 
 /** The `ticket.created` and the `ticket.updated` (to pending) of one new ticket, written at the same instant. */
 async function createdThenPending() {

@@ -6,21 +6,12 @@ import { randomUUID } from 'node:crypto';
 import type { CustomerSnapshot, EventEnvelope, EventType } from '@helpdesk/contracts';
 import { newId } from '@helpdesk/kit';
 import { ticketingModels } from '../src/models';
-import { call, startHarness, type Caller, type Harness } from './helpers';
+import { expectError, useHarness, type Caller, type Harness } from './helpers';
 
 let h: Harness;
-beforeAll(async () => {
-  h = await startHarness();
-}, 30_000);
-afterAll(async () => {
-  await h?.stop();
-});
+const { api } = useHarness((started) => (h = started));
 
 const T = '/teams/{team}/tickets';
-const api = (method: string, path: string, opts: { as?: Caller | null; body?: unknown } = {}) => call(h.url, method, path, opts);
-const expectError = (r: { status: number; body: any }, status: number, code: string, param?: string) => {
-  expect({ status: r.status, code: r.body?.error?.code, param: r.body?.error?.param }).toEqual({ status, code, param });
-};
 /** A team of its own per test, so counts and searches see only what the test made. */
 const team = (): Caller & { teamId: string } => ({ teamId: randomUUID() });
 const ticketCount = (teamId: string) => h.svc.conn.collection('tickets').countDocuments({ teamId });

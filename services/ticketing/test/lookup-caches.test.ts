@@ -5,17 +5,11 @@
  */
 import { randomUUID } from 'node:crypto';
 import { envelope } from '@helpdesk/testing';
-import { call, startHarness, type Caller, type Harness } from './helpers';
+import { useHarness, type Caller, type Harness } from './helpers';
 
 let h: Harness;
-beforeAll(async () => {
-  h = await startHarness();
-});
-afterAll(async () => {
-  await h.stop();
-});
+const { api } = useHarness((started) => (h = started));
 
-const api = (method: string, path: string, opts: { as?: Caller | null; body?: unknown } = {}) => call(h.url, method, path, opts);
 const team = (): Caller & { teamId: string } => ({ teamId: randomUUID() });
 const ok = (r: { status: number; body: any }, status: number) => {
   expect({ status: r.status, body: r.body }).toMatchObject({ status });

@@ -1,28 +1,13 @@
 /** Messages over HTTP on the embedded MongoDB and the memory bus. */
 import { messageSnapshotSchema, ticketSnapshotSchema } from '@helpdesk/contracts';
 import { messageModel } from '../src/tickets/messages/model';
-import { call, startHarness, type Caller, type Harness } from './helpers';
+import { expectError, useHarness, type Caller, type Harness } from './helpers';
 
 let h: Harness;
-beforeAll(async () => {
-  h = await startHarness();
-}, 30_000);
-afterAll(async () => {
-  await h?.stop();
-});
+const { api, createTicket: create, count } = useHarness((started) => (h = started));
 
 const T = '/teams/{team}/tickets';
-const api = (method: string, path: string, opts: { as?: Caller | null; body?: unknown } = {}) => call(h.url, method, path, opts);
-const create = async (body: Record<string, unknown>, as?: Caller) => {
-  const r = await api('POST', T, { body, as });
-  expect(r.status).toBe(201);
-  return r.body.data;
-};
 const post = (id: string, body: unknown, as?: Caller) => api('POST', `${T}/${id}/messages`, { body, as });
-const count = (coll: string, filter: Record<string, unknown> = {}) => h.svc.conn.collection(coll).countDocuments(filter);
-const expectError = (r: { status: number; body: any }, status: number, code: string, param?: string) => {
-  expect({ status: r.status, code: r.body?.error?.code, param: r.body?.error?.param }).toEqual({ status, code, param });
-};
 
 describe('POST /tickets/:id/messages', () => {
   test('adds an agent message by default, answers 201, bumps messageCount and updatedAt, emits ticket.message_added', async () => {

@@ -2,15 +2,10 @@
 import { logger } from '@helpdesk/testing';
 import { ticketingModels } from '../src/models';
 import { slaBreachScan } from '../src/sla/scheduler';
-import { startHarness, type Harness } from './helpers';
+import { useHarness, type Harness } from './helpers';
 
 let h: Harness;
-beforeAll(async () => {
-  h = await startHarness();
-}, 30_000);
-afterAll(async () => {
-  await h?.stop();
-});
+useHarness((started) => (h = started));
 
 /** Another replica on the same database (its own holder id), on the service's clock. */
 const replica = () =>

@@ -1,31 +1,16 @@
 /** Tickets over HTTP on the embedded MongoDB and the memory bus: every rule, event and scope. */
 import { ticketSnapshotSchema } from '@helpdesk/contracts';
 import { messageModel } from '../src/tickets/messages/model';
-import { call, startHarness, TEAM_A, TEAM_B, type Caller, type Harness } from './helpers';
+import { call, expectError, TEAM_A, TEAM_B, useHarness, type Caller, type Harness } from './helpers';
 
 let h: Harness;
-beforeAll(async () => {
-  h = await startHarness();
-}, 30_000);
-afterAll(async () => {
-  await h?.stop();
-});
+const { api, createTicket: create, count } = useHarness((started) => (h = started));
 
 const T = '/teams/{team}/tickets';
-const api = (method: string, path: string, opts: { as?: Caller | null; body?: unknown } = {}) => call(h.url, method, path, opts);
-const create = async (body: Record<string, unknown>, as?: Caller) => {
-  const r = await api('POST', T, { body, as });
-  expect(r.status).toBe(201);
-  return r.body.data;
-};
 const PUBLIC_KEYS = [
   'assignedTo', 'channel', 'closedAt', 'createdAt', 'customFields', 'customerId', 'id', 'mergedInto', 'messageCount', 'metadata',
   'notes', 'openedBy', 'priority', 'resolvedAt', 'sla', 'status', 'tags', 'title', 'updatedAt',
 ];
-const count = (coll: string, filter: Record<string, unknown> = {}) => h.svc.conn.collection(coll).countDocuments(filter);
-const expectError = (r: { status: number; body: any }, status: number, code: string, param?: string) => {
-  expect({ status: r.status, code: r.body?.error?.code, param: r.body?.error?.param }).toEqual({ status, code, param });
-};
 
 describe('POST /tickets', () => {
   test('creates a new ticket with defaults and answers 201 in the envelope', async () => {

@@ -2,7 +2,7 @@
  * Everything the service refuses before it touches the database: internal auth, publishable keys,
  * permissions, body and query validation. Runs on the app with no database behind it.
  */
-import { call, startDetached, TEAM_A } from './helpers';
+import { call, expectError, startDetached, TEAM_A } from './helpers';
 
 let base: string;
 let stop: () => Promise<void>;
@@ -14,15 +14,6 @@ afterAll(() => stop());
 const T = '/teams/{team}/tickets';
 const ONE = `${T}/tkt_abcdefgh12345678`;
 const MSGS = `${ONE}/messages`;
-
-const expectError = (r: { status: number; body: any }, status: number, code: string, param?: string) => {
-  expect({ status: r.status, code: r.body?.error?.code, param: r.body?.error?.param }).toEqual({
-    status,
-    code,
-    param,
-  });
-  expect(r.body.success).toBe(false);
-};
 
 describe('internal auth', () => {
   const routes: [string, string][] = [

@@ -1,10 +1,15 @@
-/** The TCP server: framing, per-connection ordering, lifecycle, TTL monitor and journal wiring. */
+/**
+ * The server: framing, per-connection ordering, lifecycle, TTL monitor and journal wiring. It listens
+ * on TCP, and optionally also on a Unix domain socket (docs/adr/0048), both served alike.
+ */
 import * as net from 'node:net';
 import { Core, toErrorReply } from './commands';
 import { checkMaxBSONDepth, DEFAULT_MAX_BSON_DEPTH } from './depth';
 import { err } from './errors';
 import { Journal } from './journal';
 import { Stats } from './storage';
+import { serveInProcess } from './in-process';
+import { defaultSocketPath, listenOnSocket, removeSocketFile, socketInode, socketUri } from './unix-socket';
 import { encodeReply, parseMessage, ProtocolError, Request } from './wire';
 
 export interface EmbeddedMongoOptions {
@@ -29,13 +34,41 @@ export interface EmbeddedMongoOptions {
    * 100 levels MongoDB's manual documents. See depth.ts.
    */
   maxBSONDepth?: number;
+  /**
+   * Also listen on a Unix domain socket (docs/adr/0048): a path ending in `.sock`, or true for the
+   * default (`mongod.sock` in dataDir, else `mongo-embedded-<port>.sock` in os.tmpdir(), whichever
+   * fits in sun_path). A socket file left by a crashed run is replaced. When it cannot be used (path
+   * too long, a live server on it, not a socket, no permission) the server logs why and serves TCP
+   * only: `socketPath` is then null. TCP is always served.
+   */
+  unixSocket?: string | boolean;
+  /**
+   * Connections from this same process to the Unix domain socket's URL (`socketUri()`) skip the
+   * kernel: the driver's `net.createConnection` for that path gets an in-memory stream (see
+   * in-process.ts, docs/adr/0048). Needs `unixSocket`; other processes still use the real socket.
+   */
+  inProcessClients?: boolean;
+}
+
+/** Connections accepted since start, per transport. */
+export interface TransportCounts {
+  tcp: number;
+  unix: number;
+  /** In-process connections to the socket's URL (`inProcessClients`). */
+  memory: number;
 }
 
 export interface EmbeddedMongo {
   readonly port: number;
   readonly host: string;
-  /** mongodb:// URL that mongoose.connect / createConnection accept as is. */
+  /** The Unix domain socket's path, when it listens on one (see `unixSocket`); null otherwise. */
+  readonly socketPath: string | null;
+  /** mongodb:// URL (TCP) that mongoose.connect / createConnection accept as is. */
   uri(dbName?: string): string;
+  /** The same over the Unix domain socket (`mongodb://%2F…%2Fmongod.sock/`); null when there is none. */
+  socketUri(dbName?: string): string | null;
+  /** Connections accepted since start, per transport. */
+  connectionsByTransport(): TransportCounts;
   /** Flush the journal and close every socket. */
   close(): Promise<void>;
   /** Cumulative counters: documents and index keys examined, scans, commands. */
@@ -67,13 +100,16 @@ export async function startEmbeddedMongo(opts: EmbeddedMongoOptions = {}): Promi
 
   const sockets = new Set<net.Socket>();
   let connCounter = 0;
-  const server = net.createServer((sock) => {
+  const accepted: TransportCounts = { tcp: 0, unix: 0, memory: 0 };
+  const onConnection = (sock: net.Socket, transport: keyof TransportCounts) => {
     sockets.add(sock);
     core.connections++;
     core.totalConnections++;
+    accepted[transport]++;
     const connectionId = ++connCounter;
-    const remote = `${sock.remoteAddress}:${sock.remotePort}`;
-    sock.setNoDelay(true);
+    // mongod answers whatsmyuri on its socket with "anonymous unix socket:<port>".
+    const remote = transport === 'tcp' ? `${sock.remoteAddress}:${sock.remotePort}` : `anonymous unix socket:${port}`;
+    if (transport === 'tcp') sock.setNoDelay(true);
     let chunks: Buffer[] = [];
     let buffered = 0;
     let queue: Promise<void> = Promise.resolve();
@@ -140,7 +176,12 @@ export async function startEmbeddedMongo(opts: EmbeddedMongoOptions = {}): Promi
     };
     sock.on('close', done);
     sock.on('error', done);
-  });
+  };
+  const server = net.createServer((sock) => onConnection(sock, 'tcp'));
+  const unixServer = opts.unixSocket ? net.createServer((sock) => onConnection(sock, 'unix')) : null;
+  let socketPath: string | null = null;
+  let socketIno: number | null = null;
+  let stopInProcess: (() => void) | null = null;
 
   // Everything opened from here on is released again if the start fails part-way (the port is
   // taken, the folder is locked or unreadable…): the caller may retry on the same folder, e.g. on
@@ -159,15 +200,30 @@ export async function startEmbeddedMongo(opts: EmbeddedMongoOptions = {}): Promi
       });
     });
     port = (server.address() as net.AddressInfo).port;
+    if (unixServer) {
+      const wanted = typeof opts.unixSocket === 'string' ? opts.unixSocket : defaultSocketPath(opts.dataDir, port);
+      if (!wanted) log?.(`no Unix domain socket: no default path fits in sun_path; TCP only`);
+      else {
+        try {
+          await listenOnSocket(unixServer, wanted);
+          socketPath = wanted;
+          socketIno = socketInode(wanted);
+          if (opts.inProcessClients) stopInProcess = serveInProcess(wanted, (sock) => onConnection(sock, 'memory'));
+        } catch (e) {
+          log?.(`no Unix domain socket at ${wanted} (${(e as Error).message}); TCP only`);
+        }
+      }
+    }
   } catch (e) {
     if (server.listening) await new Promise<void>((r) => server.close(() => r()));
+    if (unixServer?.listening) await new Promise<void>((r) => unixServer.close(() => r()));
     core.abortAll();
     if (journal) {
       await journal.close().catch((closeErr: Error) => log?.(`closing the journal after a failed start: ${closeErr.message}`));
     }
     throw e;
   }
-  log?.(`mongo-embedded listening on mongodb://${host}:${port}/ (${opts.dataDir ? `data in ${opts.dataDir}` : 'in memory'})`);
+  log?.(`mongo-embedded listening on mongodb://${host}:${port}/${socketPath ? ` and ${socketPath}` : ''} (${opts.dataDir ? `data in ${opts.dataDir}` : 'in memory'})`);
 
   const runTtl = async (): Promise<number> => {
     const n = core.ttlSweep();
@@ -188,9 +244,14 @@ export async function startEmbeddedMongo(opts: EmbeddedMongoOptions = {}): Promi
       return port;
     },
     host,
+    get socketPath() {
+      return socketPath;
+    },
     uri(dbName?: string) {
       return `mongodb://${hostForUri}:${port}/${dbName ? encodeURIComponent(dbName) : ''}?directConnection=true`;
     },
+    socketUri: (dbName?: string) => (socketPath ? socketUri(socketPath, dbName) : null),
+    connectionsByTransport: () => ({ ...accepted }),
     stats: () => ({ ...core.engine.stats }),
     runTtlMonitor: runTtl,
     compact: async () => {
@@ -202,11 +263,15 @@ export async function startEmbeddedMongo(opts: EmbeddedMongoOptions = {}): Promi
       closing = (async () => {
         clearInterval(ttlTimer);
         clearInterval(sweepTimer);
+        stopInProcess?.();
         const closedServer = new Promise<void>((r) => server.close(() => r()));
+        const closedUnix = unixServer?.listening ? new Promise<void>((r) => unixServer.close(() => r())) : null;
         for (const s of sockets) s.destroy();
         sockets.clear();
         core.abortAll();
         await closedServer;
+        if (closedUnix) await closedUnix;
+        if (socketPath) removeSocketFile(socketPath, socketIno);
         if (journal) await journal.close();
       })();
       return closing;

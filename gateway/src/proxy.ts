@@ -1,9 +1,11 @@
 import type { Readable } from 'node:stream';
 import { Pool, type Dispatcher } from 'undici';
 import { INTERNAL_TOKEN_HEADER, REQUEST_ID_HEADER } from '@helpdesk/contracts';
-import { ApiError, upstreamUnavailable, type Logger } from '@helpdesk/kit';
+import { ApiError, inProcessServices, upstreamUnavailable, type Logger } from '@helpdesk/kit';
 
 interface Upstream {
+  /** The service's origin: a service registered in this process under it is reached without a socket (docs/adr/0046). */
+  origin: string;
   pool: Pool;
   /** Event streams (docs/adr/0021): one held connection each, no body timeout, apart from the request pool. */
   streams: Pool;
@@ -52,7 +54,7 @@ const unavailable = (service: string) => {
  * without a body stream, a parse of every header and an ArrayBuffer copy per request. A failure
  * after the headers is flagged `afterHeaders` (the answer was cut short).
  */
-function collect(pool: Pool, opts: Dispatcher.DispatchOptions): Promise<ProxyAnswer> {
+function collect(pool: Pick<Dispatcher, 'dispatch'>, opts: Dispatcher.DispatchOptions): Promise<ProxyAnswer> {
   return new Promise((resolve, reject) => {
     let status = 0;
     let contentType: string | null | undefined;
@@ -88,7 +90,15 @@ function collect(pool: Pool, opts: Dispatcher.DispatchOptions): Promise<ProxyAns
   });
 }
 
-/** One keep-alive connection pool per service; the client's `Authorization` is never forwarded. */
+/** The request pool's timeouts; an in-process answer keeps the same ones. */
+const HEADERS_TIMEOUT_MS = 30_000;
+const BODY_TIMEOUT_MS = 30_000;
+
+/**
+ * One keep-alive connection pool per service; the client's `Authorization` is never forwarded. A
+ * service living in this process (the one-process platform) is dispatched to without a socket,
+ * through the same handler (docs/adr/0046); streams keep their HTTP connection.
+ */
 export class Upstreams {
   private readonly pools = new Map<string, Upstream>();
   private readonly debug: boolean;
@@ -97,7 +107,8 @@ export class Upstreams {
     for (const [name, url] of Object.entries(services)) {
       const u = new URL(url);
       this.pools.set(name, {
-        pool: new Pool(u.origin, { connections: 128, keepAliveTimeout: 30_000, headersTimeout: 30_000, bodyTimeout: 30_000 }),
+        origin: u.origin,
+        pool: new Pool(u.origin, { connections: 128, keepAliveTimeout: 30_000, headersTimeout: HEADERS_TIMEOUT_MS, bodyTimeout: BODY_TIMEOUT_MS }),
         streams: new Pool(u.origin, { connections: null, keepAliveTimeout: 30_000, headersTimeout: 30_000, bodyTimeout: 0 }),
         basePath: u.pathname.replace(/\/+$/, ''),
       });
@@ -111,7 +122,15 @@ export class Upstreams {
     const headers: Record<string, string> = { [INTERNAL_TOKEN_HEADER]: r.token, [REQUEST_ID_HEADER]: r.requestId };
     if (r.body && r.contentType) headers['content-type'] = r.contentType;
     try {
-      return await collect(upstream.pool, { method: r.method as 'GET', path: upstream.basePath + r.pathAndQuery, headers, body: r.body });
+      const local = inProcessServices.get(upstream.origin) as Pick<Dispatcher, 'dispatch'> | undefined;
+      return await collect(local ?? upstream.pool, {
+        method: r.method as 'GET',
+        path: upstream.basePath + r.pathAndQuery,
+        headers,
+        body: r.body,
+        headersTimeout: HEADERS_TIMEOUT_MS,
+        bodyTimeout: BODY_TIMEOUT_MS,
+      });
     } catch (err) {
       if (this.debug) {
         const what = (err as { afterHeaders?: boolean }).afterHeaders ? 'service response interrupted' : 'service unreachable';

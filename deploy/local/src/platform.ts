@@ -75,7 +75,7 @@ export interface Platform {
 /**
  * Boots the whole platform in one process: the databases (embedded unless MONGO_URL), one bus
  * connection per service (in-process unless AMQP_URL), every service on a loopback port, then the
- * gateway in front of them. The same start functions run each part as its own process in production.
+ * gateway in front of them. Requests between them stay in process (docs/adr/0046), streams excepted. The same start functions run each part as its own process in production.
  */
 export async function bootPlatform(opts: PlatformOptions): Promise<Platform> {
   const logger = opts.logger ?? createLogger('platform', opts.logLevel ?? 'info');
@@ -118,7 +118,9 @@ export async function bootPlatform(opts: PlatformOptions): Promise<Platform> {
       return (buses[service] = memoryBus);
     };
 
-    const serviceOpts = (name: string) => ({ mongoUrl: mongoUrl!, bus: busFor(name), tokens, logger: logger.child({ service: name }) });
+    // Every service also answers in process: the gateway's proxy and the services' internal clients
+    // reach it without a socket (docs/adr/0046); its loopback port stays open for everything else.
+    const serviceOpts = (name: string) => ({ mongoUrl: mongoUrl!, bus: busFor(name), tokens, logger: logger.child({ service: name }), inProcess: true });
     // Customers first: ticketing asks it about customers at ticket creation.
     const customers = await startCustomers(serviceOpts('customers'));
     started.push({ name: 'customers', stop: () => customers.stop() });

@@ -22,6 +22,7 @@ export * from './scoped';
 export * from './lean-reads';
 export * from './lookup-cache';
 export * from './internal-client';
+export * from './in-process';
 export * from './custom-fields';
 export * from './bulk';
 export * from './search';

@@ -7,6 +7,7 @@ import type { EventBus } from './bus';
 import { createBus } from './bus';
 import { describingOnly, loadConfig, mongoDbName, processSchemas, serviceEnvSchema, standaloneServiceSchema } from './config';
 import { closeServer, createServiceApp, listen } from './http';
+import { inProcessServices } from './in-process';
 import { startMetricsServer } from './metrics';
 import { InternalTokens } from './internal-token';
 import { createLogger, type Logger } from './logger';
@@ -123,6 +124,12 @@ export interface ServiceOptions {
   port?: number;
   /** Default 127.0.0.1. */
   host?: string;
+  /**
+   * Also answer callers in this process without a socket (docs/adr/0046): the gateway and other
+   * services' internal clients hand requests to its URL straight to its app. The one-process
+   * platform sets it; a service alone in its process has no caller there to reach it.
+   */
+  inProcess?: boolean;
 }
 
 export interface RunningService<R = any> {
@@ -163,16 +170,19 @@ export async function startService<Ops extends Operations, M extends Record<stri
     const host = opts.host ?? '127.0.0.1';
     const server = await listen(built.app, opts.port ?? 0, host);
     const { port } = server.address() as AddressInfo;
+    const url = `http://${host}:${port}`;
+    const local = opts.inProcess ? inProcessServices.register(url, built.app) : null;
     const started = relay;
     let stopping: Promise<void> | null = null;
     return {
-      url: `http://${host}:${port}`,
+      url,
       conn,
       relay: started,
       rules: built.rules,
       stop() {
         stopping ??= (async () => {
-          await closeServer(server);
+          // In-process callers go back to the URL (refused from now on); requests under way finish first.
+          await Promise.all([local?.close(), closeServer(server)]);
           await stopWorkers();
           await started.stop();
           await conn.close();

@@ -64,7 +64,11 @@ export interface Platform {
   community: RunningCommunity;
   dataops: RunningDataops;
   game: RunningGame;
-  /** The mongodb:// URL every service database lives under (embedded or MONGO_URL). */
+  /**
+   * The mongodb:// URL every service database lives under (embedded or MONGO_URL), as other processes
+   * reach it: the embedded server's TCP URL. The services of this process use its Unix domain socket,
+   * served in process (docs/adr/0048), when it has one.
+   */
   mongoUrl: string;
   embeddedMongo: EmbeddedMongo | null;
   /** Each service's own bus connection (one in-process bus or one AMQP connection each). */
@@ -98,7 +102,8 @@ export async function bootPlatform(opts: PlatformOptions): Promise<Platform> {
       const stats = embeddedMongo.stats;
       const unregister = embeddedMongoStats.add(() => Object.entries(stats()).map(([stat, value]) => ({ labels: { stat }, value })));
       started.push({ name: 'embedded-mongo-metrics', stop: async () => unregister() });
-      mongoUrl = embeddedMongo.uri();
+      // The services here reach it through its socket's URL, served in process (docs/adr/0048); TCP without one.
+      mongoUrl = embeddedMongo.socketUri() ?? embeddedMongo.uri();
     }
     const tokens = new InternalTokens(opts.internalTokenSecret);
     const buses: Record<string, EventBus> = {};
@@ -193,7 +198,7 @@ export async function bootPlatform(opts: PlatformOptions): Promise<Platform> {
     });
     started.push({ name: 'gateway', stop: () => gateway.stop() });
 
-    return { baseUrl: gateway.url, gateway, ticketing, customers, webhooks, knowledge, workspace, community, dataops, game, mongoUrl, embeddedMongo, buses, stop };
+    return { baseUrl: gateway.url, gateway, ticketing, customers, webhooks, knowledge, workspace, community, dataops, game, mongoUrl: embeddedMongo?.uri() ?? mongoUrl, embeddedMongo, buses, stop };
   } catch (err) {
     await stop();
     throw err;
@@ -203,11 +208,17 @@ export async function bootPlatform(opts: PlatformOptions): Promise<Platform> {
 async function startEmbeddedMongoOnPreferredPort(opts: PlatformOptions, logger: Logger): Promise<EmbeddedMongo> {
   const dataDir = opts.dataDir ? path.join(opts.dataDir, 'mongo') : undefined;
   const preferred = opts.embeddedMongoPort ?? 0;
+  // TCP for other processes (mongosh, Compass), and a Unix domain socket whose URL the services of this
+  // process use, served in memory (docs/adr/0048); without a socket (path too long, in use) TCP only.
+  const options = { dataDir, unixSocket: true, inProcessClients: true };
+  let server: EmbeddedMongo;
   try {
-    return await startEmbeddedMongo({ port: preferred, dataDir });
+    server = await startEmbeddedMongo({ ...options, port: preferred });
   } catch (err) {
     if (preferred === 0 || (err as NodeJS.ErrnoException).code !== 'EADDRINUSE') throw err;
     logger.info({ port: preferred }, 'embedded MongoDB port taken, using any free port');
-    return startEmbeddedMongo({ port: 0, dataDir });
+    server = await startEmbeddedMongo({ ...options, port: 0 });
   }
+  if (!server.socketPath) logger.warn({ dataDir }, 'embedded MongoDB: no Unix domain socket (path too long or in use); the services use TCP');
+  return server;
 }

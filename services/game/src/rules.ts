@@ -10,7 +10,7 @@ import { playerRecordRules } from './player/records';
 import { playerRules } from './player/rules';
 import { puzzleRules } from './puzzles/rules';
 import { questRules } from './quests/rules';
-import { ticketPayoutRules } from './tickets/payouts';
+import { ticketBatches } from './tickets/batch';
 import { gameTicketRules } from './tickets/rules';
 
 /** Every resource's rules, wired once; handlers and consumers share them. */
@@ -18,7 +18,7 @@ export function gameRules({ conn, models, soleInstance }: ServiceDeps<GameModels
   const members = gameMemberRules({ models, soleInstance });
   const tickets = gameTicketRules({ models });
   const players = playerRules({ models, members, clock });
-  const payouts = ticketPayoutRules({ models, members, players, clock });
+  const batches = ticketBatches({ conn, models, members, clock });
   const actions = playerActionRules({ conn, models, players, clock });
   const bosses = bossRules({ conn, models, players, tickets, clock });
   const quests = questRules({ conn, models, players, clock });
@@ -26,6 +26,6 @@ export function gameRules({ conn, models, soleInstance }: ServiceDeps<GameModels
   const kudos = kudosRules({ conn, models, players, clock });
   const leaderboard = leaderboardRules({ models, members, clock });
   const records = playerRecordRules({ models, clock });
-  return { clock, members, tickets, players, payouts, actions, bosses, quests, puzzles, kudos, leaderboard, records };
+  return { clock, members, tickets, players, batches, actions, bosses, quests, puzzles, kudos, leaderboard, records };
 }
 export type GameRules = ReturnType<typeof gameRules>;

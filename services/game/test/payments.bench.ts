@@ -6,7 +6,8 @@
  * the rate the game paid at, the close-to-payment latency p50/p99 (payout row's `paidAt` − the close
  * event's publication) and the process's CPU per payment. `bench/game.bench.ts` measures the same
  * through the whole platform, where the gateway, ticketing and every other consumer share the process;
- * this one is what the game costs with a core to itself (docs/adr/0044).
+ * this one is what the game costs with a core to itself (docs/adr/0044, 0047). It also prints how the
+ * ticket events were batched (tickets/batch.ts).
  *
  *   npx tsx services/game/test/payments.bench.ts [--rate 400] [--seconds 20] [--closers 20] [--wait 120]
  */
@@ -45,6 +46,7 @@ async function main(): Promise<void> {
     const payouts = h.svc.conn.collection('ticket_payouts');
     console.error(`${CLOSERS} members, ${CLOSES} tickets recorded; closing at ${RATE}/s`);
 
+    const batches0 = h.svc.rules.batches.stats();
     const loadBefore = loadavg();
     const cpu0 = cpuMs();
     const t0 = performance.now();
@@ -76,6 +78,9 @@ async function main(): Promise<void> {
         `${((rows.length * 1000) / Math.max(1, last - first)).toFixed(0)}/s from the first close to the last payment; ${rows.length} of ${CLOSES} paid`,
     );
     console.log(`close -> payment: p50 ${pct(latencies, 50).toFixed(0)} ms, p99 ${pct(latencies, 99).toFixed(0)} ms; CPU ${((cpu1 - cpu0) / rows.length).toFixed(2)} ms per payment (this process: the game, its store and bus)`);
+    const b = h.svc.rules.batches.stats();
+    const [nb, ne] = [b.batches - batches0.batches, b.events - batches0.events];
+    console.log(`ticket batches during the closes (ticket.updated and ticket.closed; docs/adr/0047): ${nb} committed, ${(ne / Math.max(1, nb)).toFixed(1)} events each on average, ${b.largest} at most in the run; ${b.split - batches0.split} paid again one by one`);
     const load = (xs: number[]) => xs.map((x) => x.toFixed(2)).join(' ');
     console.log(`load average (1/5/15 min, ${cpus().length} cores): ${load(loadBefore)} before the closes, ${load(loadavg())} after`);
   } finally {

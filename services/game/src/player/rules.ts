@@ -1,15 +1,14 @@
 import type mongoose from 'mongoose';
 import type { FeatureFlag, XpReason } from '@helpdesk/contracts';
-import { scoped, type Emit, type Scope } from '@helpdesk/kit';
-import { ACHIEVEMENTS } from '../achievements/catalog';
+import { leanFind, scoped, type Emit, type Scope } from '@helpdesk/kit';
 import type { Clock } from '../clock';
 import type { GameMemberRules } from '../members/rules';
 import type { GameModels } from '../models';
 import { leanScoped } from '../lean';
-import { QUESTS } from '../quests/catalog';
 import { dayIdOf, seasonOf, weekIdOf } from '../seasons/calendar';
-import { emptyStats, noSkills, type LedgerKind, type PlayerDoc, type StandingDoc } from './model';
-import { levelOf, prestigeBonusOf, SKILL_POINTS_MAX } from './progression';
+import { achievementsEarned, awardStep, completesOn, newPlayerFields, questsCounting, rolloverOf } from './apply';
+import type { LedgerKind, PlayerDoc, StandingDoc } from './model';
+import { levelOf } from './progression';
 
 export interface Award {
   reason: XpReason;
@@ -37,24 +36,13 @@ export function playerRules({ models, members, clock }: { models: GameModels; me
     const season = seasonOf(clock());
     const Players = db(scope).players;
     // One command: created at first use, and read back as it is now.
-    const p = (await leanScoped(models.players, scope).findOneAndUpdate<PlayerDoc>(
-      { memberId },
-      {
-        $setOnInsert: {
-          seasonId: season.id, seasonXp: 0, lifetimeXp: 0, gold: 0, prestigeLevel: 0, streak: { current: 0, max: 0, lastDayId: null }, stats: emptyStats(),
-          skillPointsEarned: 0, skillPointsAvailable: 0, skills: noSkills(), cosmetics: { owned: [], avatarFrame: null, victoryMessage: null },
-          achievements: [], pastSeasons: [], createdAt: clock(),
-        },
-      },
-      session,
-      { upsert: true },
-    ))!;
+    const p = (await leanScoped(models.players, scope).findOneAndUpdate<PlayerDoc>({ memberId }, { $setOnInsert: newPlayerFields(season.id, clock()) }, session, { upsert: true }))!;
     if (p.seasonId === season.id) return p;
     // Season rollover: level and season XP start again; everything else stays.
-    const finalLevel = levelOf(p.seasonXp);
+    const { finalLevel, past } = rolloverOf(p);
     await Players.updateOne(
       { memberId, seasonId: p.seasonId },
-      { $set: { seasonId: season.id, seasonXp: 0 }, $push: { pastSeasons: { seasonId: p.seasonId, level: finalLevel, xp: p.seasonXp } } },
+      { $set: { seasonId: season.id, seasonXp: 0 }, $push: { pastSeasons: past } },
       { session },
     );
     emit({ type: 'game.season.rolled_over', data: { memberId, fromSeasonId: p.seasonId, toSeasonId: season.id, finalLevel, finalXp: p.seasonXp } });
@@ -84,13 +72,13 @@ export function playerRules({ models, members, clock }: { models: GameModels; me
       const res = await Standings.bulkUpdate(ops, session);
       dayRowCreated = row.tickets > 0 && res.upsertedIds?.[2] !== undefined;
     }
-    const quests = QUESTS.filter((q) => q.counts === kind);
+    const quests = questsCounting(kind);
     if (!quests.length || !(flags ?? (await members.flags(scope.teamId))).questsEnabled) return;
     const counts = new Map<string, number>();
     if (kind === 'ticket_closed') {
       // Every ticket_closed row adds 1 to `tickets` of its week's and its day's standings, and no other
       // row adds to it: those are the counts the ledger would give, read from two rows.
-      const rows = await Standings.find<StandingDoc>({ memberId, periodId: { $in: [row.weekId, row.dayId] } }, session, { projection: { periodId: 1, tickets: 1 } });
+      const rows = await leanFind<StandingDoc>(models.standings, scope, { memberId, periodId: { $in: [row.weekId, row.dayId] } }, { session, projection: { periodId: 1, tickets: 1 } });
       for (const r of rows) counts.set(r.periodId, r.tickets);
       if (dayRowCreated) {
         // Day rows began with this code: a day's first row is checked against the ledger once (rows
@@ -103,16 +91,14 @@ export function playerRules({ models, members, clock }: { models: GameModels; me
     for (const q of quests) {
       const periodId = q.cadence === 'daily' ? row.dayId : row.weekId;
       const count = counts.get(periodId) ?? (await d.ledger.countDocuments({ memberId, kind, [q.cadence === 'daily' ? 'dayId' : 'weekId']: periodId }).session(session));
-      if (count === q.target) emit({ type: 'game.quest.completed', data: { memberId, quest: q.key, periodId } });
+      if (completesOn(q, count)) emit({ type: 'game.quest.completed', data: { memberId, quest: q.key, periodId } });
     }
   }
 
   /** Unlocks what the player's state now earns (each once), paying its gold. */
   async function checkAchievements(scope: Scope, p: PlayerDoc, session: mongoose.ClientSession, emit: Emit, flags?: Flags) {
     if (!(flags ?? (await members.flags(scope.teamId))).achievementsEnabled) return;
-    const have = new Set(p.achievements.map((a) => a.key));
-    for (const a of ACHIEVEMENTS) {
-      if (have.has(a.key) || !a.unlocked(p)) continue;
+    for (const a of achievementsEarned(p)) {
       const res = await db(scope).players.updateOne(
         { memberId: p.memberId, 'achievements.key': { $ne: a.key } },
         { $push: { achievements: { key: a.key, unlockedAt: clock() } }, $inc: { gold: a.gold } },
@@ -130,14 +116,7 @@ export function playerRules({ models, members, clock }: { models: GameModels; me
     // team's switches, read once for the quests and the achievements of this payment.
     const before = loaded ?? (await load(scope, memberId, session, emit));
     const switches = flags ?? (await members.flags(scope.teamId));
-    const prestige = prestigeBonusOf(before.prestigeLevel);
-    const xp = Math.round(a.xp * (1 + prestige));
-    const inc: Record<string, number> = { seasonXp: xp, lifetimeXp: xp, gold: a.gold };
-    for (const [k, v] of Object.entries(a.stats ?? {})) inc[`stats.${k}`] = v;
-    const levelBefore = levelOf(before.seasonXp);
-    const levelAfter = levelOf(before.seasonXp + xp);
-    const points = Math.max(0, Math.min(levelAfter - levelBefore, SKILL_POINTS_MAX - before.skillPointsEarned));
-    if (points) Object.assign(inc, { skillPointsEarned: points, skillPointsAvailable: points });
+    const { xp, prestige, levelBefore, levelAfter, inc } = awardStep(before, a);
     const after = (await leanScoped(models.players, scope).findOneAndUpdate<PlayerDoc>({ memberId }, { $inc: inc, ...(a.set ? { $set: a.set } : {}) }, session))!;
     await record(scope, memberId, a.reason, { xp, gold: a.gold, damage: a.damage, tickets: a.reason === 'ticket_closed' ? 1 : 0 }, session, emit, switches);
     const season = after.seasonId;

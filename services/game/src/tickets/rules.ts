@@ -1,7 +1,6 @@
 import type mongoose from 'mongoose';
 import type { TicketSnapshot } from '@helpdesk/contracts';
 import { scoped, type Scope } from '@helpdesk/kit';
-import { leanScoped } from '../lean';
 import type { GameModels } from '../models';
 import type { GameTicketDoc } from './model';
 
@@ -23,38 +22,41 @@ function sameAs(stored: GameTicketDoc, set: Record<string, unknown>): boolean {
   });
 }
 
+/** What applying a snapshot does: the copy as it is after it, and the write that makes it so (null: nothing to write). */
+export interface SnapshotApplied {
+  doc: GameTicketDoc;
+  write: { filter: { _id: string }; update: Record<string, unknown>; upsert: true } | null;
+}
+
+/**
+ * Applies a ticket snapshot (created, updated, closed) to the stored copy (null: none yet), in memory:
+ * the ticket batch (tickets/batch.ts) applies a batch's snapshots of one ticket in order and writes them.
+ */
+export function applySnapshot(scope: Scope, stored: GameTicketDoc | null, snapshot: TicketSnapshot): SnapshotApplied {
+  const t = snapshot as TicketFacts;
+  const revision = t.revision ?? 0;
+  // By revision, not updatedAt: two writes can share a millisecond, and events arrive out of order.
+  if (stored && (stored.revision ?? 0) > revision) return { doc: stored, write: null };
+  const set = {
+    priority: t.priority,
+    channel: t.channel,
+    status: t.status,
+    closedAt: t.closedAt ? new Date(t.closedAt) : null,
+    slaTier: t.sla?.tier ?? null,
+    updatedAt: new Date(t.updatedAt),
+    revision,
+    ...(t.openedBy !== undefined ? { openedBy: t.openedBy } : {}),
+  };
+  // The same snapshot again (`ticket.updated` and `ticket.closed` of one close carry it): nothing to write.
+  if (stored && sameAs(stored, set)) return { doc: stored, write: null };
+  const onInsert = { createdAt: new Date(t.createdAt), deleted: false, ...(t.openedBy === undefined ? { openedBy: null } : {}) };
+  const doc: GameTicketDoc = stored ? { ...stored, ...set } : { _id: t.id, teamId: scope.teamId, mode: scope.mode, ...onInsert, ...set } as GameTicketDoc;
+  return { doc, write: { filter: { _id: t.id }, update: { $set: set, $setOnInsert: onInsert }, upsert: true } };
+}
+
 /** The game's copy of the partition's tickets. */
 export function gameTicketRules({ models }: { models: GameModels }) {
   return {
-    /** Applies a ticket snapshot (created, updated, closed); returns the stored copy. */
-    async record(scope: Scope, snapshot: TicketSnapshot, session: mongoose.ClientSession): Promise<GameTicketDoc> {
-      const t = snapshot as TicketFacts;
-      const updatedAt = new Date(t.updatedAt);
-      const revision = t.revision ?? 0;
-      const Tickets = leanScoped(models.tickets, scope);
-      const stored = await Tickets.findOne<GameTicketDoc>({ _id: t.id }, session);
-      // By revision, not updatedAt: two writes can share a millisecond, and events arrive out of order.
-      if (stored && (stored.revision ?? 0) > revision) return stored;
-      const set = {
-        priority: t.priority,
-        channel: t.channel,
-        status: t.status,
-        closedAt: t.closedAt ? new Date(t.closedAt) : null,
-        slaTier: t.sla?.tier ?? null,
-        updatedAt,
-        revision,
-        ...(t.openedBy !== undefined ? { openedBy: t.openedBy } : {}),
-      };
-      // The same snapshot again (`ticket.updated` and `ticket.closed` of one close carry it): nothing to write.
-      if (stored && sameAs(stored, set)) return stored;
-      const doc = await Tickets.findOneAndUpdate<GameTicketDoc>(
-        { _id: t.id },
-        { $set: set, $setOnInsert: { createdAt: new Date(t.createdAt), deleted: false, ...(t.openedBy === undefined ? { openedBy: null } : {}) } },
-        session,
-        { upsert: true },
-      );
-      return doc!;
-    },
     async markDeleted(scope: Scope, ticketId: string, session: mongoose.ClientSession) {
       await scoped(models, scope).tickets.updateOne({ _id: ticketId }, { $set: { deleted: true } }, { session });
     },

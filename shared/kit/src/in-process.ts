@@ -349,7 +349,9 @@ export class InProcessService {
     return true;
   }
 
-  settled(_x: Exchange): void {
+  settled(x: Exchange): void {
+    // Not kept for the sweeper: a finished exchange is garbage at once (young, cheap to collect).
+    open.delete(x);
     if (--this.inflight === 0 && this.drained) this.drained();
   }
 

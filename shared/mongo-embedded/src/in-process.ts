@@ -88,6 +88,8 @@ function connectInProcess(accept: Acceptor, onConnect?: () => void): net.Socket 
  * the writer's call (as from a socket), those written in one tick together; an end or a destroy
  * arrives after the bytes written before it. Nothing is lost or reordered, and, as the kernel buffers
  * of a socket pair, a reader that does not read lets the bytes pile up (here: in its readable buffer).
+ * Chunks are handed over, not copied: a writer must not reuse a buffer once written. Neither end here
+ * does (the driver writes a fresh `Buffer.concat` per command, the server a fresh reply per answer).
  */
 class InProcessSocket extends Duplex {
   peer!: InProcessSocket;

@@ -190,6 +190,23 @@ describe('in-process connections (inProcessClients)', () => {
     expect(server.connectionsByTransport()).toMatchObject({ tcp: 0, unix: 0 });
   });
 
+  it('close at both ends when the driver closes them (the server\'s open connections go back down)', async () => {
+    const server = await start({ unixSocket: true, inProcessClients: true });
+    const tool = await connect(server.uri());
+    const open = async () => (await tool.db('admin').command({ serverStatus: 1 })).connections.current as number;
+    const before = await open();
+    const c = await MongoClient.connect(server.socketUri()!);
+    await c.db('app').collection('things').insertOne({ x: 1 });
+    expect(await open()).toBeGreaterThan(before);
+    await c.close();
+    let now = await open();
+    for (let i = 0; i < 20 && now !== before; i++) {
+      await new Promise((r) => setTimeout(r, 25));
+      now = await open();
+    }
+    expect(now).toBe(before);
+  });
+
   it('close with the server: commands fail as against a stopped server', async () => {
     const server = await start({ unixSocket: true, inProcessClients: true });
     const c = await connect(server.socketUri()!);

@@ -79,7 +79,8 @@ export interface Platform {
 /**
  * Boots the whole platform in one process: the databases (embedded unless MONGO_URL), one bus
  * connection per service (in-process unless AMQP_URL), every service on a loopback port, then the
- * gateway in front of them. Requests between them stay in process (docs/adr/0046), streams excepted. The same start functions run each part as its own process in production.
+ * gateway in front of them; requests between them stay in process (docs/adr/0046), streams excepted.
+ * The same start functions run each part as its own process in production.
  */
 export async function bootPlatform(opts: PlatformOptions): Promise<Platform> {
   const logger = opts.logger ?? createLogger('platform', opts.logLevel ?? 'info');

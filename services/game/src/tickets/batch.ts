@@ -150,10 +150,9 @@ export function ticketBatches({ conn, models, members, clock }: { conn: mongoose
     const dayId = dayIdOf(now);
     const weekId = weekIdOf(now);
     const payees = [...new Set(paying.map((c) => c.memberId))];
-    const [stored, standings] = await Promise.all([
-      leanFind<PlayerDoc>(models.players, scope, { memberId: { $in: payees } }, { session }),
-      leanFind<StandingDoc>(models.standings, scope, { memberId: { $in: payees }, periodId: { $in: [weekId, dayId] } }, { session, projection: { memberId: 1, periodId: 1, tickets: 1 } }),
-    ]);
+    // One after the other: a session runs one operation at a time.
+    const stored = await leanFind<PlayerDoc>(models.players, scope, { memberId: { $in: payees } }, { session });
+    const standings = await leanFind<StandingDoc>(models.standings, scope, { memberId: { $in: payees }, periodId: { $in: [weekId, dayId] } }, { session, projection: { memberId: 1, periodId: 1, tickets: 1 } });
     const players = new Map(stored.map((p) => [p.memberId, p]));
     const standing = (memberId: string, periodId: string) => standings.find((s) => s.memberId === memberId && s.periodId === periodId);
 

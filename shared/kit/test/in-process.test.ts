@@ -33,7 +33,8 @@ let base: string;
 let local: InProcessService;
 let app: ReturnType<typeof createServiceApp>;
 /** What the last request looked like on the service's side. */
-let lastSeen: { socketIsNet: boolean; headers: Record<string, unknown>; bodyLength: number } | null = null;
+interface Seen { socketIsNet: boolean; headers: Record<string, unknown>; bodyLength: number }
+let lastSeen: Seen | null = null;
 /** Requests whose connection closed before their answer finished. */
 const closedEarly: string[] = [];
 
@@ -159,10 +160,10 @@ describe('the same request answered over HTTP and in process', () => {
   it.each(cases)('%s', async (_name, r) => {
     lastSeen = null;
     const http = await overHttp(r);
-    const httpSeen = lastSeen as typeof lastSeen;
+    const httpSeen = lastSeen as Seen | null;
     lastSeen = null;
     const local = await inProcess(r);
-    const localSeen = lastSeen as typeof lastSeen;
+    const localSeen = lastSeen as Seen | null;
     expect(local.status).toBe(http.status);
     expect(local.headers).toEqual(http.headers);
     // Byte for byte, but the envelope's timestamp (same length).

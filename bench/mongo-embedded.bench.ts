@@ -9,29 +9,12 @@
  * Not a test: it prints ops/s for both and their ratio.
  */
 import { MongoClient } from 'mongodb';
+import { measure } from './closed-loop';
 import { startEmbeddedMongo } from '@helpdesk/mongo-embedded';
 
 function arg(name: string, def: number): number {
   const i = process.argv.indexOf(`--${name}`);
   return i > 0 ? Number(process.argv[i + 1]) : def;
-}
-
-async function measure(seconds: number, concurrency: number, op: (i: number) => Promise<unknown>): Promise<{ ops: number; perSec: number }> {
-  const end = Date.now() + seconds * 1000;
-  let ops = 0;
-  const t0 = process.hrtime.bigint();
-  await Promise.all(
-    Array.from({ length: concurrency }, async (_, w) => {
-      let i = w;
-      while (Date.now() < end) {
-        await op(i);
-        i += concurrency;
-        ops++;
-      }
-    }),
-  );
-  const secs = Number(process.hrtime.bigint() - t0) / 1e9;
-  return { ops, perSec: ops / secs };
 }
 
 const DAY = 86_400_000;

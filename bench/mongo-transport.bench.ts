@@ -10,6 +10,7 @@
  *
  * Not a test.
  */
+import { measure, type ClosedLoopRun } from './closed-loop';
 import { MongoClient, ObjectId } from 'mongodb';
 import { startEmbeddedMongo } from '@helpdesk/mongo-embedded';
 
@@ -18,27 +19,7 @@ function arg(name: string, def: number): number {
   return i > 0 ? Number(process.argv[i + 1]) : def;
 }
 
-interface Run { ops: number; secs: number; cpuSecs: number }
-
-async function measure(seconds: number, concurrency: number, op: (i: number) => Promise<unknown>): Promise<Run> {
-  const end = Date.now() + seconds * 1000;
-  let ops = 0;
-  const c0 = process.cpuUsage();
-  const t0 = process.hrtime.bigint();
-  await Promise.all(
-    Array.from({ length: concurrency }, async (_, w) => {
-      let i = w;
-      while (Date.now() < end) {
-        await op(i);
-        i += concurrency;
-        ops++;
-      }
-    }),
-  );
-  const secs = Number(process.hrtime.bigint() - t0) / 1e9;
-  const c = process.cpuUsage(c0);
-  return { ops, secs, cpuSecs: (c.user + c.system) / 1e6 };
-}
+type Run = Pick<ClosedLoopRun, 'ops' | 'secs' | 'cpuSecs'>;
 
 const add = (a: Run, b: Run): Run => ({ ops: a.ops + b.ops, secs: a.secs + b.secs, cpuSecs: a.cpuSecs + b.cpuSecs });
 

@@ -51,15 +51,23 @@ describe('LookupCache (docs/adr/0045)', () => {
   });
 
   it('keeps at most maxEntries keys (oldest dropped first), each at most ttlMs', async () => {
-    const cache = new LookupCache<string>({ enabled: true, maxEntries: 2, ttlMs: 50 });
-    await cache.get('a', async () => 'a1');
-    await cache.get('b', async () => 'b1');
-    await cache.get('c', async () => 'c1');
-    expect(cache.size).toBe(2);
-    expect(await cache.get('a', async () => 'a2')).toBe('a2');
-    expect(await cache.get('c', async () => 'c2')).toBe('c1');
-    await new Promise((r) => setTimeout(r, 60));
-    expect(await cache.get('c', async () => 'c3')).toBe('c3');
+    // The clock is moved by hand: a loaded machine must not expire an entry between two lines.
+    let now = 1_000_000;
+    const clock = jest.spyOn(Date, 'now').mockImplementation(() => now);
+    try {
+      const cache = new LookupCache<string>({ enabled: true, maxEntries: 2, ttlMs: 50 });
+      await cache.get('a', async () => 'a1');
+      await cache.get('b', async () => 'b1');
+      await cache.get('c', async () => 'c1');
+      expect(cache.size).toBe(2);
+      expect(await cache.get('a', async () => 'a2')).toBe('a2');
+      now += 49;
+      expect(await cache.get('c', async () => 'c2')).toBe('c1');
+      now += 1;
+      expect(await cache.get('c', async () => 'c3')).toBe('c3');
+    } finally {
+      clock.mockRestore();
+    }
   });
 
   it('keeps only what `keep` accepts', async () => {

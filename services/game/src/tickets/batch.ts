@@ -1,5 +1,5 @@
 import type mongoose from 'mongoose';
-import { leanFind, leanInsert, processedModel, scoped, systemEventScope, withOutbox, type Emit, type EventScope, type Scope, type TypedEvent } from '@helpdesk/kit';
+import { leanFind, leanInsert, processedModel, scoped, systemEventScope, withOutbox, type Emit, type Scope, type TypedEvent } from '@helpdesk/kit';
 import type { Clock } from '../clock';
 import { leanScoped } from '../lean';
 import type { GameMemberRules } from '../members/rules';
@@ -86,9 +86,8 @@ export function ticketBatches({ conn, models, members, clock }: { conn: mongoose
   async function applyBatch(all: TicketEvent[]): Promise<void> {
     const seen = new Set<string>();
     const events = all.filter((e) => !seen.has(e.id) && seen.add(e.id));
-    // The scope each emitted event is built with: set to its causing event's before each emit (below).
-    const scope: EventScope = { ...systemEventScope(events[0]!, events[0]!.requestId) };
-    await withOutbox(conn, scope, async (session, emit) => {
+    // Each emitted event carries its causing event's scope (emitFor, below); this one is unused.
+    await withOutbox(conn, systemEventScope(events[0]!, events[0]!.requestId), async (session, emit) => {
       try {
         // What consumeOnce records per event, one insert for the batch; a repeat fails it (duplicate key).
         const processedAt = new Date();
@@ -98,12 +97,7 @@ export function ticketBatches({ conn, models, members, clock }: { conn: mongoose
         throw err;
       }
       // Events emitted for `cause` keep its team, partition and requestId, the system as actor (consumeOnceEmitting's scope).
-      const emitFor = (cause: TicketEvent): Emit => (input) => {
-        Object.assign(scope, systemEventScope(cause, cause.requestId));
-        const out = emit(input);
-        if (out.teamId !== cause.teamId || out.mode !== cause.mode || out.requestId !== cause.requestId) throw new Error(`withOutbox did not build ${input.type} in its causing event's scope`);
-        return out;
-      };
+      const emitFor = (cause: TicketEvent): Emit => (input) => emit(input, systemEventScope(cause, cause.requestId));
       const worlds = new Map<string, TicketEvent[]>();
       for (const e of events) {
         const key = `${e.teamId}:${e.mode}`;

@@ -17,8 +17,11 @@ export interface EventScope {
   actor: Actor;
 }
 
-/** Records one event in the unit of work and returns its envelope (as it will cross the wire). */
-export type Emit = <T extends EventType>(e: EventInput<T>) => EventEnvelope;
+/**
+ * Records one event in the unit of work and returns its envelope (as it will cross the wire). `scope`
+ * overrides the unit's own for this event (a batch of several teams' events in one transaction).
+ */
+export type Emit = <T extends EventType>(e: EventInput<T>, scope?: EventScope) => EventEnvelope;
 
 let counter = 0;
 /** Insertion order: milliseconds × 1000 + a per-process counter (exact in a double until year 2255). */
@@ -54,16 +57,16 @@ export async function withOutbox<R>(
   let emitted = 0;
   const result = await conn.transaction(async (session) => {
     const pending: EventEnvelope[] = [];
-    const emit: Emit = (e) => {
+    const emit: Emit = (e, own = scope) => {
       const envelope = {
         id: newId('event'),
         type: e.type,
         version: EVENT_CATALOG[e.type].version,
-        teamId: scope.teamId,
-        mode: scope.mode,
+        teamId: own.teamId,
+        mode: own.mode,
         occurredAt: new Date().toISOString(),
-        requestId: scope.requestId,
-        actor: scope.actor,
+        requestId: own.requestId,
+        actor: own.actor,
         data: e.data,
       };
       // Exactly what the bus will send: JSON, validated against the catalog.

@@ -69,6 +69,19 @@ describeDb('outbox (embedded MongoDB)', () => {
       for (const r of rows) expect(r.publishedAt).toBeInstanceOf(Date);
     });
 
+    it("an event emitted with its own scope carries that scope's team, partition, request id and actor; the others the unit's", async () => {
+      const relay = startOutboxRelay({ conn, bus, logger: silentLogger, pollIntervalMs: 60_000 });
+      relays.push(relay);
+      const other = { teamId: '22222222-2222-4222-8222-222222222222', mode: 'live' as const, requestId: 'req_other', actor: { type: 'system' as const, id: null } };
+      await withOutbox(conn, scope, async (_s, emit) => {
+        emit({ type: 'ticket.created', data: { ticket: ticket('tkt_own') } }, other);
+        emit({ type: 'ticket.created', data: { ticket: ticket('tkt_unit') } });
+      });
+      await waitFor(() => got.length === 2, 3000, 'published events');
+      const pick = (e: EventEnvelope) => ({ teamId: e.teamId, mode: e.mode, requestId: e.requestId, actor: e.actor });
+      expect(got.map(pick)).toEqual([other, scope]);
+    });
+
     it('rolls back the events with the change when fn throws (nothing published)', async () => {
       relays.push(startOutboxRelay({ conn, bus, logger: silentLogger, pollIntervalMs: 20 }));
       await expect(withOutbox(conn, scope, async (session, emit) => {

@@ -33,6 +33,18 @@ export function internalClient<Ops extends Operations>(ops: Ops, baseUrl: string
   const timeoutMs = opts.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const unavailable = (op: OperationDef) =>
     new ApiError('service_unavailable', `The ${opts.service ?? op.service} service is unavailable. Please retry later.`);
+  /** The request, to the service in this process when it lives here, else over HTTP; rejects when it cannot be answered in time. */
+  const send = async (url: string, req: { method: string; headers: Record<string, string>; body: string | undefined }) => {
+    const local = inProcessServices.get(origin);
+    if (local) {
+      // The path as fetch would send it (dot segments resolved, characters escaped).
+      const target = new URL(url);
+      const a = await requestInProcess(local, { method: req.method, path: target.pathname + target.search, headers: req.headers, body: req.body ?? null, timeout: timeoutMs });
+      return { status: a.status, text: a.body.toString('utf8') };
+    }
+    const res = await fetch(url, { method: req.method, headers: req.headers, body: req.body, signal: AbortSignal.timeout(timeoutMs) });
+    return { status: res.status, text: await res.text() };
+  };
 
   return {
     /** Calls bound to one request: its token and request id travel with every call. */
@@ -49,37 +61,17 @@ export function internalClient<Ops extends Operations>(ops: Ops, baseUrl: string
             ...(input.body !== undefined ? { 'content-type': 'application/json' } : {}),
           };
           const body = input.body !== undefined ? JSON.stringify(input.body) : undefined;
-          let status: number;
-          let json: { data?: unknown };
-          const local = inProcessServices.get(origin);
-          if (local) {
-            // The path as fetch would send it (dot segments resolved, characters escaped).
-            const target = new URL(url);
-            let answer;
-            try {
-              answer = await requestInProcess(local, { method: op.method, path: target.pathname + target.search, headers, body: body ?? null, timeout: timeoutMs });
-            } catch {
-              throw unavailable(op);
-            }
-            status = answer.status;
-            if (status === 404) return null;
-            if (status >= 500) throw unavailable(op);
-            json = JSON.parse(answer.body.toString('utf8')) as { data?: unknown };
-          } else {
-            let res: Response;
-            try {
-              res = await fetch(url, { method: op.method, headers, body, signal: AbortSignal.timeout(timeoutMs) });
-            } catch {
-              throw unavailable(op);
-            }
-            status = res.status;
-            if (status === 404 || status >= 500) {
-              await res.body?.cancel();
-              if (status === 404) return null;
-              throw unavailable(op);
-            }
-            json = (await res.json()) as { data?: unknown };
+          // One answer, however it travelled: its status and its body's text.
+          let answer: { status: number; text: string };
+          try {
+            answer = await send(url, { method: op.method, headers, body });
+          } catch {
+            throw unavailable(op);
           }
+          const { status } = answer;
+          if (status === 404) return null;
+          if (status >= 500) throw unavailable(op);
+          const json = JSON.parse(answer.text) as { data?: unknown };
           if (status !== op.success.status) throw new Error(`${op.service} answered ${status} to ${id}: ${JSON.stringify(json)}`);
           return op.success.data.parse(op.success.shape === 'bare' ? json : json.data) as CallResult<Ops[typeof id]>;
         },

@@ -1,13 +1,13 @@
 import type mongoose from 'mongoose';
 import type { FeatureFlag, XpReason } from '@helpdesk/contracts';
-import { leanFind, scoped, type Emit, type Scope } from '@helpdesk/kit';
+import { scoped, type Emit, type Scope } from '@helpdesk/kit';
 import type { Clock } from '../clock';
 import type { GameMemberRules } from '../members/rules';
 import type { GameModels } from '../models';
 import { leanScoped } from '../lean';
 import { dayIdOf, seasonOf, weekIdOf } from '../seasons/calendar';
 import { achievementsEarned, awardStep, completesOn, newPlayerFields, questsCounting, rolloverOf } from './apply';
-import type { LedgerKind, PlayerDoc, StandingDoc } from './model';
+import type { LedgerKind, PlayerDoc } from './model';
 import { levelOf } from './progression';
 
 export interface Award {
@@ -15,14 +15,11 @@ export interface Award {
   /** XP before the prestige bonus (award adds it). */
   xp: number;
   gold: number;
-  ticketId?: string | null;
   breakdown?: Record<string, number>;
   /** Counters of `stats` to add to in the same write. */
   stats?: Partial<PlayerDoc['stats']>;
   /** Boss damage this payment is for (leaderboard), if any. */
   damage?: number;
-  /** Fields to set in the same write (a ticket payment's streak). */
-  set?: Partial<PlayerDoc>;
 }
 
 type Flags = Record<FeatureFlag, boolean>;
@@ -51,46 +48,27 @@ export function playerRules({ models, members, clock }: { models: GameModels; me
   }
 
   /**
-   * One ledger row, and the running standings of its season and ISO week (and of its UTC day for a
-   * closed ticket) in one command; then the quests that count its kind and just reached their target
-   * are announced. `flags`: the team's switches when the caller read them already (read here
-   * otherwise, only if a quest counts the kind).
+   * One ledger row, and the running standings of its season and ISO week in one command; then the
+   * quests that count its kind and just reached their target are announced. Closed tickets are not
+   * recorded here: the ticket batch pays them and counts their quests (tickets/batch.ts, docs/adr/0047).
+   * `flags`: the team's switches when the caller read them already (read here otherwise, only if a
+   * quest counts the kind).
    */
-  async function record(scope: Scope, memberId: string, kind: LedgerKind, amounts: { xp?: number; gold?: number; damage?: number; tickets?: number }, session: mongoose.ClientSession, emit: Emit, flags?: Flags) {
+  async function record(scope: Scope, memberId: string, kind: LedgerKind, amounts: { xp?: number; gold?: number; damage?: number }, session: mongoose.ClientSession, emit: Emit, flags?: Flags) {
     const at = clock();
-    const row = { memberId, kind, xp: amounts.xp ?? 0, gold: amounts.gold ?? 0, damage: amounts.damage ?? 0, tickets: amounts.tickets ?? 0, at, seasonId: seasonOf(at).id, weekId: weekIdOf(at), dayId: dayIdOf(at) };
+    const row = { memberId, kind, xp: amounts.xp ?? 0, gold: amounts.gold ?? 0, damage: amounts.damage ?? 0, tickets: 0, at, seasonId: seasonOf(at).id, weekId: weekIdOf(at), dayId: dayIdOf(at) };
     const d = db(scope);
-    const Standings = leanScoped(models.standings, scope);
     // Built here in full: inserted through the driver (no hydration, nothing to cast).
     await leanScoped(models.ledger, scope).insertMany([row], session);
-    let dayRowCreated = false;
-    if (row.xp || row.tickets || row.damage) {
-      const $inc = { xp: row.xp, tickets: row.tickets, damage: row.damage };
-      const ops = [row.seasonId, row.weekId].map((periodId) => ({ filter: { memberId, periodId }, update: { $inc }, upsert: true }));
-      // The UTC day's row counts closed tickets only (what the daily quest counts).
-      if (row.tickets) ops.push({ filter: { memberId, periodId: row.dayId }, update: { $inc: { xp: 0, tickets: row.tickets, damage: 0 } }, upsert: true });
-      const res = await Standings.bulkUpdate(ops, session);
-      dayRowCreated = row.tickets > 0 && res.upsertedIds?.[2] !== undefined;
+    if (row.xp || row.damage) {
+      const $inc = { xp: row.xp, tickets: 0, damage: row.damage };
+      await leanScoped(models.standings, scope).bulkUpdate([row.seasonId, row.weekId].map((periodId) => ({ filter: { memberId, periodId }, update: { $inc }, upsert: true })), session);
     }
     const quests = questsCounting(kind);
     if (!quests.length || !(flags ?? (await members.flags(scope.teamId))).questsEnabled) return;
-    const counts = new Map<string, number>();
-    if (kind === 'ticket_closed') {
-      // Every ticket_closed row adds 1 to `tickets` of its week's and its day's standings, and no other
-      // row adds to it: those are the counts the ledger would give, read from two rows.
-      const rows = await leanFind<StandingDoc>(models.standings, scope, { memberId, periodId: { $in: [row.weekId, row.dayId] } }, { session, projection: { periodId: 1, tickets: 1 } });
-      for (const r of rows) counts.set(r.periodId, r.tickets);
-      if (dayRowCreated) {
-        // Day rows began with this code: a day's first row is checked against the ledger once (rows
-        // of that day paid before it began are counted), and corrected.
-        const today = await d.ledger.countDocuments({ memberId, kind, dayId: row.dayId }).session(session);
-        if (today !== counts.get(row.dayId)) await d.standings.updateOne({ memberId, periodId: row.dayId }, { $set: { tickets: today } }, { session });
-        counts.set(row.dayId, today);
-      }
-    }
     for (const q of quests) {
       const periodId = q.cadence === 'daily' ? row.dayId : row.weekId;
-      const count = counts.get(periodId) ?? (await d.ledger.countDocuments({ memberId, kind, [q.cadence === 'daily' ? 'dayId' : 'weekId']: periodId }).session(session));
+      const count = await d.ledger.countDocuments({ memberId, kind, [q.cadence === 'daily' ? 'dayId' : 'weekId']: periodId }).session(session);
       if (completesOn(q, count)) emit({ type: 'game.quest.completed', data: { memberId, quest: q.key, periodId } });
     }
   }
@@ -117,12 +95,12 @@ export function playerRules({ models, members, clock }: { models: GameModels; me
     const before = loaded ?? (await load(scope, memberId, session, emit));
     const switches = flags ?? (await members.flags(scope.teamId));
     const { xp, prestige, levelBefore, levelAfter, inc } = awardStep(before, a);
-    const after = (await leanScoped(models.players, scope).findOneAndUpdate<PlayerDoc>({ memberId }, { $inc: inc, ...(a.set ? { $set: a.set } : {}) }, session))!;
-    await record(scope, memberId, a.reason, { xp, gold: a.gold, damage: a.damage, tickets: a.reason === 'ticket_closed' ? 1 : 0 }, session, emit, switches);
+    const after = (await leanScoped(models.players, scope).findOneAndUpdate<PlayerDoc>({ memberId }, { $inc: inc }, session))!;
+    await record(scope, memberId, a.reason, { xp, gold: a.gold, damage: a.damage }, session, emit, switches);
     const season = after.seasonId;
     emit({
       type: 'game.xp_awarded',
-      data: { memberId, reason: a.reason, xp, gold: a.gold, ticketId: a.ticketId ?? null, breakdown: { ...(a.breakdown ?? {}), prestige }, seasonId: season, level: levelOf(after.seasonXp), seasonXp: after.seasonXp },
+      data: { memberId, reason: a.reason, xp, gold: a.gold, ticketId: null, breakdown: { ...(a.breakdown ?? {}), prestige }, seasonId: season, level: levelOf(after.seasonXp), seasonXp: after.seasonXp },
     });
     if (levelAfter > levelBefore) emit({ type: 'game.level_up', data: { memberId, seasonId: season, previousLevel: levelBefore, level: levelAfter } });
     emit({ type: 'game.player.progressed', data: { memberId, seasonId: season, level: levelOf(after.seasonXp), xp: after.seasonXp } });

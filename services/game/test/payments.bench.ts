@@ -79,7 +79,7 @@ async function main(): Promise<void> {
     );
     console.log(`close -> payment: p50 ${pct(latencies, 50).toFixed(0)} ms, p99 ${pct(latencies, 99).toFixed(0)} ms; CPU ${((cpu1 - cpu0) / rows.length).toFixed(2)} ms per payment (this process: the game, its store and bus)`);
     const b = h.svc.rules.batches.stats();
-    const [nb, ne] = [b.batches - batches0.batches, b.events - batches0.events];
+    const [nb, ne] = [b.batches - batches0.batches, b.items - batches0.items];
     console.log(`ticket batches during the closes (ticket.updated and ticket.closed; docs/adr/0047): ${nb} committed, ${(ne / Math.max(1, nb)).toFixed(1)} events each on average, ${b.largest} at most in the run; ${b.split - batches0.split} paid again one by one`);
     const load = (xs: number[]) => xs.map((x) => x.toFixed(2)).join(' ');
     console.log(`load average (1/5/15 min, ${cpus().length} cores): ${load(loadBefore)} before the closes, ${load(loadavg())} after`);

@@ -1,5 +1,5 @@
 import type mongoose from 'mongoose';
-import { leanFind, leanInsert, processedModel, scoped, systemEventScope, withOutbox, type Emit, type Scope, type TypedEvent } from '@helpdesk/kit';
+import { consumeBatchesOnce, leanFind, scoped, type Emit, type Scope, type TypedEvent } from '@helpdesk/kit';
 import type { Clock } from '../clock';
 import { leanScoped } from '../lean';
 import type { GameMemberRules } from '../members/rules';
@@ -14,19 +14,7 @@ import { applySnapshot, isCustomerTicket } from './rules';
 /** The consumer name events are de-duplicated under (`processed_events`: `game:<event id>`), as kit's consumeOnce records it. */
 export const CONSUMER = 'game';
 
-/** Deliveries paid in one transaction at most (the bus's prefetch, 32 by default, bounds it first). */
-export const MAX_BATCH = 64;
-
 export type TicketEvent = TypedEvent<'ticket.created' | 'ticket.updated' | 'ticket.closed'>;
-
-interface Delivery {
-  event: TicketEvent;
-  resolve: () => void;
-  reject: (err: unknown) => void;
-}
-
-/** A batch of one whose event committed before (a redelivery): acknowledged, as consumeOnce answers false. */
-class AlreadyProcessed extends Error {}
 
 /**
  * The ticket events (created, updated, closed), applied in micro-batches (docs/adr/0047): the
@@ -43,70 +31,15 @@ class AlreadyProcessed extends Error {}
  * same rules (player/apply.ts) applied to the player in memory, in order, then written as one sum.
  */
 export function ticketBatches({ conn, models, members, clock }: { conn: mongoose.Connection; models: GameModels; members: GameMemberRules; clock: Clock }) {
-  const queue: Delivery[] = [];
-  let running = false;
-  const counts = { batches: 0, events: 0, largest: 0, split: 0 };
-
-  const nextTurn = () => new Promise<void>((r) => setImmediate(r));
-
-  async function drain(): Promise<void> {
-    try {
-      // Deliveries that arrive in this turn of the event loop join; then one batch at a time, each
-      // made of what arrived while the one before was paid (and the slots its acks freed, refilled by the bus).
-      await nextTurn();
-      while (queue.length) {
-        await settle(queue.splice(0, MAX_BATCH));
-        await nextTurn();
-      }
-    } finally {
-      running = false;
+  const batches = consumeBatchesOnce<TicketEvent>(conn, CONSUMER, async (events, session, emitFor) => {
+    const worlds = new Map<string, TicketEvent[]>();
+    for (const e of events) {
+      const key = `${e.teamId}:${e.mode}`;
+      worlds.set(key, [...(worlds.get(key) ?? []), e]);
     }
-  }
-
-  async function settle(batch: Delivery[]): Promise<void> {
-    try {
-      await applyBatch(batch.map((d) => d.event));
-      counts.batches++;
-      counts.events += batch.length;
-      counts.largest = Math.max(counts.largest, batch.length);
-      for (const d of batch) d.resolve();
-    } catch (err) {
-      if (batch.length === 1) {
-        if (err instanceof AlreadyProcessed) batch[0]!.resolve();
-        else batch[0]!.reject(err);
-        return;
-      }
-      // One delivery at a time: a repeat is skipped, a failing event fails alone.
-      counts.split++;
-      for (const d of batch) await settle([d]);
-    }
-  }
-
-  /** Applies the events in one transaction (a repeated event id in the batch is applied once). */
-  async function applyBatch(all: TicketEvent[]): Promise<void> {
-    const seen = new Set<string>();
-    const events = all.filter((e) => !seen.has(e.id) && seen.add(e.id));
-    // Each emitted event carries its causing event's scope (emitFor, below); this one is unused.
-    await withOutbox(conn, systemEventScope(events[0]!, events[0]!.requestId), async (session, emit) => {
-      try {
-        // What consumeOnce records per event, one insert for the batch; a repeat fails it (duplicate key).
-        const processedAt = new Date();
-        await leanInsert(processedModel(conn), events.map((e) => ({ _id: `${CONSUMER}:${e.id}`, consumer: CONSUMER, eventId: e.id, processedAt })), { session });
-      } catch (err) {
-        if ((err as { code?: number }).code === 11000) throw new AlreadyProcessed('an event of the batch was processed before');
-        throw err;
-      }
-      // Events emitted for `cause` keep its team, partition and requestId, the system as actor (consumeOnceEmitting's scope).
-      const emitFor = (cause: TicketEvent): Emit => (input) => emit(input, systemEventScope(cause, cause.requestId));
-      const worlds = new Map<string, TicketEvent[]>();
-      for (const e of events) {
-        const key = `${e.teamId}:${e.mode}`;
-        worlds.set(key, [...(worlds.get(key) ?? []), e]);
-      }
-      const now = clock();
-      for (const list of worlds.values()) await applyWorld({ teamId: list[0]!.teamId, mode: list[0]!.mode }, list, session, emitFor, now);
-    });
-  }
+    const now = clock();
+    for (const list of worlds.values()) await applyWorld({ teamId: list[0]!.teamId, mode: list[0]!.mode }, list, session, emitFor, now);
+  });
 
   /** One world's (team + partition) events of the batch, in order. */
   async function applyWorld(scope: Scope, events: TicketEvent[], session: mongoose.ClientSession, emitFor: (cause: TicketEvent) => Emit, now: Date): Promise<void> {
@@ -260,18 +193,9 @@ export function ticketBatches({ conn, models, members, clock }: { conn: mongoose
 
   return {
     /** Applies a ticket event in the next batch; resolves once that batch committed (rejects if it failed). */
-    submit(event: TicketEvent): Promise<void> {
-      return new Promise<void>((resolve, reject) => {
-        queue.push({ event, resolve, reject });
-        if (!running) {
-          running = true;
-          void drain();
-        }
-      });
-    },
+    submit: (event: TicketEvent): Promise<void> => batches.submit(event),
     /** Batches committed, events in them, the largest, and batches paid again one by one (for benchmarks). */
-    stats: () => ({ ...counts }),
+    stats: () => batches.stats(),
   };
 }
 export type TicketBatches = ReturnType<typeof ticketBatches>;
-

@@ -4,7 +4,31 @@ import { leanInsert } from '../lean-reads';
 import { processedModel } from './models';
 import { withOutbox, type Emit } from './with-outbox';
 
-class AlreadyProcessed extends Error {}
+/**
+ * Thrown inside a unit of work when one of its events was applied before (a broker redelivery, a relay
+ * re-publishing after a crash): the unit rolls back. consumeOnce answers false for it; a micro-batch is
+ * applied again one event at a time, and a batch of one that throws it is acknowledged.
+ */
+export class AlreadyProcessed extends Error {
+  constructor(message = 'an event was processed before') {
+    super(message);
+  }
+}
+
+/**
+ * Records `(consumer, event.id)` in `processed_events` for each event, in one insert inside `session`
+ * (no read first, docs/adr/0045: a repeat, committed before or committing concurrently, fails it with a
+ * duplicate key, thrown as AlreadyProcessed). Built here in full: inserted lean (docs/adr/0043).
+ */
+export async function recordProcessed(conn: mongoose.Connection, consumer: string, events: EventEnvelope[], session: mongoose.ClientSession): Promise<void> {
+  const processedAt = new Date();
+  try {
+    await leanInsert(processedModel(conn), events.map((e) => ({ _id: `${consumer}:${e.id}`, consumer, eventId: e.id, processedAt })), { session });
+  } catch (err) {
+    if ((err as { code?: number }).code === 11000) throw new AlreadyProcessed();
+    throw err;
+  }
+}
 
 /** The actor of events a service publishes in reaction to another service's event. */
 export const SYSTEM_ACTOR: Actor = { type: 'system', id: null };
@@ -29,20 +53,10 @@ async function recordOnce<A extends unknown[]>(
   run: (body: (session: mongoose.ClientSession, ...rest: A) => Promise<void>) => Promise<unknown>,
   fn: (session: mongoose.ClientSession, ...rest: A) => Promise<void>,
 ): Promise<boolean> {
-  const Processed = processedModel(conn);
-  const key = `${consumer}:${event.id}`;
-  // No read first (docs/adr/0045): the record is the transaction's first write, and a repeat
-  // (committed before, or committing concurrently) fails it with a duplicate key before `fn` runs.
   try {
     await run(async (session, ...rest) => {
-      try {
-        // Built here in full: inserted lean, without mongoose hydration (docs/adr/0043).
-        await leanInsert(Processed, [{ _id: key, consumer, eventId: event.id, processedAt: new Date() }], { session });
-      } catch (err) {
-        // A delivery of the same event committed first (earlier, or concurrently).
-        if ((err as { code?: number }).code === 11000) throw new AlreadyProcessed();
-        throw err;
-      }
+      // The record is the transaction's first write: a repeat fails before `fn` runs.
+      await recordProcessed(conn, consumer, [event], session);
       await fn(session, ...rest);
     });
     return true;

@@ -43,6 +43,8 @@ export class Index {
   readonly runs: Map<string, OrderedRun>[];
   /** `unordered[n]`: field n held an array, several values or a number type a run does not order. */
   readonly unordered: boolean[];
+  /** `dotted[n]`: field n is a path into embedded documents (or arrays of them). */
+  private readonly dotted: boolean[];
 
   constructor(public readonly spec: IndexSpec) {
     this.fields = Object.keys(spec.key);
@@ -50,6 +52,7 @@ export class Index {
     this.partial = spec.partialFilterExpression ? makeQuery(spec.partialFilterExpression) : null;
     this.runs = this.fields.map(() => new Map());
     this.unordered = this.fields.map(() => false);
+    this.dotted = this.fields.map((f) => f.includes('.'));
   }
 
   get name(): string {
@@ -61,6 +64,40 @@ export class Index {
 
   entries(doc: Doc): KeyEntry[] {
     if (this.partial && !this.partial.test(doc)) return [];
+    return this.singleEntry(doc) ?? this.allEntries(doc);
+  }
+
+  /**
+   * The common case, without the general path's allocations (every insert, update and delete maintains
+   * every index): each field holds exactly one value and none is an array, so the document has exactly
+   * one entry. Null when some field is multikey (or several values sit under a dotted path).
+   */
+  private singleEntry(doc: Doc): KeyEntry[] | null {
+    const n = this.fields.length;
+    const vals: unknown[] = new Array(n);
+    const prefixes: string[] = [];
+    let k = '';
+    let allMissing = true;
+    for (let i = 0; i < n; i++) {
+      const f = this.fields[i];
+      let v: unknown;
+      if (this.dotted[i]) {
+        const found = valuesAt(doc, f);
+        if (found.length !== 1) return null;
+        v = found[0];
+      } else v = doc[f];
+      if (Array.isArray(v)) return null;
+      if (!this.unordered[i] && !orderable(v)) this.markUnordered(i);
+      if (v !== undefined) allMissing = false;
+      if (i > 0) prefixes.push(k);
+      k = i === 0 ? keyOf(v) : `${k}|${keyOf(v)}`;
+      vals[i] = v === undefined ? null : v;
+    }
+    if (this.spec.sparse && allMissing) return [];
+    return [{ k, prefixes, vals }];
+  }
+
+  private allEntries(doc: Doc): KeyEntry[] {
     const perField: { k: string; v: unknown }[][] = [];
     let allMissing = true;
     for (let i = 0; i < this.fields.length; i++) {

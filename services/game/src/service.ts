@@ -1,5 +1,5 @@
 import { GAME } from '@helpdesk/contracts';
-import { defineService } from '@helpdesk/kit';
+import { defineService, MAX_MICRO_BATCH } from '@helpdesk/kit';
 import { bossHandlers } from './boss/handlers';
 import type { Clock } from './clock';
 import { consumers } from './consumers';
@@ -38,4 +38,6 @@ export const gameService = (clock: Clock) =>
       ...summaryHandlers(rules),
     }),
     consumers,
+    // The ticket batches take what is in flight (docs/adr/0047): up to a whole batch at once.
+    prefetch: MAX_MICRO_BATCH,
   });

@@ -65,6 +65,11 @@ export interface ServiceDefinition<Ops extends Operations = Operations, M extend
   handlers(rules: R, deps: ServiceDeps<M>): Handlers<Ops>;
   /** What it reacts to: the typed subscription list of its `consumers/index.ts`. */
   consumers?(rules: R, deps: ServiceDeps<M>): Subscription[];
+  /**
+   * Events in flight to its consumers at once (the bus's prefetch; 32 by default). A consumer that
+   * applies events in micro-batches (kit's microBatches) gets batches of at most this many.
+   */
+  prefetch?: number;
   /** Started after the consumers, before listening. */
   workers?(rules: R, deps: ServiceDeps<M>): ServiceWorker[];
 }
@@ -165,7 +170,7 @@ export async function startService<Ops extends Operations, M extends Record<stri
     // Sole instance (process-local bus): every outbox row is written here, through withOutbox, which
     // wakes the relay at each commit; polling only backs that up (docs/adr/0045).
     relay = startOutboxRelay({ conn, bus: opts.bus, logger, ...(opts.bus.processLocal ? { pollIntervalMs: SOLE_INSTANCE_POLL_MS } : {}) });
-    await subscribeAll(opts.bus, def.name, def.consumers?.(built.rules, built.deps) ?? []);
+    await subscribeAll(opts.bus, def.name, def.consumers?.(built.rules, built.deps) ?? [], { prefetch: def.prefetch });
     workers.push(...(def.workers?.(built.rules, built.deps) ?? []));
     const host = opts.host ?? '127.0.0.1';
     const server = await listen(built.app, opts.port ?? 0, host);

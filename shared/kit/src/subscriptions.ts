@@ -1,5 +1,5 @@
 import { topicMatches, type EventData, type EventEnvelope, type EventType } from '@helpdesk/contracts';
-import type { ConsumeContext, EventBus } from './bus';
+import type { ConsumeContext, EventBus, SubscribeOptions } from './bus';
 
 /**
  * A service's subscriptions, one typed list (`consumers/index.ts`): `on('ticket.created', handler)`
@@ -27,7 +27,7 @@ export function onEvery(pattern: string, handler: (event: EventEnvelope, ctx: Co
  * Binds the service's queue (`helpdesk.<service>`) to every pattern of the list, and runs each event
  * through the subscriptions it matches (its exact type's first, then the patterns'). A handler that throws makes the bus retry the event.
  */
-export async function subscribeAll(bus: EventBus, service: string, subscriptions: readonly Subscription[]): Promise<void> {
+export async function subscribeAll(bus: EventBus, service: string, subscriptions: readonly Subscription[], opts: SubscribeOptions = {}): Promise<void> {
   if (!subscriptions.length) return;
   const exact = new Map<string, Subscription[]>();
   const patterns: Subscription[] = [];
@@ -38,5 +38,5 @@ export async function subscribeAll(bus: EventBus, service: string, subscriptions
   await bus.subscribe(service, [...new Set(subscriptions.map((s) => s.pattern))], async (event, ctx) => {
     for (const s of exact.get(event.type) ?? []) await s.handle(event, ctx);
     for (const s of patterns) if (topicMatches(s.pattern, event.type)) await s.handle(event, ctx);
-  });
+  }, opts);
 }

@@ -218,6 +218,39 @@ test('consumers: typed subscriptions by type and by pattern, one queue, exact ty
   }
 });
 
+test("consumers: the definition's prefetch bounds the events in flight to them at once (32 by default)", async () => {
+  const inFlightAtMost = async (prefetch: number | undefined, db: string) => {
+    const bus = new MemoryBus(logger);
+    let now = 0;
+    let most = 0;
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    const def = definition([], { prefetch, consumers: () => [onEvery('ticket.*', async () => {
+      most = Math.max(most, ++now);
+      await gate;
+      now--;
+    })] });
+    const svc = await startService(def, { mongoUrl: mongo.uri(), dbName: db, bus, tokens, logger });
+    try {
+      const snapshot = { id: 'tkt_p', title: 't', status: 'new', priority: 'normal', customerId: null, assignedTo: null, tags: [], notes: null, messageCount: 0, metadata: {}, channel: 'api', createdAt: new Date().toISOString(), updatedAt: new Date().toISOString(), resolvedAt: null, closedAt: null } as const;
+      const mk = (): EventEnvelope => ({
+        id: newId('event'), type: 'ticket.created', version: EVENT_CATALOG['ticket.created'].version, teamId: TEAM, mode: 'test',
+        occurredAt: new Date().toISOString(), requestId: null, actor: { type: 'system', id: null }, data: { ticket: snapshot },
+      });
+      await bus.publish(Array.from({ length: 100 }, mk));
+      await new Promise((r) => setTimeout(r, 50));
+      release();
+      await bus.idle();
+      return most;
+    } finally {
+      await svc.stop();
+      await bus.close();
+    }
+  };
+  expect(await inFlightAtMost(undefined, 'demo_prefetch_default')).toBe(32);
+  expect(await inFlightAtMost(64, 'demo_prefetch_64')).toBe(64);
+});
+
 test('starts in order (indexes, relay, consumers, workers, listen) and stops the workers before the connection', async () => {
   const log: string[] = [];
   const bus = new MemoryBus(logger);

@@ -26,19 +26,60 @@ export function collectionOf(model: mongoose.Model<any>): mongo.Collection {
 
 const withScope = (scope: Scope, filter: mongo.Document): mongo.Document => ({ ...filter, teamId: scope.teamId, mode: scope.mode });
 
+/** The options the one-command read below understands; anything else takes the driver's cursor. */
+const COMMAND_FIND_OPTIONS = new Set(['projection', 'sort', 'skip', 'limit', 'session']);
+/** Documents the one-command read asks for when the caller sets no limit. */
+const FIRST_BATCH = 1_000;
+
+/**
+ * A find as ONE `find` command (docs/adr/0049): the driver's FindCursor (option building, cursor
+ * state, its session and pool events) costs more CPU than the query itself on a hot read. The answer
+ * is the command's first batch when that is the whole result (the server closed the cursor). When it
+ * is not (more than the batch, or past the 16 MiB reply), the cursor is closed and the read runs again
+ * through the driver's cursor, so the answer is always complete.
+ */
+async function findAll<T>(c: mongo.Collection, filter: mongo.Document, opts: mongo.FindOptions): Promise<T[]> {
+  if (!Object.entries(opts).every(([k, v]) => v === undefined || COMMAND_FIND_OPTIONS.has(k))) {
+    return c.find(filter, opts).toArray() as Promise<T[]>;
+  }
+  const { projection, sort, skip, limit, session } = opts;
+  const batch = limit && limit > 0 ? limit : FIRST_BATCH;
+  const cmd: mongo.Document = { find: c.collectionName, filter, batchSize: batch };
+  if (projection) cmd.projection = projection;
+  if (sort) cmd.sort = sort;
+  if (skip) cmd.skip = skip;
+  if (limit) cmd.limit = limit;
+  const reply = await c.db.command(cmd, session ? { session } : {});
+  const cursor = reply.cursor as { id: unknown; firstBatch: T[] };
+  if (isZero(cursor.id)) return cursor.firstBatch;
+  await c.db.command({ killCursors: c.collectionName, cursors: [cursor.id] }, session ? { session } : {}).catch(() => undefined);
+  return c.find(filter, opts).toArray() as Promise<T[]>;
+}
+
+/** A cursor id: a number, or a bson Long when it does not fit one. */
+const isZero = (id: unknown): boolean => id === 0 || (typeof id === 'object' && id !== null && 'isZero' in id && (id as { isZero(): boolean }).isZero());
+
 /** `model.find(filter, projection).sort().skip().limit().lean()` in one scope. */
 export function leanFind<T>(model: mongoose.Model<any>, scope: Scope, filter: mongo.Document, opts: mongo.FindOptions = {}): Promise<T[]> {
-  return collectionOf(model).find(withScope(scope, filter), opts).toArray() as Promise<T[]>;
+  return findAll<T>(collectionOf(model), withScope(scope, filter), opts);
 }
 
 /** `model.findOne(filter, projection).lean()` in one scope. */
-export function leanFindOne<T>(model: mongoose.Model<any>, scope: Scope, filter: mongo.Document, opts: mongo.FindOptions = {}): Promise<T | null> {
-  return collectionOf(model).findOne(withScope(scope, filter), opts) as Promise<T | null>;
+export async function leanFindOne<T>(model: mongoose.Model<any>, scope: Scope, filter: mongo.Document, opts: mongo.FindOptions = {}): Promise<T | null> {
+  const [first] = await findAll<T>(collectionOf(model), withScope(scope, filter), { ...opts, limit: 1 });
+  return first ?? null;
 }
 
-/** `model.countDocuments(filter)` in one scope. */
-export function leanCount(model: mongoose.Model<any>, scope: Scope, filter: mongo.Document): Promise<number> {
-  return collectionOf(model).countDocuments(withScope(scope, filter));
+/**
+ * `model.countDocuments(filter)` in one scope, as ONE `count` command (docs/adr/0049) instead of the
+ * driver's aggregation cursor. A `count` with a query counts the matching documents exactly, as
+ * countDocuments does (only a `count` without a query reads collection metadata); it is refused inside
+ * transactions, which is why leanCount takes no session.
+ */
+export async function leanCount(model: mongoose.Model<any>, scope: Scope, filter: mongo.Document): Promise<number> {
+  const c = collectionOf(model);
+  const reply = await c.db.command({ count: c.collectionName, query: withScope(scope, filter) });
+  return Number(reply.n);
 }
 
 /** `findPage` through the driver: the matching count and one page of rows (`sort`, default newest first), read at once. */

@@ -192,6 +192,26 @@ test('lean reads (the driver, no mongoose Query) answer what .lean() answers, in
     expect(await leanCount(m.notes, b, {})).toBe(1);
     const page = await leanPage<NoteDoc>(m.notes, a, {}, { page: 2, pageSize: 1 }, { sort: { _id: 1 }, projection: { text: 1 } });
     expect(page).toEqual({ rows: [{ _id: 'n3', text: 'c' }], pagination: pageOf(2, 1, 2) });
+    // One find command answers when its first batch is the whole result; past it (1,000 without a limit)
+    // the read runs again through the driver's cursor: complete and in order either way.
+    const many = Array.from({ length: 1_203 }, (_, i) => ({ _id: `m${String(i).padStart(5, '0')}`, text: 'many' }));
+    await scoped(m, a).notes.insertMany(many);
+    const all = await leanFind<NoteDoc>(m.notes, a, { text: 'many' }, { sort: { _id: -1 }, projection: { _id: 1 } });
+    expect(all.map((n) => n._id)).toEqual(many.map((n) => n._id).reverse());
+    expect((await leanFind<NoteDoc>(m.notes, a, { text: 'many' }, { sort: { _id: 1 }, skip: 1_100, limit: 200 })).map((n) => n._id)).toEqual(many.slice(1_100).map((n) => n._id));
+    expect(await leanFind(m.notes, a, { text: 'many' }, { sort: { _id: 1 }, limit: 2, projection: { _id: 1 }, collation: { locale: 'simple' } })).toEqual([{ _id: 'm00000' }, { _id: 'm00001' }]);
+    // Inside a transaction they read its own writes.
+    const session = await conn.startSession();
+    try {
+      await session.withTransaction(async () => {
+        await scoped(m, a).notes.create([{ _id: 'n_txn', text: 'txn' }], { session });
+        expect(await leanFindOne(m.notes, a, { _id: 'n_txn' }, { session, projection: { text: 1 } })).toEqual({ _id: 'n_txn', text: 'txn' });
+        expect(await leanFind(m.notes, a, { text: 'txn' }, { session })).toHaveLength(1);
+      });
+    } finally {
+      await session.endSession();
+    }
+    expect(await leanFind(m.notes, a, { text: 'txn' })).toHaveLength(1);
   } finally {
     await conn.close();
   }

@@ -1,6 +1,6 @@
 import type mongoose from 'mongoose';
 import type { EventEnvelope, ListAuditLogQuery, Page } from '@helpdesk/contracts';
-import { findPage, leanInsert, newId, parameterInvalid, retrying, scoped, type RequestContext, type Scope, type Unscoped } from '@helpdesk/kit';
+import { findPage, leanInsert, microBatches, newId, parameterInvalid, retrying, scoped, type RequestContext, type Scope, type Unscoped } from '@helpdesk/kit';
 import type { MemberRules } from '../members/rules';
 import type { WorkspaceModels } from '../models';
 import { entryHash } from './chain';
@@ -51,6 +51,22 @@ export function auditLogRules({ models, members }: AuditLogRulesDeps) {
   }
 
   /**
+   * The actors' names of a batch's events, in order: one look-up per distinct actor of the batch
+   * (members' names are also kept per process, bounded, when this is the sole instance: members.nameOf).
+   */
+  function actorNamesOf(events: EventEnvelope[]): Promise<string[]> {
+    const byActor = new Map<string, Promise<string>>();
+    return Promise.all(
+      events.map((e) => {
+        const key = `${e.teamId}:${e.actor.type}:${e.actor.id ?? ''}`;
+        let name = byActor.get(key);
+        if (!name) byActor.set(key, (name = actorNameOf(e)));
+        return name;
+      }),
+    );
+  }
+
+  /**
    * Appends to one chain run one after another in this process (docs/adr/0043): concurrent events of
    * one team and partition otherwise race for the same sequence, and all but one re-read and retry
    * (under load, ~20 commands per event). Another replica's appends still race, and still retry.
@@ -75,57 +91,108 @@ export function auditLogRules({ models, members }: AuditLogRulesDeps) {
     return run;
   }
 
-  return {
-    /** Appends the event's entry at the end of its chain; a redelivered event is already there and is skipped. */
-    async record(event: EventEnvelope): Promise<void> {
-      const entries = db(event);
-      const chain = `${event.teamId}:${event.mode}`;
-      // No "already recorded?" read first: eventId is unique, so a redelivered event's insert fails
-      // as a duplicate and is recognised below (docs/adr/0045).
-      const actorName = await actorNameOf(event);
-      const append = async () => {
-        const known = ends.get(chain);
-        const last =
-          known && Date.now() - known.at < END_KEPT_MS
-            ? known
-            : await entries.findOne({}, { sequence: 1, hash: 1 }).sort({ sequence: -1 }).lean<Pick<AuditEntryDoc, 'sequence' | 'hash'>>();
-        ends.delete(chain);
-        const entry: Omit<Unscoped<AuditEntryDoc>, 'hash'> & { teamId: string; mode: 'test' | 'live' } = {
-          _id: newId('audit'),
-          teamId: event.teamId,
-          mode: event.mode,
-          eventId: event.id,
-          action: event.type,
-          resourceType: resourceTypeOf(event.type),
-          resourceId: resourceIdOf(event.type, event.data),
-          actorType: event.actor.type,
-          actorId: event.actor.id,
-          actorName,
-          details: event.data,
-          createdAt: new Date(event.occurredAt),
-          sequence: (last?.sequence ?? 0) + 1,
-          previousHash: last?.hash ?? null,
-        };
-        const { teamId: _t, mode: _m, ...doc } = entry;
-        const hash = entryHash(entry);
-        // Built here in full (and hashed as built): inserted lean, without mongoose hydration (docs/adr/0043).
-        await leanInsert(models.auditEntries, [{ ...doc, hash }], { scope: event });
-        if (ends.size >= ENDS_MAX) ends.delete(ends.keys().next().value!);
-        ends.set(chain, { sequence: entry.sequence, hash, at: Date.now() });
+  const chainOf = (e: { teamId: string; mode: string }) => `${e.teamId}:${e.mode}`;
+
+  /**
+   * Appends `events` (one chain's, in order; `names` their actors' names) at the end of the chain in
+   * ONE insert of consecutive entries: each takes the next sequence and the hash of the entry before
+   * it, exactly as appending them one by one would. The insert is ordered: if it fails (a redelivered
+   * event, another replica's append taking a sequence), the entries before the failing one are in the
+   * chain, the rest are not, and the chain's end is read again by the next append.
+   */
+  async function append(events: EventEnvelope[], names: string[]): Promise<void> {
+    const scope = { teamId: events[0]!.teamId, mode: events[0]!.mode };
+    const chain = chainOf(scope);
+    const known = ends.get(chain);
+    const last =
+      known && Date.now() - known.at < END_KEPT_MS
+        ? known
+        : await db(scope).findOne({}, { sequence: 1, hash: 1 }).sort({ sequence: -1 }).lean<Pick<AuditEntryDoc, 'sequence' | 'hash'>>();
+    ends.delete(chain);
+    let sequence = last?.sequence ?? 0;
+    let previousHash = last?.hash ?? null;
+    const docs = events.map((event, i) => {
+      const entry: Omit<Unscoped<AuditEntryDoc>, 'hash'> & { teamId: string; mode: 'test' | 'live' } = {
+        _id: newId('audit'),
+        teamId: event.teamId,
+        mode: event.mode,
+        eventId: event.id,
+        action: event.type,
+        resourceType: resourceTypeOf(event.type),
+        resourceId: resourceIdOf(event.type, event.data),
+        actorType: event.actor.type,
+        actorId: event.actor.id,
+        actorName: names[i]!,
+        details: event.data,
+        createdAt: new Date(event.occurredAt),
+        sequence: sequence + 1,
+        previousHash,
       };
-      await inTurn(chain, () =>
-        retrying(
-          () =>
-            append().catch(async (err) => {
-              // The same event appended meanwhile (a concurrent redelivery): nothing to do.
-              if (isDuplicate(err) && (await entries.exists({ eventId: event.id }))) return;
-              throw err;
-            }),
-          isDuplicate,
-          APPEND_RETRIES,
-        ),
-      );
-    },
+      const { teamId: _t, mode: _m, ...doc } = entry;
+      const hash = entryHash(entry);
+      sequence = entry.sequence;
+      previousHash = hash;
+      return { ...doc, hash };
+    });
+    // Built here in full (and hashed as built): inserted lean, without mongoose hydration (docs/adr/0043).
+    await leanInsert(models.auditEntries, docs, { scope });
+    if (ends.size >= ENDS_MAX) ends.delete(ends.keys().next().value!);
+    ends.set(chain, { sequence, hash: previousHash!, at: Date.now() });
+  }
+
+  /** One event on its own: a duplicate that is this very event is done; a lost race for a sequence reads the end again and retries. */
+  async function recordOne(event: EventEnvelope): Promise<void> {
+    // No "already recorded?" read first: eventId is unique, so a redelivered event's insert fails
+    // as a duplicate and is recognised below (docs/adr/0045).
+    const names = await actorNamesOf([event]);
+    await inTurn(chainOf(event), () =>
+      retrying(
+        () =>
+          append([event], names).catch(async (err) => {
+            // The same event appended meanwhile (a concurrent redelivery): nothing to do.
+            if (isDuplicate(err) && (await db(event).exists({ eventId: event.id }))) return;
+            throw err;
+          }),
+        isDuplicate,
+        APPEND_RETRIES,
+      ),
+    );
+  }
+
+  /**
+   * The events submitted together (kit's microBatches, docs/adr/0047), in arrival order (a repeated
+   * id counted once): their actors' names looked up once per actor, then per chain ONE insert of
+   * consecutive entries. Any failure (a redelivered event, a lost race with another replica) fails the
+   * batch, and microBatches applies it again one event at a time (recordOne), where a repeat, or an
+   * entry this batch inserted before failing, is recognised and skipped, and a race is retried.
+   */
+  const batches = microBatches<EventEnvelope>(async (all) => {
+    const seen = new Set<string>();
+    const events = all.filter((e) => !seen.has(e.id) && seen.add(e.id));
+    if (events.length === 1) return recordOne(events[0]!);
+    const names = await actorNamesOf(events);
+    const chains = new Map<string, { events: EventEnvelope[]; names: string[] }>();
+    events.forEach((e, i) => {
+      const chain = chains.get(chainOf(e)) ?? { events: [], names: [] };
+      chain.events.push(e);
+      chain.names.push(names[i]!);
+      chains.set(chainOf(e), chain);
+    });
+    // Every chain's insert settles before the batch fails: the one-by-one pass must not race them.
+    const results = await Promise.allSettled([...chains].map(([chain, c]) => inTurn(chain, () => append(c.events, c.names))));
+    const failed = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
+    if (failed) throw failed.reason;
+  });
+
+  return {
+    /**
+     * Appends the event's entry at the end of its chain, in the next micro-batch; resolves once it is
+     * recorded. A redelivered event is already there and is skipped.
+     */
+    record: (event: EventEnvelope): Promise<void> => batches.submit(event),
+
+    /** Batches recorded whole, the events in them, the largest, and batches recorded again one by one (tests, benchmarks). */
+    batchStats: () => batches.stats(),
 
     /** Newest first, in the key's partition. */
     async list(ctx: RequestContext, q: ListAuditLogQuery): Promise<Page<ReturnType<typeof auditEntryView>>> {

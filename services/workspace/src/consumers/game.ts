@@ -1,15 +1,51 @@
-import { consumeOnce, on, scoped, type ServiceDeps, type Subscription } from '@helpdesk/kit';
+import type { mongo } from 'mongoose';
+import { collectionOf, consumeBatchesOnce, on, type ServiceDeps, type Subscription, type TypedEvent } from '@helpdesk/kit';
 import type { WorkspaceModels } from '../models';
 import { teamScope } from '../team-scope';
+
+/** The consumer name progress events are de-duplicated under (`processed_events`: `workspace-game:<event id>`). */
+export const GAME_PROGRESS_CONSUMER = 'workspace-game';
+
+export type ProgressEvent = TypedEvent<'game.player.progressed'>;
+
+/**
+ * What a batch of progress events (in arrival order) leaves on each member: the newest by
+ * `occurredAt`, the later arrival among equals, exactly what applying them one by one under the
+ * `progressAt` guard leaves. Keyed by `teamId:memberId`.
+ */
+export function latestProgress(events: ProgressEvent[]): Map<string, ProgressEvent> {
+  const latest = new Map<string, ProgressEvent>();
+  for (const e of events) {
+    const key = `${e.teamId}:${e.data.memberId}`;
+    const cur = latest.get(key);
+    if (!cur || Date.parse(e.occurredAt) >= Date.parse(cur.occurredAt)) latest.set(key, e);
+  }
+  return latest;
+}
 
 /**
  * Members' `level` and `xp` follow the game: the live partition's game world is the team's (the test
  * partition plays a separate world, docs/adr/0033), so only its progress is written on the member.
+ *
+ * In micro-batches (kit's consumeBatchesOnce, docs/adr/0047): the events that arrive together are
+ * recorded in `processed_events` (one insert; a redelivery fails the batch, which is then applied one
+ * event at a time and the repeat skipped) and applied in ONE bulk write of one update per member, all
+ * in one transaction. Progress is written with the event's `occurredAt` as `progressAt`, and only over
+ * progress no newer than it: an older event arriving late (redelivered, or overtaken by a concurrent
+ * delivery) never overwrites newer progress.
  */
-export const gameProgress = ({ conn, models }: ServiceDeps<WorkspaceModels>): Subscription =>
-  on('game.player.progressed', async (e) => {
-    if (e.mode !== 'live') return;
-    await consumeOnce(conn, 'workspace-game', e, async (session) => {
-      await scoped(models, teamScope(e)).members.updateOne({ _id: e.data.memberId }, { $set: { level: e.data.level, xp: e.data.xp } }, { session });
+export function gameProgress({ conn, models }: ServiceDeps<WorkspaceModels>): Subscription {
+  const batches = consumeBatchesOnce<ProgressEvent>(conn, GAME_PROGRESS_CONSUMER, async (events, session) => {
+    const ops = [...latestProgress(events).values()].map((e): mongo.AnyBulkWriteOperation => {
+      const progressAt = new Date(e.occurredAt);
+      // Members are stored under the team scope (../team-scope.ts), spread into every filter.
+      const filter: mongo.Document = { _id: e.data.memberId, $or: [{ progressAt: null }, { progressAt: { $lte: progressAt } }], ...teamScope(e) };
+      return { updateOne: { filter, update: { $set: { level: e.data.level, xp: e.data.xp, progressAt } } } };
     });
+    await collectionOf(models.members).bulkWrite(ops, { session, ordered: true });
   });
+  return on('game.player.progressed', async (e) => {
+    if (e.mode !== 'live') return;
+    await batches.submit(e);
+  });
+}

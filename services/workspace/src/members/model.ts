@@ -19,6 +19,8 @@ export interface MemberDoc {
   /** From game events once the game service exists; 1 and 0 until then. */
   level: number;
   xp: number;
+  /** When the game's progress now on the member (`level`, `xp`) occurred: older progress arriving later is not written (consumers/game.ts). */
+  progressAt?: Date | null;
   joinedAt: Date;
   updatedAt: Date;
 }
@@ -35,6 +37,7 @@ const memberSchema = new mongoose.Schema<MemberDoc>(
     preferences: { boringMode: { type: Boolean, required: true, default: false } },
     level: { type: Number, required: true, default: 1 },
     xp: { type: Number, required: true, default: 0 },
+    progressAt: { type: Date, default: null },
     joinedAt: { type: Date, required: true },
     updatedAt: { type: Date, required: true },
   },

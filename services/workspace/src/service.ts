@@ -1,5 +1,5 @@
 import { VIEWS, VIEWS_INTERNAL, WIDGET_CONFIG, WORKSPACE, WORKSPACE_INTERNAL } from '@helpdesk/contracts';
-import { defineService } from '@helpdesk/kit';
+import { defineService, MAX_MICRO_BATCH } from '@helpdesk/kit';
 import { consumers } from './consumers';
 import { auditLogHandlers } from './audit-log/handlers';
 import { billingHandlers, billingInternalHandlers } from './billing/handlers';
@@ -48,4 +48,6 @@ export const workspaceService = (settings: WorkspaceSettings) =>
       ...savedViewHandlers(rules),
     }),
     consumers,
+    // The audit log and members' progress take what is in flight as one batch (docs/adr/0050).
+    prefetch: MAX_MICRO_BATCH,
   });

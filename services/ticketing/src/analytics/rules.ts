@@ -12,7 +12,8 @@ import {
   type SlaTierInput,
   type TicketSnapshot,
 } from '@helpdesk/contracts';
-import { parameterInvalid, parameterMissing, scoped, type RequestContext } from '@helpdesk/kit';
+import { collectionOf, microBatches, parameterInvalid, parameterMissing, scoped, type RequestContext, type Scope } from '@helpdesk/kit';
+import type { mongo } from 'mongoose';
 import type { Clock } from '../clock';
 import type { TicketingModels } from '../models';
 
@@ -58,6 +59,60 @@ function days(start: Date, end: Date): string[] {
   return out;
 }
 
+const DUPLICATE_KEY = 11000;
+
+/** One change to the ticket facts: a ticket's snapshot (with a reply it carries), or its deletion. */
+export type FactChange =
+  | { event: EventEnvelope; ticket: TicketSnapshot; reply?: { at: string } }
+  | { event: EventEnvelope; forget: string };
+
+type FactState = ReturnType<typeof factStateOf>;
+type FactOp =
+  | { kind: 'fact'; scope: Scope; id: string; state: FactState; upsert: boolean }
+  | { kind: 'reply'; scope: Scope; id: string; at: Date }
+  | { kind: 'forget'; scope: Scope; id: string };
+
+/** A fact's fields from a ticket snapshot. */
+function factStateOf(ticket: TicketSnapshot) {
+  const sla = (ticket as TicketSnapshot & { sla?: SlaTierInput | null }).sla;
+  return {
+    status: ticket.status,
+    priority: ticket.priority,
+    assignedTo: ticket.assignedTo ?? null,
+    createdAt: new Date(ticket.createdAt),
+    closedAt: ticket.closedAt ? new Date(ticket.closedAt) : null,
+    slaTier: slaTierOf(sla),
+    revision: ticket.revision ?? 0,
+  };
+}
+
+/**
+ * A batch's operation as the driver writes it, its scope in the filter (the facts are written
+ * straight through the driver: values stored as built, nothing to cast). The same updates as
+ * `applyTicket`'s: the snapshot when at least as new as the fact, the earliest first response.
+ */
+function writeOf(op: FactOp): mongo.AnyBulkWriteOperation {
+  const scoped: mongo.Document = { _id: op.id, teamId: op.scope.teamId, mode: op.scope.mode };
+  switch (op.kind) {
+    case 'fact':
+      return op.upsert
+        ? { updateOne: { filter: { ...scoped, revision: { $lte: op.state.revision } }, update: { $set: op.state, $setOnInsert: { firstResponseAt: null } }, upsert: true } }
+        : { updateOne: { filter: { ...scoped, revision: { $lte: op.state.revision } }, update: { $set: op.state } } };
+    case 'reply':
+      return { updateOne: { filter: { ...scoped, $or: [{ firstResponseAt: null }, { firstResponseAt: { $gt: op.at } }] }, update: { $set: { firstResponseAt: op.at } } } };
+    case 'forget':
+      return { deleteOne: { filter: scoped } };
+  }
+}
+
+/** The index in its bulk of the operation an ordered bulk write stopped at with a duplicate key, if that is why it failed. */
+function duplicateKeyAt(err: unknown): number | undefined {
+  const writeErrors = (err as { writeErrors?: unknown }).writeErrors;
+  const list = (Array.isArray(writeErrors) ? writeErrors : writeErrors ? [writeErrors] : []) as { index?: number; code?: number }[];
+  if (list.length !== 1 || list[0]!.code !== DUPLICATE_KEY || typeof list[0]!.index !== 'number') return undefined;
+  return list[0]!.index;
+}
+
 /** Analytics over the partition's ticket facts (docs/adr/0030). */
 export function analyticsRules({ models, clock }: { models: TicketingModels; clock: Clock }) {
   /** Members' names from ticketing's member projection (members are per team, not per partition). */
@@ -66,6 +121,66 @@ export function analyticsRules({ models, clock }: { models: TicketingModels; clo
     const rows = await models.memberRefs.find({ _id: { $in: ids }, teamId }, { name: 1 }).lean<{ _id: string; name: string }[]>();
     return new Map(rows.map((r) => [r._id, r.name]));
   }
+
+  /**
+   * A batch of fact changes, in arrival order, as one ordered bulk write (one command in the common
+   * case). Per ticket (and partition), the snapshots that arrive together before a deletion of it
+   * make one conditional upsert: the highest revision of them (the later one on a tie, as applied one
+   * by one), at the place of the first; their replies one first-response update (the earliest), after
+   * it. A deletion stays where it arrived. The same facts as `applyTicket` one event at a time.
+   *
+   * A conditional upsert whose fact exists with a newer revision fails with a duplicate key (as
+   * `applyTicket`'s first update does): the write stops there (ordered), that upsert is applied again
+   * as a plain conditional update (a fact another writer inserted meanwhile, older, is then
+   * overwritten; a newer one is left alone) and the rest of the batch follows, one more command each time.
+   */
+  async function applyFacts(changes: readonly FactChange[]): Promise<void> {
+    const ops: FactOp[] = [];
+    const facts = new Map<string, Extract<FactOp, { kind: 'fact' }>>();
+    const replies = new Map<string, Extract<FactOp, { kind: 'reply' }>>();
+    for (const c of changes) {
+      const scope = { teamId: c.event.teamId, mode: c.event.mode };
+      if ('forget' in c) {
+        const key = `${scope.teamId}:${scope.mode}:${c.forget}`;
+        facts.delete(key);
+        replies.delete(key);
+        ops.push({ kind: 'forget', scope, id: c.forget });
+        continue;
+      }
+      const key = `${scope.teamId}:${scope.mode}:${c.ticket.id}`;
+      const state = factStateOf(c.ticket);
+      const fact = facts.get(key);
+      if (!fact) {
+        const op = { kind: 'fact' as const, scope, id: c.ticket.id, state, upsert: true };
+        facts.set(key, op);
+        ops.push(op);
+      } else if (state.revision >= fact.state.revision) fact.state = state;
+      if (c.reply) {
+        const at = new Date(c.reply.at);
+        const reply = replies.get(key);
+        if (!reply) {
+          const op = { kind: 'reply' as const, scope, id: c.ticket.id, at };
+          replies.set(key, op);
+          ops.push(op);
+        } else if (at < reply.at) reply.at = at;
+      }
+    }
+    const c = collectionOf(models.ticketFacts);
+    let rest = ops;
+    while (rest.length) {
+      try {
+        await c.bulkWrite(rest.map(writeOf), { ordered: true });
+        return;
+      } catch (err) {
+        const at = duplicateKeyAt(err);
+        const op = at === undefined ? undefined : rest[at];
+        if (!op || op.kind !== 'fact' || !op.upsert) throw err;
+        rest = [{ ...op, upsert: false }, ...rest.slice(at! + 1)];
+      }
+    }
+  }
+
+  const facts = microBatches(applyFacts);
 
   return {
     async overview(ctx: RequestContext, q: AnalyticsQuery): Promise<AnalyticsView> {
@@ -164,29 +279,20 @@ export function analyticsRules({ models, clock }: { models: TicketingModels; clo
     },
 
     /**
-     * Every ticket event: the ticket's state from its snapshot when its revision is at least the fact's
-     * (events arrive out of order, and two writes can share an updatedAt),
-     * and the first public agent/AI reply. Idempotent (a redelivery or a late older event changes nothing).
+     * One ticket event applied on its own: the ticket's state from its snapshot when its revision is
+     * at least the fact's (events arrive out of order, and two writes can share an updatedAt), and the
+     * first public agent/AI reply. Idempotent (a redelivery or a late older event changes nothing).
+     * The consumers go through `facts` (the same rule, in micro-batches); this is the rule one by one.
      */
     async applyTicket(e: EventEnvelope, ticket: TicketSnapshot, reply?: { at: string }): Promise<void> {
       const db = scoped(models, { teamId: e.teamId, mode: e.mode });
-      const revision = ticket.revision ?? 0;
-      const sla = (ticket as TicketSnapshot & { sla?: SlaTierInput | null }).sla;
-      const state = {
-        status: ticket.status,
-        priority: ticket.priority,
-        assignedTo: ticket.assignedTo ?? null,
-        createdAt: new Date(ticket.createdAt),
-        closedAt: ticket.closedAt ? new Date(ticket.closedAt) : null,
-        slaTier: slaTierOf(sla),
-        revision,
-      };
+      const state = factStateOf(ticket);
       // One command in the common case: update the fact if this snapshot is at least as new, else insert it.
-      const newer = { _id: ticket.id, revision: { $lte: revision } };
+      const newer = { _id: ticket.id, revision: { $lte: state.revision } };
       try {
         await db.ticketFacts.updateOne(newer, { $set: state, $setOnInsert: { firstResponseAt: null } }, { upsert: true });
       } catch (err) {
-        if ((err as { code?: number }).code !== 11000) throw err;
+        if ((err as { code?: number }).code !== DUPLICATE_KEY) throw err;
         // The fact exists: newer than this snapshot (nothing to do), or inserted by another event of
         // this ticket at the same moment (then apply this one over it if it is newer).
         await db.ticketFacts.updateOne(newer, { $set: state });
@@ -196,6 +302,15 @@ export function analyticsRules({ models, clock }: { models: TicketingModels; clo
         await db.ticketFacts.updateOne({ _id: ticket.id, $or: [{ firstResponseAt: null }, { firstResponseAt: { $gt: at } }] }, { $set: { firstResponseAt: at } });
       }
     },
+
+    /**
+     * The consumers' way in (docs/adr/0030): the fact changes that arrive together (what the bus has in
+     * flight) are applied as ONE ordered bulk write, with the rule of `applyTicket`; each submitter
+     * resolves once its batch is written. See `applyFacts`.
+     */
+    facts,
+    /** `applyFacts` of one batch, for the consumers' micro-batches and tests. */
+    applyFacts,
 
     async forgetTicket(e: EventEnvelope, ticketId: string): Promise<void> {
       await scoped(models, { teamId: e.teamId, mode: e.mode }).ticketFacts.deleteOne({ _id: ticketId });

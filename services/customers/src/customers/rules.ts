@@ -2,6 +2,7 @@ import type mongoose from 'mongoose';
 import type { CreateCustomerInput, CustomerSnapshot, ListCustomersQuery, MessageSnapshot, Page, UpdateCustomerInput } from '@helpdesk/contracts';
 import {
   changeSet,
+  collectionOf,
   conflictOnDuplicate,
   escapeRegex,
   eventScopeOf,
@@ -244,6 +245,18 @@ export function customerRules({ conn, models, statuses, customFields }: Customer
     /** ticketCount += delta; a customer that does not exist (any more) is left alone. */
     async adjustTicketCount(scope: Scope, customerId: string, delta: number, session: mongoose.ClientSession): Promise<void> {
       await scoped(models, scope).customers.updateOne({ _id: customerId }, { $inc: { ticketCount: delta } }, { session });
+    },
+
+    /**
+     * Many `adjustTicketCount`s in one command (an ordered bulk of `$inc` updates, each customer in its
+     * own team and partition; a customer that does not exist is left alone). Nothing when empty.
+     */
+    async adjustTicketCounts(adjustments: readonly { scope: Scope; customerId: string; delta: number }[], session: mongoose.ClientSession): Promise<void> {
+      if (!adjustments.length) return;
+      await collectionOf(models.customers).bulkWrite(
+        adjustments.map((a) => ({ updateOne: { filter: { _id: a.customerId, teamId: a.scope.teamId, mode: a.scope.mode } as mongoose.mongo.Document, update: { $inc: { ticketCount: a.delta } } } })),
+        { session, ordered: true },
+      );
     },
 
     /**

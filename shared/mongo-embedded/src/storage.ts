@@ -130,15 +130,35 @@ export class Index {
   }
 
   add(id: string, doc: Doc): void {
-    for (const e of this.entries(doc)) {
+    this.addEntries(id, this.entries(doc));
+  }
+
+  remove(id: string, doc: Doc): void {
+    this.removeEntries(id, this.entries(doc));
+  }
+
+  /**
+   * `doc` replaces `old` under the same id. Most updates leave an index's fields as they were (a
+   * status change touches one index of a dozen): then the entry is the same key and nothing moves.
+   */
+  replace(id: string, old: Doc, doc: Doc): void {
+    const before = this.entries(old);
+    const after = this.entries(doc);
+    if (before.length === 1 && after.length === 1 && before[0].k === after[0].k) return;
+    this.removeEntries(id, before);
+    this.addEntries(id, after);
+  }
+
+  private addEntries(id: string, entries: KeyEntry[]): void {
+    for (const e of entries) {
       addTo(this.map, e.k, id);
       for (let n = 0; n < e.prefixes.length; n++) addTo(this.prefixes[n], e.prefixes[n], id);
       this.eachRun(e, (run, v) => run.insert(v, id));
     }
   }
 
-  remove(id: string, doc: Doc): void {
-    for (const e of this.entries(doc)) {
+  private removeEntries(id: string, entries: KeyEntry[]): void {
+    for (const e of entries) {
       removeFrom(this.map, e.k, id);
       for (let n = 0; n < e.prefixes.length; n++) removeFrom(this.prefixes[n], e.prefixes[n], id);
       this.eachRun(e, (run, v) => run.remove(v, id));
@@ -349,9 +369,11 @@ export class Collection {
   putRaw(doc: Doc): void {
     const id = keyOf(doc._id);
     const old = this.docs.get(id);
-    if (old) for (const ix of this.indexes.values()) ix.remove(id, old);
     this.docs.set(id, doc);
-    for (const ix of this.indexes.values()) ix.add(id, doc);
+    for (const ix of this.indexes.values()) {
+      if (old) ix.replace(id, old, doc);
+      else ix.add(id, doc);
+    }
   }
 
   removeRaw(id: string): Doc | undefined {
@@ -863,17 +885,17 @@ export class Engine {
     const ops: JournalOp[] = [];
     for (const [c, w] of txn.writes) {
       const coll = c.dropped ? this.ensureColl(c.db, c.name) : c;
-      const removed = new Map<string, Doc>();
-      for (const id of w.keys()) {
-        const old = coll.removeRaw(id);
-        if (old) removed.set(id, old);
-      }
+      // Unique keys were checked and reserved as the transaction wrote, so each write lands on its own:
+      // an update keeps its place and the index entries it did not change (putRaw).
       for (const [id, d] of w) {
         this.touched(coll, id);
         if (d) {
           coll.putRaw(d);
           ops.push({ o: 'r', ns: coll.ns, d });
-        } else if (removed.has(id)) ops.push({ o: 'd', ns: coll.ns, id: removed.get(id)!._id });
+        } else {
+          const old = coll.removeRaw(id);
+          if (old) ops.push({ o: 'd', ns: coll.ns, id: old._id });
+        }
       }
     }
     this.release(txn);

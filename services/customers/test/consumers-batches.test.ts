@@ -5,7 +5,7 @@
  */
 import type { EventEnvelope } from '@helpdesk/contracts';
 import { newId } from '@helpdesk/kit';
-import { envelope, messageFixture, startServiceHarness, ticketFixture } from '@helpdesk/testing';
+import { commandsSent, envelope, messageFixture, startServiceHarness, ticketFixture, withCommandMonitoring } from '@helpdesk/testing';
 import { startCustomers } from '../src';
 import { ticketConsumers } from '../src/consumers/tickets';
 import { TEAM_A, TEAM_B, type Harness } from './helpers';
@@ -13,27 +13,13 @@ import { TEAM_A, TEAM_B, type Harness } from './helpers';
 let h: Harness;
 beforeAll(async () => {
   // The harness of ./helpers, with the driver's command monitoring on (what the connection sends is counted).
-  h = await startServiceHarness((opts) => startCustomers({ ...opts, mongoUrl: withMonitoring(opts.mongoUrl) }), { observe: ['customer.#'] });
+  h = await startServiceHarness((opts) => startCustomers({ ...opts, mongoUrl: withCommandMonitoring(opts.mongoUrl) }), { observe: ['customer.#'] });
 }, 30_000);
 afterAll(() => h?.stop());
 
-const withMonitoring = (url: string) => `${url}${url.includes('?') ? '&' : '?'}monitorCommands=true`;
-
 /** The commands the service's connection sends while `fn` runs (`name collection`), the outbox relay's own left out. */
 async function commandsOf(fn: () => Promise<unknown>): Promise<string[]> {
-  const client = h.svc.conn.getClient();
-  const seen: string[] = [];
-  const listen = (e: { commandName: string; command: Record<string, unknown> }) => {
-    const coll = e.command[e.commandName];
-    seen.push(typeof coll === 'string' ? `${e.commandName} ${coll}` : e.commandName);
-  };
-  client.on('commandStarted', listen);
-  try {
-    await fn();
-  } finally {
-    client.off('commandStarted', listen);
-  }
-  return seen.filter((c) => !/ outbox$|outbox_lease/.test(c) || c.startsWith('insert'));
+  return (await commandsSent(h.svc.conn, fn)).filter((c) => !/ outbox$|outbox_lease/.test(c) || c.startsWith('insert'));
 }
 
 const A = { teamId: TEAM_A };

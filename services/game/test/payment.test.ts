@@ -1,4 +1,4 @@
-import { envelope, startServiceHarness } from '@helpdesk/testing';
+import { commandsSent, envelope, startServiceHarness, withCommandMonitoring } from '@helpdesk/testing';
 import { startGame } from '../src';
 import { closeCustomerTicket, closeCustomerTickets, created, closedBy, customerTicket, DAY, joinMember, TEAM_A, TestClock, type Harness } from './helpers';
 
@@ -10,31 +10,15 @@ let h: Harness;
 beforeAll(async () => {
   // The harness of ./helpers, with the driver's command monitoring on (what the connection sends is counted).
   const clock = new TestClock(new Date('2026-11-24T10:00:00Z'));
-  const started = await startServiceHarness((opts) => startGame({ ...opts, mongoUrl: withMonitoring(opts.mongoUrl), clock: clock.read }), { observe: ['game.#'] });
+  const started = await startServiceHarness((opts) => startGame({ ...opts, mongoUrl: withCommandMonitoring(opts.mongoUrl), clock: clock.read }), { observe: ['game.#'] });
   h = Object.assign(started, { clock });
 });
 afterAll(() => h?.stop());
 
 const live = { teamId: TEAM_A, mode: 'live' as const };
 
-const withMonitoring = (url: string) => `${url}${url.includes('?') ? '&' : '?'}monitorCommands=true`;
-
 /** The commands the game's connection sends while `fn` runs (names, in order). */
-async function commandsOf(fn: () => Promise<unknown>): Promise<string[]> {
-  const client = h.svc.conn.getClient();
-  const seen: string[] = [];
-  const listen = (e: { commandName: string; command: Record<string, unknown> }) => {
-    const coll = e.command[e.commandName];
-    seen.push(typeof coll === 'string' ? `${e.commandName} ${coll}` : e.commandName);
-  };
-  client.on('commandStarted', listen);
-  try {
-    await fn();
-  } finally {
-    client.off('commandStarted', listen);
-  }
-  return seen;
-}
+const commandsOf = (fn: () => Promise<unknown>) => commandsSent(h.svc.conn, fn);
 
 describe('a paying close', () => {
   it('is at most 11 store commands in the consumer, one transaction (18 before docs/adr/0044)', async () => {

@@ -5,7 +5,7 @@
  */
 import type { EventEnvelope } from '@helpdesk/contracts';
 import { collectionOf } from '@helpdesk/kit';
-import { logger, startServiceHarness, tokens } from '@helpdesk/testing';
+import { commandsSent, logger, startServiceHarness, tokens, withCommandMonitoring } from '@helpdesk/testing';
 import { startTicketing } from '../src';
 import type { FactChange } from '../src/analytics/rules';
 import { FakeCustomers } from './fake-customers';
@@ -15,27 +15,14 @@ let h: Harness;
 beforeAll(async () => {
   // The harness of ./helpers, with the driver's command monitoring on (what the connection sends is counted).
   const customers = await new FakeCustomers(tokens, logger).start();
-  const started = await startServiceHarness((opts) => startTicketing({ ...opts, mongoUrl: withMonitoring(opts.mongoUrl), customersUrl: customers.url }), { observe: ['ticket.*'] });
+  const started = await startServiceHarness((opts) => startTicketing({ ...opts, mongoUrl: withCommandMonitoring(opts.mongoUrl), customersUrl: customers.url }), { observe: ['ticket.*'] });
   h = { ...started, customers, stop: async () => (await started.stop(), await customers.stop()) };
 }, 30_000);
 afterAll(() => h?.stop());
 
-const withMonitoring = (url: string) => `${url}${url.includes('?') ? '&' : '?'}monitorCommands=true`;
-
 /** The commands ticketing's connection sends to `ticket_facts` while `fn` runs (names, in order). */
 async function factCommandsOf(fn: () => Promise<unknown>): Promise<string[]> {
-  const client = h.svc.conn.getClient();
-  const seen: string[] = [];
-  const listen = (e: { commandName: string; command: Record<string, unknown> }) => {
-    if (e.command[e.commandName] === 'ticket_facts') seen.push(e.commandName);
-  };
-  client.on('commandStarted', listen);
-  try {
-    await fn();
-  } finally {
-    client.off('commandStarted', listen);
-  }
-  return seen;
+  return (await commandsSent(h.svc.conn, fn)).filter((c) => c.endsWith(' ticket_facts')).map((c) => c.split(' ')[0]!);
 }
 
 const analytics = () => h.svc.rules.analytics;

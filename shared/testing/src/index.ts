@@ -5,3 +5,4 @@ export * from './eventually';
 export * from './events';
 export * from './webhook-receiver';
 export * from './openapi-check';
+export * from './commands';

@@ -1,6 +1,6 @@
 /**
  * The ticket facts in micro-batches (docs/adr/0030): what arrives together is one ordered bulk write,
- * with the rule applied one by one (`applyTicket`): the highest revision wins, the earliest public
+ * with the rule applied one by one (batches of one): the highest revision wins, the earliest public
  * reply is the first response, a deletion forgets the fact. ticket.closed is not consumed.
  */
 import type { EventEnvelope } from '@helpdesk/contracts';
@@ -39,13 +39,9 @@ function changeOf(e: EventEnvelope<any>): FactChange {
   return { event: e, ticket: e.data.ticket, reply };
 }
 
-/** The rule one event at a time, in the given order. */
+/** The rule one event at a time, in the given order (a batch of one each). */
 async function oneByOne(events: EventEnvelope<any>[]) {
-  for (const e of events) {
-    const c = changeOf(e);
-    if ('forget' in c) await analytics().forgetTicket(e, c.forget);
-    else await analytics().applyTicket(e, c.ticket, c.reply);
-  }
+  for (const e of events) await analytics().applyFacts([changeOf(e)]);
 }
 
 /** Three tickets' lives through the API (updates, agent and customer replies, a close, a deletion): their ids and events. */
@@ -152,12 +148,14 @@ test('a duplicate key from a fact inserted meanwhile by another writer: this new
   // fact, then the batch's upsert fails as MongoDB's would when both inserted.
   const coll = collectionOf(h.svc.conn.models.TicketFact!);
   const spy = jest.spyOn(coll, 'bulkWrite').mockImplementationOnce(async () => {
-    await analytics().applyTicket(createdA, createdA.data.ticket);
+    // The other writer's batch of one (the spy's second call, the real bulk write).
+    await analytics().applyFacts([changeOf(createdA)]);
     throw Object.assign(new Error('E11000 duplicate key error collection: ticket_facts'), { code: 11000, writeErrors: [{ index: 0, code: 11000 }] });
   });
   try {
     await analytics().applyFacts([lastOfA, ...ofB].map(changeOf));
-    expect(spy).toHaveBeenCalledTimes(2);
+    // The batch's write (failed), the other writer's, then the batch again from the failed upsert on.
+    expect(spy).toHaveBeenCalledTimes(3);
   } finally {
     spy.mockRestore();
   }

@@ -3,6 +3,7 @@
  * hands to concurrent handlers: the newest revision wins whatever the order, even when two writes
  * share an updatedAt (a controlled clock, or one millisecond).
  */
+import { collectionOf } from '@helpdesk/kit';
 import { useHarness, type Harness } from './helpers';
 
 let h: Harness;
@@ -35,7 +36,7 @@ test('the public ticket does not carry the revision; its events do', async () =>
 test('the created event applied after the update does not undo it', async () => {
   const { id, created, updated } = await createdThenPending();
   await forget(id);
-  const apply = (e: typeof created) => h.svc.rules.analytics.applyTicket(e, e.data.ticket);
+  const apply = (e: typeof created) => h.svc.rules.analytics.applyFacts([{ event: e, ticket: e.data.ticket }]);
   await apply(updated);
   await apply(created);
   expect(await factOf(id)).toMatchObject({ status: 'pending', revision: 1 });
@@ -45,7 +46,7 @@ test('both events at once on a ticket without a fact: the newer one wins, in eit
   const { id, created, updated } = await createdThenPending();
   for (let round = 0; round < 20; round++) {
     await forget(id);
-    const apply = (e: typeof created) => h.svc.rules.analytics.applyTicket(e, e.data.ticket);
+    const apply = (e: typeof created) => h.svc.rules.analytics.applyFacts([{ event: e, ticket: e.data.ticket }]);
     await Promise.all(round % 2 ? [apply(created), apply(updated)] : [apply(updated), apply(created)]);
     expect(await factOf(id)).toMatchObject({ status: 'pending', revision: 1 });
   }
@@ -57,13 +58,11 @@ test('both events at once on a ticket without a fact: the newer one wins, in eit
  * is staged here: the first upsert lets the other event's write land, then fails as MongoDB would).
  */
 describe('a duplicate key on the first upsert', () => {
-  const raceOnce = (other: () => Promise<void>) => {
-    const model = h.svc.conn.models.TicketFact;
-    return jest.spyOn(model, 'updateOne').mockImplementationOnce((async () => {
+  const raceOnce = (other: () => Promise<void>) =>
+    jest.spyOn(collectionOf(h.svc.conn.models.TicketFact!), 'bulkWrite').mockImplementationOnce((async () => {
       await other();
-      throw Object.assign(new Error('E11000 duplicate key error collection: ticket_facts'), { code: 11000 });
+      throw Object.assign(new Error('E11000 duplicate key error collection: ticket_facts'), { code: 11000, writeErrors: [{ index: 0, code: 11000 }] });
     }) as never);
-  };
 
   test.each([
     ['an older event inserted the fact: the newer snapshot is applied by the retry', 'created', 'updated'],
@@ -71,7 +70,7 @@ describe('a duplicate key on the first upsert', () => {
   ] as const)('after %s', async (_what, first, racing) => {
     const events = await createdThenPending();
     await forget(events.id);
-    const apply = (e: typeof events.created) => h.svc.rules.analytics.applyTicket(e, e.data.ticket);
+    const apply = (e: typeof events.created) => h.svc.rules.analytics.applyFacts([{ event: e, ticket: e.data.ticket }]);
     const spy = raceOnce(() => apply(events[first]));
     try {
       await apply(events[racing]);

@@ -4,16 +4,11 @@ import { entryHash } from '../src/audit-log/chain';
 import type { AuditEntryDoc } from '../src/audit-log/model';
 import { auditLogRules } from '../src/audit-log/rules';
 import { workspaceModels } from '../src/models';
-import { startHarness, type Harness } from './helpers';
+import { useHarness, type Harness } from './helpers';
 
 /** The audit log in micro-batches (docs/adr/0047): per chain one insert of consecutive entries, exactly as one by one. */
 let h: Harness;
-beforeAll(async () => {
-  h = await startHarness();
-});
-afterAll(async () => {
-  await h?.stop();
-});
+useHarness((started) => (h = started));
 afterEach(() => jest.restoreAllMocks());
 
 const newTeam = () => `b7f3c1d2-0000-4000-8000-${Math.floor(Math.random() * 1e12).toString().padStart(12, '0')}`;

@@ -1,16 +1,11 @@
 import { EVENT_CATALOG, type EventEnvelope } from '@helpdesk/contracts';
 import { newId } from '@helpdesk/kit';
 import { entryHash } from '../src/audit-log/chain';
-import { startHarness, TEAM_A, type Harness } from './helpers';
+import { useHarness, TEAM_A, type Harness } from './helpers';
 
 /** The audit log's chain under concurrent events of one team (docs/adr/0023, 0043). */
 let h: Harness;
-beforeAll(async () => {
-  h = await startHarness();
-});
-afterAll(async () => {
-  await h?.stop();
-});
+useHarness((started) => (h = started));
 
 const event = (i: number): EventEnvelope => ({
   id: newId('event'),

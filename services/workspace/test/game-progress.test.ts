@@ -3,16 +3,11 @@ import { collectionOf, newId, processedModel, type ServiceDeps } from '@helpdesk
 import { gameProgress, latestProgress, type ProgressEvent } from '../src/consumers/game';
 import type { MemberDoc } from '../src/members/model';
 import { workspaceModels, type WorkspaceModels } from '../src/models';
-import { startHarness, TEAM_A, type Harness } from './helpers';
+import { useHarness, TEAM_A, type Harness } from './helpers';
 
 /** Members' level and xp from `game.player.progressed`, in micro-batches (kit consumeBatchesOnce, docs/adr/0047). */
 let h: Harness;
-beforeAll(async () => {
-  h = await startHarness();
-});
-afterAll(async () => {
-  await h?.stop();
-});
+useHarness((started) => (h = started));
 afterEach(() => jest.restoreAllMocks());
 
 const T0 = Date.UTC(2026, 2, 1);

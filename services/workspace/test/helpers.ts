@@ -8,3 +8,15 @@ export type Harness = ServiceHarness<WorkspaceRules>;
 /** The workspace service on the shared harness; records every event it publishes. */
 export const startHarness = (): Promise<Harness> =>
   startServiceHarness(startWorkspace, { observe: ['member.#', 'invite.#', 'settings.#', 'feature_flags.#', 'api_key.#'] });
+
+/** One workspace for the file's tests: started before them (handed to `ready`), stopped after them. */
+export function useHarness(ready: (h: Harness) => void): void {
+  let h: Harness | undefined;
+  beforeAll(async () => {
+    h = await startHarness();
+    ready(h);
+  });
+  afterAll(async () => {
+    await h?.stop();
+  });
+}

@@ -1,16 +1,11 @@
-import { expectError, startHarness, TEAM_A, TEAM_B, type Harness } from './helpers';
+import { expectError, useHarness, TEAM_A, TEAM_B, type Harness } from './helpers';
 
 /** The gateway's questions (docs/adr/0012, 0013), asked with a token it mints for the team. */
 let h: Harness;
 const gateway = (teamId = TEAM_A) => ({ as: { teamId, mode: 'live' as const, keyType: 'internal' as const, permissions: [], memberId: null } });
 const owner = { name: 'Olga Owner', email: 'Olga@Example.com', teamName: 'Team A', teamSlug: 'team-a' };
 
-beforeAll(async () => {
-  h = await startHarness();
-});
-afterAll(async () => {
-  await h?.stop();
-});
+useHarness((started) => (h = started));
 
 test('a team without an owner has no settings and no member: the look-up says so', async () => {
   const r = await h.api('GET', '/internal/access?memberId=mem_nobody0000000000000000', gateway(TEAM_B));

@@ -242,14 +242,9 @@ export function customerRules({ conn, models, statuses, customFields }: Customer
 
     // ---------- derived from ticket events (consumers/tickets.ts), inside the consumer's transaction ----------
 
-    /** ticketCount += delta; a customer that does not exist (any more) is left alone. */
-    async adjustTicketCount(scope: Scope, customerId: string, delta: number, session: mongoose.ClientSession): Promise<void> {
-      await scoped(models, scope).customers.updateOne({ _id: customerId }, { $inc: { ticketCount: delta } }, { session });
-    },
-
     /**
-     * Many `adjustTicketCount`s in one command (an ordered bulk of `$inc` updates, each customer in its
-     * own team and partition; a customer that does not exist is left alone). Nothing when empty.
+     * ticketCount += delta for each, in one command (an ordered bulk of `$inc` updates, each customer in
+     * its own team and partition; a customer that does not exist (any more) is left alone). Nothing when empty.
      */
     async adjustTicketCounts(adjustments: readonly { scope: Scope; customerId: string; delta: number }[], session: mongoose.ClientSession): Promise<void> {
       if (!adjustments.length) return;

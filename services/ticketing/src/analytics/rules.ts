@@ -88,8 +88,9 @@ function factStateOf(ticket: TicketSnapshot) {
 
 /**
  * A batch's operation as the driver writes it, its scope in the filter (the facts are written
- * straight through the driver: values stored as built, nothing to cast). The same updates as
- * `applyTicket`'s: the snapshot when at least as new as the fact, the earliest first response.
+ * straight through the driver: values stored as built, nothing to cast): the snapshot when at least
+ * as new as the fact (events arrive out of order, and two writes can share an updatedAt), the
+ * earliest first public agent/AI reply, a deletion.
  */
 function writeOf(op: FactOp): mongo.AnyBulkWriteOperation {
   const scoped: mongo.Document = { _id: op.id, teamId: op.scope.teamId, mode: op.scope.mode };
@@ -127,10 +128,9 @@ export function analyticsRules({ models, clock }: { models: TicketingModels; clo
    * case). Per ticket (and partition), the snapshots that arrive together before a deletion of it
    * make one conditional upsert: the highest revision of them (the later one on a tie, as applied one
    * by one), at the place of the first; their replies one first-response update (the earliest), after
-   * it. A deletion stays where it arrived. The same facts as `applyTicket` one event at a time.
+   * it. A deletion stays where it arrived. The same facts as batches of one, one event at a time.
    *
-   * A conditional upsert whose fact exists with a newer revision fails with a duplicate key (as
-   * `applyTicket`'s first update does): the write stops there (ordered), that upsert is applied again
+   * A conditional upsert whose fact exists with a newer revision fails with a duplicate key: the write stops there (ordered), that upsert is applied again
    * as a plain conditional update (a fact another writer inserted meanwhile, older, is then
    * overwritten; a newer one is left alone) and the rest of the batch follows, one more command each time.
    */
@@ -279,42 +279,13 @@ export function analyticsRules({ models, clock }: { models: TicketingModels; clo
     },
 
     /**
-     * One ticket event applied on its own: the ticket's state from its snapshot when its revision is
-     * at least the fact's (events arrive out of order, and two writes can share an updatedAt), and the
-     * first public agent/AI reply. Idempotent (a redelivery or a late older event changes nothing).
-     * The consumers go through `facts` (the same rule, in micro-batches); this is the rule one by one.
-     */
-    async applyTicket(e: EventEnvelope, ticket: TicketSnapshot, reply?: { at: string }): Promise<void> {
-      const db = scoped(models, { teamId: e.teamId, mode: e.mode });
-      const state = factStateOf(ticket);
-      // One command in the common case: update the fact if this snapshot is at least as new, else insert it.
-      const newer = { _id: ticket.id, revision: { $lte: state.revision } };
-      try {
-        await db.ticketFacts.updateOne(newer, { $set: state, $setOnInsert: { firstResponseAt: null } }, { upsert: true });
-      } catch (err) {
-        if ((err as { code?: number }).code !== DUPLICATE_KEY) throw err;
-        // The fact exists: newer than this snapshot (nothing to do), or inserted by another event of
-        // this ticket at the same moment (then apply this one over it if it is newer).
-        await db.ticketFacts.updateOne(newer, { $set: state });
-      }
-      if (reply) {
-        const at = new Date(reply.at);
-        await db.ticketFacts.updateOne({ _id: ticket.id, $or: [{ firstResponseAt: null }, { firstResponseAt: { $gt: at } }] }, { $set: { firstResponseAt: at } });
-      }
-    },
-
-    /**
      * The consumers' way in (docs/adr/0030): the fact changes that arrive together (what the bus has in
-     * flight) are applied as ONE ordered bulk write, with the rule of `applyTicket`; each submitter
-     * resolves once its batch is written. See `applyFacts`.
+     * flight) are applied as ONE ordered bulk write; each submitter resolves once its batch is written.
+     * See `applyFacts`.
      */
     facts,
-    /** `applyFacts` of one batch, for the consumers' micro-batches and tests. */
+    /** One batch written now (a batch of one is the rule one event at a time), for tests. */
     applyFacts,
-
-    async forgetTicket(e: EventEnvelope, ticketId: string): Promise<void> {
-      await scoped(models, { teamId: e.teamId, mode: e.mode }).ticketFacts.deleteOne({ _id: ticketId });
-    },
   };
 }
 

@@ -3,7 +3,8 @@
  * the real mongodb driver to an embedded server in this process (as the one-process platform runs
  * it), over loopback TCP, over the server's Unix domain socket, and in process (`inProcessClients`:
  * the socket's URL served by an in-memory stream; a second server with the same data, since the
- * first's socket URL must stay a real socket). The transports take turns in short rounds, so a
+ * first's socket URL must stay a real socket), the last both with BSON messages on the stream and with
+ * the commands handed over as objects (docs/adr/0052, the platform's default). The transports take turns in short rounds, so a
  * neighbour's load falls on all alike; prints ops/s, CPU µs per op, and the ratios to TCP.
  *
  *   npx tsx bench/mongo-transport.bench.ts [--seconds 2] [--rounds 3] [--concurrency 8] [--docs 10000]
@@ -30,16 +31,19 @@ async function main(): Promise<void> {
   const N = arg('docs', 10_000);
   const server = await startEmbeddedMongo({ unixSocket: true });
   const inProcess = await startEmbeddedMongo({ unixSocket: true, inProcessClients: true });
+  const inProcessWire = await startEmbeddedMongo({ unixSocket: true, inProcessClients: true, directCommands: false });
   const socketUri = server.socketUri();
   const inProcessUri = inProcess.socketUri();
-  if (!socketUri || !inProcessUri) throw new Error('the server has no Unix domain socket here');
+  const inProcessWireUri = inProcessWire.socketUri();
+  if (!socketUri || !inProcessUri || !inProcessWireUri) throw new Error('the server has no Unix domain socket here');
   const transports: [string, MongoClient][] = [
     ['TCP', await MongoClient.connect(server.uri(), { maxPoolSize: concurrency })],
     ['Unix socket', await MongoClient.connect(socketUri, { maxPoolSize: concurrency })],
+    ['in process, BSON messages', await MongoClient.connect(inProcessWireUri, { maxPoolSize: concurrency })],
     ['in process', await MongoClient.connect(inProcessUri, { maxPoolSize: concurrency })],
   ];
   const ids = Array.from({ length: N }, () => new ObjectId());
-  for (const c of [transports[0][1], transports[2][1]]) {
+  for (const c of [transports[0][1], transports[2][1], transports[3][1]]) {
     const seed = c.db('bench').collection('tickets');
     for (let i = 0; i < N; i += 5000) {
       await seed.insertMany(ids.slice(i, i + 5000).map((_id, k) => ({ _id, teamId: `team${(i + k) % 20}`, title: `Ticket ${i + k}`, status: 'open', tags: ['a', 'b'], createdAt: new Date() })));
@@ -57,7 +61,7 @@ async function main(): Promise<void> {
     }],
   ];
   console.log(`concurrency ${concurrency}, ${rounds} rounds of ${seconds} s per transport and case, alternating\n`);
-  console.log('case'.padEnd(18) + 'transport'.padEnd(14) + 'ops/s'.padStart(9) + 'CPU µs/op'.padStart(11) + 'ops/s / TCP'.padStart(12) + 'CPU / TCP'.padStart(12));
+  console.log('case'.padEnd(18) + 'transport'.padEnd(27) + 'ops/s'.padStart(9) + 'CPU µs/op'.padStart(11) + 'ops/s / TCP'.padStart(12) + 'CPU / TCP'.padStart(12));
   for (const [name, make] of cases) {
     const totals = new Map<string, Run>();
     for (const [, c] of transports) await measure(0.3, concurrency, make(c)); // warm-up
@@ -72,14 +76,15 @@ async function main(): Promise<void> {
     for (const [t] of transports) {
       const x = totals.get(t)!;
       const ratios = t === 'TCP' ? '' : `${((x.ops / x.secs) / (tcp.ops / tcp.secs)).toFixed(2)}x`.padStart(12) + `${((x.cpuSecs / x.ops) / (tcp.cpuSecs / tcp.ops)).toFixed(2)}x`.padStart(12);
-      console.log(name.padEnd(18) + t.padEnd(14) + (x.ops / x.secs).toFixed(0).padStart(9) + ((x.cpuSecs / x.ops) * 1e6).toFixed(1).padStart(11) + ratios);
+      console.log(name.padEnd(18) + t.padEnd(27) + (x.ops / x.secs).toFixed(0).padStart(9) + ((x.cpuSecs / x.ops) * 1e6).toFixed(1).padStart(11) + ratios);
     }
   }
   console.log('\n(CPU µs/op: this process\'s CPU time, driver and server together, per operation; the last two columns: ops/s and CPU per op over TCP\'s.)');
-  console.log(`connections accepted: TCP server ${JSON.stringify(server.connectionsByTransport())}, in-process server ${JSON.stringify(inProcess.connectionsByTransport())}`);
+  console.log(`connections accepted: TCP server ${JSON.stringify(server.connectionsByTransport())}, in-process servers ${JSON.stringify(inProcess.connectionsByTransport())} and ${JSON.stringify(inProcessWire.connectionsByTransport())}; their commands ${JSON.stringify(inProcess.inProcessCommands())} and ${JSON.stringify(inProcessWire.inProcessCommands())}`);
   for (const [, c] of transports) await c.close();
   await server.close();
   await inProcess.close();
+  await inProcessWire.close();
 }
 
 main().catch((err) => {

@@ -9,3 +9,6 @@ export HELPDESK_INFRA=real
 # Two workers: each platform boot has its own exchange, queues and Redis key space, and each fault
 # test's private broker its own port, so suites do not meet.
 npx jest --passWithNoTests --maxWorkers=2 --testPathPatterns 'platform' "$@"
+# The embedded server's conformance suites once more, reached as the one-process platform reaches it:
+# in process, the driver's commands handed over as objects (docs/adr/0052). npm test runs them over TCP.
+EMBEDDED_TRANSPORT=in-process npx jest --maxWorkers=2 --testPathPatterns 'shared/mongo-embedded/test/conformance'

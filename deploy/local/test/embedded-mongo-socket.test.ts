@@ -31,6 +31,11 @@ test('the services use the in-process connection; Platform.mongoUrl is the TCP U
     const counts = mongo.connectionsByTransport();
     expect(counts.memory).toBeGreaterThan(0);
     expect(counts).toMatchObject({ tcp: 0, unix: 0 });
+    // And their commands are handed over as objects (docs/adr/0052): the wire carries each
+    // connection's handshake and the monitors' streaming hellos, not the services' commands.
+    const commands = mongo.inProcessCommands();
+    expect(commands.direct).toBeGreaterThan(commands.wire);
+    expect(commands.wire).toBeLessThanOrEqual(2 * counts.memory);
 
     // Tools connect over TCP as before.
     const tool = await MongoClient.connect(platform.mongoUrl, { serverSelectionTimeoutMS: 5000 });

@@ -19,6 +19,15 @@ import { Duplex } from 'node:stream';
 
 type Acceptor = (serverEnd: net.Socket) => void;
 
+/**
+ * Where the server end of an in-process connection offers to run commands given as objects
+ * (docs/adr/0052), and where the client end passes that on for the driver (driver-direct.ts). The
+ * answer is the reply's BSON, null for a command sent with moreToCome, or undefined when the
+ * connection is closed (the command then takes the wire).
+ */
+export const DIRECT_COMMANDS = Symbol.for('@helpdesk/mongo-embedded direct commands');
+export type DirectCommands = (body: Record<string, unknown>, moreToCome: boolean) => Promise<Uint8Array | null | undefined>;
+
 /** Socket path -> the server that accepts in-process connections for it. */
 const endpoints = new Map<string, Acceptor>();
 let original: typeof net.createConnection | null = null;
@@ -72,6 +81,7 @@ function connectInProcess(accept: Acceptor, onConnect?: () => void): net.Socket 
   const socket = client as unknown as net.Socket;
   if (onConnect) socket.once('connect', onConnect);
   accept(server as unknown as net.Socket);
+  client[DIRECT_COMMANDS] = server[DIRECT_COMMANDS];
   // As a socket's, 'connect' comes after the caller has had the socket back (and its listeners on).
   process.nextTick(() => {
     if (client.destroyed) return;
@@ -93,6 +103,7 @@ function connectInProcess(accept: Acceptor, onConnect?: () => void): net.Socket 
  */
 class InProcessSocket extends Duplex {
   peer!: InProcessSocket;
+  [DIRECT_COMMANDS]?: DirectCommands;
   readonly remoteAddress = undefined;
   readonly remotePort = undefined;
   readonly connecting = false;

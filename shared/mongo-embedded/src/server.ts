@@ -3,12 +3,14 @@
  * on TCP, and optionally also on a Unix domain socket (docs/adr/0048), both served alike.
  */
 import * as net from 'node:net';
+import { serialize } from 'bson';
 import { Core, toErrorReply } from './commands';
 import { checkMaxBSONDepth, DEFAULT_MAX_BSON_DEPTH } from './depth';
 import { err } from './errors';
 import { Journal } from './journal';
 import { Stats } from './storage';
-import { serveInProcess } from './in-process';
+import { installDriverDirect } from './driver-direct';
+import { DIRECT_COMMANDS, serveInProcess, type DirectCommands } from './in-process';
 import { defaultSocketPath, listenOnSocket, removeSocketFile, socketInode, socketUri } from './unix-socket';
 import { encodeReply, parseMessage, ProtocolError, Request } from './wire';
 
@@ -48,6 +50,11 @@ export interface EmbeddedMongoOptions {
    * in-process.ts, docs/adr/0048). Needs `unixSocket`; other processes still use the real socket.
    */
   inProcessClients?: boolean;
+  /**
+   * With `inProcessClients`: the driver hands its commands over as objects instead of BSON messages
+   * (docs/adr/0052). Default true; false keeps the wire format (benchmarks compare the two).
+   */
+  directCommands?: boolean;
 }
 
 /** Connections accepted since start, per transport. */
@@ -69,6 +76,11 @@ export interface EmbeddedMongo {
   socketUri(dbName?: string): string | null;
   /** Connections accepted since start, per transport. */
   connectionsByTransport(): TransportCounts;
+  /**
+   * Commands served on in-process connections since start: handed over as objects (`direct`,
+   * docs/adr/0052) or as wire messages (`wire`: the driver's handshake, a value only BSON can encode).
+   */
+  inProcessCommands(): { direct: number; wire: number };
   /** Flush the journal and close every socket. */
   close(): Promise<void>;
   /** Cumulative counters: documents and index keys examined, scans, commands. */
@@ -101,6 +113,7 @@ export async function startEmbeddedMongo(opts: EmbeddedMongoOptions = {}): Promi
   const sockets = new Set<net.Socket>();
   let connCounter = 0;
   const accepted: TransportCounts = { tcp: 0, unix: 0, memory: 0 };
+  const inProcessCommands = { direct: 0, wire: 0 };
   const onConnection = (sock: net.Socket, transport: keyof TransportCounts) => {
     sockets.add(sock);
     core.connections++;
@@ -116,6 +129,7 @@ export async function startEmbeddedMongo(opts: EmbeddedMongoOptions = {}): Promi
     let closed = false;
 
     const handle = async (msg: Buffer) => {
+      if (transport === 'memory') inProcessCommands.wire++;
       let req: Request;
       try {
         req = parseMessage(msg, maxBSONDepth);
@@ -140,6 +154,29 @@ export async function startEmbeddedMongo(opts: EmbeddedMongoOptions = {}): Promi
       sock.write(encodeReply(req, reply));
     };
 
+    if (transport === 'memory' && opts.directCommands !== false) {
+      // The in-process driver's commands as objects (docs/adr/0052), in order with the wire's on this
+      // connection; undefined once it is closed (the driver then takes the wire, and sees it closed).
+      const direct: DirectCommands = (body, moreToCome) => {
+        const answer = queue.then(async () => {
+          if (closed) return undefined;
+          inProcessCommands.direct++;
+          let reply;
+          try {
+            reply = await core.run(body, connectionId, remote);
+          } catch (e) {
+            reply = toErrorReply(e);
+          }
+          return moreToCome ? null : serialize(reply);
+        });
+        queue = answer.then(
+          () => undefined,
+          (e) => log?.(`connection error: ${(e as Error).message}`),
+        );
+        return answer;
+      };
+      (sock as unknown as { [DIRECT_COMMANDS]?: DirectCommands })[DIRECT_COMMANDS] = direct;
+    }
     sock.on('data', (data: Buffer) => {
       chunks.push(data);
       buffered += data.length;
@@ -208,7 +245,10 @@ export async function startEmbeddedMongo(opts: EmbeddedMongoOptions = {}): Promi
           await listenOnSocket(unixServer, wanted);
           socketPath = wanted;
           socketIno = socketInode(wanted);
-          if (opts.inProcessClients) stopInProcess = serveInProcess(wanted, (sock) => onConnection(sock, 'memory'));
+          if (opts.inProcessClients) {
+            if (opts.directCommands !== false) installDriverDirect(log);
+            stopInProcess = serveInProcess(wanted, (sock) => onConnection(sock, 'memory'));
+          }
         } catch (e) {
           log?.(`no Unix domain socket at ${wanted} (${(e as Error).message}); TCP only`);
         }
@@ -252,6 +292,7 @@ export async function startEmbeddedMongo(opts: EmbeddedMongoOptions = {}): Promi
     },
     socketUri: (dbName?: string) => (socketPath ? socketUri(socketPath, dbName) : null),
     connectionsByTransport: () => ({ ...accepted }),
+    inProcessCommands: () => ({ ...inProcessCommands }),
     stats: () => ({ ...core.engine.stats }),
     runTtlMonitor: runTtl,
     compact: async () => {

@@ -44,7 +44,8 @@ describe('handshake and server info', () => {
   });
 
   it('answers the legacy OP_QUERY isMaster handshake on admin.$cmd', async () => {
-    const url = new URL(target.uri('x'));
+    // Raw sockets go to the TCP listener (target.uri may be the in-process socket URL).
+    const url = new URL(target.embedded?.uri('x') ?? target.uri('x'));
     const reply = await new Promise<any>((resolve, reject) => {
       const sock = net.connect(Number(url.port || 27017), url.hostname.replace(/^\[|\]$/g, ''));
       const q = serialize({ isMaster: 1, client: { driver: { name: 'raw', version: '0' } } });

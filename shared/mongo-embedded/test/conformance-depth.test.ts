@@ -207,7 +207,8 @@ describe('anything deeper than the wire limit', () => {
   });
 
   it('answers a 100,000-level document sent over a raw socket with Overflow, and the socket stays usable', async () => {
-    const url = new URL(target.uri('x'));
+    // Raw sockets go to the TCP listener (target.uri may be the in-process socket URL).
+    const url = new URL(target.embedded?.uri('x') ?? target.uri('x'));
     const sock = net.connect(Number(url.port || 27017), url.hostname.replace(/^\[|\]$/g, ''));
     try {
       await new Promise<void>((resolve, reject) => {

@@ -17,6 +17,8 @@ export interface Target {
 }
 
 export const REAL = !!process.env.MONGO_URL;
+/** EMBEDDED_TRANSPORT=in-process: the embedded server reached as the one-process platform reaches it. */
+const IN_PROCESS = process.env.EMBEDDED_TRANSPORT === 'in-process';
 
 export async function startTarget(opts: EmbeddedMongoOptions = {}): Promise<Target> {
   const suffix = randomBytes(4).toString('hex');
@@ -42,6 +44,11 @@ export async function startTarget(opts: EmbeddedMongoOptions = {}): Promise<Targ
         await c.close();
       },
     };
+  }
+  if (IN_PROCESS) {
+    // As the one-process platform reaches it: in process, commands handed over directly (docs/adr/0052).
+    const m = await startEmbeddedMongo({ unixSocket: true, inProcessClients: true, ...opts });
+    return { embedded: m, dbName: (db) => db, uri: (db) => m.socketUri(db) ?? m.uri(db), close: () => m.close() };
   }
   const m = await startEmbeddedMongo(opts);
   return {

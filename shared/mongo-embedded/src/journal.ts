@@ -5,10 +5,17 @@
  * - Every change is appended to an in-memory buffer; `flush()` writes and fdatasyncs everything
  *   buffered so far in one batch (group commit). Commands reply only after their flush resolved.
  * - Start-up loads `snapshot-<gen>.bson`, replays `journal-<gen>.log` and truncates a torn last frame.
- * - Compaction writes the whole live state to `snapshot-<gen+1>.bson.tmp`, fsyncs, renames it into
- *   place (atomic), starts an empty `journal-<gen+1>.log` and deletes the old generation. It runs once
- *   the journal is larger than max(journalCompactMinBytes, 2 x snapshot size), so files stay
- *   proportional to the live data.
+ * - Compaction writes the whole live state to `snapshot-<gen+1>.bson.tmp` and fsyncs it, writes the
+ *   changes made since that state to a new `journal-<gen+1>.log` and fsyncs it, renames the snapshot
+ *   into place (atomic: from then on start-up reads generation gen+1) and deletes the old generation.
+ *   It runs once the journal is larger than max(journalCompactMinBytes, 2 x snapshot size), so files
+ *   stay proportional to the live data.
+ * - The snapshot is written alongside the journal, not in its way: its documents are taken at one
+ *   instant (by reference: the store never changes a stored document, an update stores a new one),
+ *   then serialised and written a batch at a time while commands, and their journal flushes to the
+ *   old generation, go on; the changes made meanwhile are kept and become the new journal's start.
+ *   Before, the whole state was serialised in one synchronous step and every write waited for the
+ *   compaction: with tens of MiB of data, a stall of every request of the process (docs/adr/0053).
  */
 import * as fs from 'node:fs';
 import * as fsp from 'node:fs/promises';
@@ -62,6 +69,12 @@ export class Journal {
   private waiters: { seq: number; resolve: () => void; reject: (e: Error) => void }[] = [];
   private running = false;
   private forceCompact: (() => void)[] = [];
+  /** While a snapshot is being written: the frames appended since its instant (the next journal's start). */
+  private tail: Buffer[] | null = null;
+  /** The snapshot being written, if any. */
+  private snapshotting: Promise<void> | null = null;
+  /** A snapshot written and fsynced, waiting for the loop to switch generations. */
+  private snapshotDone: { tmp: string; size: number; next: number; callbacks: (() => void)[] } | null = null;
   private journalBytes = 0;
   private snapshotBytes = 0;
   private closed = false;
@@ -138,7 +151,9 @@ export class Journal {
 
   append(op: JournalOp): void {
     if (this.closed) throw new Error('journal is closed');
-    this.pending.push(frame(serialize(op)));
+    const f = frame(serialize(op));
+    this.pending.push(f);
+    this.tail?.push(f);
     this.appendedSeq++;
   }
 
@@ -170,12 +185,12 @@ export class Journal {
       })
       .finally(() => {
         this.running = false;
-        if (this.pending.length || this.forceCompact.length) this.kick();
+        if (this.pending.length || this.snapshotDone || (this.forceCompact.length && !this.snapshotting)) this.kick();
       });
   }
 
   private async loop(): Promise<void> {
-    while (this.pending.length || this.forceCompact.length) {
+    while (this.pending.length || this.snapshotDone || (this.forceCompact.length && !this.snapshotting)) {
       if (this.pending.length) {
         const bufs = this.pending;
         const seq = this.appendedSeq;
@@ -191,13 +206,86 @@ export class Journal {
         this.journalBytes += data.length;
         this.release(seq);
       }
-      if (this.forceCompact.length || this.journalBytes > Math.max(this.compactMin, 2 * this.snapshotBytes)) {
-        const cbs = this.forceCompact;
-        this.forceCompact = [];
-        await this.compact();
-        for (const cb of cbs) cb();
-      }
+      if (this.snapshotDone) await this.switchGeneration();
+      else if (!this.snapshotting && (this.forceCompact.length || this.journalBytes > Math.max(this.compactMin, 2 * this.snapshotBytes))) this.startSnapshot();
     }
+  }
+
+  /**
+   * Takes the live state at this instant and writes it as the next generation's snapshot in the
+   * background; the loop switches generations once it is on disk (switchGeneration).
+   */
+  private startSnapshot(): void {
+    const parts = snapshotParts(this.engine);
+    this.tail = [];
+    const callbacks = this.forceCompact;
+    this.forceCompact = [];
+    const next = this.gen + 1;
+    this.snapshotting = writeSnapshot(this.dir, next, parts).then(
+      ({ tmp, size }) => {
+        this.snapshotting = null;
+        if (this.closing) {
+          void fsp.rm(tmp, { force: true }).catch(() => undefined);
+          for (const cb of callbacks) cb();
+          return;
+        }
+        this.snapshotDone = { tmp, size, next, callbacks };
+        this.kick();
+      },
+      (e: Error) => {
+        // The journal goes on in this generation; the next flush past the threshold tries again.
+        this.snapshotting = null;
+        this.tail = null;
+        this.log?.(`journal: compaction failed, the journal keeps growing: ${e.message}`);
+        for (const cb of callbacks) cb();
+      },
+    );
+  }
+
+  /**
+   * Makes the written snapshot the current generation: a new journal holding the changes made since
+   * its instant, fsynced, then the snapshot renamed into place. A crash before the rename leaves the
+   * old generation (its snapshot and journal hold everything acknowledged); after it, the new one does.
+   */
+  private async switchGeneration(): Promise<void> {
+    const { tmp, size, next, callbacks } = this.snapshotDone!;
+    this.snapshotDone = null;
+    // Every frame still pending was appended after the snapshot's instant, so it is in the tail:
+    // written once, to the new journal. (Those appended before it were flushed by an earlier turn of the loop.)
+    const carried = this.tail!;
+    this.tail = null;
+    const pendingNow = this.pending;
+    this.pending = [];
+    const seq = this.appendedSeq;
+    const journalPath = path.join(this.dir, `journal-${next}.log`);
+    const data = Buffer.concat(carried);
+    let newFh: fsp.FileHandle | null = null;
+    try {
+      newFh = await fsp.open(journalPath, 'w');
+      if (data.length) await writeAll(newFh, data);
+      await newFh.datasync();
+      await fsp.rename(tmp, path.join(this.dir, `snapshot-${next}.bson`));
+      await syncDir(this.dir);
+    } catch (e) {
+      await newFh?.close().catch(() => undefined);
+      await fsp.rm(journalPath, { force: true }).catch(() => undefined);
+      await fsp.rm(tmp, { force: true }).catch(() => undefined);
+      this.pending = [...pendingNow, ...this.pending];
+      for (const cb of callbacks) cb();
+      throw e;
+    }
+    const oldFh = this.fh;
+    const oldGen = this.gen;
+    this.fh = newFh;
+    this.gen = next;
+    this.journalBytes = data.length;
+    this.snapshotBytes = size;
+    this.release(seq);
+    await oldFh.close();
+    await fsp.rm(path.join(this.dir, `journal-${oldGen}.log`), { force: true });
+    await fsp.rm(path.join(this.dir, `snapshot-${oldGen}.bson`), { force: true });
+    this.log?.(`journal: compacted into generation ${next} (${size} bytes)`);
+    for (const cb of callbacks) cb();
   }
 
   private release(seq: number): void {
@@ -210,51 +298,13 @@ export class Journal {
     this.waiters = keep;
   }
 
-  private async compact(): Promise<void> {
-    // Synchronously: the snapshot covers every change applied so far, including buffered ones.
-    const frames = snapshotFrames(this.engine);
-    const covered = this.pending;
-    const seq = this.appendedSeq;
-    this.pending = [];
-    const next = this.gen + 1;
-    const snapPath = path.join(this.dir, `snapshot-${next}.bson`);
-    const tmp = snapPath + '.tmp';
-    const size = frames.reduce((a, b) => a + b.length, 0);
-    try {
-      const fh = await fsp.open(tmp, 'w');
-      try {
-        for (let i = 0; i < frames.length; i += 256) await writeAll(fh, Buffer.concat(frames.slice(i, i + 256)));
-        await fh.datasync();
-      } finally {
-        await fh.close();
-      }
-      await fsp.rename(tmp, snapPath);
-      await syncDir(this.dir);
-    } catch (e) {
-      this.pending = [...covered, ...this.pending];
-      await fsp.rm(tmp, { force: true }).catch(() => undefined);
-      throw e;
-    }
-    const newFh = await fsp.open(path.join(this.dir, `journal-${next}.log`), 'a');
-    await syncDir(this.dir);
-    const oldFh = this.fh;
-    const oldGen = this.gen;
-    this.fh = newFh;
-    this.gen = next;
-    this.journalBytes = 0;
-    this.snapshotBytes = size;
-    this.release(seq);
-    await oldFh.close();
-    await fsp.rm(path.join(this.dir, `journal-${oldGen}.log`), { force: true });
-    await fsp.rm(path.join(this.dir, `snapshot-${oldGen}.bson`), { force: true });
-    this.log?.(`journal: compacted into generation ${next} (${size} bytes)`);
-  }
-
   /** Flushes what is buffered, then closes the file and releases the folder, even when the flush fails. */
   close(): Promise<void> {
     this.closing ??= (async () => {
       try {
         await this.flush();
+        // A snapshot being written is abandoned (its .tmp file is removed when it is done, or at the next start).
+        await this.snapshotting;
         while (this.running) await new Promise((r) => setTimeout(r, 5));
       } finally {
         this.closed = true;
@@ -291,23 +341,53 @@ async function syncDir(dir: string): Promise<void> {
   }
 }
 
-function snapshotFrames(engine: Engine): Buffer[] {
-  const out: Buffer[] = [];
+/** One collection in a snapshot: its creation frame and its documents, as they were at the snapshot's instant. */
+interface SnapshotPart {
+  ns: string;
+  created: Buffer;
+  docs: Doc[];
+}
+
+/** The live state at this instant (synchronous): collections and references to their documents. */
+function snapshotParts(engine: Engine): SnapshotPart[] {
+  const parts: SnapshotPart[] = [];
   for (const db of engine.dbs.values()) {
     for (const c of db.collections.values()) {
-      out.push(frame(serialize({ o: 'cc', ns: c.ns, opts: c.options, idx: [...c.indexes.values()].map((i) => i.spec) })));
-      let batch: Doc[] = [];
-      for (const d of c.docs.values()) {
-        batch.push(d);
-        if (batch.length === 256) {
-          out.push(frame(serialize({ o: 'ds', ns: c.ns, docs: batch })));
-          batch = [];
-        }
-      }
-      if (batch.length) out.push(frame(serialize({ o: 'ds', ns: c.ns, docs: batch })));
+      const created = frame(serialize({ o: 'cc', ns: c.ns, opts: c.options, idx: [...c.indexes.values()].map((i) => i.spec) }));
+      parts.push({ ns: c.ns, created, docs: [...c.docs.values()] });
     }
   }
-  return out;
+  return parts;
+}
+
+/** Documents per frame, and per write (each write's await lets commands run in between). */
+const SNAPSHOT_BATCH = 256;
+
+/** Writes `snapshot-<next>.bson.tmp` and fsyncs it; resolves with its path and size. */
+async function writeSnapshot(dir: string, next: number, parts: SnapshotPart[]): Promise<{ tmp: string; size: number }> {
+  const tmp = path.join(dir, `snapshot-${next}.bson.tmp`);
+  let size = 0;
+  try {
+    const fh = await fsp.open(tmp, 'w');
+    try {
+      for (const part of parts) {
+        await writeAll(fh, part.created);
+        size += part.created.length;
+        for (let i = 0; i < part.docs.length; i += SNAPSHOT_BATCH) {
+          const f = frame(serialize({ o: 'ds', ns: part.ns, docs: part.docs.slice(i, i + SNAPSHOT_BATCH) }));
+          await writeAll(fh, f);
+          size += f.length;
+        }
+      }
+      await fh.datasync();
+    } finally {
+      await fh.close();
+    }
+  } catch (e) {
+    await fsp.rm(tmp, { force: true }).catch(() => undefined);
+    throw e;
+  }
+  return { tmp, size };
 }
 
 function loadSnapshotFrame(engine: Engine, f: Doc): void {

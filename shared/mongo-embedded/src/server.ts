@@ -128,6 +128,15 @@ export async function startEmbeddedMongo(opts: EmbeddedMongoOptions = {}): Promi
     let queue: Promise<void> = Promise.resolve();
     let closed = false;
 
+    /** One command's reply on this connection: its error reply when it throws. */
+    const run = async (body: Record<string, unknown>) => {
+      try {
+        return await core.run(body, connectionId, remote);
+      } catch (e) {
+        return toErrorReply(e);
+      }
+    };
+
     const handle = async (msg: Buffer) => {
       if (transport === 'memory') inProcessCommands.wire++;
       let req: Request;
@@ -143,13 +152,7 @@ export async function startEmbeddedMongo(opts: EmbeddedMongoOptions = {}): Promi
       if (body.$unsupportedOpCode !== undefined) reply = err(5739101, `Unsupported opCode ${body.$unsupportedOpCode}`).toReply();
       else if (body.$unsupportedLegacyQuery !== undefined) reply = err(5739101, 'OP_QUERY is only supported for commands on $cmd').toReply();
       else if (body.$overflow !== undefined) reply = err(15, body.$overflow).toReply();
-      else {
-        try {
-          reply = await core.run(body, connectionId, remote);
-        } catch (e) {
-          reply = toErrorReply(e);
-        }
-      }
+      else reply = await run(body);
       if (req.moreToCome || closed) return;
       sock.write(encodeReply(req, reply));
     };
@@ -161,12 +164,7 @@ export async function startEmbeddedMongo(opts: EmbeddedMongoOptions = {}): Promi
         const answer = queue.then(async () => {
           if (closed) return undefined;
           inProcessCommands.direct++;
-          let reply;
-          try {
-            reply = await core.run(body, connectionId, remote);
-          } catch (e) {
-            reply = toErrorReply(e);
-          }
+          const reply = await run(body);
           return moreToCome ? null : serialize(reply);
         });
         queue = answer.then(

@@ -53,6 +53,19 @@ function killed(child: ChildProcess): Promise<void> {
   });
 }
 
+/** Starts a server on `dir` again (after a kill), runs `check` with a client to it, then stops it. */
+async function afterRestart(dir: string, check: (client: MongoClient) => Promise<void>): Promise<void> {
+  const second = await startChild(dir);
+  const client = await MongoClient.connect(second.uri);
+  try {
+    await check(client);
+  } finally {
+    await client.close();
+    second.child.kill('SIGTERM');
+    await killed(second.child);
+  }
+}
+
 describe('durability', () => {
   it('loses no acknowledged write when the process is killed with SIGKILL', async () => {
     const dir = tmpDir();
@@ -77,25 +90,19 @@ describe('durability', () => {
     await killed(first.child);
     await c1.close().catch(() => undefined);
 
-    const second = await startChild(dir);
-    const c2 = await MongoClient.connect(second.uri);
-    try {
-      const db2 = c2.db('durable');
-      expect(await db2.collection('users').countDocuments()).toBe(90);
-      const docs = await db2.collection('users').find({ _id: { $lt: 50 } as any }).sort({ _id: 1 }).toArray();
-      expect(docs.map((d) => d.n)).toEqual(Array.from({ length: 50 }, (_, i) => i));
-      expect(await db2.collection('orders').find().toArray()).toEqual([{ _id: 'o1', user: 1 }]);
-      expect(await db2.collection('outbox').countDocuments()).toBe(1);
-      const dup = await db2
-        .collection('users')
-        .insertOne({ email: 'u1@x' })
-        .catch((e) => e);
-      expect(dup.code).toBe(11000);
-    } finally {
-      await c2.close();
-      second.child.kill('SIGTERM');
-      await killed(second.child);
-    }
+    await afterRestart(dir, async (c2) => {
+        const db2 = c2.db('durable');
+        expect(await db2.collection('users').countDocuments()).toBe(90);
+        const docs = await db2.collection('users').find({ _id: { $lt: 50 } as any }).sort({ _id: 1 }).toArray();
+        expect(docs.map((d) => d.n)).toEqual(Array.from({ length: 50 }, (_, i) => i));
+        expect(await db2.collection('orders').find().toArray()).toEqual([{ _id: 'o1', user: 1 }]);
+        expect(await db2.collection('outbox').countDocuments()).toBe(1);
+        const dup = await db2
+          .collection('users')
+          .insertOne({ email: 'u1@x' })
+          .catch((e) => e);
+        expect(dup.code).toBe(11000);
+    });
   }, 40_000);
 
   it('compacts the journal so its size stays proportional to the live data, and restarts from it', async () => {
@@ -165,22 +172,16 @@ describe('durability', () => {
     await c1.close().catch(() => undefined);
     expect(Math.min(...acknowledged)).toBeGreaterThan(0);
 
-    const second = await startChild(dir);
-    const c2 = await MongoClient.connect(second.uri);
-    try {
-      const after = await c2.db('churn').collection('docs').find({}, { projection: { v: 1, pad: 1 } }).sort({ _id: 1 }).toArray();
-      expect(after).toHaveLength(20);
-      after.forEach((d, i) => {
-        // At least what was acknowledged; one more when the write was applied but its reply lost in the kill.
-        expect(d.v).toBeGreaterThanOrEqual(acknowledged[i]!);
-        expect(d.v).toBeLessThanOrEqual(acknowledged[i]! + 1);
-        expect(d.pad).toBe(pad + d.v);
-      });
-    } finally {
-      await c2.close();
-      second.child.kill('SIGTERM');
-      await killed(second.child);
-    }
+    await afterRestart(dir, async (c2) => {
+        const after = await c2.db('churn').collection('docs').find({}, { projection: { v: 1, pad: 1 } }).sort({ _id: 1 }).toArray();
+        expect(after).toHaveLength(20);
+        after.forEach((d, i) => {
+          // At least what was acknowledged; one more when the write was applied but its reply lost in the kill.
+          expect(d.v).toBeGreaterThanOrEqual(acknowledged[i]!);
+          expect(d.v).toBeLessThanOrEqual(acknowledged[i]! + 1);
+          expect(d.pad).toBe(pad + d.v);
+        });
+    });
   }, 60_000);
 
   it('keeps acknowledging writes while a compaction writes its snapshot, and keeps them across a restart', async () => {

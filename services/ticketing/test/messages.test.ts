@@ -1,5 +1,6 @@
 /** Messages over HTTP on the embedded MongoDB and the memory bus. */
 import { messageSnapshotSchema, ticketSnapshotSchema } from '@helpdesk/contracts';
+import { collectionOf } from '@helpdesk/kit';
 import { messageModel } from '../src/tickets/messages/model';
 import { expectError, useHarness, type Caller, type Harness } from './helpers';
 
@@ -97,7 +98,7 @@ describe('POST /tickets/:id/messages', () => {
   test('a failure after the ticket was updated rolls the ticket back (one transaction)', async () => {
     const t = await create({ title: 'atomic message' });
     const Messages = messageModel(h.svc.conn);
-    const spy = jest.spyOn(Messages, 'insertMany').mockImplementationOnce(() => {
+    const spy = jest.spyOn(collectionOf(Messages), 'insertOne').mockImplementationOnce(() => {
       throw new Error('boom');
     });
     const r = await post(t.id, { content: 'lost' });

@@ -1,5 +1,6 @@
 /** Tickets over HTTP on the embedded MongoDB and the memory bus: every rule, event and scope. */
 import { ticketSnapshotSchema } from '@helpdesk/contracts';
+import { collectionOf } from '@helpdesk/kit';
 import { messageModel } from '../src/tickets/messages/model';
 import { call, expectError, TEAM_A, TEAM_B, useHarness, type Caller, type Harness } from './helpers';
 
@@ -430,7 +431,7 @@ describe('atomicity', () => {
   test('a create whose messages fail leaves no ticket and no event', async () => {
     const before = await count('tickets');
     const Messages = messageModel(h.svc.conn);
-    const spy = jest.spyOn(Messages, 'insertMany').mockImplementationOnce(() => {
+    const spy = jest.spyOn(collectionOf(Messages), 'insertOne').mockImplementationOnce(() => {
       throw new Error('disk on fire');
     });
     const r = await api('POST', T, { body: { title: 'half', messages: [{ sender: 'customer', content: 'x' }] } });

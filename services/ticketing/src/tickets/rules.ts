@@ -264,7 +264,7 @@ export function ticketRules({ conn, models, customerRefs, customFields, members,
       // through the driver (docs/adr/0045).
       await leanInsert(models.tickets, built.map((b) => b.doc), { scope: ctx, session });
       const msgs = built.flatMap((b) => b.msgs);
-      if (msgs.length) await scoped(models, ctx).messages.insertMany(msgs, { session, lean: true });
+      if (msgs.length) await leanInsert(models.messages, msgs, { scope: ctx, session });
       if (also) await also(session, built.map((b) => b.doc._id));
       for (const b of built) emit({ type: 'ticket.created', data: { ticket: ticketSnapshot(b.doc), messages: b.msgs.map(messageView) } });
     });
@@ -370,7 +370,7 @@ export function ticketRules({ conn, models, customerRefs, customFields, members,
       createdAt: now,
       seq: next.messageCount,
     };
-    await db.messages.insertMany([m], { session, lean: true }); // built above: no hydration (docs/adr/0019)
+    await leanInsert(models.messages, [m], { scope, session }); // built above: no hydration (docs/adr/0019)
     const eventIds = [emit({ type: 'ticket.message_added', data: { ticket: ticketSnapshot(next), message: messageView(m) } }).id];
     eventIds.push(...sla.emitBreaches(emit, next, clockMove.breached));
     return { message: messageView(m), eventIds };

@@ -66,7 +66,7 @@ describe('PATCH /tickets/{id}', () => {
     await tp.platform.ticketing.relay.drain();
     let events = await log.waitFor(t.id, 3);
     expect(events.map((e) => e.type)).toEqual(['ticket.created', 'ticket.updated', 'ticket.closed']);
-    expect(events[1].data.changes.sort()).toEqual(['closedAt', 'resolvedAt', 'status']);
+    expect([...events[1].data.changes].sort()).toEqual(['closedAt', 'resolvedAt', 'status']);
     expect(events[1].data.previous).toEqual({ status: 'new', resolvedAt: null, closedAt: null });
     expect(events[2]).toMatchObject({ version: 1, teamId: tp.team.teamId, mode: 'test', data: { previousStatus: 'new', ticket: { id: t.id, status: 'resolved', closedAt: r.closedAt, resolvedAt: r.resolvedAt } } });
 

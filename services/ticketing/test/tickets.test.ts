@@ -271,7 +271,7 @@ describe('PATCH /tickets/:id', () => {
     const events = await h.eventsOf(r.requestId);
     expect(events.map((e) => e.type)).toEqual(['ticket.updated']);
     const data = events[0].data as any;
-    expect(data.changes.sort()).toEqual(['metadata', 'notes', 'priority', 'tags', 'title']);
+    expect([...data.changes].sort()).toEqual(['metadata', 'notes', 'priority', 'tags', 'title']);
     expect(data.previous).toEqual({ title: 'old', priority: 'low', tags: ['a'], notes: 'n', metadata: { keep: 1, drop: 2, change: 3 } });
     expect(data.ticket).toMatchObject({ title: 'new', channel: 'api', updatedAt: u.updatedAt });
     expect((await api('GET', `${T}/${t.id}`)).body.data).toMatchObject({ title: 'new', tags: ['b', 'c'] });
@@ -308,7 +308,7 @@ describe('PATCH /tickets/:id', () => {
     expect(u.closedAt).toBe(u.updatedAt);
     const events = await h.eventsOf(r.requestId);
     expect(events.map((e) => e.type)).toEqual(['ticket.updated', 'ticket.closed']);
-    expect((events[0].data as any).changes.sort()).toEqual(['closedAt', 'resolvedAt', 'status']);
+    expect([...(events[0].data as any).changes].sort()).toEqual(['closedAt', 'resolvedAt', 'status']);
     expect((events[0].data as any).previous).toEqual({ status: 'open', resolvedAt: null, closedAt: null });
     expect(events[1].data).toMatchObject({ previousStatus: 'open', ticket: { status: 'resolved', closedAt: u.closedAt } });
   });

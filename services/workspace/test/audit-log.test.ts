@@ -1,6 +1,6 @@
 import { EVENT_CATALOG, type EventEnvelope } from '@helpdesk/contracts';
 import { newId } from '@helpdesk/kit';
-import { entryHash } from '../src/audit-log/chain';
+import { canonicalJson, entryHash } from '../src/audit-log/chain';
 import { useHarness, TEAM_A, type Harness } from './helpers';
 
 /** The audit log's chain under concurrent events of one team (docs/adr/0023, 0043). */
@@ -62,5 +62,22 @@ describe('what the append keeps per process (docs/adr/0045)', () => {
     const second = byAnn();
     await h.svc.rules.auditLog.record(second);
     expect((await entries()).find((e) => e.eventId === second.id)?.actorName).toBe(`Member ${memberId}`);
+  });
+});
+
+describe('the chain hash', () => {
+  // Stored entries carry hashes: a change of the canonical form breaks every chain already written.
+  test('canonical JSON sorts keys by UTF-16 code units at every level, drops undefined fields, writes dates as ISO strings', () => {
+    const value = { z: 1, a: [1, undefined, { y: null, b: 'é', B: 'x', ä: true }], m: undefined, d: new Date('2026-01-02T03:04:05.006Z'), n: { '10': 1, '9': 2, '': 3 }, s: 'quote " \\ \n', u: '\u2028' };
+    expect(canonicalJson(value)).toBe('{"a":[1,null,{"B":"x","b":"é","y":null,"ä":true}],"d":"2026-01-02T03:04:05.006Z","n":{"":3,"10":1,"9":2},"s":"quote \\" \\\\ \\n","u":"\u2028","z":1}');
+  });
+
+  test('an entry hashes as it always did', () => {
+    const entry = {
+      _id: 'aud_1', teamId: 't', mode: 'test', eventId: 'evt_1', action: 'ticket.created', resourceType: 'ticket', resourceId: 'tkt_1',
+      actorType: 'member', actorId: 'mem_1', actorName: 'Ann', details: { title: 'Printer', tags: ['a', 'b'], nested: { k: undefined, j: 0 } },
+      createdAt: new Date('2026-01-02T03:04:05.006Z'), sequence: 7, previousHash: 'abc',
+    };
+    expect(entryHash(entry as never)).toBe('12534b6767439acab5368a756137281cfcf8bc6a276d3017486fd7575386b234');
   });
 });

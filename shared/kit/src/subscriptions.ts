@@ -35,8 +35,15 @@ export async function subscribeAll(bus: EventBus, service: string, subscriptions
     if (/[*#]/.test(s.pattern)) patterns.push(s);
     else exact.set(s.pattern, [...(exact.get(s.pattern) ?? []), s]);
   }
+  // The pattern subscriptions an event type matches, worked out once per type (a few dozen types).
+  const byType = new Map<string, Subscription[]>();
+  const patternsFor = (type: string) => {
+    let matched = byType.get(type);
+    if (!matched) byType.set(type, (matched = patterns.filter((s) => topicMatches(s.pattern, type))));
+    return matched;
+  };
   await bus.subscribe(service, [...new Set(subscriptions.map((s) => s.pattern))], async (event, ctx) => {
     for (const s of exact.get(event.type) ?? []) await s.handle(event, ctx);
-    for (const s of patterns) if (topicMatches(s.pattern, event.type)) await s.handle(event, ctx);
+    for (const s of patternsFor(event.type)) await s.handle(event, ctx);
   }, opts);
 }

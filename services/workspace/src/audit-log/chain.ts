@@ -4,10 +4,21 @@ import type { AuditEntryDoc } from './model';
 /** JSON with object keys sorted at every level: the same entry always hashes the same. */
 export function canonicalJson(value: unknown): string {
   if (value instanceof Date) return JSON.stringify(value.toISOString());
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
+  if (Array.isArray(value)) {
+    let out = '[';
+    for (let i = 0; i < value.length; i++) out += (i ? ',' : '') + canonicalJson(value[i]);
+    return out + ']';
+  }
   if (value && typeof value === 'object') {
-    const entries = Object.entries(value as Record<string, unknown>).filter(([, v]) => v !== undefined);
-    return `{${entries.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(',')}}`;
+    // sort() without a comparator orders by UTF-16 code units, as `<` on strings does.
+    const keys = Object.keys(value).sort();
+    let out = '{';
+    for (const k of keys) {
+      const v = (value as Record<string, unknown>)[k];
+      if (v === undefined) continue;
+      out += (out.length > 1 ? ',' : '') + JSON.stringify(k) + ':' + canonicalJson(v);
+    }
+    return out + '}';
   }
   return JSON.stringify(value ?? null);
 }

@@ -8,6 +8,7 @@ import {
   DEFAULT_PREFETCH,
   DEFAULT_RETRY_DELAY_MS,
   deadLetterRecord,
+  frozenEvent,
   ERROR_HEADER,
   retryDelay,
   type BusLogger,
@@ -443,7 +444,7 @@ export class AmqpBus implements EventBus {
     const attempt = Number(headers[ATTEMPT_HEADER]) || 1;
     let event: EventEnvelope;
     try {
-      event = parseEvent(JSON.parse(msg.content.toString('utf8')));
+      event = frozenEvent(parseEvent(JSON.parse(msg.content.toString('utf8'))));
     } catch (err) {
       this.logger.error({ err, queue: main, messageId: msg.properties.messageId }, 'unparseable event dead-lettered');
       consumerDeliveries.inc({ queue: main, outcome: 'dead_lettered' });

@@ -7,6 +7,7 @@ import {
   DEFAULT_PREFETCH,
   DEFAULT_RETRY_DELAY_MS,
   deadLetterRecord,
+  frozenEvent,
   retryDelay,
   type BusLogger,
   type DeadLetter,
@@ -24,11 +25,12 @@ interface Delivery {
   /** The event as it would cross the wire: JSON text. */
   json: string;
   /**
-   * The text is `parseEvent`'s output for what was published (validated once, at publish): each
-   * queue's copy is then `JSON.parse(json)`, which is what parsing it again would answer (the
-   * envelope schema has no transforms). False for a replayed dead letter, parsed again on delivery.
+   * `JSON.parse(json)` once, frozen, shared by every queue the event went to (docs/adr/0054): the
+   * text is `parseEvent`'s output for what was published (validated once, at publish), so parsing
+   * it again would answer the same (the envelope schema has no transforms). Absent for a replayed
+   * dead letter, parsed and validated again on delivery.
    */
-  validated: boolean;
+  event?: EventEnvelope;
   attempt: number;
   /** W3C trace headers, as a message would carry them. */
   headers: Record<string, string>;
@@ -56,8 +58,9 @@ interface MemoryQueue {
  * In-process bus with RabbitMQ's semantics, used by local runs (`npm start` without `AMQP_URL`) and tests.
  *
  * - Every event is serialised to JSON and parsed with `parseEvent` on publish (a payload that could
- *   not cross the wire, or that the catalog refuses, rejects the whole `publish`); each queue gets its
- *   own copy parsed from the validated JSON (docs/adr/0045: one validation per event, not one per queue).
+ *   not cross the wire, or that the catalog refuses, rejects the whole `publish`); the queues share one
+ *   frozen copy parsed from the validated JSON (docs/adr/0045: one validation per event, not one per
+ *   queue; docs/adr/0054: one parse, handlers cannot write into an event).
  * - One queue per service, created by its first `subscribe` and bound to its patterns (topic semantics:
  *   `*` one word, `#` zero or more). As with an unbound RabbitMQ queue, events published before a
  *   service subscribes are not delivered to it: in local mode every service subscribes at start-up,
@@ -99,7 +102,7 @@ export class MemoryBus implements EventBus {
     replay: async (service, ids) =>
       this.takeDeadLetters(service, ids).map((d) => {
         // Back to that service's queue only, as a first attempt.
-        this.queues.get(service)?.ready.push({ json: JSON.stringify(d.event), validated: false, attempt: 1, headers: {} });
+        this.queues.get(service)?.ready.push({ json: JSON.stringify(d.event), attempt: 1, headers: {} });
         this.schedule();
         return toRecord(d);
       }),
@@ -123,8 +126,9 @@ export class MemoryBus implements EventBus {
       return { type: e.type, json, headers: opts.traceHeaders?.[i] ?? currentTraceHeaders() };
     });
     for (const { type, json, headers } of wire) {
+      let event: EventEnvelope | undefined;
       for (const q of this.queues.values()) {
-        if (this.bound(q, type)) q.ready.push({ json, validated: true, attempt: 1, headers });
+        if (this.bound(q, type)) q.ready.push({ json, event: (event ??= frozenEvent(JSON.parse(json) as EventEnvelope)), attempt: 1, headers });
       }
     }
     this.schedule();
@@ -216,7 +220,7 @@ export class MemoryBus implements EventBus {
     const run = (async () => {
       let event: EventEnvelope;
       try {
-        event = delivery.validated ? (JSON.parse(delivery.json) as EventEnvelope) : parseEvent(JSON.parse(delivery.json));
+        event = delivery.event ?? frozenEvent(parseEvent(JSON.parse(delivery.json)));
       } catch (err) {
         this.deadLetter(q.service, delivery, err);
         return;
@@ -248,7 +252,7 @@ export class MemoryBus implements EventBus {
         this.logger.warn({ err, eventId: event.id, service: q.service, attempt: delivery.attempt, delay }, 'event handler failed; retrying');
         const timer = setTimeout(() => {
           this.timers.delete(timer);
-          q.ready.push({ json: delivery.json, validated: delivery.validated, attempt: delivery.attempt + 1, headers: delivery.headers });
+          q.ready.push({ ...delivery, attempt: delivery.attempt + 1 });
           this.schedule();
         }, delay);
         this.timers.add(timer);

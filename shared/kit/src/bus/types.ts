@@ -108,3 +108,16 @@ export interface DeadLetter {
   attempts: number;
   error: string;
 }
+
+/**
+ * Freezes an event for its handlers, every level of it: on the memory bus one parsed copy is shared
+ * by every queue (docs/adr/0054), so no handler may change what another one reads; the AMQP bus
+ * freezes its own copies alike, so a handler that writes into its event fails in both modes.
+ */
+export function frozenEvent<T>(value: T): T {
+  if (value !== null && typeof value === 'object' && !Object.isFrozen(value)) {
+    for (const v of Object.values(value)) frozenEvent(v);
+    Object.freeze(value);
+  }
+  return value;
+}

@@ -48,6 +48,27 @@ export function busContract(name: string, h: BusHarness): void {
       expect(got[0]).not.toBe(e);
     });
 
+    it('hands every handler a frozen event: a write into it throws, every other queue reads it as published', async () => {
+      const [writer, reader] = [h.service('frozen-writer'), h.service('frozen-reader')];
+      const refused: string[] = [];
+      const read: EventEnvelope[] = [];
+      await bus.subscribe(writer, ['#'], async (e) => {
+        for (const write of [() => ((e as { type: string }).type = 'x.y'), () => ((e.data as { ticket: { title: string } }).ticket.title = 'changed'), () => ((e.actor as { id: string | null }).id = 'x')]) {
+          try {
+            write();
+          } catch (err) {
+            refused.push((err as Error).constructor.name);
+          }
+        }
+      });
+      await bus.subscribe(reader, ['#'], async (e) => void read.push(e));
+      const e = envelope('ticket.created');
+      await bus.publish([e]);
+      await waitFor(() => refused.length === 3 && read.length === 1, 5000, 'deliveries');
+      expect(refused).toEqual(['TypeError', 'TypeError', 'TypeError']);
+      expect(read[0]).toEqual(e);
+    });
+
     it('does not deliver to a service that subscribed after the publish (an unbound queue)', async () => {
       await bus.publish([envelope()]);
       const got: string[] = [];

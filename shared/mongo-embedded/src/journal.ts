@@ -395,7 +395,7 @@ function loadSnapshotFrame(engine: Engine, f: Doc): void {
   if (f.o === 'cc') {
     engine.apply({ o: 'cc', ns: f.ns, opts: f.opts ?? {} });
     const c = engine.getColl(db, name)!;
-    for (const spec of (f.idx ?? []) as IndexSpec[]) c.indexes.set(spec.name, new Index(spec));
+    for (const spec of (f.idx ?? []) as IndexSpec[]) c.addIndex(new Index(spec));
   } else if (f.o === 'ds') {
     const c = engine.getColl(db, name);
     if (c) for (const d of f.docs as Doc[]) c.putRaw(d);

@@ -33,8 +33,14 @@ interface KeyEntry {
 export class Index {
   readonly fields: string[];
   readonly map = new Map<string, string | Set<string>>();
-  /** `prefixes[n - 1]`: the key of the first n fields -> ids (n < fields.length). */
+  /**
+   * `prefixes[n - 1]`: the key of the first n fields -> ids (n < fields.length). Indexes of a collection
+   * that lead with the same fields hold the same map there, maintained by one of them (`ownsPrefix`,
+   * see Collection.addIndex): a dozen `{teamId, mode, …}` indexes keep one `teamId` map, not twelve.
+   */
   readonly prefixes: Map<string, string | Set<string>>[];
+  /** `ownsPrefix[n - 1]`: this index maintains `prefixes[n - 1]` (false: another index of the collection does). */
+  readonly ownsPrefix: boolean[];
   readonly partial: ReturnType<typeof makeQuery> | null;
   /**
    * `runs[n]`: key of the first n fields (`''` for n = 0) -> field n's dates and numbers in order, for
@@ -49,6 +55,7 @@ export class Index {
   constructor(public readonly spec: IndexSpec) {
     this.fields = Object.keys(spec.key);
     this.prefixes = this.fields.slice(1).map(() => new Map());
+    this.ownsPrefix = this.prefixes.map(() => true);
     this.partial = spec.partialFilterExpression ? makeQuery(spec.partialFilterExpression) : null;
     this.runs = this.fields.map(() => new Map());
     this.unordered = this.fields.map(() => false);
@@ -60,6 +67,11 @@ export class Index {
   }
   get unique(): boolean {
     return !!this.spec.unique;
+  }
+
+  /** Every document has an entry (neither partial nor sparse): its prefix maps hold every document. */
+  get complete(): boolean {
+    return !this.partial && !this.spec.sparse;
   }
 
   entries(doc: Doc): KeyEntry[] {
@@ -152,7 +164,7 @@ export class Index {
   private addEntries(id: string, entries: KeyEntry[]): void {
     for (const e of entries) {
       addTo(this.map, e.k, id);
-      for (let n = 0; n < e.prefixes.length; n++) addTo(this.prefixes[n], e.prefixes[n], id);
+      for (let n = 0; n < e.prefixes.length; n++) if (this.ownsPrefix[n]) addTo(this.prefixes[n], e.prefixes[n], id);
       this.eachRun(e, (run, v) => run.insert(v, id));
     }
   }
@@ -160,7 +172,7 @@ export class Index {
   private removeEntries(id: string, entries: KeyEntry[]): void {
     for (const e of entries) {
       removeFrom(this.map, e.k, id);
-      for (let n = 0; n < e.prefixes.length; n++) removeFrom(this.prefixes[n], e.prefixes[n], id);
+      for (let n = 0; n < e.prefixes.length; n++) if (this.ownsPrefix[n]) removeFrom(this.prefixes[n], e.prefixes[n], id);
       this.eachRun(e, (run, v) => run.remove(v, id));
     }
   }
@@ -384,6 +396,43 @@ export class Collection {
     return old;
   }
 
+  /**
+   * Registers `ix` (replacing an index of the same name), built over the documents already here after
+   * it took the prefix maps it shares: a complete index leading with the same first n fields as another
+   * complete one holds that one's map for those n fields instead of its own, and leaves its upkeep to it.
+   */
+  addIndex(ix: Index): void {
+    this.dropIndex(ix.name);
+    if (ix.complete) {
+      for (let n = 1; n < ix.fields.length; n++) {
+        const lead = ix.fields.slice(0, n).join('\0');
+        for (const other of this.indexes.values()) {
+          if (!other.complete || other.fields.length <= n || other.fields.slice(0, n).join('\0') !== lead) continue;
+          ix.prefixes[n - 1] = other.prefixes[n - 1];
+          ix.ownsPrefix[n - 1] = false;
+          break;
+        }
+      }
+    }
+    for (const [id, doc] of this.docs) ix.add(id, doc);
+    this.indexes.set(ix.name, ix);
+  }
+
+  /** Drops index `name`; the maps it kept for others go on being kept, by one of them. */
+  dropIndex(name: string): void {
+    const ix = this.indexes.get(name);
+    if (!ix) return;
+    this.indexes.delete(name);
+    for (let n = 0; n < ix.prefixes.length; n++) {
+      if (!ix.ownsPrefix[n]) continue;
+      for (const other of this.indexes.values()) {
+        if (other.prefixes[n] !== ix.prefixes[n]) continue;
+        other.ownsPrefix[n] = true;
+        break;
+      }
+    }
+  }
+
   indexSpecs(): IndexSpec[] {
     return [{ v: 2, key: { _id: 1 }, name: '_id_' }, ...[...this.indexes.values()].map((i) => i.spec)];
   }
@@ -558,13 +607,12 @@ export class Engine {
         }
       }
     }
-    for (const [id, doc] of coll.docs) ix.add(id, doc);
-    coll.indexes.set(spec.name, ix);
+    coll.addIndex(ix);
     this.log({ o: 'ci', ns: coll.ns, spec });
   }
 
   dropIndex(coll: Collection, name: string): void {
-    coll.indexes.delete(name);
+    coll.dropIndex(name);
     this.log({ o: 'di', ns: coll.ns, name });
   }
 
@@ -957,14 +1005,12 @@ export class Engine {
       case 'ci': {
         const [db, name] = splitNs(op.ns);
         const c = this.ensureColl(db, name);
-        const ix = new Index(op.spec);
-        for (const [id, d] of c.docs) ix.add(id, d);
-        c.indexes.set(op.spec.name, ix);
+        c.addIndex(new Index(op.spec));
         break;
       }
       case 'di': {
         const [db, name] = splitNs(op.ns);
-        this.getColl(db, name)?.indexes.delete(op.name);
+        this.getColl(db, name)?.dropIndex(op.name);
         break;
       }
       case 'tx':

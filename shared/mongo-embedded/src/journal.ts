@@ -6,14 +6,16 @@
  *   buffered so far in one batch (group commit). Commands reply only after their flush resolved.
  * - Start-up loads `snapshot-<gen>.bson`, replays `journal-<gen>.log` and truncates a torn last frame.
  * - Compaction writes the whole live state to `snapshot-<gen+1>.bson.tmp` and fsyncs it, writes the
- *   changes made since that state to a new `journal-<gen+1>.log` and fsyncs it, renames the snapshot
- *   into place (atomic: from then on start-up reads generation gen+1) and deletes the old generation.
+ *   changes made since that state to a new `journal-<gen+1>.log` (as they are flushed) and fsyncs it,
+ *   renames the snapshot into place (atomic: from then on start-up reads generation gen+1) and
+ *   deletes the old generation.
  *   It runs once the journal is larger than max(journalCompactMinBytes, 2 x snapshot size), so files
  *   stay proportional to the live data.
  * - The snapshot is written alongside the journal, not in its way: its documents are taken at one
  *   instant (by reference: the store never changes a stored document, an update stores a new one),
  *   then serialised and written a batch at a time while commands, and their journal flushes to the
- *   old generation, go on; the changes made meanwhile are kept and become the new journal's start.
+ *   old generation, go on; the changes made meanwhile go to the new journal too, flush by flush, so
+ *   the switch writes only the last few.
  *   Before, the whole state was serialised in one synchronous step and every write waited for the
  *   compaction: with tens of MiB of data, a stall of every request of the process (docs/adr/0053).
  */
@@ -69,8 +71,15 @@ export class Journal {
   private waiters: { seq: number; resolve: () => void; reject: (e: Error) => void }[] = [];
   private running = false;
   private forceCompact: (() => void)[] = [];
-  /** While a snapshot is being written: the frames appended since its instant (the next journal's start). */
+  /**
+   * While a snapshot is being written: the frames appended since its instant not yet written to the
+   * next generation's journal (`next`), which starts with all of them.
+   */
   private tail: Buffer[] | null = null;
+  /** While a snapshot is being written: the next generation's journal, written as the current one is (opened with the first flush). */
+  private next: { fh: fsp.FileHandle; path: string } | null = null;
+  /** Why the next journal could not be written (the compaction is abandoned when its snapshot is done). */
+  private nextFailed: Error | null = null;
   /** The snapshot being written, if any. */
   private snapshotting: Promise<void> | null = null;
   /** A snapshot written and fsynced, waiting for the loop to switch generations. */
@@ -196,13 +205,18 @@ export class Journal {
         const seq = this.appendedSeq;
         this.pending = [];
         const data = bufs.length === 1 ? bufs[0] : Buffer.concat(bufs);
+        // During a compaction the same frames also go to the next generation's journal, at the same
+        // time: the switch then has only the last few to write (docs/adr/0053).
+        const carrying = this.carryTail();
         try {
           await writeAll(this.fh, data);
           await this.fh.datasync();
         } catch (e) {
           this.pending = [...bufs, ...this.pending];
+          await carrying;
           throw e;
         }
+        await carrying;
         this.journalBytes += data.length;
         this.release(seq);
       }
@@ -215,6 +229,38 @@ export class Journal {
    * Takes the live state at this instant and writes it as the next generation's snapshot in the
    * background; the loop switches generations once it is on disk (switchGeneration).
    */
+  /**
+   * Writes the frames appended since the snapshot's instant to the next generation's journal (opened
+   * on first use) and fsyncs it. A failure abandons the compaction, never a write: the current
+   * generation holds everything either way.
+   */
+  private async carryTail(): Promise<void> {
+    if (!this.tail || !this.tail.length || this.nextFailed) return;
+    try {
+      if (!this.next) {
+        const p = path.join(this.dir, `journal-${this.gen + 1}.log`);
+        this.next = { fh: await fsp.open(p, 'w'), path: p };
+      }
+      const bufs = this.tail;
+      this.tail = [];
+      await writeAll(this.next.fh, bufs.length === 1 ? bufs[0] : Buffer.concat(bufs));
+      await this.next.fh.datasync();
+    } catch (e) {
+      this.nextFailed = e as Error;
+      this.tail = null;
+    }
+  }
+
+  /** Closes and removes the next generation's journal of an abandoned compaction. */
+  private async dropNext(): Promise<void> {
+    const next = this.next;
+    this.next = null;
+    this.nextFailed = null;
+    if (!next) return;
+    await next.fh.close().catch(() => undefined);
+    await fsp.rm(next.path, { force: true }).catch(() => undefined);
+  }
+
   private startSnapshot(): void {
     const parts = snapshotParts(this.engine);
     this.tail = [];
@@ -232,10 +278,11 @@ export class Journal {
         this.snapshotDone = { tmp, size, next, callbacks };
         this.kick();
       },
-      (e: Error) => {
+      async (e: Error) => {
         // The journal goes on in this generation; the next flush past the threshold tries again.
-        this.snapshotting = null;
         this.tail = null;
+        await this.dropNext();
+        this.snapshotting = null;
         this.log?.(`journal: compaction failed, the journal keeps growing: ${e.message}`);
         for (const cb of callbacks) cb();
       },
@@ -243,32 +290,43 @@ export class Journal {
   }
 
   /**
-   * Makes the written snapshot the current generation: a new journal holding the changes made since
-   * its instant, fsynced, then the snapshot renamed into place. A crash before the rename leaves the
-   * old generation (its snapshot and journal hold everything acknowledged); after it, the new one does.
+   * Makes the written snapshot the current generation: its journal (the changes made since the
+   * snapshot's instant, written as they were flushed) completed and fsynced, then the snapshot renamed
+   * into place. A crash before the rename leaves the old generation (its snapshot and journal hold
+   * everything acknowledged); after it, the new one does. Only the frames appended since the last
+   * flush are written here, so writes wait for a few small fsyncs, not for the whole tail.
    */
   private async switchGeneration(): Promise<void> {
     const { tmp, size, next, callbacks } = this.snapshotDone!;
     this.snapshotDone = null;
+    if (this.nextFailed) {
+      this.log?.(`journal: compaction abandoned, the next journal could not be written: ${this.nextFailed.message}`);
+      this.tail = null;
+      await this.dropNext();
+      await fsp.rm(tmp, { force: true }).catch(() => undefined);
+      for (const cb of callbacks) cb();
+      return;
+    }
     // Every frame still pending was appended after the snapshot's instant, so it is in the tail:
     // written once, to the new journal. (Those appended before it were flushed by an earlier turn of the loop.)
-    const carried = this.tail!;
-    this.tail = null;
     const pendingNow = this.pending;
     this.pending = [];
     const seq = this.appendedSeq;
     const journalPath = path.join(this.dir, `journal-${next}.log`);
-    const data = Buffer.concat(carried);
     let newFh: fsp.FileHandle | null = null;
     try {
-      newFh = await fsp.open(journalPath, 'w');
-      if (data.length) await writeAll(newFh, data);
+      if (!this.next) this.next = { fh: await fsp.open(journalPath, 'w'), path: journalPath };
+      newFh = this.next.fh;
+      const rest = this.tail!;
+      this.tail = null;
+      if (rest.length) await writeAll(newFh, Buffer.concat(rest));
       await newFh.datasync();
       await fsp.rename(tmp, path.join(this.dir, `snapshot-${next}.bson`));
       await syncDir(this.dir);
+      this.next = null;
     } catch (e) {
-      await newFh?.close().catch(() => undefined);
-      await fsp.rm(journalPath, { force: true }).catch(() => undefined);
+      this.tail = null;
+      await this.dropNext();
       await fsp.rm(tmp, { force: true }).catch(() => undefined);
       this.pending = [...pendingNow, ...this.pending];
       for (const cb of callbacks) cb();
@@ -278,7 +336,7 @@ export class Journal {
     const oldGen = this.gen;
     this.fh = newFh;
     this.gen = next;
-    this.journalBytes = data.length;
+    this.journalBytes = (await newFh.stat()).size;
     this.snapshotBytes = size;
     this.release(seq);
     await oldFh.close();
@@ -309,6 +367,8 @@ export class Journal {
       } finally {
         this.closed = true;
         this.engine.onWriteSink = null;
+        // An unfinished compaction's next journal (its snapshot .tmp is removed when written, or at the next start).
+        await this.dropNext();
         try {
           await this.fh.close();
         } finally {

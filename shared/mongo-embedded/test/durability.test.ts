@@ -200,15 +200,26 @@ describe('durability', () => {
     const compaction = m.compact().then(() => (compacted = true));
     // Writes during the compaction: acknowledged before it ends (they do not wait for the snapshot).
     const duringCompaction: boolean[] = [];
+    /** Rounds that found a snapshot being written and its generation's journal already holding changes. */
+    let carriedEarly = 0;
+    const nextJournalWritten = () =>
+      fs.readdirSync(dir).some((f) => {
+        const next = /^snapshot-(\d+)\.bson\.tmp$/.exec(f)?.[1];
+        const journal = path.join(dir, `journal-${next}.log`);
+        return next !== undefined && fs.existsSync(journal) && fs.statSync(journal).size > 0;
+      });
     for (let k = 0; k < 20; k++) {
       await c.updateOne({ _id: k as any }, { $set: { v: 1 } });
       await c.insertOne({ _id: `during-${k}` as any, v: 2 });
       await c.deleteOne({ _id: (29_999 - k) as any });
       duringCompaction.push(!compacted);
+      if (nextJournalWritten()) carriedEarly++;
     }
     await compaction;
     // Several rounds while it ran (a compaction in the writes' way would let at most the first one straddle it).
     expect(duringCompaction.filter(Boolean).length).toBeGreaterThanOrEqual(5);
+    // Their changes went to the next generation's journal as they were flushed, not all at the switch.
+    expect(carriedEarly).toBeGreaterThanOrEqual(3);
     // And after it: in the new generation's journal.
     await c.insertOne({ _id: 'after' as any, v: 3 });
     // One generation on disk: the old one was removed after the switch.

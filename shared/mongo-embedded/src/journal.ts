@@ -221,7 +221,8 @@ export class Journal {
         this.release(seq);
       }
       if (this.snapshotDone) await this.switchGeneration();
-      else if (!this.snapshotting && (this.forceCompact.length || this.journalBytes > Math.max(this.compactMin, 2 * this.snapshotBytes))) this.startSnapshot();
+      // (Not while a failed compaction's next journal is still being removed: a new one starts from an empty file.)
+      else if (!this.snapshotting && !this.next && (this.forceCompact.length || this.journalBytes > Math.max(this.compactMin, 2 * this.snapshotBytes))) this.startSnapshot();
     }
   }
 
@@ -239,7 +240,14 @@ export class Journal {
     try {
       if (!this.next) {
         const p = path.join(this.dir, `journal-${this.gen + 1}.log`);
-        this.next = { fh: await fsp.open(p, 'w'), path: p };
+        const fh = await fsp.open(p, 'w');
+        if (!this.tail) {
+          // The compaction failed while the file was being opened: it must not start a later one's journal.
+          await fh.close();
+          await fsp.rm(p, { force: true });
+          return;
+        }
+        this.next = { fh, path: p };
       }
       const bufs = this.tail;
       this.tail = [];
@@ -254,16 +262,19 @@ export class Journal {
   /** Closes and removes the next generation's journal of an abandoned compaction. */
   private async dropNext(): Promise<void> {
     const next = this.next;
-    this.next = null;
+    if (next) {
+      await next.fh.close().catch(() => undefined);
+      await fsp.rm(next.path, { force: true }).catch(() => undefined);
+    }
+    // Held until the file is gone, so no new compaction opens the same path meanwhile.
+    if (this.next === next) this.next = null;
     this.nextFailed = null;
-    if (!next) return;
-    await next.fh.close().catch(() => undefined);
-    await fsp.rm(next.path, { force: true }).catch(() => undefined);
   }
 
   private startSnapshot(): void {
     const parts = snapshotParts(this.engine);
     this.tail = [];
+    this.nextFailed = null;
     const callbacks = this.forceCompact;
     this.forceCompact = [];
     const next = this.gen + 1;

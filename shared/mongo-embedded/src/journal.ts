@@ -227,10 +227,6 @@ export class Journal {
   }
 
   /**
-   * Takes the live state at this instant and writes it as the next generation's snapshot in the
-   * background; the loop switches generations once it is on disk (switchGeneration).
-   */
-  /**
    * Writes the frames appended since the snapshot's instant to the next generation's journal (opened
    * on first use) and fsyncs it. A failure abandons the compaction, never a write: the current
    * generation holds everything either way.
@@ -238,25 +234,29 @@ export class Journal {
   private async carryTail(): Promise<void> {
     if (!this.tail || !this.tail.length || this.nextFailed) return;
     try {
-      if (!this.next) {
-        const p = path.join(this.dir, `journal-${this.gen + 1}.log`);
-        const fh = await fsp.open(p, 'w');
-        if (!this.tail) {
-          // The compaction failed while the file was being opened: it must not start a later one's journal.
-          await fh.close();
-          await fsp.rm(p, { force: true });
-          return;
-        }
-        this.next = { fh, path: p };
+      const next = await this.openNext();
+      if (!this.tail) {
+        // The compaction failed while the file was being opened: it must not start a later one's journal.
+        await this.dropNext();
+        return;
       }
       const bufs = this.tail;
       this.tail = [];
-      await writeAll(this.next.fh, bufs.length === 1 ? bufs[0] : Buffer.concat(bufs));
-      await this.next.fh.datasync();
+      await writeAll(next.fh, bufs.length === 1 ? bufs[0] : Buffer.concat(bufs));
+      await next.fh.datasync();
     } catch (e) {
       this.nextFailed = e as Error;
       this.tail = null;
     }
+  }
+
+  /** The next generation's journal, created on first use. */
+  private async openNext(): Promise<{ fh: fsp.FileHandle; path: string }> {
+    if (!this.next) {
+      const p = path.join(this.dir, `journal-${this.gen + 1}.log`);
+      this.next = { fh: await fsp.open(p, 'w'), path: p };
+    }
+    return this.next;
   }
 
   /** Closes and removes the next generation's journal of an abandoned compaction. */
@@ -271,6 +271,10 @@ export class Journal {
     this.nextFailed = null;
   }
 
+  /**
+   * Takes the live state at this instant and writes it as the next generation's snapshot in the
+   * background; the loop switches generations once it is on disk (switchGeneration).
+   */
   private startSnapshot(): void {
     const parts = snapshotParts(this.engine);
     this.tail = [];
@@ -323,11 +327,9 @@ export class Journal {
     const pendingNow = this.pending;
     this.pending = [];
     const seq = this.appendedSeq;
-    const journalPath = path.join(this.dir, `journal-${next}.log`);
-    let newFh: fsp.FileHandle | null = null;
+    let newFh: fsp.FileHandle;
     try {
-      if (!this.next) this.next = { fh: await fsp.open(journalPath, 'w'), path: journalPath };
-      newFh = this.next.fh;
+      newFh = (await this.openNext()).fh;
       const rest = this.tail!;
       this.tail = null;
       if (rest.length) await writeAll(newFh, Buffer.concat(rest));

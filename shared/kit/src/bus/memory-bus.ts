@@ -25,10 +25,9 @@ interface Delivery {
   /** The event as it would cross the wire: JSON text. */
   json: string;
   /**
-   * `JSON.parse(json)` once, frozen, shared by every queue the event went to (docs/adr/0054): the
-   * text is `parseEvent`'s output for what was published (validated once, at publish), so parsing
-   * it again would answer the same (the envelope schema has no transforms). Absent for a replayed
-   * dead letter, parsed and validated again on delivery.
+   * `parseEvent`'s output for what was published (validated once, at publish), frozen and shared by
+   * every queue the event went to (docs/adr/0054); `json` is its text. Absent for a replayed dead
+   * letter, parsed and validated again on delivery.
    */
   event?: EventEnvelope;
   attempt: number;
@@ -122,13 +121,12 @@ export class MemoryBus implements EventBus {
     if (this.closed) throw new Error('bus closed');
     // Validate the whole batch first, like a batch the broker refuses as a whole.
     const wire = events.map((e, i) => {
-      const json = JSON.stringify(parseEvent(JSON.parse(JSON.stringify(e))));
-      return { type: e.type, json, headers: opts.traceHeaders?.[i] ?? currentTraceHeaders() };
+      const event = frozenEvent(parseEvent(JSON.parse(JSON.stringify(e))));
+      return { event, json: JSON.stringify(event), headers: opts.traceHeaders?.[i] ?? currentTraceHeaders() };
     });
-    for (const { type, json, headers } of wire) {
-      let event: EventEnvelope | undefined;
+    for (const { event, json, headers } of wire) {
       for (const q of this.queues.values()) {
-        if (this.bound(q, type)) q.ready.push({ json, event: (event ??= frozenEvent(JSON.parse(json) as EventEnvelope)), attempt: 1, headers });
+        if (this.bound(q, event.type)) q.ready.push({ json, event, attempt: 1, headers });
       }
     }
     this.schedule();

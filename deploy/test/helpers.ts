@@ -25,6 +25,7 @@ export const GATEWAY_ENV = [
   'SERVICE_URLS',
   'RATE_LIMIT_SECRET_PER_MINUTE',
   'RATE_LIMIT_PUBLISHABLE_PER_MINUTE',
+  'TRUSTED_PROXIES',
   'LOG_LEVEL',
   'OTEL_EXPORTER_OTLP_ENDPOINT',
 ];
@@ -36,11 +37,12 @@ const PROCESS_ENV: Record<string, string[]> = {
   ticketing: [...SERVICE_ENV, 'CUSTOMERS_URL', 'INBOUND_EMAIL_DOMAIN', 'INBOUND_SMTP_PORT', 'INBOUND_HTTP_PORT'],
   webhooks: [...SERVICE_ENV, 'WEBHOOKS_TIMEOUT_MS'],
   community: [...SERVICE_ENV, 'CUSTOMERS_URL', 'ATTACHMENTS_S3_URL'],
-  notifications: [...SERVICE_ENV, 'WORKSPACE_URL', 'TICKETING_URL', 'SMTP_URL'],
+  notifications: [...SERVICE_ENV, 'WORKSPACE_URL', 'TICKETING_URL', 'SMTP_URL', 'REDIS_URL'],
+  workspace: [...SERVICE_ENV, 'AUDIT_RETENTION_DAYS'],
   dataops: [...SERVICE_ENV, 'TICKETING_URL', 'CUSTOMERS_URL', 'KNOWLEDGE_URL', 'COMMUNITY_URL', 'WORKSPACE_URL'],
 };
 /** Documented variables a process may also be given (ARCHITECTURE.md, Embedded defaults). */
-export const OPTIONAL_ENV = ['NODE_ENV', 'SMTP_URL', 'STRIPE_SECRET_KEY', 'AI_BASE_URL', 'KEY_CACHE_TTL_MS', 'METRICS_PORT'];
+export const OPTIONAL_ENV = ['NODE_ENV', 'OTEL_SERVICE_NAME', 'SMTP_URL', 'STRIPE_SECRET_KEY', 'AI_BASE_URL', 'KEY_CACHE_TTL_MS', 'METRICS_PORT'];
 /** Variables only one process may also be given (each checked for its safe value by the tests). */
 const PROCESS_OPTIONAL_ENV: Record<string, string[]> = {
   webhooks: ['WEBHOOKS_ALLOW_LOOPBACK'],
@@ -93,8 +95,11 @@ export const INTERNAL_CALLS: { caller: string; callee: string; env: string }[] =
 /** The processes that call the internet (webhook deliveries): their egress stays off private ranges. */
 export const INTERNET_CALLERS = ['webhooks'];
 
-/** The keys of the Secret helpdesk-secrets (deploy/k8s/base/secret.template.yaml). */
-export const SECRET_KEYS = ['INTERNAL_TOKEN_SECRET', 'MONGO_URL', 'AMQP_URL', 'REDIS_URL', 'ATTACHMENTS_S3_URL', 'SMTP_URL', 'STRIPE_SECRET_KEY', 'STRIPE_WEBHOOK_SECRET'];
+/**
+ * The keys of the Secret helpdesk-secrets (deploy/k8s/base/secret.template.yaml). MONGO_URL is in each
+ * process's own Secret (deploy/registry.ts mongoSecretName).
+ */
+export const SECRET_KEYS = ['INTERNAL_TOKEN_SECRET', 'AMQP_URL', 'REDIS_URL', 'ATTACHMENTS_S3_URL', 'SMTP_URL', 'STRIPE_SECRET_KEY', 'STRIPE_WEBHOOK_SECRET'];
 
 /**
  * Development-only defaults that may appear in docker-compose.yml and the local overlay. Each is
@@ -105,10 +110,23 @@ export const DEV_DEFAULTS = {
   RABBITMQ_PASSWORD: 'helpdesk-dev-password',
   MINIO_ROOT_PASSWORD: 'helpdesk-dev-minio-password',
   GRAFANA_ADMIN_PASSWORD: 'helpdesk-dev-grafana-password',
+  // The local Kubernetes overlay's MongoDB administrator and per-process users.
+  MONGO_DEV_PASSWORD: 'helpdesk-dev-mongo-password',
 };
+
+/** The namespace of the platform's processes, and of the data engines (the overlays' engines/). */
+export const NAMESPACE = 'helpdesk';
+export const INFRA_NAMESPACE = 'helpdesk-infra';
 
 /** A process's entry file: gateway/src/main.ts or services/<name>/src/main.ts. */
 export const ENTRY = /^(gateway|services\/[a-z][a-z0-9-]*)\/src\/main\.ts$/;
+
+/** The compose services built from the Dockerfile: the platform's own processes. */
+export const composeApps = (compose: any): string[] => Object.keys(compose.services).filter((n) => compose.services[n].build !== undefined);
+
+/** A rendered Secret's decoded values. */
+export const secretValues = (secret: any): Record<string, string> =>
+  Object.fromEntries(Object.entries<string>(secret?.data ?? {}).map(([k, v]) => [k, Buffer.from(v, 'base64').toString('utf8')]));
 
 export function loadCompose(): any {
   return parse(read('docker-compose.yml'), { merge: true });
@@ -126,11 +144,20 @@ export function parseDocs(text: string): any[] {
 
 export const kubectlAvailable = (): boolean => spawnSync('kubectl', ['version', '--client'], { encoding: 'utf8' }).status === 0;
 
+const rendered = new Map<string, any[]>();
+/** `kubectl kustomize dir`, once per test file (callers must not change the objects). */
 export function kustomize(dir: string): any[] {
+  const cached = rendered.get(dir);
+  if (cached) return cached;
   const out = spawnSync('kubectl', ['kustomize', join(ROOT, dir)], { encoding: 'utf8', maxBuffer: 16 * 1024 * 1024 });
   if (out.status !== 0) throw new Error(`kubectl kustomize ${dir} failed:\n${out.stderr}`);
-  return parseDocs(out.stdout);
+  const objects = parseDocs(out.stdout);
+  rendered.set(dir, objects);
+  return objects;
 }
+
+/** The platform's own Deployments of a rendered overlay (not the engines' in helpdesk-infra). */
+export const appDeployments = (objects: any[]): any[] => objects.filter((o) => o.kind === 'Deployment' && o.metadata.namespace === NAMESPACE);
 
 /** Kubernetes quantities to numbers (cpu in cores, memory in bytes). */
 export function quantity(value: string | number): number {

@@ -2,14 +2,21 @@
 // the Kubernetes OpenAPI schemas (kubernetes-models), and check the platform's own rules: hardened
 // pods, probes, resources, one image, the network paths (the gateway, plus the documented internal
 // calls, into the services; webhooks' egress kept off private ranges), and agreement with compose.
-import { Deployment } from 'kubernetes-models/apps/v1';
+import { Deployment, StatefulSet } from 'kubernetes-models/apps/v1';
+import { Job } from 'kubernetes-models/batch/v1';
 import { HorizontalPodAutoscaler } from 'kubernetes-models/autoscaling/v2';
 import { Ingress, NetworkPolicy } from 'kubernetes-models/networking.k8s.io/v1';
 import { PodDisruptionBudget } from 'kubernetes-models/policy/v1';
 import { ConfigMap, Namespace, Secret, Service } from 'kubernetes-models/v1';
+import { mongoSecretName } from '../registry';
 import {
   DEV_DEFAULTS,
   ENTRY,
+  INFRA_NAMESPACE,
+  NAMESPACE,
+  appDeployments,
+  composeApps as composeAppsOf,
+  secretValues,
   IMAGE_NAME,
   INTERNAL_CALLS,
   INTERNET_CALLERS,
@@ -33,8 +40,23 @@ import {
   INBOUND_EMAIL_SERVICE,
 } from './helpers';
 
+/**
+ * The operators' resources (production's engines/): no schema package here, so their shape is checked
+ * in engines.test.ts; this only requires the fields every object has.
+ */
+class OperatorResource {
+  constructor(private readonly data: any) {}
+  validate(): void {
+    if (!this.data.metadata?.name || typeof this.data.spec !== 'object') throw new Error('needs metadata.name and spec');
+  }
+}
+
 /** The kinds the manifests may use, each with its schema-validating model. */
 const MODELS: Record<string, new (data: any) => { validate(): void }> = {
+  'apps/v1/StatefulSet': StatefulSet,
+  'batch/v1/Job': Job,
+  'rabbitmq.com/v1beta1/RabbitmqCluster': OperatorResource,
+  'mongodbcommunity.mongodb.com/v1/MongoDBCommunity': OperatorResource,
   'v1/Namespace': Namespace,
   'v1/ConfigMap': ConfigMap,
   'v1/Secret': Secret,
@@ -45,7 +67,6 @@ const MODELS: Record<string, new (data: any) => { validate(): void }> = {
   'networking.k8s.io/v1/NetworkPolicy': NetworkPolicy,
   'networking.k8s.io/v1/Ingress': Ingress,
 };
-const NAMESPACE = 'helpdesk';
 const OVERLAYS = ['local', 'production'];
 
 /**
@@ -99,7 +120,7 @@ const matches = (selector: Record<string, string> | undefined, labels: Record<st
   Object.entries(selector ?? {}).every(([k, v]) => labels[k] === v);
 
 const compose = loadCompose();
-const composeApps = Object.keys(compose.services).filter((n) => compose.services[n].build !== undefined);
+const composeApps = composeAppsOf(compose);
 
 const haveKubectl = kubectlAvailable();
 if (!haveKubectl) {
@@ -108,7 +129,7 @@ if (!haveKubectl) {
 const describeRendered = haveKubectl ? describe : describe.skip;
 
 describe('deploy/k8s/base/secret.template.yaml', () => {
-  const [template] = parseDocs(read('deploy/k8s/base/secret.template.yaml'));
+  const template = parseDocs(read('deploy/k8s/base/secret.template.yaml')).find((d) => d.metadata.name === 'helpdesk-secrets');
   it('is a valid Secret named helpdesk-secrets with exactly the secret keys', () => {
     validate(template);
     expect(template.metadata.name).toBe('helpdesk-secrets');
@@ -128,7 +149,7 @@ describeRendered.each(OVERLAYS)('deploy/k8s/overlays/%s', (overlay) => {
     if (!found) throw new Error(`no ${kind} ${name}`);
     return found;
   };
-  const deployments = () => all('Deployment') as Deployment[];
+  const deployments = () => appDeployments(objects) as Deployment[];
   const services = () => deployments().filter((d) => d.metadata!.name !== 'gateway');
 
   beforeAll(() => {
@@ -146,9 +167,14 @@ describeRendered.each(OVERLAYS)('deploy/k8s/overlays/%s', (overlay) => {
     }
   });
 
-  it('puts everything in the helpdesk namespace, with the part-of label', () => {
+  it('puts the platform in the helpdesk namespace and the engines in helpdesk-infra, with the part-of label', () => {
     expect(one('Namespace', NAMESPACE).metadata.labels['pod-security.kubernetes.io/enforce']).toBe('restricted');
-    for (const obj of objects.filter((o) => o.kind !== 'Namespace')) {
+    // helpdesk-infra holds exactly what the overlay's engines/ renders (the data engines); the rest is the platform's.
+    const key = (o: any) => `${o.kind}/${o.metadata.name}`;
+    const engines = kustomize(`deploy/k8s/overlays/${overlay}/engines`).filter((o) => o.kind !== 'Namespace');
+    const inInfra = objects.filter((o) => o.kind !== 'Namespace' && o.metadata.namespace === INFRA_NAMESPACE);
+    expect(inInfra.map(key).sort()).toEqual(engines.map(key).sort());
+    for (const obj of objects.filter((o) => o.kind !== 'Namespace' && !inInfra.includes(o))) {
       expect([obj.kind, obj.metadata.name, obj.metadata.namespace]).toEqual([obj.kind, obj.metadata.name, NAMESPACE]);
     }
     for (const obj of objects) expect(obj.metadata.labels['app.kubernetes.io/part-of']).toBe('helpdesk');
@@ -171,12 +197,12 @@ describeRendered.each(OVERLAYS)('deploy/k8s/overlays/%s', (overlay) => {
     }
   });
 
-  it('runs every Deployment from the one pinned image', () => {
-    const images = new Set(deployments().map((d) => d.spec!.template.spec!.containers[0].image!));
-    expect(images.size).toBe(1);
-    const [image] = images;
-    expect(isPinnedImage(image)).toBe(true);
-    expect(image.replace(/[:@].*$/, '')).toMatch(new RegExp(`(^|/)${IMAGE_NAME}$`));
+  it('runs every Deployment from the one image, pinned (each process its own tag: registry.test.ts)', () => {
+    for (const d of deployments()) {
+      const image = d.spec!.template.spec!.containers[0].image!;
+      expect([d.metadata!.name, isPinnedImage(image)]).toEqual([d.metadata!.name, true]);
+      expect(image.replace(/[:@].*$/, '')).toMatch(new RegExp(`(^|/)${IMAGE_NAME}$`));
+    }
   });
 
   it('hardens every pod and container: non-root 10001, read-only root, no privilege escalation, no capabilities, RuntimeDefault seccomp', () => {
@@ -251,7 +277,9 @@ describeRendered.each(OVERLAYS)('deploy/k8s/overlays/%s', (overlay) => {
           const secret = secrets.find((s) => s.metadata.name === ref.name);
           expect(Object.keys(secret?.data ?? {})).toContain(ref.key);
         }
-        if (ref && overlay === 'production') expect(ref.name).toBe('helpdesk-secrets');
+        if (ref && overlay === 'production') expect(ref.name).toBe(e.name === 'MONGO_URL' ? mongoSecretName(name) : 'helpdesk-secrets');
+        // MONGO_URL only ever from the process's own Secret.
+        if (e.name === 'MONGO_URL') expect(ref?.key).toBe('MONGO_URL');
       }
       expect(d.spec!.template.spec!.containers[0].envFrom).toBeUndefined();
     }
@@ -277,7 +305,7 @@ describeRendered.each(OVERLAYS)('deploy/k8s/overlays/%s', (overlay) => {
     }
   });
 
-  it('scales the gateway with an HPA, protects it with a PDB and routes /api to it through an Ingress', () => {
+  it('scales the gateway with an HPA, protects it with a PDB and routes to it through an Ingress', () => {
     const gateway = one('Deployment', 'gateway') as Deployment;
     const labels = gateway.spec!.template.metadata!.labels!;
     expect(gateway.spec!.replicas).toBeUndefined(); // the HPA owns the count
@@ -288,16 +316,16 @@ describeRendered.each(OVERLAYS)('deploy/k8s/overlays/%s', (overlay) => {
     expect(hpa.spec!.metrics!.some((m) => m.resource?.name === 'cpu')).toBe(true);
     const pdb = one('PodDisruptionBudget', 'gateway') as PodDisruptionBudget;
     expect(matches(pdb.spec!.selector!.matchLabels, labels)).toBe(true);
-    const ingresses = all('Ingress') as Ingress[];
-    expect(ingresses).toHaveLength(1);
-    const paths = ingresses[0].spec!.rules!.flatMap((r) => r.http!.paths);
-    expect(paths.map((p) => [p.path, p.pathType, p.backend.service?.name, p.backend.service?.port?.name])).toEqual([
-      ['/api', 'Prefix', 'gateway', 'http'],
-    ]);
+    // Which paths: public-paths.test.ts; here, that every one goes to the gateway's http port.
+    const paths = (one('Ingress', 'gateway') as Ingress).spec!.rules!.flatMap((r) => r.http!.paths);
+    expect(paths.map((p) => p.path)).toContain('/api');
+    for (const p of paths) expect([p.path, p.pathType, p.backend.service?.name, p.backend.service?.port?.name]).toEqual([p.path, 'Prefix', 'gateway', 'http']);
+    expect(all('Ingress').map((i) => i.metadata.name).sort()).toEqual(['gateway', INBOUND_EMAIL_SERVICE]);
     // Only the gateway (through the Ingress) and ticketing's inbound mail listeners are reachable from
     // outside: no other Service is a LoadBalancer or NodePort.
     for (const svc of all('Service')) {
       if (svc.metadata.name !== INBOUND_EMAIL_SERVICE) {
+        if (svc.spec.clusterIP === 'None') continue; // headless (the local MongoDB's member names)
         expect([svc.metadata.name, svc.spec.type ?? 'ClusterIP']).toEqual([svc.metadata.name, 'ClusterIP']);
         continue;
       }
@@ -466,15 +494,23 @@ describeRendered.each(OVERLAYS)('deploy/k8s/overlays/%s', (overlay) => {
   });
 
   if (overlay === 'local') {
-    it('generates the Secret with the documented development values only', () => {
-      const [secret] = all('Secret');
-      expect(all('Secret')).toHaveLength(1);
-      expect(secret.metadata.name).toMatch(/^helpdesk-secrets-[a-z0-9]+$/);
+    it('generates the Secrets with the documented development values only', () => {
+      const secrets = all('Secret').filter((s) => /^helpdesk-secrets-[a-z0-9]+$/.test(s.metadata.name));
+      expect(secrets).toHaveLength(1);
+      const [secret] = secrets;
       expect(Object.keys(secret.data).sort()).toEqual([...SECRET_KEYS].sort());
-      const decoded = (key: string) => Buffer.from(secret.data[key], 'base64').toString('utf8');
-      expect(decoded('INTERNAL_TOKEN_SECRET')).toBe(DEV_DEFAULTS.INTERNAL_TOKEN_SECRET);
-      expect(decoded('AMQP_URL')).toContain(`:${DEV_DEFAULTS.RABBITMQ_PASSWORD}@`);
-      expect(decoded('MONGO_URL')).toMatch(/replicaSet=/);
+      const decoded = secretValues(secret);
+      expect(decoded.INTERNAL_TOKEN_SECRET).toBe(DEV_DEFAULTS.INTERNAL_TOKEN_SECRET);
+      expect(decoded.AMQP_URL).toContain(`:${DEV_DEFAULTS.RABBITMQ_PASSWORD}@`);
+      // Every other generated Secret: a process's MONGO_URL, the engines' credentials; passwords are dev defaults.
+      const passwords = Object.values(DEV_DEFAULTS);
+      for (const s of all('Secret').filter((x) => x !== secret)) {
+        for (const [key, value] of Object.entries(secretValues(s))) {
+          const password = /^[a-z+]+:\/\/[^:/@]*:([^@]*)@/.exec(value)?.[1] ?? (/PASS/.test(key) ? value : undefined);
+          if (password !== undefined) expect([s.metadata.name, key, passwords.includes(password)]).toEqual([s.metadata.name, key, true]);
+          if (key === 'MONGO_URL') expect(value).toMatch(/replicaSet=rs0/);
+        }
+      }
     });
   }
 
@@ -485,14 +521,19 @@ describeRendered.each(OVERLAYS)('deploy/k8s/overlays/%s', (overlay) => {
 
     it('runs several replicas of everything, a registry image and TLS on the Ingress', () => {
       expect((one('HorizontalPodAutoscaler', 'gateway') as HorizontalPodAutoscaler).spec!.minReplicas).toBeGreaterThanOrEqual(3);
-      for (const d of services()) expect(d.spec!.replicas).toBeGreaterThanOrEqual(2);
+      for (const d of services()) {
+        const hpa = objects.find((o) => o.kind === 'HorizontalPodAutoscaler' && o.metadata.name === d.metadata!.name);
+        expect([d.metadata!.name, hpa ? hpa.spec.minReplicas : d.spec!.replicas]).toEqual([d.metadata!.name, expect.any(Number)]);
+        expect(hpa ? hpa.spec.minReplicas : d.spec!.replicas).toBeGreaterThanOrEqual(2);
+      }
       const image = (one('Deployment', 'gateway') as Deployment).spec!.template.spec!.containers[0].image!;
       expect(image).toMatch(/^[a-z0-9.-]+\.[a-z]+(:[0-9]+)?\/.+/);
       expect(image).not.toMatch(/:dev$/);
-      const ingress = one('Ingress', 'gateway') as Ingress;
-      expect(ingress.spec!.tls?.[0]?.secretName).toBeDefined();
-      expect(ingress.spec!.tls![0].hosts).toEqual(ingress.spec!.rules!.map((r) => r.host));
-      expect(ingress.spec!.ingressClassName).toBeDefined();
+      for (const ingress of all('Ingress') as Ingress[]) {
+        expect(ingress.spec!.tls?.[0]?.secretName).toBeDefined();
+        expect(ingress.spec!.tls![0].hosts).toEqual(ingress.spec!.rules!.map((r) => r.host));
+        expect(ingress.spec!.ingressClassName).toBeDefined();
+      }
     });
   }
 });

@@ -18,7 +18,7 @@ import { DEFAULT_INBOUND_EMAIL, inboundEmailRules, type InboundEmailConfig } fro
 import { widgetRules } from './widget/rules';
 
 export interface TicketingConfig {
-  /** The customers service's base URL (CUSTOMERS_URL): asked about a ticket's customer when it is created or moved. */
+  /** The customers service's base URL (CUSTOMERS_URL): asked about a ticket's customer by email or name, or by an id the projection has not seen (docs/adr/0055). */
   customersUrl: string;
   /** Where ticket timestamps and SLA clocks read the time (tests set it; docs/adr/0026). */
   clock?: Clock;

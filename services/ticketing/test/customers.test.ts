@@ -5,6 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import type { CustomerSnapshot, EventEnvelope, EventType } from '@helpdesk/contracts';
 import { newId } from '@helpdesk/kit';
+import { eventually } from '@helpdesk/testing';
 import { ticketingModels } from '../src/models';
 import { expectError, useHarness, type Caller, type Harness } from './helpers';
 
@@ -225,4 +226,148 @@ describe('customer.* events', () => {
     expect(await h.svc.conn.collection('tickets').countDocuments({ teamId: as.teamId, customerId: null })).toBe(1);
   });
 
+});
+
+describe('the customer projection checks a ticket\'s customer (docs/adr/0055)', () => {
+  const refOf = (id: string) => h.svc.conn.collection('customer_refs').findOne({ _id: id } as any);
+  /** Publishes `customer.created` as the customers service would and waits until ticketing has projected it. */
+  async function projected(as: { teamId: string }, c: CustomerSnapshot) {
+    await publish('customer.created', as.teamId, { customer: c });
+    await eventually(`${c.id} is projected`, async () => (await refOf(c.id))?.rev === c.rev);
+  }
+  /** Runs `fn` with every call to the customers service failing as `failure`. */
+  async function customersFailing<T>(failure: 'down' | 500 | 503, fn: () => Promise<T>): Promise<T> {
+    h.customers.failure = failure;
+    try {
+      return await fn();
+    } finally {
+      h.customers.failure = null;
+    }
+  }
+  const settle = () => new Promise((r) => setTimeout(r, 100));
+
+  test('created, updated, out of order, redelivered: the newest rev stays; a deletion wins over any later-arriving update', async () => {
+    const as = team();
+    const c = h.customers.put(as.teamId, 'test', { name: 'First', email: 'first@example.com', rev: 0 });
+    const created = await publish('customer.created', as.teamId, { customer: c });
+    await eventually('created', async () => (await refOf(c.id))?.name === 'First');
+    expect(await refOf(c.id)).toMatchObject({ teamId: as.teamId, mode: 'test', name: 'First', email: 'first@example.com', rev: 0, deleted: false });
+
+    const v3 = await publish('customer.updated', as.teamId, { customer: { ...renamed(c, 'Third', 3), email: 'third@example.com' }, changes: ['name', 'email'], previous: {} });
+    await eventually('rev 3', async () => (await refOf(c.id))?.rev === 3);
+    // Older news arriving late (rev 2), the first event and rev 3 delivered again: nothing moves.
+    await publish('customer.updated', as.teamId, { customer: renamed(c, 'Second', 2), changes: ['name'], previous: {} });
+    await h.bus.publish([created, v3]);
+    await settle();
+    expect(await refOf(c.id)).toMatchObject({ name: 'Third', email: 'third@example.com', rev: 3, deleted: false });
+
+    const gone = await publish('customer.deleted', as.teamId, { customerId: c.id, customer: renamed(c, 'Third', 4) });
+    await eventually('the tombstone', async () => (await refOf(c.id))?.deleted === true);
+    // An update older than the deletion arrives after it, and even a newer-numbered one: the tombstone stays; so does a redelivered deletion.
+    await publish('customer.updated', as.teamId, { customer: renamed(c, 'Late', 3), changes: ['name'], previous: {} });
+    await publish('customer.updated', as.teamId, { customer: renamed(c, 'Later', 9), changes: ['name'], previous: {} });
+    await h.bus.publish([gone]);
+    await settle();
+    expect(await refOf(c.id)).toMatchObject({ deleted: true, rev: 4, name: 'Third' });
+
+    // A deletion delivered before the customer's creation: the creation never brings it back.
+    const d = h.customers.put(as.teamId, 'test', { name: 'Backwards', rev: 0 });
+    await publish('customer.deleted', as.teamId, { customerId: d.id, customer: { ...d, rev: 1 } });
+    await eventually('the early tombstone', async () => (await refOf(d.id))?.deleted === true);
+    await publish('customer.created', as.teamId, { customer: d });
+    await settle();
+    expect(await refOf(d.id)).toMatchObject({ deleted: true, rev: 1 });
+    // Scoped like every ticketing collection: the row is the team's and the partition's only.
+    expect(await h.svc.conn.collection('customer_refs').countDocuments({ _id: c.id, teamId: { $ne: as.teamId } } as any)).toBe(0);
+  });
+
+  test('a projected customer: tickets are created and moved with the customers service down or failing, with no call to it', async () => {
+    const as = team();
+    const c = h.customers.put(as.teamId, 'test', { name: 'Known Customer', email: 'known@example.com', rev: 2 });
+    const other = h.customers.put(as.teamId, 'test', { name: 'Other Known', email: 'other@example.com', rev: 0 });
+    await projected(as, c);
+    await projected(as, other);
+    const calls = h.customers.calls.length;
+    const ids = await customersFailing('down', async () => {
+      const made: string[] = [];
+      for (const failure of ['down', 500, 503] as const) {
+        h.customers.failure = failure;
+        const r = await api('POST', T, { as, body: { title: `During an outage (${failure})`, customerId: c.id } });
+        expect(r.status).toBe(201);
+        expect(r.body.data.customerId).toBe(c.id);
+        made.push(r.body.data.id);
+      }
+      const moved = await api('PATCH', `${T}/${made[0]}`, { as, body: { customerId: other.id } });
+      expect(moved.status).toBe(200);
+      expect(moved.body.data.customerId).toBe(other.id);
+      return made;
+    });
+    expect(h.customers.calls.length).toBe(calls);
+    expect(await titles(as, 'search=known%20customer')).toHaveLength(2);
+    expect(await titles(as, 'search=other%20known')).toEqual(['During an outage (down)']);
+    const expanded = await api('GET', `${T}/${ids[1]}?expand[]=customer`, { as });
+    expect(expanded.body.data.customer).toEqual({ id: c.id, name: 'Known Customer', email: 'known@example.com', status: 'active', sentiment: 'neutral', tags: [] });
+    // The name the ticket records is the projection's (the newest ticketing was told about).
+    await publish('customer.updated', as.teamId, { customer: renamed(c, 'Renamed Customer', 3), changes: ['name'], previous: {} });
+    await eventually('the rename', async () => (await refOf(c.id))?.rev === 3);
+    const after = await customersFailing(503, () => api('POST', T, { as, body: { title: 'After the rename', customerId: c.id } }));
+    expect(after.status).toBe(201);
+    expect(await titles(as, 'search=renamed%20customer')).toContain('After the rename');
+  });
+
+  test('first sight: an id the projection has never seen is asked of the customers service once, and its answer recorded', async () => {
+    const as = team();
+    const c = h.customers.put(as.teamId, 'test', { name: 'Fresh Face', email: 'fresh@example.com', rev: 1 });
+    expect(await refOf(c.id)).toBeNull();
+    // Unknown and the customers service unreachable: 503 as before, nothing written.
+    const refused = await customersFailing('down', () => api('POST', T, { as, body: { title: 'Too early', customerId: c.id } }));
+    expectError(refused, 503, 'service_unavailable');
+    expect(await refOf(c.id)).toBeNull();
+
+    const first = await api('POST', T, { as, body: { title: 'First sight', customerId: c.id } });
+    expect(first.status).toBe(201);
+    expect(h.customers.calls.filter((x) => x.requestId === first.requestId)).toEqual([{ method: 'GET', path: `/internal/customers/${c.id}`, requestId: first.requestId }]);
+    expect(await refOf(c.id)).toMatchObject({ teamId: as.teamId, mode: 'test', name: 'Fresh Face', email: 'fresh@example.com', rev: 1, deleted: false });
+
+    // Known from now on: no call, even with the service down.
+    const again = await customersFailing('down', () => api('POST', T, { as, body: { title: 'Second sight', customerId: c.id } }));
+    expect(again.status).toBe(201);
+    expect(await ticketCount(as.teamId)).toBe(2);
+    // Its customer.created arriving afterwards (same rev) changes nothing.
+    await publish('customer.created', as.teamId, { customer: { ...c, name: 'Same Rev Other Name' } });
+    await settle();
+    expect(await refOf(c.id)).toMatchObject({ name: 'Fresh Face', rev: 1 });
+  });
+
+  test('first sights of one customer at once: every ticket is created, one row recorded', async () => {
+    const as = team();
+    const c = h.customers.put(as.teamId, 'test', { name: 'Crowd', email: 'crowd@example.com' });
+    const answers = await Promise.all(Array.from({ length: 6 }, (_, i) => api('POST', T, { as, body: { title: `Together ${i}`, customerId: c.id } })));
+    expect(answers.map((r) => r.status)).toEqual(Array(6).fill(201));
+    expect(await h.svc.conn.collection('customer_refs').countDocuments({ _id: c.id } as any)).toBe(1);
+  });
+
+  test('a customer the projection knows to be deleted is refused as an unknown one is (404 resource_not_found), without asking', async () => {
+    const as = team();
+    // The customers service still answers for it (its deletion's event got here first): the projection decides.
+    const c = h.customers.put(as.teamId, 'test', { name: 'Deleted Dora', email: 'dora@example.com' });
+    await projected(as, c);
+    await publish('customer.deleted', as.teamId, { customerId: c.id, customer: { ...c, rev: 1 } });
+    await eventually('the tombstone', async () => (await refOf(c.id))?.deleted === true);
+    const t = (await api('POST', T, { as, body: { title: 'Unlinked' } })).body.data;
+    const calls = h.customers.calls.length;
+
+    const unknown = 'cus_nobodyhasthis0000000000';
+    const gone = await api('POST', T, { as, body: { title: 'For Dora', customerId: c.id } });
+    const nobody = await api('POST', T, { as, body: { title: 'For nobody', customerId: unknown } });
+    expectError(gone, 404, 'resource_not_found');
+    const same = (e: any, id: string) => ({ ...e, message: e.message.replace(id, '<id>'), request_id: undefined });
+    expect(same(gone.body.error, c.id)).toEqual(same(nobody.body.error, unknown));
+    expect(await h.eventsOf(gone.requestId)).toEqual([]);
+    const move = await customersFailing('down', () => api('PATCH', `${T}/${t.id}`, { as, body: { customerId: c.id } }));
+    expectError(move, 404, 'resource_not_found');
+    // The only call was the unknown id's first sight.
+    expect(h.customers.calls.slice(calls).map((x) => x.path)).toEqual([`/internal/customers/${unknown}`]);
+    expect(await ticketCount(as.teamId)).toBe(1);
+  });
 });

@@ -5,8 +5,9 @@ import { aiConsumers } from '../ai/consumers';
 import { analyticsConsumers } from '../analytics/consumers';
 
 /**
- * Everything ticketing reacts to, in one list: the customers it keeps a projection of (search and
- * expand[]=customer read it) and the deletions that unlink a customer's tickets. Each handler is
+ * Everything ticketing reacts to, in one list: the customers it keeps a projection of (search,
+ * expand[]=customer and the customer check of a ticket's create or move read it, docs/adr/0055) and
+ * the deletions that unlink a customer's tickets. Each handler is
  * idempotent by itself (snapshots are applied by `rev`; unlinking finds only tickets still linked),
  * so a redelivered event changes nothing twice.
  */

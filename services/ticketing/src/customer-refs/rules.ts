@@ -1,10 +1,13 @@
 import type mongoose from 'mongoose';
-import type { CustomerSnapshot, EventEnvelope } from '@helpdesk/contracts';
-import { eventScopeOf, notFound, scoped, withOutbox, type Scope } from '@helpdesk/kit';
+import type { CustomerSnapshot, CUSTOMERS_INTERNAL, EventEnvelope } from '@helpdesk/contracts';
+import { eventScopeOf, foundOr404, leanFindOne, notFound, scoped, withOutbox, type InternalCalls, type Scope } from '@helpdesk/kit';
 import type { TicketingModels } from '../models';
 import { replaceCustomerNameInSearchText, ticketSearchTokens, type TicketDoc } from '../tickets/model';
 import { ticketSnapshot } from '../tickets/view';
-import { refFields, type CustomerRefDoc } from './model';
+import { factsOf, refFields, type CustomerFacts, type CustomerRefDoc } from './model';
+
+/** The customers service's internal operations, bound to the request that needs an answer now. */
+export type CustomerCalls = InternalCalls<typeof CUSTOMERS_INTERNAL>;
 
 export interface CustomerRefsDeps {
   conn: mongoose.Connection;
@@ -48,11 +51,35 @@ export function customerRefsRules({ conn, models }: CustomerRefsDeps) {
 
   return {
     /**
+     * The customer a ticket's create or move names by id (docs/adr/0055): from the projection when
+     * ticketing has heard of it (no call: tickets are still created while the customers service is
+     * down), 404 when its deletion has been seen; only an id the projection has never seen is asked
+     * of the customers service (404 when it has no such customer, 503 when it cannot answer), and its
+     * answer is recorded so the next ticket of that customer needs no call either.
+     */
+    async lookup(scope: Scope, id: string, customers: CustomerCalls): Promise<CustomerFacts> {
+      const row = await leanFindOne<CustomerRefDoc>(models.customerRefs, scope, { _id: id });
+      if (row) {
+        if (row.deleted) throw notFound('customer', id);
+        return factsOf(row);
+      }
+      const c = await foundOr404(customers.call('getCustomerSnapshot', { params: { customerId: id } }), 'customer', id);
+      // First sight: an event (or a deletion) recorded meanwhile is newer news and stays; so does a
+      // concurrent first sight's row (the duplicate key of a lost upsert race).
+      await scoped(models, scope)
+        .customerRefs.updateOne({ _id: id }, { $setOnInsert: { ...refFields(c), deleted: false, linkedAt: null } }, { upsert: true })
+        .catch((err: unknown) => {
+          if ((err as { code?: number }).code !== 11000) throw err;
+        });
+      return c;
+    },
+
+    /**
      * Inside a ticket's transaction: records the link on the projection row (creating it from the
      * customers service's answer `c` when absent, refreshing it when `c` is newer) and returns the
      * newest view of the customer; 404 when its deletion has been seen.
      */
-    async link(scope: Scope, c: CustomerSnapshot, session: mongoose.ClientSession): Promise<CustomerRefDoc> {
+    async link(scope: Scope, c: CustomerFacts, session: mongoose.ClientSession): Promise<CustomerRefDoc> {
       const refs = scoped(models, scope).customerRefs;
       const row = await refs
         .findOneAndUpdate({ _id: c.id }, { $setOnInsert: { ...refFields(c), deleted: false }, $set: { linkedAt: new Date() } }, { upsert: true, returnDocument: 'after', session })
@@ -68,9 +95,9 @@ export function customerRefsRules({ conn, models }: CustomerRefsDeps) {
      * trips whatever their number: the links upserted, the rows read back, the older ones refreshed.
      * Answers the newest view per customer id; 404 (the whole chunk) when a deletion has been seen.
      */
-    async linkMany(scope: Scope, cs: readonly CustomerSnapshot[], session: mongoose.ClientSession): Promise<Map<string, CustomerRefDoc>> {
+    async linkMany(scope: Scope, cs: readonly CustomerFacts[], session: mongoose.ClientSession): Promise<Map<string, CustomerRefDoc>> {
       const refs = scoped(models, scope).customerRefs;
-      const newest = new Map<string, CustomerSnapshot>();
+      const newest = new Map<string, CustomerFacts>();
       for (const c of cs) if ((newest.get(c.id)?.rev ?? -1) < c.rev) newest.set(c.id, c);
       if (!newest.size) return new Map();
       const linkedAt = new Date();

@@ -3,8 +3,6 @@ import {
   charLength,
   TITLE_MAX,
   type CreateTicketInput,
-  type CustomerSnapshot,
-  type CUSTOMERS_INTERNAL,
   type Expandable,
   type GetTicketQuery,
   type ListTicketsQuery,
@@ -37,14 +35,13 @@ import {
   withOutbox,
   withoutNulls,
   type Emit,
-  type InternalCalls,
   type RequestContext,
   type Scope,
   type Unscoped,
 } from '@helpdesk/kit';
 import type { TicketingModels } from '../models';
-import { customerSummary, type CustomerRefDoc, type CustomerSummary } from '../customer-refs/model';
-import type { CustomerRefs } from '../customer-refs/rules';
+import { customerSummary, type CustomerFacts, type CustomerRefDoc, type CustomerSummary } from '../customer-refs/model';
+import type { CustomerCalls, CustomerRefs } from '../customer-refs/rules';
 import type { CustomFieldRules } from '@helpdesk/kit';
 import type { Clock } from '../clock';
 import type { MemberRules } from '../members/rules';
@@ -66,8 +63,8 @@ export interface TicketRulesDeps {
 
 /**
  * A change to a ticket, as PATCH, automations and bulk operations make it (docs/adr/0025). `tags`
- * replaces the list; `addTags`/`removeTags` edit it. `customer` is the customer the customers
- * service answered for a move (null unlinks).
+ * replaces the list; `addTags`/`removeTags` edit it. `customer` is the customer a move links
+ * (as the projection or the customers service knows it; null unlinks).
  */
 export interface TicketChanges {
   title?: string;
@@ -80,7 +77,7 @@ export interface TicketChanges {
   notes?: string | null;
   metadata?: Record<string, unknown>;
   customFields?: Record<string, unknown>;
-  customer?: CustomerSnapshot | null;
+  customer?: CustomerFacts | null;
 }
 
 /** A message added inside a caller's transaction (`sender` defaults to `system`). */
@@ -91,8 +88,7 @@ export interface MessageToAdd {
   sender?: Exclude<Sender, 'ai'>;
 }
 
-/** The customers service's internal operations, bound to the request that needs an answer now. */
-export type CustomerCalls = InternalCalls<typeof CUSTOMERS_INTERNAL>;
+export type { CustomerCalls } from '../customer-refs/rules';
 
 /** `messageType` and `isInternal` say the same thing; both sent and disagreeing is a 400. */
 export function resolveInternal(input: { messageType?: 'internal' | 'public'; isInternal?: boolean }, paramPrefix = ''): boolean {
@@ -120,7 +116,7 @@ export class StaleTicket extends Error {}
 interface NewTicket {
   doc: Unscoped<TicketDoc>;
   msgs: Unscoped<MessageDoc>[];
-  customer: CustomerSnapshot | null;
+  customer: CustomerFacts | null;
   now: Date;
 }
 const STALE_RETRIES = 10;
@@ -148,14 +144,13 @@ export function ticketRules({ conn, models, customerRefs, customFields, members,
   const customerOf = (customers: Map<string, CustomerSummary>, t: TicketDoc) => (t.customerId ? (customers.get(t.customerId) ?? null) : null);
 
   /**
-   * Which customer a create names, asked of the customers service (an answer needed now):
-   * customerId must exist in the team and partition (404); else customerEmail must be some
-   * customer's (422 customer_not_found); else customerName creates one.
+   * Which customer a create names: customerId must exist in the team and partition (404), checked
+   * against the projection, the customers service asked only on first sight (docs/adr/0055); else
+   * customerEmail must be some customer's (422 customer_not_found) and else customerName creates one,
+   * both asked of the customers service (an answer needed now: an email may have moved, docs/adr/0004).
    */
-  async function resolveCustomer(input: CreateTicketInput, customers: CustomerCalls): Promise<CustomerSnapshot | null> {
-    if (input.customerId) {
-      return foundOr404(customers.call('getCustomerSnapshot', { params: { customerId: input.customerId } }), 'customer', input.customerId);
-    }
+  async function resolveCustomer(ctx: RequestContext, input: CreateTicketInput, customers: CustomerCalls): Promise<CustomerFacts | null> {
+    if (input.customerId) return customerRefs.lookup(ctx, input.customerId, customers);
     if (input.customerEmail) {
       const c = await customers.call('findCustomerByEmail', { query: { email: input.customerEmail } });
       if (!c) {
@@ -185,7 +180,7 @@ export function ticketRules({ conn, models, customerRefs, customFields, members,
   async function newTicket(
     ctx: RequestContext,
     input: CreateTicketInput,
-    customer: CustomerSnapshot | null,
+    customer: CustomerFacts | null,
     channel = 'api',
     // Many tickets (an import chunk) read the team's field definitions once: customFields.resolverFor.
     resolveFields: (given: Record<string, unknown> | undefined, current: null) => Record<string, unknown> | Promise<Record<string, unknown>> = (given, current) => customFields.resolve(ctx, given, current),
@@ -446,9 +441,9 @@ export function ticketRules({ conn, models, customerRefs, customFields, members,
       ctx: RequestContext,
       input: CreateTicketInput,
       customers: CustomerCalls,
-      opts: { channel?: string; customer?: CustomerSnapshot | null; also?: (session: mongoose.ClientSession, ticketId: string) => Promise<void> } = {},
+      opts: { channel?: string; customer?: CustomerFacts | null; also?: (session: mongoose.ClientSession, ticketId: string) => Promise<void> } = {},
     ): Promise<TicketView> {
-      const customer = opts.customer !== undefined ? opts.customer : await resolveCustomer(input, customers);
+      const customer = opts.customer !== undefined ? opts.customer : await resolveCustomer(ctx, input, customers);
       const also = opts.also;
       const [built] = await createManyIn(ctx, [await newTicket(ctx, input, customer, opts.channel)], also && ((session, ids) => also(session, ids[0])));
       return built;
@@ -459,7 +454,7 @@ export function ticketRules({ conn, models, customerRefs, customFields, members,
      * transaction with one `ticket.created` each. A refusal while building (a custom field value)
      * fails that item alone (its ApiError in its place); a refusal while writing refuses them all.
      */
-    async createMany(ctx: RequestContext, items: readonly { input: CreateTicketInput; customer: CustomerSnapshot | null; channel?: string }[]): Promise<(TicketView | ApiError)[]> {
+    async createMany(ctx: RequestContext, items: readonly { input: CreateTicketInput; customer: CustomerFacts | null; channel?: string }[]): Promise<(TicketView | ApiError)[]> {
       const resolveFields = await customFields.resolverFor(ctx);
       const built = await Promise.all(
         items.map((it) =>
@@ -479,12 +474,9 @@ export function ticketRules({ conn, models, customerRefs, customFields, members,
       if (input.status === 'merged') {
         throw parameterInvalid('status', "Invalid status: 'merged' cannot be set through PATCH; only the ticket merge operation sets it.");
       }
-      // Moving the ticket to another customer: the customers service says whether it exists (404 otherwise).
-      let customer: CustomerSnapshot | null | undefined;
-      if (input.customerId !== undefined) {
-        customer = input.customerId === null ? null : await customers.call('getCustomerSnapshot', { params: { customerId: input.customerId } });
-        if (customer === null && input.customerId !== null) throw notFound('customer', input.customerId);
-      }
+      // Moving the ticket to another customer: checked as a create's customerId is (404 when it does not exist).
+      let customer: CustomerFacts | null | undefined;
+      if (input.customerId !== undefined) customer = input.customerId === null ? null : await customerRefs.lookup(ctx, input.customerId, customers);
       const { customerId: _customerId, status, ...rest } = input;
       const changes: TicketChanges = { ...rest, ...(status !== undefined ? { status } : {}), ...(customer !== undefined ? { customer } : {}) };
       const attempt = () => withOutbox(conn, eventScopeOf(ctx), async (session, emit) => (await changeIn(session, emit, ctx, id, changes)).next);

@@ -1,7 +1,7 @@
 /**
  * Standalone process: `PORT`, `MONGO_URL` (required here), `AMQP_URL`, `INTERNAL_TOKEN_SECRET`,
  * `LOG_LEVEL`, `WORKSPACE_URL` (required), `SMTP_URL` (unset: `.eml` files under `DATA_DIR/mail`),
- * `DATA_DIR` (default `./data`), `MAIL_FROM`, `REDIS_URL` (the event stream's log in Redis Streams; unset: embedded),
+ * `DATA_DIR` (default `./data`), `MAIL_FROM`, `REDIS_URL` (the event stream's log in Redis Streams; required unless HELPDESK_EMBEDDED=1),
  * `TICKETING_URL` (checks widget conversation tokens for their streams; unset: those streams answer 503).
  */
 import { z } from 'zod';
@@ -13,10 +13,15 @@ const env = z.object({
   SMTP_URL: optionalUrl(),
   DATA_DIR: z.string().min(1).default('./data'),
   MAIL_FROM: z.string().min(3).optional(),
-  REDIS_URL: optionalUrl(),
+  REDIS_URL: optionalUrl().describe("Redis: the event stream's replay log in Redis Streams, shared by every replica (each replica's consumer takes only its share of the events). Required unless HELPDESK_EMBEDDED=1."),
   TICKETING_URL: optionalUrl().describe('The ticketing service: checks a widget conversation token when its stream opens (docs/adr/0040); unset: those streams answer 503.'),
 });
 
-runServiceMain('notifications', env, (opts, e) =>
-  startNotifications({ ...opts, workspaceUrl: e.WORKSPACE_URL, smtpUrl: e.SMTP_URL, dataDir: e.DATA_DIR, mailFrom: e.MAIL_FROM, redisUrl: e.REDIS_URL, ticketingUrl: e.TICKETING_URL }),
+runServiceMain(
+  'notifications',
+  env,
+  (opts, e) =>
+    startNotifications({ ...opts, workspaceUrl: e.WORKSPACE_URL, smtpUrl: e.SMTP_URL, dataDir: e.DATA_DIR, mailFrom: e.MAIL_FROM, redisUrl: e.REDIS_URL, ticketingUrl: e.TICKETING_URL }),
+  // With several replicas an in-process log would hold only the events its own consumer took.
+  { REDIS_URL: 'an in-process stream log; one replica only, or streams miss the events other replicas took' },
 );

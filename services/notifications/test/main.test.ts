@@ -15,6 +15,17 @@ test('refuses to start without MONGO_URL or WORKSPACE_URL, naming them', async (
   expect(p.err()).toContain('WORKSPACE_URL');
 });
 
+test('refuses to start without REDIS_URL outside development, naming it and why', async () => {
+  const m = await startEmbeddedMongo();
+  try {
+    const p = run({ MONGO_URL: m.uri(), INTERNAL_TOKEN_SECRET: SECRET, PORT: '0', AMQP_URL: 'amqp://127.0.0.1:9', WORKSPACE_URL: 'http://127.0.0.1:9', NODE_ENV: 'production' });
+    expect(await p.exited).toBe(1);
+    expect(p.err()).toMatch(/REDIS_URL: required \(or HELPDESK_EMBEDDED=1 for development: an in-process stream log; one replica only/);
+  } finally {
+    await m.close();
+  }
+});
+
 test('starts from the environment, answers health checks, and exits 0 on SIGTERM', async () => {
   const m = await startEmbeddedMongo();
   try {

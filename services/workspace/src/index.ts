@@ -14,6 +14,8 @@ export interface WorkspaceOptions extends ServiceOptions {
   billingPortalUrl?: string;
   /** Stripe instead of the local billing provider (docs/adr/0024). */
   stripe?: StripeSettings;
+  /** How many days the audit log keeps an entry (AUDIT_RETENTION_DAYS; default 365). */
+  auditRetentionDays?: number;
 }
 export type RunningWorkspace = RunningService<WorkspaceRules>;
 
@@ -27,7 +29,7 @@ export function startWorkspace(opts: WorkspaceOptions): Promise<RunningWorkspace
       billingProvider: (models) =>
         stripe ? stripeBillingProvider(stripe.client) : localBillingProvider({ sessions: models.portalSessions, portalBaseUrl }),
       stripe,
-    }),
+    }, opts.auditRetentionDays),
     opts,
   );
 }

@@ -8,12 +8,12 @@ import { settingsModel } from './settings/model';
 import { savedViewModel } from './views/model';
 
 /** Every model of the service on its connection (kit builds their indexes at start-up). */
-export const workspaceModels = (conn: mongoose.Connection) => ({
+export const workspaceModels = (conn: mongoose.Connection, auditRetentionDays?: number) => ({
   members: memberModel(conn),
   invites: inviteModel(conn),
   settings: settingsModel(conn),
   customFields: customFieldModel(conn),
-  auditEntries: auditEntryModel(conn),
+  auditEntries: auditEntryModel(conn, auditRetentionDays),
   subscriptions: subscriptionModel(conn),
   portalSessions: portalSessionModel(conn),
   savedViews: savedViewModel(conn),

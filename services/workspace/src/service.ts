@@ -24,11 +24,11 @@ export const DEFAULT_INVITE_ACCEPT_URL = 'http://127.0.0.1:8080/invites/accept';
 export const DEFAULT_BILLING_PORTAL_URL = 'http://127.0.0.1:8080/billing/portal';
 
 /** The workspace service: members, roles, invites, preferences and team settings (docs/adr/0012 to 0014). */
-export const workspaceService = (settings: WorkspaceSettings) =>
+export const workspaceService = (settings: WorkspaceSettings, auditRetentionDays?: number) =>
   defineService({
     name: 'workspace',
     operations: { ...WORKSPACE, ...WORKSPACE_INTERNAL, ...VIEWS, ...VIEWS_INTERNAL, ...WIDGET_CONFIG },
-    models: workspaceModels,
+    models: (conn) => workspaceModels(conn, auditRetentionDays),
     rules: (deps) => workspaceRules(deps, settings),
     handlers: (rules) => ({
       ...memberHandlers(rules),

@@ -96,9 +96,13 @@ export const serviceEnvSchema = commonEnvSchema.extend({
   AMQP_QUEUE_PREFIX: z.string().min(1).optional().describe('Queue names `<prefix>.<service>` (default `helpdesk`).'),
 });
 
-/** A standalone service process's schema: MONGO_URL always, AMQP_URL unless embedded, plus its own. */
-export function standaloneServiceSchema<S extends z.ZodObject<any>>(extraEnv: S) {
+/**
+ * A standalone service process's schema: MONGO_URL always, AMQP_URL unless embedded, plus its own.
+ * `requiredUnlessEmbedded` names more of its own variables it cannot run in production without (a
+ * store that keeps state its replicas share: notifications' REDIS_URL), each with its stand-in.
+ */
+export function standaloneServiceSchema<S extends z.ZodObject<any>>(extraEnv: S, requiredUnlessEmbedded: Record<string, string> = {}) {
   const schema = serviceEnvSchema.extend({ MONGO_URL: requiredUrl('MongoDB replica-set URL').describe(serviceEnvSchema.shape.MONGO_URL.description!) }).extend(extraEnv.shape);
-  return unlessEmbedded(schema, { AMQP_URL: 'the in-process bus' });
+  return unlessEmbedded(schema, { AMQP_URL: 'the in-process bus', ...requiredUnlessEmbedded });
 }
 export type ServiceEnv = z.infer<typeof serviceEnvSchema>;

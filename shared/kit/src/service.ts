@@ -208,13 +208,15 @@ export async function startService<Ops extends Operations, M extends Record<stri
  * (`MONGO_URL` and `AMQP_URL` required unless HELPDESK_EMBEDDED=1, plus the service's own variables),
  * starts it on `PORT` on every interface with its metrics on `METRICS_PORT`, and stops it on
  * SIGINT/SIGTERM (the service first, then the bus). Its schema is the README's table section.
+ * `requiredUnlessEmbedded`: its own variables that production cannot do without (see standaloneServiceSchema).
  */
 export function runServiceMain<S extends z.ZodObject<any>>(
   name: string,
   extraEnv: S,
   start: (opts: ServiceOptions, env: z.infer<typeof serviceEnvSchema> & z.infer<S> & { MONGO_URL: string }) => Promise<RunningService>,
+  requiredUnlessEmbedded: Record<string, string> = {},
 ): void {
-  const schema = standaloneServiceSchema(extraEnv);
+  const schema = standaloneServiceSchema(extraEnv, requiredUnlessEmbedded);
   processSchemas.set(name, schema);
   if (describingOnly()) return;
   (async () => {

@@ -23,19 +23,11 @@ export interface AuditEntryDoc {
   hash: string;
 }
 
-/** Default retention; AUDIT_RETENTION_DAYS (a whole number of days, 1 to 36,500) changes it. */
+/** Default retention; AUDIT_RETENTION_DAYS (workspace's main.ts, a whole number of days, 1 to 36,500) changes it. */
 export const AUDIT_RETENTION_DAYS_DEFAULT = 365;
 
-export function auditRetentionDays(env: Record<string, string | undefined> = process.env): number {
-  const raw = env.AUDIT_RETENTION_DAYS;
-  if (raw === undefined || raw === '') return AUDIT_RETENTION_DAYS_DEFAULT;
-  const days = Number(raw);
-  if (!Number.isInteger(days) || days < 1 || days > 36_500) throw new Error(`AUDIT_RETENTION_DAYS must be a whole number of days from 1 to 36500, not ${raw}`);
-  return days;
-}
-
 /** The entries' model; their TTL index removes entries `retentionDays` after they were made. */
-export function auditEntryModel(conn: mongoose.Connection, retentionDays = auditRetentionDays()) {
+export function auditEntryModel(conn: mongoose.Connection, retentionDays = AUDIT_RETENTION_DAYS_DEFAULT) {
   type AuditEntryModel = mongoose.Model<AuditEntryDoc>;
   const existing = conn.models.AuditEntry as AuditEntryModel | undefined;
   if (existing) return existing;

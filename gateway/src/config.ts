@@ -8,6 +8,20 @@ export const DEFAULT_PUBLISHABLE_PER_MINUTE = 60;
 const positiveInt = (fallback: number) =>
   z.preprocess((v) => (v === '' || v === undefined ? fallback : Number(v)), z.number().int().min(1).max(1_000_000));
 
+/** A comma-separated variable parsed by `parse` (empty: nothing); what `parse` throws is the variable's issue. */
+const parsedList = <T>(parse: (value: string) => T) =>
+  z
+    .string()
+    .default('')
+    .transform((v, ctx) => {
+      try {
+        return parse(v);
+      } catch (err) {
+        ctx.addIssue({ code: 'custom', message: (err as Error).message });
+        return z.NEVER;
+      }
+    });
+
 /** `ticketing=http://ticketing:3000,customers=http://customers:3000` → `{ticketing: …, customers: …}`. */
 export function parseServiceUrls(value: string): Record<string, string> {
   const out: Record<string, string> = {};
@@ -26,7 +40,8 @@ export function parseServiceUrls(value: string): Record<string, string> {
 
 /**
  * The gateway process's environment (gateway/src/main.ts). Nothing else reads process.env.
- * REDIS_URL and SERVICE_URLS are required unless HELPDESK_EMBEDDED=1 (docs/adr/0038).
+ * REDIS_URL and SERVICE_URLS are required unless HELPDESK_EMBEDDED=1 (docs/adr/0038); SERVICE_URLS may name
+ * any subset of the services (one service deployed at a time).
  */
 const gatewayEnvFields = commonEnvSchema.extend({
   PORT: portNumber(8080).describe('HTTP port of the public API.'),
@@ -35,18 +50,9 @@ const gatewayEnvFields = commonEnvSchema.extend({
   MONGO_DB: z.string().min(1).optional().describe("Database name; default the one in MONGO_URL's path, else `gateway`."),
   REDIS_URL: optionalUrl().describe('Redis: rate-limit counters and Idempotency-Key records shared by every gateway. Required unless HELPDESK_EMBEDDED=1.'),
   REDIS_KEY_PREFIX: z.string().min(1).default('hd:gw:').describe('Prefix of every Redis key the gateway writes (gateways sharing counters must use the same).'),
-  SERVICE_URLS: z
-    .string()
-    .default('')
-    .transform((v, ctx) => {
-      try {
-        return parseServiceUrls(v);
-      } catch (err) {
-        ctx.addIssue({ code: 'custom', message: (err as Error).message });
-        return z.NEVER;
-      }
-    })
-    .describe('`name=url,…` of every service (each service of the API manifest needs one unless HELPDESK_EMBEDDED=1).'),
+  SERVICE_URLS: parsedList(parseServiceUrls).describe(
+    '`name=url,…` of the services this gateway routes to: any subset of the API manifest\'s (one at least unless HELPDESK_EMBEDDED=1); the routes of a service without a URL answer 503 `service_unavailable`.',
+  ),
   RATE_LIMIT_SECRET_PER_MINUTE: positiveInt(DEFAULT_SECRET_PER_MINUTE).describe('Requests per minute per secret key (teams may override).'),
   RATE_LIMIT_PUBLISHABLE_PER_MINUTE: positiveInt(DEFAULT_PUBLISHABLE_PER_MINUTE).describe('Requests per minute per publishable key.'),
   KEY_CACHE_TTL_MS: z
@@ -56,8 +62,12 @@ const gatewayEnvFields = commonEnvSchema.extend({
 export const gatewayEnvSchema = unlessEmbedded(gatewayEnvFields, { REDIS_URL: 'in-memory rate limits and idempotency, one gateway only', SERVICE_URLS: 'no service routes' });
 export type GatewayEnv = z.infer<typeof gatewayEnvSchema>;
 
-/** Services of the API manifest that SERVICE_URLS does not name (their routes would answer 503 for good). */
+/** Services of the API manifest that SERVICE_URLS does not name (their routes answer 503 until they get one). */
 export function servicesWithoutUrl(operations: Record<string, { service: string }>, urls: Record<string, string>): string[] {
-  const needed = new Set(Object.values(operations).map((op) => op.service).filter((s) => s !== 'gateway'));
-  return [...needed].filter((s) => !urls[s]).sort();
+  return routedServices(operations).filter((s) => !urls[s]);
+}
+
+/** The services the API manifest routes to (every one but the gateway itself), sorted. */
+export function routedServices(operations: Record<string, { service: string }>): string[] {
+  return [...new Set(Object.values(operations).map((op) => op.service).filter((s) => s !== 'gateway'))].sort();
 }

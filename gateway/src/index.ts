@@ -7,7 +7,7 @@ import { apiKeyOperations } from './api-keys/operations';
 import { workspaceLink } from './api-keys/workspace-link';
 import { KeyResolver } from './auth';
 import { tokenMinter } from './fast-token';
-import { DEFAULT_PUBLISHABLE_PER_MINUTE, DEFAULT_SECRET_PER_MINUTE } from './config';
+import { DEFAULT_PUBLISHABLE_PER_MINUTE, DEFAULT_SECRET_PER_MINUTE, routedServices } from './config';
 import { buildOpenApiDocument, PUBLIC_OPERATIONS, RouteTable, type OperationDef } from '@helpdesk/contracts';
 import { docsApp } from './docs';
 import { withBillingPages } from './billing-pages';
@@ -38,7 +38,10 @@ export interface GatewayOptions {
   /** Absent = in-process rate-limit and idempotency store (one gateway process only). */
   redisUrl?: string;
   tokens: InternalTokens;
-  /** Service name → base URL, e.g. `{ ticketing: 'http://127.0.0.1:41234' }`. */
+  /**
+   * Service name → base URL, e.g. `{ ticketing: 'http://127.0.0.1:41234' }`: any subset of the
+   * manifest's services; the routes of the others answer 503 `service_unavailable`.
+   */
   services: Record<string, string>;
   logger: Logger;
   /** Per-key requests per minute for this deployment (teams may override). Defaults 120 / 60. */
@@ -101,6 +104,7 @@ export async function startGateway(opts: GatewayOptions): Promise<RunningGateway
   });
   const operations = opts.operations ?? PUBLIC_OPERATIONS;
   const upstreams = new Upstreams(opts.services, opts.logger);
+  const services = routedServices(operations);
   const admin = adminOver(repo, () => resolver.invalidate(), workspace);
   let lastStoreWarning = 0;
   /** The store being down, logged at most every 10 s (every request that meets it would log otherwise). */
@@ -128,6 +132,7 @@ export async function startGateway(opts: GatewayOptions): Promise<RunningGateway
       mongodb: () => repo.ready?.() ?? true,
       ...(redis ? { redis: () => redis!.status === 'ready' } : {}),
     },
+    upstreamStates: () => upstreams.states(services),
     docs: docsApp(),
     streamTokens: new StreamTokens(opts.streamTokenSecret ?? randomBytes(32).toString('hex'), resolver),
     apiKeys: apiKeyOperations({ repo, admin, resolver, upstreams, logger: opts.logger, workspace }),
@@ -169,6 +174,7 @@ export async function startGateway(opts: GatewayOptions): Promise<RunningGateway
 export { createGatewayAdmin, effectivePermissions, AdminError, type GatewayAdmin, type CreateKeyInput, type OwnerInput } from './admin';
 export { workspaceLink, type WorkspaceLink } from './api-keys/workspace-link';
 export { gatewayEnvSchema, parseServiceUrls, type GatewayEnv } from './config';
+export type { UpstreamState } from './proxy';
 export { STEPS } from './pipeline';
 export type { Team, ApiKeyRecord, TeamRateLimits, SubscriptionStatus } from './store/types';
 export type { RateLimitStore, IdempotencyStore, IdempotencyRecord } from './stores';

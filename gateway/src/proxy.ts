@@ -42,11 +42,47 @@ export interface StreamAnswer {
 /** The headers of a streamed answer the client gets besides its content type. */
 const STREAM_HEADERS = /^(content-disposition|x-export-[a-z-]+)$/;
 
-/** The route's service did not answer: 503 for its routes only, counted per service. */
+/** How soon a client may retry a route whose service is unavailable. */
+const UNAVAILABLE_RETRY_AFTER_S = 5;
+
+/**
+ * The route's service has no URL or did not answer (connection refused, unknown host, no answer in
+ * time): 503 for its routes only, counted per service. The message names the service, never where
+ * it lives.
+ */
 const unavailable = (service: string) => {
   upstreamUnavailable.inc({ service });
-  return new ApiError('service_unavailable', 'The service for this endpoint is unavailable. Please retry later.');
+  return new ApiError('service_unavailable', `The ${service} service is temporarily unavailable; retry later.`, undefined, {
+    headers: { 'Retry-After': String(UNAVAILABLE_RETRY_AFTER_S) },
+  });
 };
+
+/**
+ * A service as the gateway's `/readyz` reports it: `ready` (its own `/readyz` answered 200 in time),
+ * `unreachable` (no answer in time, or an answer other than ready), `not_configured` (no URL).
+ */
+export type UpstreamState = 'ready' | 'unreachable' | 'not_configured';
+/** A service's `/readyz` must answer within this (the gateway's own probe has a few seconds). */
+const PROBE_TIMEOUT_MS = 1_000;
+/** A probe's answer is reused this long: a storm of `/readyz` requests sends each service one probe. */
+const PROBE_TTL_MS = 1_500;
+
+interface Probe {
+  state: UpstreamState;
+  at: number;
+  /** The probe under way, shared by every request that needs it (one at a time per service). */
+  pending: Promise<UpstreamState> | null;
+}
+
+/** `promise`, or `fallback` once `ms` have passed without it. */
+function within<T>(promise: Promise<T>, ms: number, fallback: T): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<T>((resolve) => {
+    timer = setTimeout(() => resolve(fallback), ms);
+    timer.unref();
+  });
+  return Promise.race([promise, late]).finally(() => clearTimeout(timer));
+}
 
 /**
  * One request through the pool, its answer gathered as it arrives (docs/adr/0045): what
@@ -101,6 +137,7 @@ const BODY_TIMEOUT_MS = 30_000;
  */
 export class Upstreams {
   private readonly pools = new Map<string, Upstream>();
+  private readonly probes = new Map<string, Probe>();
   private readonly debug: boolean;
 
   constructor(services: Record<string, string>, private readonly logger: Logger) {
@@ -162,6 +199,48 @@ export class Upstreams {
     } catch (err) {
       if (this.debug) this.logger.debug({ err, requestId: r.requestId, service: r.service }, 'service unreachable');
       throw unavailable(r.service);
+    }
+  }
+
+  /**
+   * Each service's state, `services` (those the gateway routes to) and every configured one: `ready`
+   * when its own `/readyz` answers 200 within a second, `unreachable` when it does not (no answer,
+   * or not ready), `not_configured` without a URL. Answers are reused for 1.5 s.
+   */
+  async states(services: readonly string[]): Promise<Record<string, UpstreamState>> {
+    const names = [...new Set([...services, ...this.pools.keys()])].sort();
+    const states = await Promise.all(names.map((name) => this.state(name)));
+    return Object.fromEntries(names.map((name, i) => [name, states[i]]));
+  }
+
+  private state(service: string): Promise<UpstreamState> {
+    const upstream = this.pools.get(service);
+    if (!upstream) return Promise.resolve('not_configured');
+    let probe = this.probes.get(service);
+    if (!probe) this.probes.set(service, (probe = { state: 'unreachable', at: 0, pending: null }));
+    if (Date.now() - probe.at < PROBE_TTL_MS) return Promise.resolve(probe.state);
+    const p = probe;
+    const pending = (p.pending ??= this.probe(upstream).then((state) => {
+      Object.assign(p, { state, at: Date.now(), pending: null });
+      return state;
+    }));
+    return within(pending, PROBE_TIMEOUT_MS, 'unreachable');
+  }
+
+  private async probe(upstream: Upstream): Promise<UpstreamState> {
+    try {
+      const local = inProcessServices.get(upstream.origin) as Pick<Dispatcher, 'dispatch'> | undefined;
+      const answer = await collect(local ?? upstream.pool, {
+        method: 'GET',
+        path: `${upstream.basePath}/readyz`,
+        headers: {},
+        body: null,
+        headersTimeout: PROBE_TIMEOUT_MS,
+        bodyTimeout: PROBE_TIMEOUT_MS,
+      });
+      return answer.status === 200 ? 'ready' : 'unreachable';
+    } catch {
+      return 'unreachable';
     }
   }
 

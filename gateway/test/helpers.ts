@@ -96,10 +96,11 @@ export async function startHarness(extra: Partial<GatewayOptions> = {}, mongo?: 
     mongoUrl: m.uri(),
     dbName: `gw_${Math.random().toString(36).slice(2, 10)}`,
     tokens,
-    services: { ticketing: backend.url },
     logger,
     keyCacheTtlMs: 0,
     ...extra,
+    // `extra.services` are added to (or replace) the backend as ticketing.
+    services: { ticketing: backend.url, ...extra.services },
   });
   const team = await gw.admin.createTeam({ name: 'Acme Support' });
   const other = await gw.admin.createTeam({ name: 'Other Team' });

@@ -3,7 +3,7 @@ import { ApiError, errorBody, type Logger, type ReadinessChecks } from '@helpdes
 import type { ApiKeyOperations } from '../api-keys/operations';
 import type { KeyResolver, ResolvedKey } from '../auth';
 import type { TokenMinter } from '../fast-token';
-import type { Upstreams } from '../proxy';
+import type { Upstreams, UpstreamState } from '../proxy';
 import type { Route, RouteMatch, RouteTable } from '@helpdesk/contracts';
 import type { IdempotencyStore, RateLimitStore } from '../stores';
 import type { StreamTokenClaims, StreamTokens } from '../stream-tokens/stream-tokens';
@@ -33,6 +33,8 @@ export interface GatewayContext {
   apiKeys?: ApiKeyOperations;
   /** What `/readyz` checks (the gateway's database, Redis): 503 naming the failing part. */
   readiness?: ReadinessChecks;
+  /** Each service's state, which `/readyz` reports without failing on it (a service that is down fails its routes only). */
+  upstreamStates?: () => Promise<Record<string, UpstreamState>>;
   /** Redis unreachable: a retryable 503 (fail closed), warned about at most every 10 s. */
   storeDown(err: unknown, requestId: string): ApiError;
 }

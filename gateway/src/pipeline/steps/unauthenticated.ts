@@ -35,11 +35,14 @@ export const unauthenticated: Step = (x, g) => {
   }
 };
 
-/** Readiness: what the gateway cannot serve without; a service behind it that is down is not (its routes answer 503). */
+/**
+ * Readiness: what the gateway cannot serve without (its database, Redis). A service behind it that is
+ * down is not (its routes answer 503): each one's state is reported in `upstreams`, never failing this.
+ */
 async function readiness(x: Exchange, g: GatewayContext): Promise<typeof DONE> {
-  const failing = await failingChecks(g.readiness ?? {});
-  if (failing.length) throw new ApiError('service_unavailable', `Not ready: ${failing.join(', ')} unavailable.`, undefined, { extra: { failing } });
-  sendEnvelope(x.res, x.requestId, { status: 'ok', service: 'gateway' });
+  const [failing, upstreams] = await Promise.all([failingChecks(g.readiness ?? {}), g.upstreamStates?.() ?? {}]);
+  if (failing.length) throw new ApiError('service_unavailable', `Not ready: ${failing.join(', ')} unavailable.`, undefined, { extra: { failing, upstreams } });
+  sendEnvelope(x.res, x.requestId, { status: 'ok', service: 'gateway', upstreams });
   return DONE;
 }
 

@@ -48,7 +48,39 @@ interface Subscription {
 /** Header carrying the 1-based attempt number across retries. */
 export const ATTEMPT_HEADER = 'x-helpdesk-attempt';
 
+/**
+ * Deliveries of one message to the main queue before the broker dead-letters it (a handler that
+ * crashes its process before the ack, again and again). The handlers' own failures go through the
+ * retry queue and are acked, so they never count here. RabbitMQ 4's default is 20 too.
+ */
+export const DELIVERY_LIMIT = 20;
+
+/**
+ * Every queue is a quorum queue (replicated over a RabbitMQ cluster, docs/adr/0056): dead-lettering
+ * at least once (a message expired from the retry queue or rejected by the main one is never lost
+ * between queues, which needs `reject-publish` overflow).
+ */
+const QUORUM = { 'x-queue-type': 'quorum', 'x-dead-letter-strategy': 'at-least-once', 'x-overflow': 'reject-publish' } as const;
+/** The dead-letter queue is read by requeueing what it does not act on (`dead-letters list`): no delivery limit of its own. */
+const DEAD_LETTER_QUEUE_ARGS = { 'x-queue-type': 'quorum', 'x-delivery-limit': 1_000_000_000 } as const;
+
+/** A queue that exists with other arguments (a classic queue from before ADR 0056) is an operator's task, said plainly. */
+function queueConflict(err: unknown, queue: string): Error {
+  const e = err as { code?: number; message?: string };
+  if (e?.code !== 406) return err as Error;
+  return new Error(
+    `RabbitMQ queue ${queue} exists with other arguments (${e.message ?? 'PRECONDITION_FAILED'}). ` +
+      'Queues are quorum queues since docs/adr/0056: let the old queue drain, then delete it (rabbitmqctl delete_queue ' + queue + ') and start again.',
+  );
+}
+
 const tracer = trace.getTracer('@helpdesk/kit/bus');
+
+/** Why the broker dead-lettered a message: its newest death (`x-death` lists the newest first; the first may be a retry's expiry). */
+function deathReason(headers: Record<string, unknown>): string {
+  const deaths = headers['x-death'] as Array<{ reason?: unknown }> | undefined;
+  return String(deaths?.[0]?.reason ?? headers['x-first-death-reason'] ?? 'unknown');
+}
 
 function withHeartbeat(url: string, seconds: number): string {
   if (/[?&]heartbeat=/.test(url)) return url;
@@ -58,7 +90,7 @@ function withHeartbeat(url: string, seconds: number): string {
 /**
  * RabbitMQ bus over amqplib.
  *
- * Topology (declared on every (re)connection, all durable):
+ * Topology (declared on every (re)connection, all durable; every queue a quorum queue, docs/adr/0056):
  * - topic exchange `<exchange>` (`helpdesk.events`), routing key = event type;
  * - direct exchange `<exchange>.dlx`;
  * - per service: queue `<prefix>.<service>` bound to its patterns, dead-lettering to the dlx with its
@@ -161,7 +193,7 @@ export class AmqpBus implements EventBus {
           /* listed as unparseable */
         }
         const rawError = headers[ERROR_HEADER];
-        const error = rawError !== undefined ? String(rawError) : `rejected (${String(headers['x-first-death-reason'] ?? 'unknown')})`;
+        const error = rawError !== undefined ? String(rawError) : `rejected (${deathReason(headers)})`;
         const record = deadLetterRecord(service, event, Number(headers[ATTEMPT_HEADER]) || 1, error);
         if (action === 'list') {
           seen.push(record);
@@ -402,10 +434,11 @@ export class AmqpBus implements EventBus {
     const { main, retry, dead } = this.queueNames(sub.service);
     const ch = await conn.createConfirmChannel();
     ch.on('error', (err) => this.logger.warn({ err, queue: main }, 'RabbitMQ consumer channel error'));
-    await ch.assertQueue(main, { durable: true, deadLetterExchange: this.deadLetterExchange, deadLetterRoutingKey: main });
-    await ch.assertQueue(dead, { durable: true });
+    const declare = (queue: string, options: amqp.Options.AssertQueue) => ch.assertQueue(queue, { durable: true, ...options }).catch((err) => Promise.reject(queueConflict(err, queue)));
+    await declare(main, { deadLetterExchange: this.deadLetterExchange, deadLetterRoutingKey: main, arguments: { ...QUORUM, 'x-delivery-limit': DELIVERY_LIMIT } });
+    await declare(dead, { arguments: DEAD_LETTER_QUEUE_ARGS });
     await ch.bindQueue(dead, this.deadLetterExchange, main);
-    await ch.assertQueue(retry, { durable: true, deadLetterExchange: '', deadLetterRoutingKey: main });
+    await declare(retry, { deadLetterExchange: '', deadLetterRoutingKey: main, arguments: QUORUM });
     for (const p of sub.patterns) await ch.bindQueue(main, this.exchange, p);
     await ch.prefetch(sub.opts.prefetch);
     const { consumerTag } = await ch.consume(main, (msg) => {

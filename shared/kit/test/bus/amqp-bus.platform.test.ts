@@ -1,4 +1,6 @@
+import * as amqp from 'amqplib';
 import { AmqpBus, ATTEMPT_HEADER, createBus } from '../../src/bus';
+import { DELIVERY_LIMIT } from '../../src/bus/amqp-bus';
 import { busContract } from './bus-contract';
 import { envelope, silentLogger, waitFor } from './fixtures';
 import { AMQP_URL, deleteTopology, describeAmqp, drainQueue, newBus, queueInfo, uniqueNames } from './amqp-helpers';
@@ -41,6 +43,67 @@ describeAmqp('AmqpBus against RabbitMQ (AMQP_URL)', () => {
       expect((b as AmqpBus).deadLetterExchange).toBe('helpdesk.events.dlx');
       expect((b as AmqpBus).queueNames('ticketing')).toEqual({ main: 'helpdesk.ticketing', retry: 'helpdesk.ticketing.retry', dead: 'helpdesk.ticketing.dead' });
       await b.close();
+    });
+
+    it('every queue is a quorum queue: a classic declaration of the same name is refused by the broker', async () => {
+      const svc = service('quorum');
+      await bus.subscribe(svc, ['ticket.closed'], async () => undefined);
+      const conn = await amqp.connect(url);
+      try {
+        for (const q of [`${names.queuePrefix}.${svc}`, `${names.queuePrefix}.${svc}.retry`, `${names.queuePrefix}.${svc}.dead`]) {
+          const ch = await conn.createChannel();
+          ch.on('error', () => undefined);
+          // Same name, classic arguments: PRECONDITION_FAILED (406) proves the queue is not classic.
+          await expect(ch.assertQueue(q, { durable: true, arguments: { 'x-queue-type': 'classic' } })).rejects.toMatchObject({ code: 406 });
+        }
+      } finally {
+        await conn.close();
+      }
+    });
+
+    it('a classic queue left from before quorum queues is a start-up error naming the queue and what to do', async () => {
+      const svc = service('classic-left');
+      const conn = await amqp.connect(url);
+      try {
+        const ch = await conn.createChannel();
+        await ch.assertQueue(`${names.queuePrefix}.${svc}`, { durable: true });
+      } finally {
+        await conn.close();
+      }
+      await expect(bus.subscribe(svc, ['ticket.closed'], async () => undefined)).rejects.toThrow(
+        new RegExp(`queue ${names.queuePrefix}.${svc} exists with other arguments.*rabbitmqctl delete_queue`),
+      );
+    });
+
+    it(`a message delivered ${DELIVERY_LIMIT} times without an ack (a consumer that dies each time) is dead-lettered, listed with the reason`, async () => {
+      const svc = service('delivery-limit');
+      await bus.subscribe(svc, ['ticket.closed'], async () => undefined);
+      // Take the queue over with a consumer that never acks: every delivery is handed back as a crash would.
+      await bus.close();
+      bus = newBus(url, names);
+      await bus.waitForConnection();
+      const main = `${names.queuePrefix}.${svc}`;
+      const e = envelope('ticket.closed');
+      await bus.publish([e]);
+      const conn = await amqp.connect(url);
+      try {
+        const ch = await conn.createChannel();
+        for (let i = 0; i <= DELIVERY_LIMIT; i++) {
+          let msg: amqp.GetMessage | false = false;
+          const deadline = Date.now() + 3000;
+          while (!(msg = await ch.get(main)) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+          if (!msg) break; // dead-lettered by the broker
+          ch.nack(msg, false, true);
+        }
+        const deadline = Date.now() + 5000;
+        while ((await queueInfo(url, `${main}.dead`)).messageCount < 1 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+      } finally {
+        await conn.close();
+      }
+      const [record] = await bus.deadLetterQueue.list(svc);
+      expect(record).toMatchObject({ eventId: e.id, error: 'rejected (delivery_limit)' });
+      // Listing hands the dead letter back: it is still there after many lists.
+      for (let i = 0; i < 3; i++) expect(await bus.deadLetterQueue.list(svc)).toHaveLength(1);
     });
 
     it('a dead letter is the persistent original: messageId = event id, type, attempt header', async () => {

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { commonEnvSchema, optionalUrl, portNumber, requiredUrl, unlessEmbedded } from '@helpdesk/kit';
+import { parseTrustedProxies } from './client-address';
 
 /** Defaults for the per-key rate limits (the spec's per-minute figures; docs/adr/0001). */
 export const DEFAULT_SECRET_PER_MINUTE = 120;
@@ -52,6 +53,9 @@ const gatewayEnvFields = commonEnvSchema.extend({
   REDIS_KEY_PREFIX: z.string().min(1).default('hd:gw:').describe('Prefix of every Redis key the gateway writes (gateways sharing counters must use the same).'),
   SERVICE_URLS: parsedList(parseServiceUrls).describe(
     '`name=url,…` of the services this gateway routes to: any subset of the API manifest\'s (one at least unless HELPDESK_EMBEDDED=1); the routes of a service without a URL answer 503 `service_unavailable`.',
+  ),
+  TRUSTED_PROXIES: parsedList(parseTrustedProxies).describe(
+    'Comma-separated IPs and CIDRs of the proxies in front of the gateway (an Ingress controller, a load balancer), e.g. `10.0.0.0/8,172.16.0.0/12`: only their `X-Forwarded-For` is believed, and the client address (per-address limits) is its right-most address that is not one of them. Empty: the peer\'s address, the header ignored.',
   ),
   RATE_LIMIT_SECRET_PER_MINUTE: positiveInt(DEFAULT_SECRET_PER_MINUTE).describe('Requests per minute per secret key (teams may override).'),
   RATE_LIMIT_PUBLISHABLE_PER_MINUTE: positiveInt(DEFAULT_PUBLISHABLE_PER_MINUTE).describe('Requests per minute per publishable key.'),

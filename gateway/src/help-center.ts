@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Permission } from '@helpdesk/contracts';
 import { newId, type KeyClaims, type Logger } from '@helpdesk/kit';
+import type { ClientAddress } from './client-address';
 import type { TokenMinter } from './fast-token';
 import { messagePage, sendHtml } from './html-page';
 import type { Upstreams } from './proxy';
@@ -27,6 +28,8 @@ export interface HelpCenterDeps {
   warnStoreDown?: (err: unknown, requestId: string) => void;
   /** Pages a minute per client address. Default HELP_CENTER_PER_MINUTE. */
   helpCenterPerMinute?: number;
+  /** The client's address behind the trusted proxies. */
+  clientAddress: ClientAddress;
 }
 
 /**
@@ -84,7 +87,7 @@ export function withHelpCenter(deps: HelpCenterDeps, next: Listener): Listener {
   async function hit(req: IncomingMessage, requestId: string): Promise<{ count: number; resetAtMs: number } | null> {
     if (!deps.rateLimits) return null;
     try {
-      return await deps.rateLimits.hit(`hc:${req.socket.remoteAddress ?? 'unknown'}`, WINDOW_MS);
+      return await deps.rateLimits.hit(`hc:${deps.clientAddress(req)}`, WINDOW_MS);
     } catch (err) {
       deps.warnStoreDown?.(err, requestId);
       return null;

@@ -6,6 +6,7 @@ import { adminOver, openRepository, type GatewayAdmin } from './admin';
 import { apiKeyOperations } from './api-keys/operations';
 import { workspaceLink } from './api-keys/workspace-link';
 import { KeyResolver } from './auth';
+import { clientAddressOf } from './client-address';
 import { tokenMinter } from './fast-token';
 import { DEFAULT_PUBLISHABLE_PER_MINUTE, DEFAULT_SECRET_PER_MINUTE, routedServices } from './config';
 import { buildOpenApiDocument, PUBLIC_OPERATIONS, RouteTable, type OperationDef } from '@helpdesk/contracts';
@@ -43,6 +44,11 @@ export interface GatewayOptions {
    * manifest's services; the routes of the others answer 503 `service_unavailable`.
    */
   services: Record<string, string>;
+  /**
+   * The proxies in front of the gateway (IPs, CIDRs; TRUSTED_PROXIES): only their `X-Forwarded-For`
+   * is believed, for the client address of per-address limits. Default: none (the peer's address).
+   */
+  trustedProxies?: readonly string[];
   logger: Logger;
   /** Per-key requests per minute for this deployment (teams may override). Defaults 120 / 60. */
   rateLimits?: { secretPerMinute?: number; publishablePerMinute?: number };
@@ -103,6 +109,7 @@ export async function startGateway(opts: GatewayOptions): Promise<RunningGateway
     publishablePerMinute: opts.rateLimits?.publishablePerMinute ?? DEFAULT_PUBLISHABLE_PER_MINUTE,
   });
   const operations = opts.operations ?? PUBLIC_OPERATIONS;
+  const clientAddress = clientAddressOf(opts.trustedProxies);
   const upstreams = new Upstreams(opts.services, opts.logger);
   const services = routedServices(operations);
   const admin = adminOver(repo, () => resolver.invalidate(), workspace);
@@ -133,6 +140,7 @@ export async function startGateway(opts: GatewayOptions): Promise<RunningGateway
       ...(redis ? { redis: () => redis!.status === 'ready' } : {}),
     },
     upstreamStates: () => upstreams.states(services),
+    clientAddress,
     docs: docsApp(),
     streamTokens: new StreamTokens(opts.streamTokenSecret ?? randomBytes(32).toString('hex'), resolver),
     apiKeys: apiKeyOperations({ repo, admin, resolver, upstreams, logger: opts.logger, workspace }),
@@ -141,7 +149,7 @@ export async function startGateway(opts: GatewayOptions): Promise<RunningGateway
       return new ApiError('service_unavailable', 'The service is temporarily unavailable. Please retry later.');
     },
   };
-  const pageDeps = { teams: repo, mint: context.mint, upstreams, logger: opts.logger, rateLimits, warnStoreDown, helpCenterPerMinute: opts.helpCenterPerMinute };
+  const pageDeps = { teams: repo, mint: context.mint, upstreams, logger: opts.logger, rateLimits, warnStoreDown, helpCenterPerMinute: opts.helpCenterPerMinute, clientAddress };
   const server = createGatewayServer(withBillingPages(pageDeps, withHelpCenter(pageDeps, createListener(context))));
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
@@ -174,6 +182,7 @@ export async function startGateway(opts: GatewayOptions): Promise<RunningGateway
 export { createGatewayAdmin, effectivePermissions, AdminError, type GatewayAdmin, type CreateKeyInput, type OwnerInput } from './admin';
 export { workspaceLink, type WorkspaceLink } from './api-keys/workspace-link';
 export { gatewayEnvSchema, parseServiceUrls, type GatewayEnv } from './config';
+export { clientAddressOf, parseTrustedProxies, type ClientAddress } from './client-address';
 export type { UpstreamState } from './proxy';
 export { STEPS } from './pipeline';
 export type { Team, ApiKeyRecord, TeamRateLimits, SubscriptionStatus } from './store/types';

@@ -23,6 +23,7 @@ async function main(): Promise<void> {
     tokens: new InternalTokens(env.INTERNAL_TOKEN_SECRET),
     streamTokenSecret: env.INTERNAL_TOKEN_SECRET,
     services: env.SERVICE_URLS,
+    trustedProxies: env.TRUSTED_PROXIES,
     logger,
     keyCacheTtlMs: env.KEY_CACHE_TTL_MS,
     rateLimits: {

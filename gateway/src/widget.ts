@@ -126,7 +126,7 @@ export const widget: Step = async (x, g) => {
   const authorization = x.req.headers.authorization;
   // One visitor: their conversation's token once they have one, their address before.
   const token = q === -1 ? null : new URLSearchParams(url.slice(q + 1)).get('conversationToken');
-  const visitor = token ? `t:${createHash('sha256').update(token).digest('base64url')}` : `a:${x.req.socket.remoteAddress ?? 'unknown'}`;
+  const visitor = token ? `t:${createHash('sha256').update(token).digest('base64url')}` : `a:${g.clientAddress(x.req)}`;
   const hit = await hitWindow(x, g, `rlw:${teamId}:${visitor}`);
   const limit = token ? WIDGET_VISITOR_PER_MINUTE : WIDGET_ADDRESS_PER_MINUTE;
   if (hit.count > limit) {

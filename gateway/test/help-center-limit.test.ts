@@ -32,8 +32,9 @@ afterAll(async () => {
   await closeServer(knowledge);
 });
 
-async function gatewayWith(rateLimits: RateLimitStore): Promise<{ gw: RunningGateway; home: string; origin: string }> {
+async function gatewayWith(rateLimits: RateLimitStore, trustedProxies?: string[]): Promise<{ gw: RunningGateway; home: string; origin: string }> {
   const gw = await startGateway({
+    trustedProxies,
     port: 0,
     mongoUrl: 'memory:',
     tokens,
@@ -75,4 +76,34 @@ it('with the rate-limit store down, pages are still served', async () => {
   } finally {
     await gw.stop();
   }
+});
+
+describe('behind proxies (TRUSTED_PROXIES): the client address of X-Forwarded-For', () => {
+  /** The statuses of pages asked for with each X-Forwarded-For in turn. */
+  async function statuses(trustedProxies: string[] | undefined, forwardedFor: string[]): Promise<number[]> {
+    const { gw, home } = await gatewayWith(new MemoryRateLimitStore(), trustedProxies);
+    try {
+      const out: number[] = [];
+      for (const xff of forwardedFor) out.push((await fetch(home, { headers: { 'x-forwarded-for': xff } })).status);
+      return out;
+    } finally {
+      await gw.stop();
+    }
+  }
+
+  it('from an untrusted hop, two different forged values share the one limit of the peer', async () => {
+    expect(await statuses(undefined, ['203.0.113.1', '203.0.113.2', '203.0.113.1', '203.0.113.2'])).toEqual([200, 200, 200, 429]);
+  });
+
+  it('behind a trusted proxy, two clients get a limit each', async () => {
+    const a = '203.0.113.1';
+    const b = '203.0.113.2';
+    expect(await statuses(['loopback'], [a, a, a, b, b, b, a, b])).toEqual([200, 200, 200, 200, 200, 200, 429, 429]);
+  });
+
+  it('a forged left-most value behind trusted proxies counts for the right-most untrusted address', async () => {
+    const trusted = ['127.0.0.0/8', '::1', '10.0.0.0/8'];
+    const chain = (forged: string) => `${forged}, 203.0.113.5, 10.0.0.7`;
+    expect(await statuses(trusted, [chain('1.1.1.1'), chain('2.2.2.2'), chain('3.3.3.3'), chain('4.4.4.4'), '203.0.113.6'])).toEqual([200, 200, 200, 429, 200]);
+  });
 });

@@ -38,6 +38,12 @@ const deployed = {
   HELPDESK_EMBEDDED: '',
 };
 
+it('main.ts refuses a bad TRUSTED_PROXIES entry, naming the variable, before connecting to anything', async () => {
+  const { code, output } = await refusedMain({ ...deployed, TRUSTED_PROXIES: '10.0.0.0/8,10.0.0.0/33' });
+  expect(code).toBe(1);
+  expect(output).toMatch(/TRUSTED_PROXIES: invalid range on address: 10\.0\.0\.0\/33/);
+}, 30_000);
+
 it('main.ts refuses a SERVICE_URLS that names no service unless HELPDESK_EMBEDDED=1', async () => {
   const { code, output } = await refusedMain({ ...deployed, SERVICE_URLS: ' , ' });
   expect(code).toBe(1);

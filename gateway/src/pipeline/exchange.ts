@@ -2,6 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { ApiError, errorBody, type Logger, type ReadinessChecks } from '@helpdesk/kit';
 import type { ApiKeyOperations } from '../api-keys/operations';
 import type { KeyResolver, ResolvedKey } from '../auth';
+import type { ClientAddress } from '../client-address';
 import type { TokenMinter } from '../fast-token';
 import type { Upstreams, UpstreamState } from '../proxy';
 import type { Route, RouteMatch, RouteTable } from '@helpdesk/contracts';
@@ -35,6 +36,8 @@ export interface GatewayContext {
   readiness?: ReadinessChecks;
   /** Each service's state, which `/readyz` reports without failing on it (a service that is down fails its routes only). */
   upstreamStates?: () => Promise<Record<string, UpstreamState>>;
+  /** The client's address behind the trusted proxies (every per-address limit). */
+  clientAddress: ClientAddress;
   /** Redis unreachable: a retryable 503 (fail closed), warned about at most every 10 s. */
   storeDown(err: unknown, requestId: string): ApiError;
 }

@@ -3,6 +3,7 @@ import { PORTAL_SESSION_RE, STRIPE_WEBHOOK_MAX_BYTES, type Permission } from '@h
 import { newId, type KeyClaims, type Logger } from '@helpdesk/kit';
 import type { TokenMinter } from './fast-token';
 import { messagePage, sendHtml } from './html-page';
+import { PUBLIC_ROOTS } from './public-roots';
 import type { Upstreams } from './proxy';
 import type { KeyRepository } from './store/types';
 
@@ -25,8 +26,8 @@ export interface BillingPagesDeps {
 
 type Listener = (req: IncomingMessage, res: ServerResponse) => void;
 
-const PREFIX = '/billing/portal';
-const STRIPE_WEBHOOK_PATH = '/billing/stripe/webhook';
+const PREFIX = `${PUBLIC_ROOTS.billing}/portal`;
+const STRIPE_WEBHOOK_PATH = `${PUBLIC_ROOTS.billing}/stripe/webhook`;
 /** Stripe's webhook names no team before it is verified: the workspace finds the team from the event. */
 const NO_TEAM = '00000000-0000-0000-0000-000000000000';
 const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;

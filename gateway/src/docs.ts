@@ -2,6 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import express from 'express';
 import swaggerUi from 'swagger-ui-express';
 import { BASE_PATH } from './pipeline/exchange';
+import { PUBLIC_ROOTS } from './public-roots';
 
 /**
  * The HTML API reference at `/docs`: swagger-ui, its scripts and styles served from the npm package
@@ -16,6 +17,6 @@ export function docsApp(): (req: IncomingMessage, res: ServerResponse) => void {
   const app = express();
   app.disable('x-powered-by');
   const swaggerOptions = { url: `${BASE_PATH}/openapi.json`, filter: true };
-  app.use('/docs', swaggerUi.serveFiles(undefined, { swaggerOptions }), swaggerUi.setup(undefined, { customSiteTitle: 'Helpdesk API reference', swaggerOptions }));
+  app.use(PUBLIC_ROOTS.docs, swaggerUi.serveFiles(undefined, { swaggerOptions }), swaggerUi.setup(undefined, { customSiteTitle: 'Helpdesk API reference', swaggerOptions }));
   return app as unknown as (req: IncomingMessage, res: ServerResponse) => void;
 }

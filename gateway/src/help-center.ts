@@ -4,6 +4,7 @@ import { newId, type KeyClaims, type Logger } from '@helpdesk/kit';
 import type { ClientAddress } from './client-address';
 import type { TokenMinter } from './fast-token';
 import { messagePage, sendHtml } from './html-page';
+import { isUnder, PUBLIC_ROOTS } from './public-roots';
 import type { Upstreams } from './proxy';
 import type { KeyRepository } from './store/types';
 import { retryAfterSeconds, WINDOW_MS } from './pipeline/steps/rate-limit';
@@ -40,7 +41,7 @@ export const HELP_CENTER_PER_MINUTE = 300;
 
 type Listener = (req: IncomingMessage, res: ServerResponse) => void;
 
-const PREFIX = '/help';
+const PREFIX = PUBLIC_ROOTS.help;
 const TEAM_SLUG_RE = /^[a-z0-9-]{1,100}$/;
 const PERMISSIONS: Permission[] = ['view_articles'];
 /** No script at all: the pages are static HTML with inline styles (defence in depth beside the sanitizer). */
@@ -57,8 +58,6 @@ function safeDecode(segment: string): string {
     return segment;
   }
 }
-
-const isHelpPath = (path: string) => path === PREFIX || path.startsWith(`${PREFIX}/`);
 
 // Every article view is counted: no shared caches in between.
 const send = (req: IncomingMessage, res: ServerResponse, status: number, html: string, extra: Record<string, string> = {}) =>
@@ -137,8 +136,7 @@ export function withHelpCenter(deps: HelpCenterDeps, next: Listener): Listener {
 
   return (req, res) => {
     const raw = req.url ?? '/';
-    const q = raw.indexOf('?');
-    if (!isHelpPath(q === -1 ? raw : raw.slice(0, q))) {
+    if (!isUnder(raw, PREFIX)) {
       next(req, res);
       return;
     }

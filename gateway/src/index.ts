@@ -16,6 +16,7 @@ import { withHelpCenter } from './help-center';
 import { createListener } from './pipeline';
 import type { GatewayContext } from './pipeline/exchange';
 import { Upstreams } from './proxy';
+import { publicRootsOnly } from './public-roots';
 import { StreamTokens } from './stream-tokens/stream-tokens';
 import { BASE_PATH, createGatewayServer } from './server';
 import {
@@ -150,7 +151,8 @@ export async function startGateway(opts: GatewayOptions): Promise<RunningGateway
     },
   };
   const pageDeps = { teams: repo, mint: context.mint, upstreams, logger: opts.logger, rateLimits, warnStoreDown, helpCenterPerMinute: opts.helpCenterPerMinute, clientAddress };
-  const server = createGatewayServer(withBillingPages(pageDeps, withHelpCenter(pageDeps, createListener(context))));
+  const api = createListener(context);
+  const server = createGatewayServer(publicRootsOnly(withBillingPages(pageDeps, withHelpCenter(pageDeps, api)), api));
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(opts.port, host, () => {
@@ -183,6 +185,7 @@ export { createGatewayAdmin, effectivePermissions, AdminError, type GatewayAdmin
 export { workspaceLink, type WorkspaceLink } from './api-keys/workspace-link';
 export { gatewayEnvSchema, parseServiceUrls, type GatewayEnv } from './config';
 export { clientAddressOf, parseTrustedProxies, type ClientAddress } from './client-address';
+export { publicRootPaths } from './public-roots';
 export type { UpstreamState } from './proxy';
 export { STEPS } from './pipeline';
 export type { Team, ApiKeyRecord, TeamRateLimits, SubscriptionStatus } from './store/types';

@@ -5,6 +5,7 @@ import { ApiError, LookupCache, type KeyClaims } from '@helpdesk/kit';
 import { buildSync } from 'esbuild';
 import { BASE_PATH, DONE, type Exchange, type GatewayContext, type Step } from './pipeline/exchange';
 import { corsHeaders } from './pipeline/steps/cors';
+import { PUBLIC_ROOTS } from './public-roots';
 import { hitWindow, limitExceeded } from './pipeline/steps/rate-limit';
 
 /**
@@ -17,7 +18,7 @@ import { hitWindow, limitExceeded } from './pipeline/steps/rate-limit';
  * - a per-visitor rate limit (conversation token, or address before one exists) beside the key's own.
  */
 
-export const WIDGET_SCRIPT_PATH = '/widget/v1.js';
+export const WIDGET_SCRIPT_PATH = `${PUBLIC_ROOTS.widget}/v1.js`;
 const WIDGET_PATH = /^\/api\/v1\/teams\/([0-9a-fA-F-]{36})\/widget(?:\/|$)/;
 /** How long a team's allowed origins are kept: a settings change applies within it. */
 export const WIDGET_ORIGINS_TTL_MS = 5_000;

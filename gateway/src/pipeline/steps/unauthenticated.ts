@@ -1,6 +1,7 @@
 import { ApiError, failingChecks } from '@helpdesk/kit';
 import { BASE_PATH, DONE, sendEnvelope, sendJson, type Exchange, type GatewayContext, type Step } from '../exchange';
 import { body } from './body';
+import { isUnder, PUBLIC_ROOTS } from '../../public-roots';
 
 /**
  * Step: what answers without a key. Outside `/api/v1`: the health routes and the HTML API reference
@@ -17,7 +18,7 @@ export const unauthenticated: Step = (x, g) => {
       return DONE;
     }
     if (path === '/readyz') return readiness(x, g);
-    if (path === '/docs' || path.startsWith('/docs/')) {
+    if (isUnder(path, PUBLIC_ROOTS.docs)) {
       g.docs(x.req, x.res);
       return DONE;
     }

@@ -12,7 +12,7 @@ async function main(): Promise<void> {
   if (!env.REDIS_URL) logger.warn('HELPDESK_EMBEDDED=1 and no REDIS_URL: in-memory rate limits and idempotency (one gateway only)');
   const unrouted = servicesWithoutUrl(PUBLIC_OPERATIONS, env.SERVICE_URLS);
   if (unrouted.length) logger.info({ servicesWithoutUrl: unrouted }, `no URL in SERVICE_URLS for ${unrouted.join(', ')}: their routes answer 503 service_unavailable`);
-  const metrics = await startMetricsServer(env.METRICS_PORT);
+  const metrics = await startMetricsServer(env.METRICS_PORT, env.HOST);
   const gateway = await startGateway({
     port: env.PORT,
     host: env.HOST,

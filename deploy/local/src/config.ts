@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
-import { boolFlag, optionalUrl, portNumber } from '@helpdesk/kit';
+import { boolFlag, optionalUrl, portNumber, requiredUrl } from '@helpdesk/kit';
 
 /**
  * `npm start`'s environment. Every URL variable switches that part from its embedded default to the
@@ -41,3 +41,22 @@ export const localEnvSchema = z.object({
   WEBHOOKS_TIMEOUT_MS: z.preprocess((v) => (v === '' || v === undefined ? 10_000 : Number(v)), z.number().int().min(1).max(15_000)).describe('Per-attempt webhook delivery timeout in ms (at most 15000).'),
 });
 export type LocalEnv = z.infer<typeof localEnvSchema>;
+
+/**
+ * `npm run start:processes`' own environment (deploy/local/src/processes.ts). Every other variable
+ * of the environment reaches the processes it starts, which read their own.
+ */
+export const processesEnvSchema = z.object({
+  PORT: portNumber(8080).describe('Gateway port (0 = any free port).'),
+  HOST: z.string().min(1).default('127.0.0.1').describe('Interface every process listens on; loopback by default.'),
+  DATA_DIR: z.string().min(1).default('./data').describe('Embedded MongoDB journal, attachments, mail files, credentials.json, processes.json.'),
+  EMBEDDED_MONGO_PORT: portNumber(27017).describe('The embedded MongoDB server port (any free port when taken).'),
+  MONGO_URL: optionalUrl().describe('A real MongoDB replica set instead of the embedded server (each process uses its own database on it).'),
+  AMQP_URL: requiredUrl('RabbitMQ, e.g. amqp://guest:guest@127.0.0.1:5672').describe('RabbitMQ.'),
+  REDIS_URL: requiredUrl('Redis, e.g. redis://127.0.0.1:6379').describe('Redis (the gateway\'s limits and idempotency, the stream log).'),
+  INTERNAL_TOKEN_SECRET: z.string().min(32, 'must be at least 32 characters').default(() => randomBytes(32).toString('hex')).describe('Shared by every process; random per start when empty.'),
+  NODE_ENV: z.enum(['development', 'test', 'production']).default('production').describe('Passed to every process; `production` by default, as deployed.'),
+  INBOUND_SMTP_PORT: portNumber(2525).describe('Ticketing\'s inbound SMTP listener.'),
+  INBOUND_HTTP_PORT: portNumber(2580).describe('Ticketing\'s inbound webhook listener.'),
+});
+export type ProcessesEnv = z.infer<typeof processesEnvSchema>;

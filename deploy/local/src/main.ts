@@ -1,6 +1,7 @@
 import { ConfigError, createLogger, loadConfig, onShutdown, startMetricsServer, type MetricsServer } from '@helpdesk/kit';
 import { localEnvSchema } from './config';
 import { bootPlatform, type Platform } from './platform';
+import { banner } from './banner';
 import { ensureDevCredentials } from './credentials';
 
 /**
@@ -67,21 +68,13 @@ async function main(): Promise<void> {
     if (stopping) return;
     if (env.METRICS_PORT !== undefined) metrics = await startMetricsServer(env.METRICS_PORT, env.HOST);
     const inbound = await platform.ticketing.rules.inboundEmail.listening?.catch(() => null);
-    const lines = [
-      '',
-      `Helpdesk platform${created ? ' (first start: development team created)' : ''}`,
-      `  team        ${credentials.teamId} (${credentials.teamName})`,
-      ...(credentials.ownerMemberId ? [`  owner       ${credentials.ownerMemberId} (the keys below are the owner's)`] : []),
-      ...Object.entries(credentials.keys).map(([kind, key]) => `  ${kind.padEnd(11)} ${key}`),
-      `  MongoDB     ${platform.mongoUrl}${platform.embeddedMongo ? ` (embedded, journal in ${env.DATA_DIR}/mongo)` : ''}`,
-      `  bus         ${env.AMQP_URL ? 'RabbitMQ' : 'in-process'}; rate limits and idempotency ${env.REDIS_URL ? 'in Redis' : 'in-process'}`,
-      `  credentials ${file}`,
-      ...(metrics ? [`  metrics     ${metrics.url}`] : []),
-      ...(inbound ? [`  inbound     SMTP ${env.HOST}:${inbound.smtpPort} (to ${credentials.teamId}@${env.INBOUND_EMAIL_DOMAIN}), webhook http://${env.HOST}:${inbound.httpPort}/inbound-email/{teamId}/messages`] : []),
-      `Ready: ${platform.baseUrl}`,
-      '',
+    const details: Array<[string, string]> = [
+      ['MongoDB', `${platform.mongoUrl}${platform.embeddedMongo ? ` (embedded, journal in ${env.DATA_DIR}/mongo)` : ''}`],
+      ['bus', `${env.AMQP_URL ? 'RabbitMQ' : 'in-process'}; rate limits and idempotency ${env.REDIS_URL ? 'in Redis' : 'in-process'}`],
+      ...(metrics ? [['metrics', metrics.url] as [string, string]] : []),
+      ...(inbound ? [['inbound', `SMTP ${env.HOST}:${inbound.smtpPort} (to ${credentials.teamId}@${env.INBOUND_EMAIL_DOMAIN}), webhook http://${env.HOST}:${inbound.httpPort}/inbound-email/{teamId}/messages`] as [string, string]] : []),
     ];
-    process.stdout.write(lines.join('\n'));
+    process.stdout.write(banner({ title: 'Helpdesk platform', credentials, created, file, details, baseUrl: platform.baseUrl }));
   } catch (err) {
     if (stopping) return; // asked to stop during start-up: the shutdown path exits
     throw err;

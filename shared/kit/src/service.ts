@@ -224,7 +224,7 @@ export function runServiceMain<S extends z.ZodObject<any>>(
     const logger = createLogger(name, env.LOG_LEVEL);
     if (!env.AMQP_URL) logger.warn('HELPDESK_EMBEDDED=1 and no AMQP_URL: the in-process bus; events reach no other process');
     const bus = createBus({ amqpUrl: env.AMQP_URL, exchange: env.AMQP_EXCHANGE, queuePrefix: env.AMQP_QUEUE_PREFIX, logger });
-    const metrics = await startMetricsServer(env.METRICS_PORT);
+    const metrics = await startMetricsServer(env.METRICS_PORT, env.HOST);
     const running = await start(
       {
         mongoUrl: env.MONGO_URL,
@@ -233,7 +233,7 @@ export function runServiceMain<S extends z.ZodObject<any>>(
         tokens: new InternalTokens(env.INTERNAL_TOKEN_SECRET),
         logger,
         port: env.PORT,
-        host: '0.0.0.0',
+        host: env.HOST,
       },
       env,
     );

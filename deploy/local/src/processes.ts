@@ -1,0 +1,269 @@
+/**
+ * `npm run start:processes`: the production topology on one machine. The embedded MongoDB server,
+ * every service and the gateway each as its own process, started from the registry
+ * (deploy/registry.ts) exactly as a container starts them (`node --require tsx/cjs --require
+ * <telemetry preload> <entry>`, NODE_ENV=production, no HELPDESK_EMBEDDED), on the RabbitMQ and
+ * Redis that AMQP_URL and REDIS_URL name. Services with several local replicas (notifications) sit
+ * behind a round-robin port, as behind a Kubernetes Service.
+ *
+ * Every child gets this process's environment (so AMQP_EXCHANGE, AMQP_QUEUE_PREFIX,
+ * REDIS_KEY_PREFIX, rate limits, WEBHOOKS_ALLOW_LOOPBACK, OTEL_* … reach the processes that read
+ * them) plus what the launcher decides: ports, URLs of the other processes, each service's own
+ * database. It prints `Ready: <base url>` and writes DATA_DIR/credentials.json as `npm start` does,
+ * and DATA_DIR/processes.json (every process's pid, URL and metrics URL). A child that fails before
+ * it is ready stops the whole start with its own message (a missing variable names itself and the
+ * process); one that dies later is restarted with backoff, as a Kubernetes restart policy would.
+ * SIGINT or SIGTERM stops the gateway first, then the services, then the database.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import path from 'node:path';
+import { ConfigError, InternalTokens, loadConfig } from '@helpdesk/kit';
+import { createGatewayAdmin, workspaceLink } from '@helpdesk/gateway';
+import { PROCESSES, SERVICES, type ProcessEntry } from '../../registry';
+import { startBalancer, type Balancer } from './balancer';
+import { banner } from './banner';
+import { processesEnvSchema, type ProcessesEnv } from './config';
+import { ensureDevCredentials } from './credentials';
+
+const ROOT = path.resolve(__dirname, '../../..');
+/** How a container runs a process (deploy/docker/Dockerfile): sources through tsx, tracing preloaded. */
+const NODE_ARGS = ['--require', 'tsx/cjs', '--require', './shared/kit/src/telemetry/register.ts'];
+
+type Env = ProcessesEnv;
+
+interface Child {
+  entry: ProcessEntry;
+  replica: number;
+  port: number;
+  metricsPort: number;
+  env: NodeJS.ProcessEnv;
+  proc: ChildProcess | null;
+  restarts: number;
+  /** The last lines it printed (shown when it fails to start). */
+  tail: string[];
+}
+
+const freePort = () =>
+  new Promise<number>((resolve, reject) => {
+    const s = createServer().once('error', reject).listen(0, '127.0.0.1', () => {
+      const { port } = s.address() as { port: number };
+      s.close(() => resolve(port));
+    });
+  });
+
+const log = (msg: string, fields: Record<string, unknown> = {}) =>
+  process.stderr.write(JSON.stringify({ level: 30, time: Date.now(), service: 'start:processes', ...fields, msg }) + '\n');
+
+/** A child process with its output passed through (JSON log lines name their service) and its last lines kept. */
+function spawnNode(args: string[], env: NodeJS.ProcessEnv, tail: string[]): ChildProcess {
+  const proc = spawn(process.execPath, [...NODE_ARGS, ...args], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  for (const [stream, out] of [[proc.stdout!, process.stdout], [proc.stderr!, process.stderr]] as const) {
+    stream.on('data', (chunk: Buffer) => {
+      out.write(chunk);
+      tail.push(...chunk.toString().split('\n').filter(Boolean));
+      tail.splice(0, Math.max(0, tail.length - 20));
+    });
+  }
+  return proc;
+}
+
+const exited = (proc: ChildProcess) =>
+  new Promise<number | null>((resolve) => (proc.exitCode !== null || proc.signalCode !== null ? resolve(proc.exitCode) : proc.once('exit', (code) => resolve(code))));
+
+/** Resolves once `url` answers 200; rejects when `proc` exits first or after `timeoutMs`. */
+async function ready(url: string, proc: ChildProcess, what: string, tail: string[], timeoutMs = 90_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  let gone = false;
+  void exited(proc).then(() => (gone = true));
+  for (;;) {
+    if (gone) throw new ConfigError(`${what} exited before it was ready (code ${proc.exitCode}):\n${tail.slice(-10).join('\n')}`);
+    const ok = await fetch(url, { signal: AbortSignal.timeout(2000) }).then((r) => r.ok, () => false);
+    if (ok) return;
+    if (Date.now() > deadline) throw new ConfigError(`${what} was not ready within ${timeoutMs / 1000} s (${url}):\n${tail.slice(-10).join('\n')}`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
+
+/** The embedded MongoDB server as its own process (journal under DATA_DIR/mongo); its URL. */
+async function startMongo(env: Env, stopping: () => boolean): Promise<{ url: string; proc: ChildProcess }> {
+  const dataDir = path.join(env.DATA_DIR, 'mongo');
+  for (const port of env.EMBEDDED_MONGO_PORT ? [env.EMBEDDED_MONGO_PORT, 0] : [0]) {
+    const tail: string[] = [];
+    const proc = spawn(process.execPath, ['--require', 'tsx/cjs', 'shared/mongo-embedded/src/cli.ts', '--port', String(port), '--host', env.HOST, '--data', dataDir], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+    proc.stderr!.on('data', (d: Buffer) => tail.push(d.toString()));
+    const url = await new Promise<string | null>((resolve) => {
+      let out = '';
+      proc.stdout!.on('data', (d: Buffer) => {
+        out += d.toString();
+        const m = /^(mongodb:\/\/\S+)/m.exec(out);
+        if (m) resolve(m[1]!);
+      });
+      proc.once('exit', () => resolve(null));
+    });
+    if (url) return { url, proc };
+    if (stopping() || !tail.join('').includes('EADDRINUSE')) throw new ConfigError(`the embedded MongoDB server did not start:\n${tail.join('')}`);
+    log('embedded MongoDB port taken, using any free port', { port });
+  }
+  throw new ConfigError('the embedded MongoDB server did not start');
+}
+
+/** A process's own database: a path on the embedded server's URL, MONGO_DB on a given one. */
+function databaseEnv(env: Env, mongoUrl: string, name: string): { MONGO_URL: string; MONGO_DB?: string } {
+  if (env.MONGO_URL) return { MONGO_URL: env.MONGO_URL, MONGO_DB: name };
+  const u = new URL(mongoUrl);
+  u.pathname = `/${name}`;
+  return { MONGO_URL: u.toString() };
+}
+
+async function main(): Promise<void> {
+  const env = loadConfig(processesEnvSchema);
+  const dataDir = path.resolve(env.DATA_DIR);
+  mkdirSync(dataDir, { recursive: true });
+  let stopping = false;
+  const children: Child[] = [];
+  const balancers: Balancer[] = [];
+  let mongo: ChildProcess | null = null;
+
+  const stopAll = async () => {
+    stopping = true;
+    // The gateway first (no new requests), then the services, the database last.
+    const order = [...children].sort((a, b) => Number(b.entry.kind === 'gateway') - Number(a.entry.kind === 'gateway'));
+    for (const group of [order.filter((c) => c.entry.kind === 'gateway'), order.filter((c) => c.entry.kind !== 'gateway')]) {
+      await Promise.all(group.map((c) => stopChild(c.proc)));
+    }
+    await Promise.all(balancers.map((b) => b.close()));
+    await stopChild(mongo);
+  };
+  let stopRequested: Promise<void> | null = null;
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+    process.on(signal, () => {
+      log(`${signal}: stopping every process`);
+      stopRequested ??= stopAll().then(() => process.exit(0));
+    });
+  }
+
+  try {
+    const started = env.MONGO_URL ? null : await startMongo({ ...env, DATA_DIR: dataDir }, () => stopping);
+    mongo = started?.proc ?? null;
+    const mongoUrl = env.MONGO_URL ?? started!.url;
+
+    // Ports first, so every process knows the others' URLs when it starts (none waits for another).
+    const gatewayPort = env.PORT || (await freePort());
+    const servicePort = new Map<string, number>();
+    for (const s of SERVICES) servicePort.set(s.name, await freePort());
+    const url = (name: string) => `http://${env.HOST}:${servicePort.get(name)}`;
+    const baseUrl = `http://${env.HOST}:${gatewayPort}`;
+
+    const inherited: NodeJS.ProcessEnv = { ...process.env, NODE_ENV: env.NODE_ENV, INTERNAL_TOKEN_SECRET: env.INTERNAL_TOKEN_SECRET, AMQP_URL: env.AMQP_URL, REDIS_URL: env.REDIS_URL, HOST: env.HOST, DATA_DIR: dataDir };
+    // The production topology never runs on stand-ins; each process's database is the launcher's choice.
+    delete inherited.HELPDESK_EMBEDDED;
+    delete inherited.MONGO_DB;
+    for (const entry of PROCESSES) {
+      const replicas = entry.localProcesses;
+      for (let replica = 1; replica <= replicas; replica++) {
+        const port = entry.kind === 'gateway' ? gatewayPort : replicas > 1 ? await freePort() : servicePort.get(entry.name)!;
+        const own: NodeJS.ProcessEnv = {
+          ...databaseEnv(env, mongoUrl, entry.name),
+          PORT: String(port),
+          METRICS_PORT: String(await freePort()),
+          OTEL_SERVICE_NAME: process.env.OTEL_SERVICE_NAME ? `${process.env.OTEL_SERVICE_NAME}-${entry.name}` : entry.name,
+        };
+        for (const call of entry.calls) own[call.env] = url(call.service);
+        if (entry.kind === 'gateway') own.SERVICE_URLS = SERVICES.map((s) => `${s.name}=${url(s.name)}`).join(',');
+        if (entry.name === 'ticketing') Object.assign(own, { INBOUND_SMTP_HOST: env.HOST, INBOUND_HTTP_HOST: env.HOST, INBOUND_SMTP_PORT: String(env.INBOUND_SMTP_PORT), INBOUND_HTTP_PORT: String(env.INBOUND_HTTP_PORT) });
+        // Links in invitation mail and the local billing portal point at this gateway unless set.
+        if (entry.name === 'workspace') {
+          own.INVITE_ACCEPT_URL = process.env.INVITE_ACCEPT_URL || `${baseUrl}/invites/accept`;
+          own.BILLING_PORTAL_URL = process.env.BILLING_PORTAL_URL || `${baseUrl}/billing/portal`;
+        }
+        children.push({ entry, replica, port, metricsPort: Number(own.METRICS_PORT), env: { ...inherited, ...own }, proc: null, restarts: 0, tail: [] });
+      }
+    }
+    for (const s of SERVICES.filter((e) => e.localProcesses > 1)) {
+      const ports = children.filter((c) => c.entry === s).map((c) => c.port);
+      balancers.push(await startBalancer(env.HOST, servicePort.get(s.name)!, () => ports));
+    }
+
+    // Services in parallel (none needs another to start), then the gateway.
+    const launch = (c: Child) => {
+      c.tail = [];
+      c.proc = spawnNode([c.entry.entry], c.env, c.tail);
+      const proc = c.proc;
+      void exited(proc).then((code) => {
+        if (stopping || c.proc !== proc) return;
+        // Restart with backoff, as a container's restart policy would (1 s, doubling, at most 30 s).
+        const delay = Math.min(30_000, 1000 * 2 ** Math.min(c.restarts, 5));
+        c.restarts++;
+        log(`${c.entry.name} exited; restarting`, { process: c.entry.name, replica: c.replica, code, signal: proc.signalCode, delayMs: delay });
+        setTimeout(() => {
+          if (stopping) return;
+          launch(c);
+          writeProcesses(dataDir, children, baseUrl);
+        }, delay).unref();
+      });
+    };
+    const readyz = (c: Child) => ready(`http://${env.HOST}:${c.port}/readyz`, c.proc!, `${c.entry.name}${c.entry.localProcesses > 1 ? ` (replica ${c.replica})` : ''}`, c.tail);
+    const services = children.filter((c) => c.entry.kind === 'service');
+    services.forEach(launch);
+    await Promise.all(services.map(readyz));
+    const gateways = children.filter((c) => c.entry.kind === 'gateway');
+    gateways.forEach(launch);
+    await Promise.all(gateways.map(readyz));
+    if (stopping) return;
+
+    const tokens = new InternalTokens(env.INTERNAL_TOKEN_SECRET);
+    const gatewayDb = databaseEnv(env, mongoUrl, 'gateway');
+    const admin = await createGatewayAdmin(gatewayDb.MONGO_URL, 'gateway', workspaceLink(url('workspace'), tokens));
+    const { credentials, created, file } = await ensureDevCredentials(admin, dataDir, { baseUrl: `${baseUrl}/api/v1`, mongoUrl });
+    await admin.close();
+    writeProcesses(dataDir, children, baseUrl);
+    const count = (e: ProcessEntry) => (e.localProcesses > 1 ? ` ×${e.localProcesses}` : '');
+    process.stdout.write(
+      banner({
+        title: 'Helpdesk platform: separate processes',
+        credentials,
+        created,
+        file,
+        details: [
+          ['MongoDB', `${mongoUrl}${env.MONGO_URL ? '' : ` (embedded server process, journal in ${path.join(env.DATA_DIR, 'mongo')})`}`],
+          ['bus', `RabbitMQ (${redact(env.AMQP_URL)}); Redis (${redact(env.REDIS_URL)})`],
+          ['processes', `${PROCESSES.map((p) => `${p.name}${count(p)}`).join(', ')} (pids, URLs and metrics in ${path.join(env.DATA_DIR, 'processes.json')})`],
+          ['inbound', `SMTP ${env.HOST}:${env.INBOUND_SMTP_PORT}, webhook http://${env.HOST}:${env.INBOUND_HTTP_PORT}/inbound-email/{teamId}/messages`],
+        ],
+        baseUrl: `${baseUrl}/api/v1`,
+      }),
+    );
+  } catch (err) {
+    if (stopping) return;
+    await stopAll();
+    throw err;
+  }
+}
+
+/** A URL without its password, for the banner. */
+const redact = (u: string) => {
+  const url = new URL(u);
+  if (url.password) url.password = '***';
+  return url.toString().replace(/\/$/, '');
+};
+
+function writeProcesses(dataDir: string, children: Child[], baseUrl: string): void {
+  const list = children.map((c) => ({ name: c.entry.name, replica: c.replica, pid: c.proc?.pid ?? null, url: `${new URL(baseUrl).protocol}//${new URL(baseUrl).hostname}:${c.port}`, metricsUrl: `${new URL(baseUrl).protocol}//${new URL(baseUrl).hostname}:${c.metricsPort}/metrics`, restarts: c.restarts }));
+  writeFileSync(path.join(dataDir, 'processes.json'), JSON.stringify({ baseUrl: `${baseUrl}/api/v1`, processes: list }, null, 2) + '\n');
+}
+
+/** SIGTERM, then SIGKILL after 20 s (a graceful stop drains requests and consumers first). */
+async function stopChild(proc: ChildProcess | null): Promise<void> {
+  if (!proc || proc.exitCode !== null || proc.signalCode !== null) return;
+  proc.kill('SIGTERM');
+  const timer = setTimeout(() => proc.kill('SIGKILL'), 20_000);
+  await exited(proc);
+  clearTimeout(timer);
+}
+
+main().catch((err) => {
+  console.error(err instanceof ConfigError ? `start:processes: ${err.message}` : err);
+  process.exit(1);
+});

@@ -1,0 +1,230 @@
+// `npm run start:processes` as an operator runs it: every process of deploy/registry.ts separately on
+// real RabbitMQ and Redis (the infra pass; skipped without AMQP_URL and REDIS_URL), two notifications
+// replicas whose streams each deliver every event (also after a reconnection to the other replica
+// with Last-Event-ID), a killed process restarted, bad configuration refused naming the process and
+// the variable, and SIGTERM stopping every process. Each run has its own exchange, queues and Redis
+// keys; every wait is bounded, and cleanup kills only the process groups this file started.
+import { execFileSync, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import amqp from 'amqplib';
+import { EventSource } from 'eventsource';
+import { PERMISSIONS } from '@helpdesk/contracts';
+import { InternalTokens } from '@helpdesk/kit';
+import { PROCESSES, SERVICES } from '../../registry';
+import { cleanup, isRunning, root, startUntilReady, tempDir, waitFor, type Started } from './processes';
+
+const AMQP_URL = process.env.AMQP_URL;
+const REDIS_URL = process.env.REDIS_URL;
+const describeInfra = AMQP_URL && REDIS_URL ? describe : describe.skip;
+const SECRET = randomBytes(24).toString('hex');
+const LAUNCHER = [process.execPath, ['--require', 'tsx/cjs', 'deploy/local/src/processes.ts']] as const;
+
+interface ProcessInfo {
+  name: string;
+  replica: number;
+  pid: number;
+  url: string;
+  metricsUrl: string;
+  restarts: number;
+}
+
+/** The broker names of this file's runs, removed from the shared RabbitMQ at the end. */
+const tags: string[] = [];
+afterAll(async () => {
+  if (!AMQP_URL || !tags.length) return;
+  const conn = await amqp.connect(AMQP_URL);
+  try {
+    const ch = await conn.createChannel();
+    for (const tag of tags) {
+      for (const s of SERVICES) for (const suffix of ['', '.retry', '.dead']) await ch.deleteQueue(`${tag}.${s.name}${suffix}`);
+      await ch.deleteExchange(`${tag}.events`);
+      await ch.deleteExchange(`${tag}.events.dlx`);
+    }
+  } finally {
+    await conn.close();
+  }
+});
+
+/** A run's environment: its own data folder, any free ports, its own broker names and Redis keys. */
+function runEnv(dataDir: string, extra: Record<string, string> = {}): NodeJS.ProcessEnv {
+  const tag = `sp${randomBytes(4).toString('hex')}`;
+  tags.push(tag);
+  return {
+    PATH: process.env.PATH,
+    DATA_DIR: dataDir,
+    PORT: '0',
+    EMBEDDED_MONGO_PORT: '0',
+    INBOUND_SMTP_PORT: '0',
+    INBOUND_HTTP_PORT: '0',
+    AMQP_URL: AMQP_URL ?? '',
+    REDIS_URL: REDIS_URL ?? '',
+    AMQP_EXCHANGE: `${tag}.events`,
+    AMQP_QUEUE_PREFIX: tag,
+    REDIS_KEY_PREFIX: `${tag}:`,
+    INTERNAL_TOKEN_SECRET: SECRET,
+    LOG_LEVEL: 'warn',
+    RATE_LIMIT_SECRET_PER_MINUTE: '100000',
+    ...extra,
+  };
+}
+
+/** Runs the launcher to its end (a refused start, bounded): its exit code, output, and what is left of its process group. */
+function runToExit(env: NodeJS.ProcessEnv, timeoutMs = 120_000): Promise<{ code: number | null; output: string; leftRunning: number[] }> {
+  const child = spawn(LAUNCHER[0], [...LAUNCHER[1]], { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+  let output = '';
+  child.stdout!.on('data', (d) => (output += d));
+  child.stderr!.on('data', (d) => (output += d));
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      process.kill(-child.pid!, 'SIGKILL');
+      reject(new Error(`still running after ${timeoutMs} ms:\n${output}`));
+    }, timeoutMs);
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      resolve({ code, output, leftRunning: groupMembers(child.pid!) });
+    });
+  });
+}
+
+/** The processes still in a process group (a launcher's children share its group). */
+function groupMembers(pgid: number): number[] {
+  try {
+    return execFileSync('ps', ['-o', 'pid=', '-g', String(pgid)], { encoding: 'utf8' }).split(/\s+/).filter(Boolean).map(Number).filter(isRunning);
+  } catch {
+    return []; // ps exits 1 when there is none
+  }
+}
+
+test('refuses to start without RabbitMQ and Redis, naming both variables', async () => {
+  const { code, output } = await runToExit(runEnv(tempDir('helpdesk-sp-'), { AMQP_URL: '', REDIS_URL: '' }));
+  expect(code).toBe(1);
+  expect(output).toMatch(/AMQP_URL: required/);
+  expect(output).toMatch(/REDIS_URL: required/);
+});
+
+describeInfra('npm run start:processes on RabbitMQ and Redis', () => {
+  let run: Started;
+  let dataDir: string;
+  let creds: { teamId: string; ownerMemberId: string; keys: Record<string, string> };
+  const processes = (): ProcessInfo[] => JSON.parse(readFileSync(path.join(dataDir, 'processes.json'), 'utf8')).processes;
+  const api = (method: string, p: string, body?: unknown) =>
+    fetch(`${run.baseUrl}${p}`, { method, headers: { authorization: `Bearer ${creds.keys.sk_test}`, 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
+
+  beforeAll(async () => {
+    dataDir = tempDir('helpdesk-sp-');
+    run = await startUntilReady(LAUNCHER[0], [...LAUNCHER[1]], runEnv(dataDir), 180_000);
+    creds = JSON.parse(readFileSync(path.join(dataDir, 'credentials.json'), 'utf8'));
+  }, 200_000);
+  afterAll(() => cleanup());
+
+  it('runs every process of the registry (two notifications replicas), each ready, and writes credentials.json that work', async () => {
+    const expected = PROCESSES.flatMap((p) => Array.from({ length: p.localProcesses }, (_, i) => `${p.name}#${i + 1}`)).sort();
+    const list = processes();
+    expect(list.map((p) => `${p.name}#${p.replica}`).sort()).toEqual(expected);
+    expect(list.filter((p) => p.name === 'notifications')).toHaveLength(2);
+    for (const p of list) {
+      expect(isRunning(p.pid)).toBe(true);
+      expect((await fetch(`${p.url}/readyz`)).status).toBe(200);
+      expect((await fetch(p.metricsUrl)).status).toBe(200);
+    }
+    const pids = new Set(list.map((p) => p.pid));
+    expect(pids.size).toBe(list.length);
+    expect(pids.has(run.pid)).toBe(false);
+    const whoami = await api('GET', '/auth/whoami');
+    expect(whoami.status).toBe(200);
+    const readyz = await (await fetch(new URL('/readyz', run.baseUrl))).json();
+    expect(Object.values(readyz.data.upstreams)).toEqual(Array(PROCESSES.length - 1).fill('ready'));
+    expect(run.output()).toMatch(/notifications ×2/);
+  });
+
+  it('a stream on each notifications replica receives every event; a reconnection to the other replica with Last-Event-ID gets what it missed', async () => {
+    const [one, two] = processes().filter((p) => p.name === 'notifications');
+    const tokens = new InternalTokens(SECRET);
+    const token = () => tokens.mint({ teamId: creds.teamId, mode: 'test', keyId: 'key_test', keyType: 'secret', memberId: creds.ownerMemberId, permissions: [...PERMISSIONS] }, `req_${randomBytes(6).toString('hex')}`);
+    const open = (replica: ProcessInfo, lastEventId?: string) => {
+      const frames: { id: string; ticketId: string }[] = [];
+      const es = new EventSource(`${replica.url}/teams/${creds.teamId}/events/stream`, {
+        fetch: (input, init) => fetch(input, { ...init, headers: { ...(init?.headers as Record<string, string>), 'x-internal-token': token(), ...(lastEventId ? { 'last-event-id': lastEventId } : {}) } }),
+      });
+      es.addEventListener('ticket.created', (m) => frames.push({ id: m.lastEventId, ticketId: JSON.parse(m.data).data.ticket.id }));
+      const opened = new Promise<void>((resolve, reject) => {
+        es.addEventListener('open', () => resolve(), { once: true });
+        es.addEventListener('error', (e) => reject(new Error(`stream error: ${(e as { message?: string }).message}`)), { once: true });
+      });
+      return { es, frames, opened };
+    };
+    const create = async (n: number) => {
+      const ids: string[] = [];
+      for (let i = 0; i < n; i++) {
+        const res = await api('POST', `/teams/${creds.teamId}/tickets`, { title: `stream ${i}` });
+        expect(res.status).toBe(201);
+        ids.push((await res.json()).data.id);
+      }
+      return ids;
+    };
+    const a = open(one!);
+    const b = open(two!);
+    try {
+      await Promise.all([a.opened, b.opened]);
+      const first = await create(20);
+      await waitFor('both streams to have the 20 tickets', () => a.frames.length >= 20 && b.frames.length >= 20, 30_000);
+      // Each replica's consumer adds its share of the events to the shared log, so the log's order is
+      // the order they were added in, not necessarily the order of the creates: compare as sets.
+      const sorted = (ids: string[]) => [...ids].sort();
+      expect(sorted(a.frames.map((f) => f.ticketId))).toEqual(sorted(first));
+      expect(sorted(b.frames.map((f) => f.ticketId))).toEqual(sorted(first));
+
+      // A drops; ten more tickets; it comes back on the OTHER replica with the last id it saw.
+      a.es.close();
+      const lastSeen = a.frames[a.frames.length - 1]!.id;
+      const second = await create(10);
+      const again = open(two!, lastSeen);
+      try {
+        await again.opened;
+        await waitFor('the reconnection to replay the 10 it missed', () => again.frames.length >= 10, 30_000);
+        await waitFor('the other stream to have all 30', () => b.frames.length >= 30, 30_000);
+        expect(sorted(again.frames.map((f) => f.ticketId))).toEqual(sorted(second));
+        expect(sorted(b.frames.map((f) => f.ticketId))).toEqual(sorted([...first, ...second]));
+      } finally {
+        again.es.close();
+      }
+    } finally {
+      a.es.close();
+      b.es.close();
+    }
+  }, 120_000);
+
+  it('a killed process is started again and serves again, as a restart policy would', async () => {
+    const before = processes().find((p) => p.name === 'customers')!;
+    process.kill(before.pid, 'SIGKILL');
+    await waitFor('customers to be restarted', () => {
+      const now = processes().find((p) => p.name === 'customers')!;
+      return now.restarts === 1 && now.pid !== before.pid;
+    }, 30_000);
+    await waitFor('customers to be ready again', async () => (await fetch(`${before.url}/readyz`).then((r) => r.status, () => 0)) === 200, 60_000);
+    const res = await api('POST', `/teams/${creds.teamId}/customers`, { name: 'After the restart', email: `after-${randomBytes(3).toString('hex')}@example.com` });
+    expect(res.status).toBe(201);
+  }, 120_000);
+
+  it('SIGTERM stops every process it started and exits 0', async () => {
+    const pids = processes().map((p) => p.pid);
+    process.kill(run.pid, 'SIGTERM');
+    expect(await run.exited).toEqual({ code: 0, signal: null });
+    for (const pid of pids) expect(isRunning(pid)).toBe(false);
+  }, 60_000);
+});
+
+describeInfra('npm run start:processes refuses bad configuration', () => {
+  afterAll(() => cleanup());
+
+  it("a process's bad variable stops the whole start, naming the process and the variable, and leaves nothing running", async () => {
+    const { code, output, leftRunning } = await runToExit(runEnv(tempDir('helpdesk-sp-'), { WEBHOOKS_TIMEOUT_MS: '999999' }));
+    expect(code).toBe(1);
+    expect(output).toMatch(/start:processes: webhooks exited before it was ready/);
+    expect(output).toMatch(/WEBHOOKS_TIMEOUT_MS/);
+    expect(output).not.toMatch(/Ready:/);
+    expect(leftRunning).toEqual([]);
+  }, 150_000);
+});

@@ -4,7 +4,6 @@
  * disconnected instead of having its backlog held by the server.
  */
 import { connect, type Socket } from 'node:net';
-import { sseStreamsOpen } from '@helpdesk/kit';
 import { envelope } from '@helpdesk/testing';
 import { startTestPlatform, type TeamKeys, type TestPlatform } from '../support/platform';
 import { eventually } from './helpdesk-helpers';
@@ -38,7 +37,7 @@ describe('the event stream\'s connection', () => {
   });
 
   it('counts an open stream on the gateway\'s open-streams gauge while it is open', async () => {
-    const open = async () => (await sseStreamsOpen.get()).values[0]?.value ?? 0;
+    const open = () => tp.metric('gateway', 'helpdesk_gateway_sse_streams_open');
     // The previous test's stream ends on the gateway at its next write (a heartbeat) after the client left.
     await eventually('no stream open', async () => ((await open()) === 0 ? true : null));
     const before = 0;

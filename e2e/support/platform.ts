@@ -1,17 +1,22 @@
 import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
-import { optionalUrl, createLogger } from '@helpdesk/kit';
+import { optionalUrl, createLogger, metricsText } from '@helpdesk/kit';
 import { bootPlatform, type Platform, type PlatformOptions } from '@helpdesk/local';
-import amqp from 'amqplib';
 import type { EventEnvelope } from '@helpdesk/contracts';
 import { ApiClient } from '@helpdesk/testing';
+import { deleteAmqpNames } from './amqp-names';
+import { startProcessesPlatform } from './processes';
 
-/** The test run's environment: set AMQP_URL/REDIS_URL to run the suite against real servers. */
+/**
+ * The test run's environment: set AMQP_URL/REDIS_URL to run the suite against real servers, and
+ * HELPDESK_PLATFORM=processes to run it against `npm run start:processes` (support/processes.ts).
+ */
 const testEnvSchema = z.object({
   AMQP_URL: optionalUrl(),
   REDIS_URL: optionalUrl(),
   MONGO_URL: optionalUrl(),
   TEST_LOG_LEVEL: z.string().default('silent'),
+  HELPDESK_PLATFORM: z.enum(['one-process', 'processes']).default('one-process'),
 });
 
 export interface TeamKeys {
@@ -23,6 +28,8 @@ export interface TeamKeys {
 }
 
 export interface TestPlatform {
+  /** The platform's shape: `processes` is `npm run start:processes` (HELPDESK_PLATFORM=processes). */
+  shape: 'one-process' | 'processes';
   platform: Platform;
   baseUrl: string;
   /** The first team's four keys, and a second team's, for isolation tests. */
@@ -40,7 +47,18 @@ export interface TestPlatform {
    * `stop()` removes again from a shared RabbitMQ.
    */
   observe(service: string, patterns: string[], handler: (e: EventEnvelope) => Promise<void>): Promise<void>;
+  /** A Prometheus metric's value (summed over its labels) as `process` exports it (one process: all are this one). */
+  metric(process: string, name: string): Promise<number>;
   stop(): Promise<void>;
+}
+
+/** The sum of a metric's samples in Prometheus text (`name value` and `name{…} value` lines). */
+export function metricFromText(text: string, name: string): number {
+  let sum = 0;
+  for (const line of text.split('\n')) {
+    if (line.startsWith(`${name} `) || line.startsWith(`${name}{`)) sum += Number(line.slice(line.lastIndexOf(' ') + 1));
+  }
+  return sum;
 }
 
 /**
@@ -49,6 +67,7 @@ export interface TestPlatform {
  */
 export async function startTestPlatform(overrides: Partial<PlatformOptions> = {}): Promise<TestPlatform> {
   const env = testEnvSchema.parse(process.env);
+  if (env.HELPDESK_PLATFORM === 'processes') return startProcessesPlatform(overrides, withTeams);
   // Each boot gets its own RabbitMQ exchange/queues and Redis key space, removed again at stop,
   // so test files sharing the machine's brokers never see each other's messages or counters.
   const run = `t${randomBytes(5).toString('hex')}`;
@@ -67,6 +86,23 @@ export async function startTestPlatform(overrides: Partial<PlatformOptions> = {}
     rateLimits: { secretPerMinute: 100_000, publishablePerMinute: 100_000 },
     ...overrides,
   });
+  const observers: string[] = [];
+  const stop = async () => {
+    await platform.stop();
+    if (amqpUrl) await deleteAmqpNames(amqpUrl, amqpNames, [...Object.keys(platform.buses), ...observers]);
+  };
+  return withTeams('one-process', platform, amqpNames, stop, observers, async (_process, name) => metricFromText(await metricsText(), name));
+}
+
+/** The test platform's two teams, client and observers over a started platform (either shape). */
+export async function withTeams(
+  shape: TestPlatform['shape'],
+  platform: Platform,
+  amqpNames: { exchange: string; queuePrefix: string },
+  stop: () => Promise<void>,
+  observers: string[],
+  metric: TestPlatform['metric'],
+): Promise<TestPlatform> {
   const admin = platform.gateway.admin;
   const createTeam = async (name = `Team ${randomBytes(3).toString('hex')}`): Promise<TeamKeys> => {
     const team = await admin.createTeam({ name });
@@ -80,10 +116,10 @@ export async function startTestPlatform(overrides: Partial<PlatformOptions> = {}
       pk_live: await key('publishable', 'live'),
     };
   };
-  const observers: string[] = [];
   const team = await createTeam('Acme Support');
   const otherTeam = await createTeam('Other Co');
   return {
+    shape,
     platform,
     baseUrl: platform.baseUrl,
     team,
@@ -99,25 +135,7 @@ export async function startTestPlatform(overrides: Partial<PlatformOptions> = {}
       observers.push(queue);
       await bus.subscribe(queue, patterns, handler);
     },
-    stop: async () => {
-      await platform.stop();
-      if (amqpUrl) await deleteAmqpNames(amqpUrl, amqpNames, [...Object.keys(platform.buses), ...observers]);
-    },
+    metric,
+    stop,
   };
-}
-
-/** Removes what a test platform declared on a shared RabbitMQ (its exchanges and each service's queues). */
-async function deleteAmqpNames(url: string, names: { exchange: string; queuePrefix: string }, services: string[]): Promise<void> {
-  const conn = await amqp.connect(url);
-  try {
-    const ch = await conn.createChannel();
-    for (const service of services) {
-      for (const suffix of ['', '.retry', '.dead']) await ch.deleteQueue(`${names.queuePrefix}.${service}${suffix}`);
-    }
-    await ch.deleteExchange(names.exchange);
-    await ch.deleteExchange(`${names.exchange}.dlx`);
-    await ch.close();
-  } finally {
-    await conn.close();
-  }
 }

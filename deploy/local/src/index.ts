@@ -1,3 +1,4 @@
 export * from './platform';
 export * from './config';
 export * from './credentials';
+export * from '../../registry';

@@ -134,7 +134,7 @@ describeInfra('npm run start:processes on RabbitMQ and Redis', () => {
     expect(pids.has(run.pid)).toBe(false);
     const whoami = await api('GET', '/auth/whoami');
     expect(whoami.status).toBe(200);
-    const readyz = await (await fetch(new URL('/readyz', run.baseUrl))).json();
+    const readyz = (await (await fetch(new URL('/readyz', run.baseUrl))).json()) as { data: { upstreams: Record<string, string> } };
     expect(Object.values(readyz.data.upstreams)).toEqual(Array(PROCESSES.length - 1).fill('ready'));
     expect(run.output()).toMatch(/notifications ×2/);
   });
@@ -160,7 +160,7 @@ describeInfra('npm run start:processes on RabbitMQ and Redis', () => {
       for (let i = 0; i < n; i++) {
         const res = await api('POST', `/teams/${creds.teamId}/tickets`, { title: `stream ${i}` });
         expect(res.status).toBe(201);
-        ids.push((await res.json()).data.id);
+        ids.push(((await res.json()) as { data: { id: string } }).data.id);
       }
       return ids;
     };

@@ -14,6 +14,8 @@ const env = z.object({
   DATA_DIR: z.string().min(1).default('./data'),
   MAIL_FROM: z.string().min(3).optional(),
   REDIS_URL: optionalUrl().describe("Redis: the event stream's replay log in Redis Streams, shared by every replica (each replica's consumer takes only its share of the events). Required unless HELPDESK_EMBEDDED=1."),
+  STREAM_HEARTBEAT_MS: z.coerce.number().int().min(100).max(60_000).default(15_000).describe('How often an idle event stream gets a comment line, so proxies keep it open (ms).'),
+  STREAM_MAX_BUFFERED_BYTES: z.coerce.number().int().min(1024).default(1024 * 1024).describe('A stream whose unsent frames exceed this is closed (a slow client); it reconnects with Last-Event-ID.'),
   TICKETING_URL: optionalUrl().describe('The ticketing service: checks a widget conversation token when its stream opens (docs/adr/0040); unset: those streams answer 503.'),
 });
 
@@ -21,7 +23,7 @@ runServiceMain(
   'notifications',
   env,
   (opts, e) =>
-    startNotifications({ ...opts, workspaceUrl: e.WORKSPACE_URL, smtpUrl: e.SMTP_URL, dataDir: e.DATA_DIR, mailFrom: e.MAIL_FROM, redisUrl: e.REDIS_URL, ticketingUrl: e.TICKETING_URL }),
+    startNotifications({ ...opts, workspaceUrl: e.WORKSPACE_URL, smtpUrl: e.SMTP_URL, dataDir: e.DATA_DIR, mailFrom: e.MAIL_FROM, redisUrl: e.REDIS_URL, ticketingUrl: e.TICKETING_URL, streamHeartbeatMs: e.STREAM_HEARTBEAT_MS, streamMaxBufferedBytes: e.STREAM_MAX_BUFFERED_BYTES }),
   // With several replicas an in-process log would hold only the events its own consumer took.
   { REDIS_URL: 'an in-process stream log; one replica only, or streams miss the events other replicas took' },
 );

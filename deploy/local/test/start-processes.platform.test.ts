@@ -196,6 +196,29 @@ describeInfra('npm run start:processes on RabbitMQ and Redis', () => {
     }
   }, 120_000);
 
+  it('while customers is stopped, tickets naming known customers are still created, and the counts catch up after', async () => {
+    const customerIds: string[] = [];
+    for (let i = 0; i < 5; i++) {
+      const res = await api('POST', `/teams/${creds.teamId}/customers`, { name: `Known ${i}`, email: `known-${i}-${randomBytes(3).toString('hex')}@example.com` });
+      expect(res.status).toBe(201);
+      customerIds.push(((await res.json()) as { data: { id: string } }).data.id);
+    }
+    // Ticketing knows them once it has seen them: from customer.created, or on first sight, which one
+    // ticket each before the outage makes sure of (a first sight during the outage is a 503).
+    for (const customerId of customerIds) expect((await api('POST', `/teams/${creds.teamId}/tickets`, { title: 'before the outage', customerId })).status).toBe(201);
+    const customers = processes().find((p) => p.name === 'customers')!;
+    process.kill(customers.pid, 'SIGSTOP'); // frozen: its connections hang, as a stalled or partitioned service's do
+    const statuses: number[] = [];
+    try {
+      for (let i = 0; i < 50; i++) statuses.push((await api('POST', `/teams/${creds.teamId}/tickets`, { title: `during the outage ${i}`, customerId: customerIds[i % 5] })).status);
+    } finally {
+      process.kill(customers.pid, 'SIGCONT');
+    }
+    expect(statuses).toEqual(Array(50).fill(201));
+    const count = async (id: string) => ((await (await api('GET', `/teams/${creds.teamId}/customers/${id}`)).json()) as { data: { ticketCount: number } }).data.ticketCount;
+    await waitFor('every customer to count its 11 tickets', async () => (await Promise.all(customerIds.map(count))).every((n) => n === 11), 60_000);
+  }, 150_000);
+
   it('a killed process is started again and serves again, as a restart policy would', async () => {
     const before = processes().find((p) => p.name === 'customers')!;
     process.kill(before.pid, 'SIGKILL');

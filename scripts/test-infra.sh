@@ -9,6 +9,10 @@ export HELPDESK_INFRA=real
 # Two workers: each platform boot has its own exchange, queues and Redis key space, and each fault
 # test's private broker its own port, so suites do not meet.
 npx jest --passWithNoTests --maxWorkers=2 --testPathPatterns 'platform' "$@"
+# The stream suites once more against `npm run start:processes` (every process separate, two
+# notifications replicas); the launcher's own suite (deploy/local/test/start-processes.platform.test.ts,
+# run above) adds its fault cases: a frozen customers service, a killed process restarted.
+HELPDESK_PLATFORM=processes npx jest --maxWorkers=2 --testPathPatterns 'e2e/platform/notifications-stream'
 # The embedded server's conformance suites once more, reached as the one-process platform reaches it:
 # in process, the driver's commands handed over as objects (docs/adr/0052). npm test runs them over TCP.
 EMBEDDED_TRANSPORT=in-process npx jest --maxWorkers=2 --testPathPatterns 'shared/mongo-embedded/test/conformance'

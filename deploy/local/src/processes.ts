@@ -86,10 +86,13 @@ async function ready(url: string, proc: ChildProcess, what: string, tail: string
   }
 }
 
-/** The embedded MongoDB server as its own process (journal under DATA_DIR/mongo); its URL. */
-async function startMongo(env: Env, stopping: () => boolean): Promise<{ url: string; proc: ChildProcess }> {
+/**
+ * The embedded MongoDB server as its own process (journal under DATA_DIR/mongo); its URL. `ports`:
+ * the ones to try in turn (the preferred one, then any free one; a restart only its own).
+ */
+async function startMongo(env: Env, stopping: () => boolean, ports = env.EMBEDDED_MONGO_PORT ? [env.EMBEDDED_MONGO_PORT, 0] : [0]): Promise<{ url: string; proc: ChildProcess }> {
   const dataDir = path.join(env.DATA_DIR, 'mongo');
-  for (const port of env.EMBEDDED_MONGO_PORT ? [env.EMBEDDED_MONGO_PORT, 0] : [0]) {
+  for (const port of ports) {
     const tail: string[] = [];
     const proc = spawn(process.execPath, ['--require', 'tsx/cjs', 'shared/mongo-embedded/src/cli.ts', '--port', String(port), '--host', env.HOST, '--data', dataDir], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
     proc.stderr!.on('data', (d: Buffer) => tail.push(d.toString()));
@@ -148,6 +151,27 @@ async function main(): Promise<void> {
     const started = env.MONGO_URL ? null : await startMongo({ ...env, DATA_DIR: dataDir }, () => stopping);
     mongo = started?.proc ?? null;
     const mongoUrl = env.MONGO_URL ?? started!.url;
+    let mongoPid: number | null = mongo?.pid ?? null;
+    // The database too is restarted when it dies (on its own port, from its journal), as a
+    // StatefulSet's pod would be; the services reconnect to it.
+    const superviseMongo = (proc: ChildProcess, restarts: number) =>
+      void exited(proc).then(async (code) => {
+        if (stopping || mongo !== proc) return;
+        const delay = Math.min(30_000, 1000 * 2 ** Math.min(restarts, 5));
+        log('the embedded MongoDB server exited; restarting', { process: 'mongodb', code, signal: proc.signalCode, delayMs: delay });
+        await new Promise((r) => setTimeout(r, delay));
+        if (stopping) return;
+        const again = await startMongo({ ...env, DATA_DIR: dataDir }, () => stopping, [Number(new URL(mongoUrl).port)]).catch((err: Error) => {
+          log('the embedded MongoDB server did not restart', { err: err.message });
+          return null;
+        });
+        if (!again) return;
+        mongo = again.proc;
+        mongoPid = again.proc.pid ?? null;
+        writeProcesses(dataDir, children, baseUrl, mongoPid);
+        superviseMongo(again.proc, restarts + 1);
+      });
+    if (mongo) superviseMongo(mongo, 0);
 
     // Ports first, so every process knows the others' URLs when it starts (none waits for another).
     const gatewayPort = env.PORT || (await freePort());
@@ -200,7 +224,7 @@ async function main(): Promise<void> {
         setTimeout(() => {
           if (stopping) return;
           launch(c);
-          writeProcesses(dataDir, children, baseUrl);
+          writeProcesses(dataDir, children, baseUrl, mongoPid);
         }, delay).unref();
       });
     };
@@ -218,7 +242,7 @@ async function main(): Promise<void> {
     const admin = await createGatewayAdmin(gatewayDb.MONGO_URL, 'gateway', workspaceLink(url('workspace'), tokens));
     const { credentials, created, file } = await ensureDevCredentials(admin, dataDir, { baseUrl: `${baseUrl}/api/v1`, mongoUrl });
     await admin.close();
-    writeProcesses(dataDir, children, baseUrl);
+    writeProcesses(dataDir, children, baseUrl, mongoPid);
     const count = (e: ProcessEntry) => (e.localProcesses > 1 ? ` ×${e.localProcesses}` : '');
     process.stdout.write(
       banner({
@@ -249,9 +273,9 @@ const redact = (u: string) => {
   return url.toString().replace(/\/$/, '');
 };
 
-function writeProcesses(dataDir: string, children: Child[], baseUrl: string): void {
+function writeProcesses(dataDir: string, children: Child[], baseUrl: string, mongoPid: number | null): void {
   const list = children.map((c) => ({ name: c.entry.name, replica: c.replica, pid: c.proc?.pid ?? null, url: `${new URL(baseUrl).protocol}//${new URL(baseUrl).hostname}:${c.port}`, metricsUrl: `${new URL(baseUrl).protocol}//${new URL(baseUrl).hostname}:${c.metricsPort}/metrics`, restarts: c.restarts }));
-  writeFileSync(path.join(dataDir, 'processes.json'), JSON.stringify({ baseUrl: `${baseUrl}/api/v1`, processes: list }, null, 2) + '\n');
+  writeFileSync(path.join(dataDir, 'processes.json'), JSON.stringify({ baseUrl: `${baseUrl}/api/v1`, mongodb: mongoPid === null ? null : { pid: mongoPid }, processes: list }, null, 2) + '\n');
 }
 
 /** SIGTERM, then SIGKILL after 20 s (a graceful stop drains requests and consumers first). */

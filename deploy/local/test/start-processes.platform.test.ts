@@ -71,7 +71,7 @@ function runEnv(dataDir: string, extra: Record<string, string> = {}): NodeJS.Pro
 }
 
 /** Runs the launcher to its end (a refused start, bounded): its exit code, output, and what is left of its process group. */
-function runToExit(env: NodeJS.ProcessEnv, timeoutMs = 120_000): Promise<{ code: number | null; output: string; leftRunning: number[] }> {
+function runToExit(env: NodeJS.ProcessEnv, timeoutMs = 170_000): Promise<{ code: number | null; output: string; leftRunning: number[] }> {
   const child = spawn(LAUNCHER[0], [...LAUNCHER[1]], { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
   let output = '';
   child.stdout!.on('data', (d) => (output += d));
@@ -231,8 +231,21 @@ describeInfra('npm run start:processes on RabbitMQ and Redis', () => {
     expect(res.status).toBe(201);
   }, 120_000);
 
+  it('a killed database server is started again from its journal on its own port, and the services reconnect to it', async () => {
+    const file = () => JSON.parse(readFileSync(path.join(dataDir, 'processes.json'), 'utf8')) as { mongodb: { pid: number } };
+    const before = await api('POST', `/teams/${creds.teamId}/tickets`, { title: 'before the database restart' });
+    expect(before.status).toBe(201);
+    const ticketId = ((await before.json()) as { data: { id: string } }).data.id;
+    const pid = file().mongodb.pid;
+    process.kill(pid, 'SIGKILL');
+    await waitFor('the database to be restarted', () => file().mongodb.pid !== pid, 30_000);
+    await waitFor('a ticket to be created again', async () => (await api('POST', `/teams/${creds.teamId}/tickets`, { title: 'after the database restart' })).status === 201, 60_000);
+    // What was acknowledged before the kill is still there (the journal).
+    expect((await api('GET', `/teams/${creds.teamId}/tickets/${ticketId}`)).status).toBe(200);
+  }, 120_000);
+
   it('SIGTERM stops every process it started and exits 0', async () => {
-    const pids = processes().map((p) => p.pid);
+    const pids = [...processes().map((p) => p.pid), JSON.parse(readFileSync(path.join(dataDir, 'processes.json'), 'utf8')).mongodb.pid as number];
     process.kill(run.pid, 'SIGTERM');
     expect(await run.exited).toEqual({ code: 0, signal: null });
     for (const pid of pids) expect(isRunning(pid)).toBe(false);
@@ -249,5 +262,5 @@ describeInfra('npm run start:processes refuses bad configuration', () => {
     expect(output).toMatch(/WEBHOOKS_TIMEOUT_MS/);
     expect(output).not.toMatch(/Ready:/);
     expect(leftRunning).toEqual([]);
-  }, 150_000);
+  }, 200_000);
 });

@@ -40,6 +40,8 @@ interface Session {
   txn: Txn | null;
   lastTxnNumber: number;
   lastUsed: number;
+  /** The connection that sent the session's latest command (see connectionClosed). */
+  lastConnection: number;
 }
 
 export interface CommandContext {
@@ -72,15 +74,18 @@ export class Core {
   private nextCursorId = 1 + Math.floor(Math.random() * 1e6) * 1000;
   private readonly handlers: Record<string, Handler>;
   readonly startedAt = Date.now();
-  connections = 0;
-  totalConnections = 0;
+  /** Connections open now (server.ts reports them with connectionOpened / connectionClosed). */
+  private readonly openConnections = new Set<number>();
+  private totalConnections = 0;
   /** Set by the server when a journal is attached: resolves once all logged writes are durable. */
   durable: (() => Promise<void>) | null = null;
   /** How many levels a stored document may nest (MongoDB: 180). */
   private readonly maxStorageDepth: number;
+  private readonly transactionLifetimeMs: number;
 
   constructor(private readonly opts: CoreOptions) {
     this.maxStorageDepth = maxDepthForUserStorage(opts.maxBSONDepth ?? DEFAULT_MAX_BSON_DEPTH);
+    this.transactionLifetimeMs = checkTransactionLifetime(opts.transactionLifetimeMs ?? DEFAULT_TRANSACTION_LIFETIME_MS);
     const h: Record<string, Handler> = {
       hello: (c, x) => this.hello(c, x, false),
       isMaster: (c, x) => this.hello(c, x, true),
@@ -158,6 +163,8 @@ export class Core {
       reply = toErrorReply(e);
       if (!(e instanceof MongoCommandError)) this.opts.logger?.(`command ${name} failed: ${(e as Error)?.stack ?? e}`);
     }
+    // A command its connection sent before closing ran after the close: the same rule holds for it.
+    if (ctx.session && !this.openConnections.has(connectionId)) this.abortOrphaned(ctx.session, connectionId);
     if (this.engine.writeSeq !== seqBefore && this.durable) {
       try {
         await this.durable();
@@ -174,10 +181,11 @@ export class Core {
     const key = sessionKey(lsid.id);
     let s = this.sessions.get(key);
     if (!s) {
-      s = { key, txn: null, lastTxnNumber: -1, lastUsed: Date.now() };
+      s = { key, txn: null, lastTxnNumber: -1, lastUsed: Date.now(), lastConnection: ctx.connectionId };
       this.sessions.set(key, s);
     }
     s.lastUsed = Date.now();
+    s.lastConnection = ctx.connectionId;
     ctx.session = s;
     if (body.txnNumber === undefined || body.autocommit !== false) return;
     const n = Number(body.txnNumber);
@@ -189,8 +197,7 @@ export class Core {
       if (n < s.lastTxnNumber) throw err(225, `Cannot start transaction ${n} on session because a newer transaction ${s.lastTxnNumber} has already started`);
       if (!TXN_COMMANDS_ALLOWED.has(name)) throw err(263, `Cannot run '${name}' in a multi-document transaction.`);
       const txn = new Txn(key, n);
-      const life = this.opts.transactionLifetimeMs ?? 60_000;
-      txn.timer = setTimeout(() => this.engine.abortTxn(txn, 'transaction lifetime exceeded'), life);
+      txn.timer = setTimeout(() => this.engine.abortTxn(txn, 'transaction lifetime exceeded'), this.transactionLifetimeMs);
       txn.timer.unref();
       this.engine.beginTxn(txn);
       s.txn = txn;
@@ -266,6 +273,7 @@ export class Core {
     const r: Doc = { ok: 1 };
     if (cmd.featureCompatibilityVersion !== undefined || cmd.getParameter === '*') r.featureCompatibilityVersion = { version: '7.0' };
     if (cmd.maxBSONDepth !== undefined || cmd.getParameter === '*') r.maxBSONDepth = this.opts.maxBSONDepth ?? DEFAULT_MAX_BSON_DEPTH;
+    if (cmd.transactionLifetimeLimitSeconds !== undefined || cmd.getParameter === '*') r.transactionLifetimeLimitSeconds = this.transactionLifetimeMs / 1000;
     return r;
   }
 
@@ -289,7 +297,7 @@ export class Core {
       uptime: Math.floor((Date.now() - this.startedAt) / 1000),
       uptimeMillis: Long.fromNumber(Date.now() - this.startedAt),
       localTime: new Date(),
-      connections: { current: this.connections, available: 1_000_000, totalCreated: this.totalConnections },
+      connections: { current: this.openConnections.size, available: 1_000_000, totalCreated: this.totalConnections },
       embedded: { ...this.engine.stats },
       ok: 1,
     };
@@ -1005,6 +1013,38 @@ export class Core {
     return removed;
   }
 
+  connectionOpened(connectionId: number): void {
+    this.openConnections.add(connectionId);
+    this.totalConnections++;
+  }
+
+  /**
+   * A connection closed (its peer closed it, or died: a SIGKILLed process's sockets close at once),
+   * or the in-process client closed it. The transaction of each session whose latest command came
+   * on this connection is aborted now, releasing its documents and unique keys, instead of holding
+   * them until the lifetime limit: nobody is left to commit it.
+   *
+   * The rule: abort when the closing connection is the last one that used the session. A driver
+   * may run a session's commands on any connection of its pool, so a session also used on another
+   * connection after this one's last command lives on there (that connection is open: had it closed
+   * first, it would have been the last user then and aborted the transaction itself). A connection
+   * that used the session only before this one's last command does not keep it: the session moved
+   * away from it. One consequence, which a real mongod does not have: a pool that closes the
+   * connection its transaction last used (e.g. maxIdleTimeMS with the transaction idle that long)
+   * aborts the transaction; its next command gets NoSuchTransaction (251, TransientTransactionError,
+   * which withTransaction retries).
+   */
+  connectionClosed(connectionId: number): void {
+    this.openConnections.delete(connectionId);
+    for (const s of this.sessions.values()) this.abortOrphaned(s, connectionId);
+  }
+
+  private abortOrphaned(s: Session, closedConnectionId: number): void {
+    if (s.lastConnection !== closedConnectionId || s.txn?.state !== 'active') return;
+    this.opts.logger?.(`aborting transaction ${s.txn.txnNumber} of session ${s.key}: its connection ${closedConnectionId} closed`);
+    this.engine.abortTxn(s.txn, 'connection closed');
+  }
+
   abortAll(): void {
     for (const s of this.sessions.values()) if (s.txn) this.engine.abortTxn(s.txn, 'shutdown');
     this.sessions.clear();
@@ -1013,6 +1053,15 @@ export class Core {
 }
 
 const ELECTION_ID = new ObjectId('7fffffff0000000000000001');
+
+/** MongoDB's transactionLifetimeLimitSeconds default: 60 s. */
+export const DEFAULT_TRANSACTION_LIFETIME_MS = 60_000;
+
+/** A lifetime setTimeout can wait for: over 2^31 − 1 ms it would fire at once. */
+function checkTransactionLifetime(ms: number): number {
+  if (!Number.isFinite(ms) || ms <= 0 || ms > 2_147_483_647) throw new RangeError(`transactionLifetimeMs must be from 1 to 2147483647, not ${ms}`);
+  return ms;
+}
 
 function sessionKey(id: unknown): string {
   const b = id as { buffer?: Uint8Array; toHexString?: () => string };

@@ -28,7 +28,11 @@ export interface EmbeddedMongoOptions {
   replicaSetName?: string;
   /** Compact the journal once it exceeds max(this, 2 x snapshot size). Default 8 MiB. */
   journalCompactMinBytes?: number;
-  /** Abort transactions left open longer than this (MongoDB: 60 s). */
+  /**
+   * Abort transactions left open longer than this, in ms (MongoDB's transactionLifetimeLimitSeconds:
+   * 60 s, the default), 1 to 2^31 − 1. `getParameter` reports it in seconds. A transaction whose
+   * connection closes is aborted at once, whatever this is (see Core.connectionClosed).
+   */
   transactionLifetimeMs?: number;
   /**
    * MongoDB's `maxBSONDepth` startup parameter (default 200, 21 to 250): commands may nest
@@ -116,10 +120,9 @@ export async function startEmbeddedMongo(opts: EmbeddedMongoOptions = {}): Promi
   const inProcessCommands = { direct: 0, wire: 0 };
   const onConnection = (sock: net.Socket, transport: keyof TransportCounts) => {
     sockets.add(sock);
-    core.connections++;
-    core.totalConnections++;
     accepted[transport]++;
     const connectionId = ++connCounter;
+    core.connectionOpened(connectionId);
     // mongod answers whatsmyuri on its socket with "anonymous unix socket:<port>".
     const remote = transport === 'tcp' ? `${sock.remoteAddress}:${sock.remotePort}` : `anonymous unix socket:${port}`;
     if (transport === 'tcp') sock.setNoDelay(true);
@@ -207,7 +210,8 @@ export async function startEmbeddedMongo(opts: EmbeddedMongoOptions = {}): Promi
       if (closed) return;
       closed = true;
       sockets.delete(sock);
-      core.connections--;
+      // Aborts the transactions only this connection was running (see Core.connectionClosed).
+      core.connectionClosed(connectionId);
     };
     sock.on('close', done);
     sock.on('error', done);

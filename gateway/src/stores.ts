@@ -22,7 +22,7 @@ export interface IdempotencyStore {
   begin(key: string, fingerprint: string, lockMs: number): Promise<IdempotencyRecord | null>;
   /** Stores the final response for `ttlMs` (replaces the in-progress lock). */
   complete(key: string, record: Extract<IdempotencyRecord, { state: 'done' }>, ttlMs: number): Promise<void>;
-  /** Frees a claimed key whose request never reached the service. */
+  /** Frees a claimed key whose request did not run (never reached the service, or answered 429/503). */
   release(key: string): Promise<void>;
   close(): Promise<void>;
 }

@@ -1,7 +1,7 @@
 import type { GATEWAY } from '@helpdesk/contracts';
 import type { ApiKeyOperations } from '../../api-keys/operations';
 import { DONE, JSON_CT, sendEnvelope, type Exchange, type GatewayContext, type Step } from '../exchange';
-import { completeIdempotency, releaseIdempotency } from './idempotency';
+import { completeIdempotency, releasingOnThrow } from './idempotency';
 import { dispatchStream } from './stream';
 
 /** The gateway's own operations (`service: gateway` in the manifest; the keyless document is served earlier). */
@@ -33,13 +33,7 @@ export const dispatch: Step = async (x: Exchange, g: GatewayContext) => {
   const keyOp = route.op.service === 'gateway' ? g.apiKeys?.[route.id as keyof ApiKeyOperations] : undefined;
   if (keyOp) {
     // The API-key operations (gateway/src/api-keys): their answer is kept for an Idempotency-Key replay like a service's.
-    let own;
-    try {
-      own = await keyOp(x);
-    } catch (err) {
-      await releaseIdempotency(x, g);
-      throw err;
-    }
+    const own = await releasingOnThrow(x, g, () => keyOp(x));
     const body = Buffer.from(JSON.stringify({ success: true, data: own.data, meta: { requestId: x.requestId, timestamp: new Date().toISOString() } }));
     await completeIdempotency(x, g, { status: own.status, contentType: JSON_CT, location: null, body });
     x.res.statusCode = own.status;
@@ -49,9 +43,10 @@ export const dispatch: Step = async (x: Exchange, g: GatewayContext) => {
     return DONE;
   }
   if (route.op.stream) return dispatchStream(x, g);
-  let answer;
-  try {
-    answer = await g.upstreams.forward({
+  // Thrown (the service has no URL, did not answer in time, or its answer was cut off): the gateway's
+  // 503, the key released. Answered: kept for the key, unless it is a 429 or 503 (completeIdempotency).
+  const answer = await releasingOnThrow(x, g, () =>
+    g.upstreams.forward({
       service: route.op.service,
       method: x.method,
       pathAndQuery: x.subPath + x.query,
@@ -59,11 +54,8 @@ export const dispatch: Step = async (x: Exchange, g: GatewayContext) => {
       contentType: x.req.headers['content-type'],
       token: g.mint(x.auth!.claims, x.requestId),
       requestId: x.requestId,
-    });
-  } catch (err) {
-    await releaseIdempotency(x, g);
-    throw err;
-  }
+    }),
+  );
   await completeIdempotency(x, g, answer);
   const { res } = x;
   res.statusCode = answer.status;

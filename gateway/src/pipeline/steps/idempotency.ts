@@ -49,9 +49,25 @@ export const idempotency: Step = async (x, g) => {
   return DONE;
 };
 
-/** Stores the final answer for 24 hours, before the client gets it. */
+/**
+ * Answers that say "not done, retry": 503 (the service, or one it needed, was unavailable) and 429
+ * (the service refused for load). A service answers these only for work it did not do, so they are
+ * never kept for the key: the key is released and the client's retry with it runs again. The
+ * gateway's own failures (no URL, no connection, no answer in time, and also an answer cut off
+ * mid-way: its 503 `service_unavailable`; it makes no 502 or 504) are thrown, and released by
+ * `releasingOnThrow`. Every other answer is kept: 4xx are deterministic, and a service's 500 (or a
+ * 502/504 it relays) may come after it committed, so running it again could write twice
+ * (docs/adr/0001, "Amended").
+ */
+const RELEASED_STATUSES: ReadonlySet<number> = new Set([429, 503]);
+
+/** True for an answer that releases the claimed key rather than being kept (429, 503). */
+export const releasesKey = (status: number): boolean => RELEASED_STATUSES.has(status);
+
+/** Stores the final answer for 24 hours, before the client gets it; a retryable "not done" answer releases the key instead. */
 export async function completeIdempotency(x: Exchange, g: GatewayContext, answer: ProxyAnswer): Promise<void> {
   if (!x.idempotency) return;
+  if (releasesKey(answer.status)) return releaseIdempotency(x, g);
   try {
     await g.idempotency.complete(
       x.idempotency.key,
@@ -63,7 +79,17 @@ export async function completeIdempotency(x: Exchange, g: GatewayContext, answer
   }
 }
 
-/** Frees a claimed key whose request never reached the service, so the client can retry with it. */
+/** Frees a claimed key whose request did not run (never reached the service, or answered 429/503), so the client can retry with it. */
 export async function releaseIdempotency(x: Exchange, g: GatewayContext): Promise<void> {
   if (x.idempotency) await g.idempotency.release(x.idempotency.key).catch(() => {});
+}
+
+/** What `work` answers; when it throws instead (no answer to keep: the gateway's own 503, a refusal), the claimed key is released first. */
+export async function releasingOnThrow<T>(x: Exchange, g: GatewayContext, work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (err) {
+    await releaseIdempotency(x, g);
+    throw err;
+  }
 }

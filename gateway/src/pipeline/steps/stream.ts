@@ -2,6 +2,7 @@ import { pipeline } from 'node:stream/promises';
 import { ApiError, sseStreamsOpen } from '@helpdesk/kit';
 import { upstreamStreamQuery } from '../../stream-tokens/stream-tokens';
 import { DONE, type Exchange, type GatewayContext } from '../exchange';
+import { releaseIdempotency, releasesKey, releasingOnThrow } from './idempotency';
 
 /**
  * How often an open stream's key is checked again: a revoked (or expired) key's streams end within
@@ -19,20 +20,21 @@ export async function dispatchStream(x: Exchange, g: GatewayContext): Promise<ty
   const { req, res } = x;
   const abort = new AbortController();
   const lastEventId = req.headers['last-event-id'];
-  const answer = await g.upstreams.openStream(
-    {
-      service: x.route!.op.service,
-      // A download (POST /export) takes its body along; an event stream is a GET.
-      method: x.method,
-      body: x.body,
-      contentType: x.req.headers['content-type'],
-      pathAndQuery: x.subPath + upstreamStreamQuery(x),
-      token: g.mint(x.auth!.claims, x.requestId),
-      requestId: x.requestId,
-      lastEventId: typeof lastEventId === 'string' ? lastEventId : undefined,
-    },
-    abort.signal,
-  );
+  const request = {
+    service: x.route!.op.service,
+    // A download (POST /export) takes its body along; an event stream is a GET.
+    method: x.method,
+    body: x.body,
+    contentType: x.req.headers['content-type'],
+    pathAndQuery: x.subPath + upstreamStreamQuery(x),
+    token: g.mint(x.auth!.claims, x.requestId),
+    requestId: x.requestId,
+    lastEventId: typeof lastEventId === 'string' ? lastEventId : undefined,
+  };
+  // A streamed answer is never kept for an Idempotency-Key (docs/adr/0036): its claim lapses with the
+  // lease, but one that did not run (unreachable, 429, 503) is released at once so a retry runs.
+  const answer = await releasingOnThrow(x, g, () => g.upstreams.openStream(request, abort.signal));
+  if (releasesKey(answer.status)) await releaseIdempotency(x, g);
   res.statusCode = answer.status;
   if (answer.contentType) res.setHeader('content-type', answer.contentType);
   for (const [name, value] of Object.entries(answer.headers)) res.setHeader(name, value);

@@ -71,6 +71,8 @@ const pluginsOf = (text: string): string[] => (PLUGINS.exec(text)?.[1] ?? '').sp
     const mongo = one('MongoDBCommunity');
     expect(mongo.apiVersion).toBe('mongodbcommunity.mongodb.com/v1');
     expect(mongo.spec).toMatchObject({ members: 3, type: 'ReplicaSet', security: { authentication: { modes: ['SCRAM'] } } });
+    // A dead client's transactions end within seconds (docs/adr/0058).
+    expect(mongo.spec.additionalMongodConfig.setParameter).toEqual({ transactionLifetimeLimitSeconds: 10 });
   });
 
   it('no engine workloads of its own: Redis is a managed endpoint (REDIS_URL), no StatefulSet anywhere', () => {

@@ -23,7 +23,10 @@ export interface OutboxRelayOptions {
   pollIntervalMs?: number;
   /** Events per `bus.publish` (default 100). */
   batchSize?: number;
-  /** How long the lease lasts without renewal; another replica takes over after it (default 30 s). */
+  /**
+   * How long the lease lasts without renewal; another replica takes over after it (default 2 s,
+   * docs/adr/0057). The holder renews it every `leaseMs / 3` on a timer of its own, batch or no batch.
+   */
   leaseMs?: number;
   /** Backoff after a failed publish: doubles from `minBackoffMs` (250) to `maxBackoffMs` (30 s). */
   minBackoffMs?: number;
@@ -31,6 +34,8 @@ export interface OutboxRelayOptions {
 }
 
 const LEASE_ID = 'outbox-relay';
+/** Default lease: a SIGKILLed holder is replaced within this time plus one poll (docs/adr/0057). */
+export const DEFAULT_RELAY_LEASE_MS = 2_000;
 
 /**
  * Publishes the connection's `outbox` rows in insertion order, `batchSize` at a time, through
@@ -38,10 +43,15 @@ const LEASE_ID = 'outbox-relay';
  * published (they expire 7 days later). A failed publish is retried with capped exponential
  * backoff: a broker outage delays events, never loses them.
  *
- * Replicas: a relay publishes only while it holds the lease (one `outbox_lease` row, taken with
- * `findOneAndUpdate` when free or expired, renewed by the next batch once half of it has passed), so replicas do not double-publish
- * and order is kept. If the holder dies between publishing and marking, the next holder publishes
- * those events again after the lease expires: at-least-once, consumers de-duplicate (`consumeOnce`).
+ * Replicas (docs/adr/0057): a relay publishes only while it holds the lease (one `outbox_lease`
+ * row, taken with `findOneAndUpdate` when free or expired), so replicas do not double-publish and
+ * order is kept. The lease is short (`leaseMs`, 2 s) and the holder renews it on a heartbeat every
+ * `leaseMs / 3`, independent of how long a batch takes: a long publish keeps it, a dead holder
+ * (SIGKILL) loses it within `leaseMs`. A batch starts only with more than a third of the lease left
+ * (else the relay renews first); a relay whose renewal finds another owner stops at once. Only a
+ * holder frozen longer than the lease in the middle of a batch (a stalled event loop) can publish
+ * after another took over: those events go out twice, and consumers de-duplicate by event id
+ * (`consumeOnce`), as they do for a holder that died between publishing and marking.
  * Events written by another replica are seen at its next poll (≤ `pollIntervalMs`).
  */
 export function startOutboxRelay(opts: OutboxRelayOptions): OutboxRelay {
@@ -50,7 +60,7 @@ export function startOutboxRelay(opts: OutboxRelayOptions): OutboxRelay {
   const Lease = leaseModel(conn);
   const pollMs = opts.pollIntervalMs ?? 500;
   const batchSize = opts.batchSize ?? 100;
-  const leaseMs = opts.leaseMs ?? 30_000;
+  const leaseMs = opts.leaseMs ?? DEFAULT_RELAY_LEASE_MS;
   const minBackoff = opts.minBackoffMs ?? 250;
   const maxBackoff = opts.maxBackoffMs ?? 30_000;
   const me = `relay_${randomBytes(6).toString('hex')}`;
@@ -80,38 +90,59 @@ export function startOutboxRelay(opts: OutboxRelayOptions): OutboxRelay {
       }
     });
 
-  const acquireLease = async (): Promise<boolean> => {
-    if (!leaseRowReady) {
-      try {
-        await Lease.create({ _id: LEASE_ID, owner: null, leaseUntil: new Date(0) });
-      } catch (err) {
-        if ((err as { code?: number }).code !== 11000) throw err;
-      }
-      leaseRowReady = true;
+  const ensureLeaseRow = async () => {
+    if (leaseRowReady) return;
+    try {
+      await Lease.create({ _id: LEASE_ID, owner: null, leaseUntil: new Date(0) });
+    } catch (err) {
+      if ((err as { code?: number }).code !== 11000) throw err;
     }
-    const now = new Date();
+    leaseRowReady = true;
+  };
+  /**
+   * Takes the lease (free or expired) or renews it (`renewOnly`: only while this relay still owns
+   * it). The new end is counted from before the query, so this relay's view never outlasts the row's.
+   */
+  const claimLease = async (renewOnly: boolean): Promise<boolean> => {
+    await ensureLeaseRow();
+    const now = Date.now();
     const row = await Lease.findOneAndUpdate(
-      { _id: LEASE_ID, $or: [{ owner: me }, { leaseUntil: { $lte: now } }] },
-      { $set: { owner: me, leaseUntil: new Date(now.getTime() + leaseMs) } },
+      renewOnly ? { _id: LEASE_ID, owner: me } : { _id: LEASE_ID, $or: [{ owner: me }, { leaseUntil: { $lte: new Date(now) } }] },
+      { $set: { owner: me, leaseUntil: new Date(now + leaseMs) } },
       { returnDocument: 'after' },
     ).lean();
-    if (row?.owner !== me) return false;
-    leaseUntilMs = now.getTime() + leaseMs;
+    if (stopped) return false;
+    if (row?.owner !== me) {
+      if (leaseUntilMs) logger.warn({ relay: me }, 'outbox relay: lease taken over by another replica; publishing stops here');
+      leaseUntilMs = 0;
+      return false;
+    }
+    leaseUntilMs = now + leaseMs;
     return true;
   };
-  /** Held with more than half of it left: no query needed to keep publishing. */
-  const holdsLease = () => leaseUntilMs - Date.now() > leaseMs / 2;
+  /** Held with more than a third of it left: a batch may start without a query. */
+  const holdsLease = () => leaseUntilMs - Date.now() > leaseMs / 3;
+
+  // The heartbeat: renews a held lease every third of it, whatever the loop is doing (a long batch keeps it).
+  let renewal: Promise<unknown> | null = null;
+  const heartbeat = setInterval(() => {
+    if (!leaseUntilMs || renewal || stopped) return;
+    renewal = claimLease(true)
+      .catch((err) => logger.warn({ err: (err as Error)?.message ?? err, relay: me }, 'outbox relay: lease renewal failed; will retry'))
+      .finally(() => (renewal = null));
+  }, Math.max(1, Math.floor(leaseMs / 3)));
+  heartbeat.unref();
 
   /** One batch: how many events were published (0 when none pending or another replica holds the lease). */
   const tick = async (): Promise<number> => {
-    // Under load a batch is three commands (read, publish, mark): the lease is renewed only past half its life.
+    // Under load a batch is three commands (read, publish, mark): the heartbeat keeps the lease.
     if (!holdsLease()) {
       const first = await Outbox.findOne({ publishedAt: null }, { _id: 1 }).sort({ seq: 1 }).lean();
       if (!first) return 0;
-      if (!(await acquireLease())) return 0;
+      if (!(await claimLease(false))) return 0;
     }
     const rows = await Outbox.find({ publishedAt: null }).sort({ seq: 1 }).limit(batchSize).lean();
-    if (!rows.length) return 0;
+    if (!rows.length || !holdsLease()) return 0; // lost (or nearly run out) while reading: the next tick claims again
     await bus.publish(rows.map((r) => r.envelope as EventEnvelope), { traceHeaders: rows.map((r) => r.trace ?? undefined) });
     await Outbox.updateMany({ _id: { $in: rows.map((r) => r._id) } }, { $set: { publishedAt: new Date() } });
     return rows.length;
@@ -168,11 +199,13 @@ export function startOutboxRelay(opts: OutboxRelayOptions): OutboxRelay {
       if (stopped) return loop;
       stopped = true;
       leaseUntilMs = 0;
+      clearInterval(heartbeat);
       unregister();
       unregisterBacklog();
       unregisterAge();
       wake?.();
       await loop;
+      await renewal; // a renewal in flight must not land after the hand-back
       try {
         await Lease.updateOne({ _id: LEASE_ID, owner: me }, { $set: { owner: null, leaseUntil: new Date(0) } });
       } catch {

@@ -1,7 +1,7 @@
 import mongoose from 'mongoose';
 import type { EventEnvelope } from '@helpdesk/contracts';
 import { MemoryBus, type EventBus } from '../../src/bus';
-import { consumeOnce, outboxModel, processedModel, startOutboxRelay, withOutbox, type EventScope, type OutboxRelay } from '../../src/outbox';
+import { consumeOnce, DEFAULT_RELAY_LEASE_MS, outboxModel, processedModel, startOutboxRelay, withOutbox, type EventScope, type OutboxRelay } from '../../src/outbox';
 import { envelope, silentLogger, TEAM, ticket, waitFor } from '../bus/fixtures';
 import { describeDb, startMongo, type TestMongo } from './mongo';
 
@@ -160,6 +160,60 @@ describeDb('outbox (embedded MongoDB)', () => {
       expect(got).toEqual([]);
       await waitFor(() => got.length === 1, 3000, 'takeover');
       expect(Date.now() - t0).toBeGreaterThanOrEqual(350);
+    });
+
+    it('a holder SIGKILLed right after renewing (default lease and poll) is replaced within 3 s', async () => {
+      // The worst case: the dead holder's last renewal had just set the full lease.
+      await conn.collection('outbox_lease').insertOne({ _id: 'outbox-relay' as never, owner: 'relay_killed', leaseUntil: new Date(Date.now() + DEFAULT_RELAY_LEASE_MS) });
+      const t0 = Date.now();
+      relays.push(startOutboxRelay({ conn, bus, logger: silentLogger }));
+      await withOutbox(conn, scope, async (_s, emit) => void emit({ type: 'ticket.created', data: { ticket: ticket('tkt_after_kill') } }));
+      await waitFor(() => got.length === 1, 3000, 'takeover');
+      expect(Date.now() - t0).toBeLessThan(3000);
+    });
+
+    it('a relay that can no longer renew (its process gone, lease never handed back) is replaced within 3 s', async () => {
+      const conn2 = await mongo.connect(conn.name);
+      const a = startOutboxRelay({ conn: conn2, bus, logger: silentLogger, pollIntervalMs: 20 });
+      await withOutbox(conn2, scope, async (_s, emit) => void emit({ type: 'ticket.created', data: { ticket: ticket('tkt_a') } }));
+      await a.drain();
+      await bus.idle();
+      // Dies holding the lease: its connection is gone, so neither its heartbeat nor stop() reaches the database.
+      const held = await conn.collection('outbox_lease').findOne({ _id: 'outbox-relay' as never });
+      expect(held?.owner).toMatch(/^relay_/);
+      await conn2.close(true);
+      const b = startOutboxRelay({ conn, bus, logger: silentLogger, pollIntervalMs: 20 });
+      relays.push(b);
+      const t0 = Date.now();
+      await withOutbox(conn, scope, async (_s, emit) => void emit({ type: 'ticket.created', data: { ticket: ticket('tkt_b') } }));
+      await waitFor(() => got.length === 2, 3000, 'takeover after the holder died');
+      expect(Date.now() - t0).toBeLessThan(3000);
+      expect(got.map((e) => (e.data as { ticket: { id: string } }).ticket.id)).toEqual(['tkt_a', 'tkt_b']);
+      await a.stop();
+    });
+
+    it('a batch longer than the lease keeps it (heartbeat): a second replica publishes nothing meanwhile', async () => {
+      const leaseMs = 300;
+      /** Takes 4 leases to confirm each batch. */
+      class SlowBus extends FlakyBus {
+        override async publish(events: EventEnvelope[]) {
+          await new Promise((r) => setTimeout(r, 4 * leaseMs));
+          return super.publish(events);
+        }
+      }
+      for (let i = 0; i < 3; i++) await withOutbox(conn, scope, async (_s, emit) => void emit({ type: 'ticket.created', data: { ticket: ticket(`tkt_${i}`) } }));
+      const slow = new SlowBus(bus);
+      const a = startOutboxRelay({ conn, bus: slow, logger: silentLogger, pollIntervalMs: 20, leaseMs });
+      await waitFor(() => slow.publishCalls === 1, 3000, 'first batch under way');
+      const conn2 = await mongo.connect(conn.name);
+      const other = new FlakyBus(bus);
+      const b = startOutboxRelay({ conn: conn2, bus: other, logger: silentLogger, pollIntervalMs: 10, leaseMs });
+      relays.push(a, b);
+      await a.drain(5000);
+      await bus.idle();
+      expect(other.publishCalls).toBe(0);
+      expect(slow.publishCalls).toBe(1);
+      expect(got.map((e) => (e.data as { ticket: { id: string } }).ticket.id)).toEqual(['tkt_0', 'tkt_1', 'tkt_2']);
     });
 
     it('stop() hands the lease back: another replica publishes at once', async () => {

@@ -1,6 +1,6 @@
 import express, { type ErrorRequestHandler, type Express, type Request, type RequestHandler, type Response } from 'express';
 import { isUtf8 } from 'node:buffer';
-import type { Server } from 'node:http';
+import { createServer, type RequestListener, type Server } from 'node:http';
 import { INTERNAL_TOKEN_HEADER, REQUEST_ID_HEADER, type InternalClaims } from '@helpdesk/contracts';
 import { ApiError, errorBody } from './errors';
 import type { InternalTokens } from './internal-token';
@@ -78,14 +78,7 @@ export function createServiceApp(opts: ServiceAppOptions): Express {
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
-  app.get('/healthz', (_req, res) => {
-    res.json({ status: 'ok', service: opts.name });
-  });
-  const checks: ReadinessChecks = { ...opts.checks, ...(opts.ready ? { dependencies: opts.ready } : {}) };
-  app.get('/readyz', async (_req, res) => {
-    const failing = await failingChecks(checks);
-    res.status(failing.length ? 503 : 200).json(failing.length ? { status: 'not_ready', service: opts.name, failing } : { status: 'ready', service: opts.name });
-  });
+  healthRoutes(app, opts.name, { ...opts.checks, ...(opts.ready ? { dependencies: opts.ready } : {}) });
   app.use(internalAuth(opts.tokens));
   // Every log line of a request carries its id (`logOf(res).info(...)`); the child logger is made
   // when a request first logs, not for every request.
@@ -116,6 +109,32 @@ export function createServiceApp(opts: ServiceAppOptions): Express {
   return app;
 }
 
+/** `/healthz` (the process answers: 200) and `/readyz` (200, or 503 naming every failing check). */
+function healthRoutes(app: Express, name: string, checks: ReadinessChecks): void {
+  app.get('/healthz', (_req, res) => {
+    res.json({ status: 'ok', service: name });
+  });
+  app.get('/readyz', async (_req, res) => {
+    const failing = await failingChecks(checks);
+    res.status(failing.length ? 503 : 200).json(failing.length ? { status: 'not_ready', service: name, failing } : { status: 'ready', service: name });
+  });
+}
+
+/**
+ * What a service's port answers while it starts (before its app is built): `/healthz` 200,
+ * `/readyz` 503 naming what start-up waits for (`checks`), anything else 503 `service_unavailable`.
+ */
+export function createBootApp(name: string, checks: ReadinessChecks): Express {
+  const app = express();
+  app.disable('x-powered-by');
+  healthRoutes(app, name, checks);
+  app.use((_req, res) => {
+    const err = new ApiError('service_unavailable', `The ${name} service is starting. Please retry later.`);
+    res.status(err.status).json(errorBody(err, 'req_unknown'));
+  });
+  return app;
+}
+
 /** What a process cannot serve without, by name: true when that part answers. */
 export type ReadinessChecks = Record<string, () => boolean | Promise<boolean>>;
 
@@ -125,11 +144,16 @@ export async function failingChecks(checks: ReadinessChecks): Promise<string[]> 
   return results.filter((n): n is string => n !== null);
 }
 
-/** Listens and resolves with the server once it accepts connections. */
-export function listen(app: Express, port: number, host = '0.0.0.0'): Promise<Server> {
+/** Listens and resolves with the server once it accepts connections (an app, or any request listener). */
+export function listen(app: Express | RequestListener, port: number, host = '0.0.0.0'): Promise<Server> {
   return new Promise((resolve, reject) => {
-    const server = app.listen(port, host, (err?: Error) => (err ? reject(err) : resolve(server)));
+    const server = createServer(app as RequestListener);
     server.keepAliveTimeout = 65_000;
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      server.off('error', reject);
+      resolve(server);
+    });
   });
 }
 

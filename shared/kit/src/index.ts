@@ -27,3 +27,4 @@ export * from './custom-fields';
 export * from './bulk';
 export * from './search';
 export * from './metrics';
+export * from './transaction';

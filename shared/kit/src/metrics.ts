@@ -68,6 +68,14 @@ export const consumerRedeliveries = new Counter({
   registers,
 });
 
+/** Transactions run again after a transient error (a write conflict, a primary stepping down), by database. */
+export const transactionRetries = new Counter({
+  name: 'helpdesk_transaction_retries_total',
+  help: 'Transactions retried after a transient error (TransientTransactionError), by service database.',
+  labelNames: ['service'] as const,
+  registers,
+});
+
 /** Webhook delivery attempts: `succeeded`, `retrying` (another attempt is scheduled), `failed` (no more). */
 export const webhookDeliveries = new Counter({
   name: 'helpdesk_webhook_deliveries_total',

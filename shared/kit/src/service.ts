@@ -1,3 +1,4 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Express } from 'express';
 import type mongoose from 'mongoose';
@@ -6,7 +7,7 @@ import type { Operations } from '@helpdesk/contracts';
 import type { EventBus } from './bus';
 import { createBus } from './bus';
 import { describingOnly, loadConfig, mongoDbName, processSchemas, serviceEnvSchema, standaloneServiceSchema } from './config';
-import { closeServer, createServiceApp, listen } from './http';
+import { closeServer, createBootApp, createServiceApp, listen, type ReadinessChecks } from './http';
 import { inProcessServices } from './in-process';
 import { startMetricsServer } from './metrics';
 import { InternalTokens } from './internal-token';
@@ -15,6 +16,8 @@ import { connectMongo } from './mongo';
 import { mountOperations, type Handlers } from './operations';
 import { startOutboxRelay, type OutboxRelay } from './outbox';
 import { onShutdown } from './shutdown';
+import { useTransactionLogger } from './transaction';
+import type { BrokerAccessRefused } from './bus';
 import { subscribeAll, type Subscription } from './subscriptions';
 
 /**
@@ -98,15 +101,20 @@ export function buildService<Ops extends Operations, M extends Record<string, mo
     logger: opts.logger,
     tokens: opts.tokens,
     // Readiness names what it cannot serve without: its database and its broker channel.
-    checks: {
-      mongodb: () => opts.conn.readyState === 1,
-      ...(opts.bus?.ready ? { broker: () => opts.bus!.ready!() } : {}),
-    },
+    checks: dependencyChecks(() => opts.conn, opts.bus),
     // An operation may take a larger body than the default (an upload): the largest one declared.
     bodyLimit: bodyLimitOf(def.operations),
     routes: (a) => mountOperations(a, def.operations, handlers),
   });
   return { app, deps, rules };
+}
+
+/** `mongodb` (the connection is open) and, on a bus that says, `broker` (its channel is up). */
+function dependencyChecks(conn: () => mongoose.Connection | undefined, bus: EventBus | undefined): ReadinessChecks {
+  return {
+    mongodb: () => conn()?.readyState === 1,
+    ...(bus?.ready ? { broker: () => bus.ready!() } : {}),
+  };
 }
 
 function bodyLimitOf(ops: Operations): string | undefined {
@@ -149,22 +157,32 @@ export interface RunningService<R = any> {
 }
 
 /**
- * The one start-up every service shares: connect to its own database, build its models' indexes,
- * start the outbox relay, subscribe the consumers, start workers, listen. Failure part-way undoes
- * what started.
+ * The one start-up every service shares: open its HTTP port (`/healthz` 200, `/readyz` 503 naming
+ * what start-up still waits for: `mongodb`, `broker`, `startup`), connect to its own database, build
+ * its models' indexes, start the outbox relay, subscribe the consumers (which waits for the broker),
+ * start workers, then hand the port to the service's app. Failure part-way undoes what started.
  */
 export async function startService<Ops extends Operations, M extends Record<string, mongoose.Model<any>>, R>(
   def: ServiceDefinition<Ops, M, R>,
   opts: ServiceOptions,
 ): Promise<RunningService<R>> {
   const { logger } = opts;
-  const conn = await connectMongo(opts.mongoUrl, opts.dbName ?? def.name);
+  let conn: mongoose.Connection | undefined;
   let relay: OutboxRelay | undefined;
   const workers: ServiceWorker[] = [];
   const stopWorkers = async () => {
     for (const w of workers.splice(0).reverse()) await w.stop();
   };
+  // The port answers from the start: a probe sees the process alive and what it waits for.
+  let app: Express = createBootApp(def.name, { ...dependencyChecks(() => conn, opts.bus), startup: () => false });
+  const host = opts.host ?? '127.0.0.1';
+  const server = await listen((req: IncomingMessage, res: ServerResponse) => app(req, res), opts.port ?? 0, host);
+  const { port } = server.address() as AddressInfo;
+  const url = `http://${host}:${port}`;
+  logger.info({ httpUrl: url }, `${def.name}: health checks answering; starting`);
   try {
+    conn = await connectMongo(opts.mongoUrl, opts.dbName ?? def.name);
+    useTransactionLogger(conn, logger);
     const built = buildService(def, { conn, tokens: opts.tokens, logger, bus: opts.bus });
     await Promise.all(Object.values(built.deps.models).map((m) => (m as mongoose.Model<any>).init()));
     // Sole instance (process-local bus): every outbox row is written here, through withOutbox, which
@@ -172,16 +190,14 @@ export async function startService<Ops extends Operations, M extends Record<stri
     relay = startOutboxRelay({ conn, bus: opts.bus, logger, ...(opts.bus.processLocal ? { pollIntervalMs: SOLE_INSTANCE_POLL_MS } : {}) });
     await subscribeAll(opts.bus, def.name, def.consumers?.(built.rules, built.deps) ?? [], { prefetch: def.prefetch });
     workers.push(...(def.workers?.(built.rules, built.deps) ?? []));
-    const host = opts.host ?? '127.0.0.1';
-    const server = await listen(built.app, opts.port ?? 0, host);
-    const { port } = server.address() as AddressInfo;
-    const url = `http://${host}:${port}`;
+    app = built.app;
     const local = opts.inProcess ? inProcessServices.register(url, built.app) : null;
     const started = relay;
+    const db = conn;
     let stopping: Promise<void> | null = null;
     return {
       url,
-      conn,
+      conn: db,
       relay: started,
       rules: built.rules,
       stop() {
@@ -190,15 +206,16 @@ export async function startService<Ops extends Operations, M extends Record<stri
           await Promise.all([local?.close(), closeServer(server)]);
           await stopWorkers();
           await started.stop();
-          await conn.close();
+          await db.close();
         })();
         return stopping;
       },
     };
   } catch (err) {
+    await closeServer(server);
     await stopWorkers().catch(() => {});
     await relay?.stop();
-    await conn.close();
+    await conn?.close();
     throw err;
   }
 }
@@ -219,12 +236,21 @@ export function runServiceMain<S extends z.ZodObject<any>>(
   const schema = standaloneServiceSchema(extraEnv, requiredUnlessEmbedded);
   processSchemas.set(name, schema);
   if (describingOnly()) return;
+  let stopAll: (() => Promise<void>) | null = null;
+  let exiting = false;
+  /** The broker refused AMQP_URL's credentials or permissions (the bus logged it): stop what runs, exit 1. */
+  const fatal = (_err: BrokerAccessRefused) => {
+    if (exiting) return;
+    exiting = true;
+    void (stopAll?.() ?? Promise.resolve()).finally(() => process.exit(1));
+  };
   (async () => {
     const env = loadConfig(schema) as z.infer<typeof serviceEnvSchema> & z.infer<S> & { MONGO_URL: string };
     const logger = createLogger(name, env.LOG_LEVEL);
     if (!env.AMQP_URL) logger.warn('HELPDESK_EMBEDDED=1 and no AMQP_URL: the in-process bus; events reach no other process');
-    const bus = createBus({ amqpUrl: env.AMQP_URL, exchange: env.AMQP_EXCHANGE, queuePrefix: env.AMQP_QUEUE_PREFIX, logger });
+    const bus = createBus({ amqpUrl: env.AMQP_URL, exchange: env.AMQP_EXCHANGE, queuePrefix: env.AMQP_QUEUE_PREFIX, logger, onFatal: fatal });
     const metrics = await startMetricsServer(env.METRICS_PORT, env.HOST);
+    // Its HTTP port opens first (health checks while MongoDB and the broker connect, startService).
     const running = await start(
       {
         mongoUrl: env.MONGO_URL,
@@ -238,13 +264,14 @@ export function runServiceMain<S extends z.ZodObject<any>>(
       env,
     );
     // Closed in reverse order: the service (HTTP, workers, relay, database) first, then the bus.
-    onShutdown(logger, [
+    stopAll = onShutdown(logger, [
       { name: 'metrics', close: () => metrics.stop() },
       { name: 'bus', close: () => bus.close() },
       { name, close: () => running.stop() },
     ]);
     logger.info({ url: running.url, metrics: metrics.url }, `${name} listening`);
   })().catch((err) => {
+    if (exiting) return; // the refusal was logged; the exit is under way
     console.error(err instanceof Error ? err.message : err);
     process.exit(1);
   });

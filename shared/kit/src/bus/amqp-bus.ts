@@ -34,6 +34,42 @@ export interface AmqpBusOptions {
   confirmTimeoutMs?: number;
   /** AMQP heartbeat in seconds (default 10), so a dead broker is noticed. */
   heartbeat?: number;
+  /**
+   * Called once when the broker refuses this bus's credentials or permissions (`BrokerAccessRefused`):
+   * the bus has logged it and stopped; a process should end (runServiceMain exits 1).
+   */
+  onFatal?: (err: BrokerAccessRefused) => void;
+}
+
+/**
+ * The broker refused the credentials or the permissions of the URL (403 ACCESS_REFUSED at login or
+ * on a channel operation, access to the vhost refused): no retry can fix it, the configuration must change.
+ */
+export class BrokerAccessRefused extends Error {
+  constructor(url: string, cause: unknown) {
+    const why = cause instanceof Error ? cause.message : String(cause);
+    super(`RabbitMQ refused access for AMQP_URL=${redactedUrl(url)}: ${why}. Check the user, the password and its permissions on the vhost; not retrying.`);
+    this.name = 'BrokerAccessRefused';
+  }
+}
+
+/** True for the broker's authentication and authorisation refusals (never for a broker that is down or restarting). */
+export function isAccessRefused(err: unknown): boolean {
+  const e = err as { code?: unknown; message?: unknown } | null;
+  if (e?.code === 403) return true;
+  const message = typeof e?.message === 'string' ? e.message : '';
+  return /ACCESS[-_]REFUSED|Handshake terminated by server: 403\b|access to vhost .* refused/.test(message);
+}
+
+/** The URL with its password replaced by `***` (safe to log). */
+export function redactedUrl(url: string): string {
+  try {
+    const u = new URL(url);
+    if (u.password) u.password = '***';
+    return u.toString().replace(/\/$/, '');
+  } catch {
+    return '(unparseable URL)';
+  }
 }
 
 interface Subscription {
@@ -112,7 +148,9 @@ function withHeartbeat(url: string, seconds: number): string {
  * can wait longer than its delay behind a longer one, never shorter.)
  *
  * Reconnects after connection loss or a broker restart with capped exponential backoff (jittered),
- * re-declaring the topology and re-subscribing every consumer.
+ * re-declaring the topology and re-subscribing every consumer. A refusal of its credentials or
+ * permissions is not retried: the bus logs one error naming AMQP_URL (without the password), stops,
+ * rejects whoever waits for it and calls `onFatal`.
  */
 export class AmqpBus implements EventBus {
   readonly exchange: string;
@@ -128,6 +166,8 @@ export class AmqpBus implements EventBus {
   private connecting: Promise<void> | null = null;
   private reconnectTimer: NodeJS.Timeout | null = null;
   private failures = 0;
+  /** Set when the broker refused access: the bus is stopped for good. */
+  private refused: BrokerAccessRefused | null = null;
   private waiters: Array<{ resolve: () => void; reject: (e: Error) => void }> = [];
   private readonly unregisterDepth: () => void;
 
@@ -226,12 +266,14 @@ export class AmqpBus implements EventBus {
 
   /** Resolves at the next successful connection (at once when connected); rejects when the bus closes. */
   waitForConnection(): Promise<void> {
+    if (this.refused) return Promise.reject(this.refused);
     if (this.closed) return Promise.reject(new Error('bus closed'));
     if (this.connected) return Promise.resolve();
     return new Promise((resolve, reject) => this.waiters.push({ resolve, reject }));
   }
 
   async publish(events: EventEnvelope[], opts: PublishOptions = {}): Promise<void> {
+    if (this.refused) throw this.refused;
     if (this.closed) throw new Error('bus closed');
     const ch = this.pubChannel;
     if (!ch) throw new Error('event bus disconnected from RabbitMQ');
@@ -317,6 +359,7 @@ export class AmqpBus implements EventBus {
         await this.setupConsumer(conn, sub);
         return;
       } catch (err) {
+        if (isAccessRefused(err)) throw this.refuse(err);
         if (this.conn === conn && this.connected) throw err; // a real error (e.g. queue arguments conflict)
       }
     }
@@ -357,8 +400,30 @@ export class AmqpBus implements EventBus {
     });
   }
 
+  /** Stops the bus for good on an access refusal: one error line, waiters rejected, `onFatal` called. */
+  private refuse(cause: unknown): BrokerAccessRefused {
+    if (this.refused) return this.refused;
+    const err = (this.refused = new BrokerAccessRefused(this.opts.url, cause));
+    this.logger.error({ amqpUrl: redactedUrl(this.opts.url) }, err.message);
+    if (this.reconnectTimer) clearTimeout(this.reconnectTimer);
+    this.reconnectTimer = null;
+    for (const w of this.waiters.splice(0)) w.reject(err);
+    const conn = this.conn;
+    this.conn = null;
+    this.pubChannel = null;
+    conn?.close().catch(() => undefined);
+    this.opts.onFatal?.(err);
+    return err;
+  }
+
+  /** A channel's or the connection's error: an access refusal stops the bus, anything else is logged (the reconnection follows). */
+  private onChannelError(err: unknown, what: string, extra: Record<string, unknown> = {}): void {
+    if (isAccessRefused(err)) this.refuse(err);
+    else this.logger.warn({ err, ...extra }, what);
+  }
+
   private connectSoon(delay: number): void {
-    if (this.closed || this.reconnectTimer) return;
+    if (this.closed || this.refused || this.reconnectTimer) return;
     this.reconnectTimer = setTimeout(() => {
       this.reconnectTimer = null;
       this.connecting = this.connect().catch(() => undefined);
@@ -373,11 +438,11 @@ export class AmqpBus implements EventBus {
         await conn.close().catch(() => undefined);
         return;
       }
-      conn.on('error', (err) => this.logger.warn({ err }, 'RabbitMQ connection error'));
+      conn.on('error', (err) => this.onChannelError(err, 'RabbitMQ connection error'));
       const c = conn;
       conn.on('close', () => this.onClose(c));
       const ch = await conn.createConfirmChannel();
-      ch.on('error', (err) => this.logger.warn({ err }, 'RabbitMQ publish channel error'));
+      ch.on('error', (err) => this.onChannelError(err, 'RabbitMQ publish channel error'));
       ch.on('close', () => {
         // A channel-level error closes only the channel: drop the connection so everything is rebuilt.
         if (this.conn === c && !this.closed) c.close().catch(() => undefined);
@@ -397,7 +462,11 @@ export class AmqpBus implements EventBus {
         if (this.conn === conn) this.conn = null;
         await conn.close().catch(() => undefined);
       }
-      if (this.closed) return;
+      if (this.closed || this.refused) return;
+      if (isAccessRefused(err)) {
+        this.refuse(err);
+        return;
+      }
       this.failures++;
       const min = this.opts.reconnectMinMs ?? 200;
       const max = this.opts.reconnectMaxMs ?? 10_000;
@@ -433,7 +502,7 @@ export class AmqpBus implements EventBus {
   private async declareAndConsume(conn: amqp.ChannelModel, sub: Subscription): Promise<void> {
     const { main, retry, dead } = this.queueNames(sub.service);
     const ch = await conn.createConfirmChannel();
-    ch.on('error', (err) => this.logger.warn({ err, queue: main }, 'RabbitMQ consumer channel error'));
+    ch.on('error', (err) => this.onChannelError(err, 'RabbitMQ consumer channel error', { queue: main }));
     const declare = (queue: string, options: amqp.Options.AssertQueue) => ch.assertQueue(queue, { durable: true, ...options }).catch((err) => Promise.reject(queueConflict(err, queue)));
     await declare(main, { deadLetterExchange: this.deadLetterExchange, deadLetterRoutingKey: main, arguments: { ...QUORUM, 'x-delivery-limit': DELIVERY_LIMIT } });
     await declare(dead, { arguments: DEAD_LETTER_QUEUE_ARGS });

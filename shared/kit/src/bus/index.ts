@@ -1,14 +1,17 @@
-import { AmqpBus } from './amqp-bus';
+import { AmqpBus, type BrokerAccessRefused } from './amqp-bus';
 import { MemoryBus } from './memory-bus';
 import type { BusLogger, EventBus } from './types';
 
 export * from './types';
 export { MemoryBus } from './memory-bus';
-export { AmqpBus, ATTEMPT_HEADER, type AmqpBusOptions } from './amqp-bus';
+export { AmqpBus, ATTEMPT_HEADER, BrokerAccessRefused, isAccessRefused, redactedUrl, type AmqpBusOptions } from './amqp-bus';
 
-/** RabbitMQ when `amqpUrl` is set (AMQP_URL), the in-process bus otherwise. */
-export function createBus(opts: { amqpUrl?: string; logger: BusLogger; exchange?: string; queuePrefix?: string }): EventBus {
-  if (opts.amqpUrl) return new AmqpBus({ url: opts.amqpUrl, logger: opts.logger, exchange: opts.exchange, queuePrefix: opts.queuePrefix });
+/**
+ * RabbitMQ when `amqpUrl` is set (AMQP_URL), the in-process bus otherwise. `onFatal`: the broker
+ * refused the credentials or permissions (RabbitMQ only; the bus has logged it and stopped).
+ */
+export function createBus(opts: { amqpUrl?: string; logger: BusLogger; exchange?: string; queuePrefix?: string; onFatal?: (err: BrokerAccessRefused) => void }): EventBus {
+  if (opts.amqpUrl) return new AmqpBus({ url: opts.amqpUrl, logger: opts.logger, exchange: opts.exchange, queuePrefix: opts.queuePrefix, onFatal: opts.onFatal });
   return new MemoryBus(opts.logger);
 }
 export { runDeadLetterCommand, type DeadLetterCommand, type DeadLetterIo } from './dead-letter-cli';

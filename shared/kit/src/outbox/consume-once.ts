@@ -1,6 +1,7 @@
 import type mongoose from 'mongoose';
 import type { Actor, EventEnvelope } from '@helpdesk/contracts';
 import { leanInsert } from '../lean-reads';
+import { inTransaction } from '../transaction';
 import { processedModel } from './models';
 import { withOutbox, type Emit } from './with-outbox';
 
@@ -77,7 +78,7 @@ export function consumeOnce(
   event: EventEnvelope,
   fn: (session: mongoose.ClientSession) => Promise<void>,
 ): Promise<boolean> {
-  return recordOnce(conn, consumer, event, (body) => conn.transaction((session) => body(session)), fn);
+  return recordOnce(conn, consumer, event, (body) => inTransaction(conn, body), fn);
 }
 
 /**

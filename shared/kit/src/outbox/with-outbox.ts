@@ -2,6 +2,7 @@ import type mongoose from 'mongoose';
 import { EVENT_CATALOG, parseEvent, type Actor, type EventData, type EventEnvelope, type EventType } from '@helpdesk/contracts';
 import { newId } from '../ids';
 import { leanInsert } from '../lean-reads';
+import { inTransaction } from '../transaction';
 import { currentTraceHeaders } from '../telemetry/propagation';
 import { outboxModel, type OutboxRow } from './models';
 
@@ -42,8 +43,8 @@ export function registerKick(conn: mongoose.Connection, kick: () => void): () =>
 }
 
 /**
- * Runs `fn` inside `conn.transaction()` (retried by the driver on transient errors, so `fn` must only
- * touch the database through `session`); each `emit` builds a validated envelope and the envelopes
+ * Runs `fn` inside `inTransaction` (retried with backoff on transient errors, so `fn` must only
+ * touch the database through `session`, and may run more than once); each `emit` builds a validated envelope and the envelopes
  * are stored in the `outbox` collection in the same transaction. After the commit, the relays on this
  * connection are woken. Returns `fn`'s result. An invalid payload throws from `emit` itself.
  */
@@ -55,7 +56,7 @@ export async function withOutbox<R>(
   const Outbox = outboxModel(conn);
   const trace = currentTraceHeaders();
   let emitted = 0;
-  const result = await conn.transaction(async (session) => {
+  const result = await inTransaction(conn, async (session) => {
     const pending: EventEnvelope[] = [];
     const emit: Emit = (e, own = scope) => {
       const envelope = {

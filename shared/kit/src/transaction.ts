@@ -1,0 +1,42 @@
+import type mongoose from 'mongoose';
+import type { BusLogger } from './bus/types';
+import { createLogger } from './logger';
+import { transactionRetries } from './metrics';
+
+/** The logger of each connection's transaction retries (its service's, set by startService). */
+const loggers = new WeakMap<mongoose.Connection, BusLogger>();
+let fallback: BusLogger | null = null;
+
+/** Transaction retries on `conn` are logged through `logger` (startService registers the service's). */
+export function useTransactionLogger(conn: mongoose.Connection, logger: BusLogger): void {
+  loggers.set(conn, logger);
+}
+
+/**
+ * Runs `fn` in one transaction on `conn` (mongoose's `conn.transaction`, the driver's
+ * `withTransaction`; `fn` must touch the database only through `session`). A transient error (the
+ * `TransientTransactionError` label: a write conflict with a concurrent transaction, a primary
+ * stepping down) runs `fn` again after the driver's jittered exponential backoff (5 ms × 1.5ⁿ, each
+ * wait at most 500 ms, 120 s in all, then the error is thrown). Each retry is logged at warn with its
+ * attempt number and the error that caused it, and counted in `helpdesk_transaction_retries_total`
+ * labelled with the database (the service's name).
+ */
+export async function inTransaction<R>(conn: mongoose.Connection, fn: (session: mongoose.ClientSession) => Promise<R>): Promise<R> {
+  let attempt = 0;
+  let lastError: unknown = null;
+  return conn.transaction(async (session) => {
+    attempt++;
+    if (attempt > 1) {
+      transactionRetries.inc({ service: conn.name });
+      const logger = loggers.get(conn) ?? (fallback ??= createLogger('kit'));
+      const err = lastError as { message?: string; codeName?: string } | null;
+      logger.warn({ attempt, database: conn.name, err: err?.message ?? 'commit not acknowledged', code: err?.codeName }, 'transaction retried after a transient error');
+    }
+    try {
+      return await fn(session);
+    } catch (err) {
+      lastError = err;
+      throw err;
+    }
+  });
+}

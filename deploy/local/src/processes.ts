@@ -16,7 +16,7 @@
  * SIGINT or SIGTERM stops the gateway first, then the services, then the database.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import path from 'node:path';
 import { ConfigError, InternalTokens, loadConfig } from '@helpdesk/kit';
@@ -45,13 +45,31 @@ interface Child {
   tail: string[];
 }
 
-const freePort = () =>
-  new Promise<number>((resolve, reject) => {
-    const s = createServer().once('error', reject).listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as { port: number };
-      s.close(() => resolve(port));
+/**
+ * The first port of the kernel's ephemeral range (what a bind to port 0 gets). The ports handed to
+ * the processes are taken below it: a child binds its port seconds after the launcher chose it, and a
+ * port from the ephemeral range could meanwhile be given to anyone binding port 0 on the machine.
+ */
+const EPHEMERAL_LOW = (() => {
+  try {
+    return Number(readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8').trim().split(/\s+/)[0]) || 32768;
+  } catch {
+    return 32768;
+  }
+})();
+const PORT_RANGE = { low: 10_000, high: Math.max(12_000, Math.min(EPHEMERAL_LOW, 65_536)) };
+
+/** A port nothing listens on now, below the ephemeral range (random, so concurrent runs rarely meet). */
+async function freePort(host = '127.0.0.1'): Promise<number> {
+  for (let tries = 0; ; tries++) {
+    const port = PORT_RANGE.low + Math.floor(Math.random() * (PORT_RANGE.high - PORT_RANGE.low));
+    const free = await new Promise<boolean>((resolve) => {
+      const s = createServer().once('error', () => resolve(false)).listen(port, host, () => s.close(() => resolve(true)));
     });
-  });
+    if (free) return port;
+    if (tries > 200) throw new ConfigError(`no free port between ${PORT_RANGE.low} and ${PORT_RANGE.high}`);
+  }
+}
 
 const log = (msg: string, fields: Record<string, unknown> = {}) =>
   process.stderr.write(JSON.stringify({ level: 30, time: Date.now(), service: 'start:processes', ...fields, msg }) + '\n');
@@ -174,9 +192,9 @@ async function main(): Promise<void> {
     if (mongo) superviseMongo(mongo, 0);
 
     // Ports first, so every process knows the others' URLs when it starts (none waits for another).
-    const gatewayPort = env.PORT || (await freePort());
+    const gatewayPort = env.PORT || (await freePort(env.HOST));
     const servicePort = new Map<string, number>();
-    for (const s of SERVICES) servicePort.set(s.name, await freePort());
+    for (const s of SERVICES) servicePort.set(s.name, await freePort(env.HOST));
     const url = (name: string) => `http://${env.HOST}:${servicePort.get(name)}`;
     const baseUrl = `http://${env.HOST}:${gatewayPort}`;
 
@@ -187,11 +205,11 @@ async function main(): Promise<void> {
     for (const entry of PROCESSES) {
       const replicas = entry.localProcesses;
       for (let replica = 1; replica <= replicas; replica++) {
-        const port = entry.kind === 'gateway' ? gatewayPort : replicas > 1 ? await freePort() : servicePort.get(entry.name)!;
+        const port = entry.kind === 'gateway' ? gatewayPort : replicas > 1 ? await freePort(env.HOST) : servicePort.get(entry.name)!;
         const own: NodeJS.ProcessEnv = {
           ...databaseEnv(env, mongoUrl, entry.name),
           PORT: String(port),
-          METRICS_PORT: String(await freePort()),
+          METRICS_PORT: String(await freePort(env.HOST)),
           OTEL_SERVICE_NAME: process.env.OTEL_SERVICE_NAME ? `${process.env.OTEL_SERVICE_NAME}-${entry.name}` : entry.name,
         };
         for (const call of entry.calls) own[call.env] = url(call.service);

@@ -57,92 +57,27 @@ export const DEFAULT_RELAY_LEASE_MS = 2_000;
 export function startOutboxRelay(opts: OutboxRelayOptions): OutboxRelay {
   const { conn, bus, logger } = opts;
   const Outbox = outboxModel(conn);
-  const Lease = leaseModel(conn);
   const pollMs = opts.pollIntervalMs ?? 500;
   const batchSize = opts.batchSize ?? 100;
-  const leaseMs = opts.leaseMs ?? DEFAULT_RELAY_LEASE_MS;
   const minBackoff = opts.minBackoffMs ?? 250;
   const maxBackoff = opts.maxBackoffMs ?? 30_000;
-  const me = `relay_${randomBytes(6).toString('hex')}`;
 
   let stopped = false;
   let failures = 0;
-  let kicked = false;
-  let wake: (() => void) | null = null;
   let busy = false;
-  let leaseRowReady = false;
-  /** When the lease this relay last took or renewed runs out (0: not held). */
-  let leaseUntilMs = 0;
-
-  const sleep = (ms: number, kickable: boolean) =>
-    new Promise<void>((resolve) => {
-      const t = setTimeout(done, ms);
-      function done() {
-        clearTimeout(t);
-        wake = null;
-        resolve();
-      }
-      if (kickable) {
-        if (kicked) return done();
-        wake = done;
-      } else {
-        wake = () => (stopped ? done() : undefined);
-      }
-    });
-
-  const ensureLeaseRow = async () => {
-    if (leaseRowReady) return;
-    try {
-      await Lease.create({ _id: LEASE_ID, owner: null, leaseUntil: new Date(0) });
-    } catch (err) {
-      if ((err as { code?: number }).code !== 11000) throw err;
-    }
-    leaseRowReady = true;
-  };
-  /**
-   * Takes the lease (free or expired) or renews it (`renewOnly`: only while this relay still owns
-   * it). The new end is counted from before the query, so this relay's view never outlasts the row's.
-   */
-  const claimLease = async (renewOnly: boolean): Promise<boolean> => {
-    await ensureLeaseRow();
-    const now = Date.now();
-    const row = await Lease.findOneAndUpdate(
-      renewOnly ? { _id: LEASE_ID, owner: me } : { _id: LEASE_ID, $or: [{ owner: me }, { leaseUntil: { $lte: new Date(now) } }] },
-      { $set: { owner: me, leaseUntil: new Date(now + leaseMs) } },
-      { returnDocument: 'after' },
-    ).lean();
-    if (stopped) return false;
-    if (row?.owner !== me) {
-      if (leaseUntilMs) logger.warn({ relay: me }, 'outbox relay: lease taken over by another replica; publishing stops here');
-      leaseUntilMs = 0;
-      return false;
-    }
-    leaseUntilMs = now + leaseMs;
-    return true;
-  };
-  /** Held with more than a third of it left: a batch may start without a query. */
-  const holdsLease = () => leaseUntilMs - Date.now() > leaseMs / 3;
-
-  // The heartbeat: renews a held lease every third of it, whatever the loop is doing (a long batch keeps it).
-  let renewal: Promise<unknown> | null = null;
-  const heartbeat = setInterval(() => {
-    if (!leaseUntilMs || renewal || stopped) return;
-    renewal = claimLease(true)
-      .catch((err) => logger.warn({ err: (err as Error)?.message ?? err, relay: me }, 'outbox relay: lease renewal failed; will retry'))
-      .finally(() => (renewal = null));
-  }, Math.max(1, Math.floor(leaseMs / 3)));
-  heartbeat.unref();
+  const lease = relayLease(leaseModel(conn), opts.leaseMs ?? DEFAULT_RELAY_LEASE_MS, logger, () => stopped);
+  const waker = wakeableSleep(() => stopped);
 
   /** One batch: how many events were published (0 when none pending or another replica holds the lease). */
   const tick = async (): Promise<number> => {
     // Under load a batch is three commands (read, publish, mark): the heartbeat keeps the lease.
-    if (!holdsLease()) {
+    if (!lease.holds()) {
       const first = await Outbox.findOne({ publishedAt: null }, { _id: 1 }).sort({ seq: 1 }).lean();
       if (!first) return 0;
-      if (!(await claimLease(false))) return 0;
+      if (!(await lease.claim(false))) return 0;
     }
     const rows = await Outbox.find({ publishedAt: null }).sort({ seq: 1 }).limit(batchSize).lean();
-    if (!rows.length || !holdsLease()) return 0; // lost (or nearly run out) while reading: the next tick claims again
+    if (!rows.length || !lease.holds()) return 0; // lost (or nearly run out) while reading: the next tick claims again
     await bus.publish(rows.map((r) => r.envelope as EventEnvelope), { traceHeaders: rows.map((r) => r.trace ?? undefined) });
     await Outbox.updateMany({ _id: { $in: rows.map((r) => r._id) } }, { $set: { publishedAt: new Date() } });
     return rows.length;
@@ -150,7 +85,7 @@ export function startOutboxRelay(opts: OutboxRelayOptions): OutboxRelay {
 
   const loop = (async () => {
     while (!stopped) {
-      kicked = false;
+      waker.reset();
       let delay = pollMs;
       let kickable = true;
       busy = true;
@@ -167,23 +102,16 @@ export function startOutboxRelay(opts: OutboxRelayOptions): OutboxRelay {
       } finally {
         busy = false;
       }
-      if (delay > 0 && !stopped) await sleep(delay, kickable);
+      if (delay > 0 && !stopped) await waker.sleep(delay, kickable);
     }
   })();
 
   const unregister = registerKick(conn, () => relay.kick());
-  // Scraped: the backlog and the age of its oldest event, labelled with the database (the service's name).
-  const pending = () => ({ service: conn.name });
-  const unregisterBacklog = outboxBacklog.add(async () => [{ labels: pending(), value: await Outbox.countDocuments({ publishedAt: null }) }]);
-  const unregisterAge = outboxOldestAge.add(async () => {
-    const oldest = await Outbox.findOne({ publishedAt: null }, { createdAt: 1 }).sort({ seq: 1 }).lean();
-    return [{ labels: pending(), value: oldest ? Math.max(0, (Date.now() - oldest.createdAt.getTime()) / 1000) : 0 }];
-  });
+  const unregisterMetrics = registerOutboxMetrics(conn, Outbox);
 
   const relay: OutboxRelay = {
     kick() {
-      kicked = true;
-      if (wake && failures === 0) wake();
+      waker.kick(failures === 0);
     },
     async drain(timeoutMs = 10_000) {
       const deadline = Date.now() + timeoutMs;
@@ -198,14 +126,78 @@ export function startOutboxRelay(opts: OutboxRelayOptions): OutboxRelay {
     async stop() {
       if (stopped) return loop;
       stopped = true;
+      lease.stopRenewing();
+      unregister();
+      unregisterMetrics();
+      waker.stop();
+      await loop;
+      await lease.handBack();
+    },
+  };
+  return relay;
+}
+
+/**
+ * The relay lease of one relay (docs/adr/0057): taken when free or expired, renewed on a heartbeat
+ * every third of `leaseMs` whatever the relay is doing, handed back at stop.
+ */
+function relayLease(Lease: ReturnType<typeof leaseModel>, leaseMs: number, logger: OutboxRelayOptions['logger'], stopped: () => boolean) {
+  const me = `relay_${randomBytes(6).toString('hex')}`;
+  let rowReady = false;
+  /** When the lease this relay last took or renewed runs out (0: not held). */
+  let leaseUntilMs = 0;
+  let renewal: Promise<unknown> | null = null;
+
+  const ensureRow = async () => {
+    if (rowReady) return;
+    try {
+      await Lease.create({ _id: LEASE_ID, owner: null, leaseUntil: new Date(0) });
+    } catch (err) {
+      if ((err as { code?: number }).code !== 11000) throw err;
+    }
+    rowReady = true;
+  };
+  /**
+   * Takes the lease (free or expired) or renews it (`renewOnly`: only while this relay still owns
+   * it). The new end is counted from before the query, so this relay's view never outlasts the row's.
+   */
+  const claim = async (renewOnly: boolean): Promise<boolean> => {
+    await ensureRow();
+    const now = Date.now();
+    const row = await Lease.findOneAndUpdate(
+      renewOnly ? { _id: LEASE_ID, owner: me } : { _id: LEASE_ID, $or: [{ owner: me }, { leaseUntil: { $lte: new Date(now) } }] },
+      { $set: { owner: me, leaseUntil: new Date(now + leaseMs) } },
+      { returnDocument: 'after' },
+    ).lean();
+    if (stopped()) return false;
+    if (row?.owner !== me) {
+      if (leaseUntilMs) logger.warn({ relay: me }, 'outbox relay: lease taken over by another replica; publishing stops here');
+      leaseUntilMs = 0;
+      return false;
+    }
+    leaseUntilMs = now + leaseMs;
+    return true;
+  };
+
+  const heartbeat = setInterval(() => {
+    if (!leaseUntilMs || renewal || stopped()) return;
+    renewal = claim(true)
+      .catch((err) => logger.warn({ err: (err as Error)?.message ?? err, relay: me }, 'outbox relay: lease renewal failed; will retry'))
+      .finally(() => (renewal = null));
+  }, Math.max(1, Math.floor(leaseMs / 3)));
+  heartbeat.unref();
+
+  return {
+    claim,
+    /** Held with more than a third of it left: a batch may start without a query. */
+    holds: () => leaseUntilMs - Date.now() > leaseMs / 3,
+    stopRenewing() {
       leaseUntilMs = 0;
       clearInterval(heartbeat);
-      unregister();
-      unregisterBacklog();
-      unregisterAge();
-      wake?.();
-      await loop;
-      await renewal; // a renewal in flight must not land after the hand-back
+    },
+    /** After the loop ended: a renewal in flight must not land after the hand-back. */
+    async handBack() {
+      await renewal;
       try {
         await Lease.updateOne({ _id: LEASE_ID, owner: me }, { $set: { owner: null, leaseUntil: new Date(0) } });
       } catch {
@@ -213,5 +205,51 @@ export function startOutboxRelay(opts: OutboxRelayOptions): OutboxRelay {
       }
     },
   };
-  return relay;
+}
+
+/**
+ * The relay's wait between polls: `kick()` (a commit on this connection) ends a kickable wait at once,
+ * or the next one before it starts; `stop()` ends any wait.
+ */
+function wakeableSleep(stopped: () => boolean) {
+  let kicked = false;
+  let wake: (() => void) | null = null;
+  return {
+    reset: () => (kicked = false),
+    sleep: (ms: number, kickable: boolean) =>
+      new Promise<void>((resolve) => {
+        const t = setTimeout(done, ms);
+        function done() {
+          clearTimeout(t);
+          wake = null;
+          resolve();
+        }
+        if (kickable) {
+          if (kicked) return done();
+          wake = done;
+        } else {
+          wake = () => (stopped() ? done() : undefined);
+        }
+      }),
+    /** `now`: end a wait already under way (not during a backoff). */
+    kick(now: boolean) {
+      kicked = true;
+      if (wake && now) wake();
+    },
+    stop: () => wake?.(),
+  };
+}
+
+/** Scraped: the backlog and the age of its oldest event, labelled with the database (the service's name). */
+function registerOutboxMetrics(conn: OutboxRelayOptions['conn'], Outbox: ReturnType<typeof outboxModel>): () => void {
+  const labels = () => ({ service: conn.name });
+  const unregisterBacklog = outboxBacklog.add(async () => [{ labels: labels(), value: await Outbox.countDocuments({ publishedAt: null }) }]);
+  const unregisterAge = outboxOldestAge.add(async () => {
+    const oldest = await Outbox.findOne({ publishedAt: null }, { createdAt: 1 }).sort({ seq: 1 }).lean();
+    return [{ labels: labels(), value: oldest ? Math.max(0, (Date.now() - oldest.createdAt.getTime()) / 1000) : 0 }];
+  });
+  return () => {
+    unregisterBacklog();
+    unregisterAge();
+  };
 }

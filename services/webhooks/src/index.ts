@@ -6,6 +6,7 @@ import { resolveSettings, type WebhookSettings } from './settings';
 export { webhooksService } from './service';
 export type { WebhooksRules } from './rules';
 export { DEFAULT_SETTINGS, MAX_TIMEOUT_MS, resolveSettings, type WebhookSettings } from './settings';
+export { addressVerdict, LOOPBACK_SETTING, urlProblem } from './delivery/safety';
 
 export interface WebhooksOptions extends ServiceOptions {
   /** Delivery settings; unset fields take the defaults (DEFAULT_SETTINGS). */

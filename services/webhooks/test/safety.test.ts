@@ -1,5 +1,7 @@
 /** Where deliveries may go: address ranges (IPv4, IPv6, mapped forms), URL rules, connect-time checks. */
-import { addressVerdict, guardedLookup, isIpLiteral, urlProblem } from '../src/delivery/safety';
+import dns from 'node:dns';
+import { hostname } from 'node:os';
+import { addressVerdict, guardedLookup, isIpLiteral, isLoopbackName, urlProblem } from '../src/delivery/safety';
 import { Sender } from '../src/delivery/sender';
 import { Receiver } from '@helpdesk/testing';
 
@@ -72,39 +74,47 @@ describe('addressVerdict', () => {
   });
 });
 
-describe('urlProblem (when a webhook is written)', () => {
+/** Every refusal the setting would lift names it. */
+const HINT = 'allowed only when the deployment sets WEBHOOKS_ALLOW_LOOPBACK=true (unsafe: local development only)';
+const HTTP = `must use https:// (plain http:// is accepted only to a loopback host, and ${HINT})`;
+
+describe('urlProblem (when a webhook is written, and before each attempt)', () => {
   test.each([
     ['https://example.com/hooks', off],
     ['https://example.com:8443/hooks?x=1', off],
     ['https://8.8.8.8/hook', off],
-    ['https://localhost/hook', off], // a name: resolved and refused at connect time
     ['http://127.0.0.1:8080/hook', on],
     ['http://[::1]:8080/hook', on],
     ['http://localhost:8080/hook', on],
     ['http://api.localhost/hook', on],
     ['https://127.0.0.1/hook', on],
+    ['https://localhost:4567/hook', on],
+    ['https://localhost.example.com/hook', off], // a name like any other: resolved and checked at connect time
   ])('%s is accepted (allowLoopback %j)', (url, policy) => {
     expect(urlProblem(url, policy)).toBeNull();
   });
 
   test.each([
-    ['http://example.com/hook', off, 'must use https://'],
-    ['http://example.com/hook', on, 'must use https://'], // plain HTTP only to loopback
-    ['http://10.0.0.1/hook', on, 'must use https://'],
-    ['http://127.0.0.1/hook', off, 'must use https://'],
-    ['http://localhost/hook', off, 'must use https://'],
+    ['http://example.com/hook', off, HTTP],
+    ['http://example.com/hook', on, HTTP], // plain HTTP only to loopback
+    ['http://10.0.0.1/hook', on, HTTP],
+    ['http://127.0.0.1/hook', off, HTTP],
+    ['http://localhost/hook', off, HTTP],
     ['ftp://example.com/x', off, 'must use https://'],
     ['javascript:alert(1)', off, 'must use https://'],
     ['example.com/hook', off, 'must be an absolute URL'],
     ['https://user:pw@example.com/', off, 'must not carry credentials (user:password@)'],
     ['https://10.0.0.1/hook', off, 'must not point at a private address (10.0.0.1)'],
     ['https://10.0.0.1/hook', on, 'must not point at a private address (10.0.0.1)'],
-    ['https://127.0.0.1/hook', off, 'must not point at a loopback address (127.0.0.1)'],
+    ['https://127.0.0.1/hook', off, `must not point at a loopback address (127.0.0.1): loopback targets are ${HINT}`],
+    // A loopback name is refused as its address is: at write time, not only when a delivery connects.
+    ['https://localhost:4567/hook', off, `must not point at a loopback host (localhost): loopback targets are ${HINT}`],
+    ['https://api.localhost/hook', off, `must not point at a loopback host (api.localhost): loopback targets are ${HINT}`],
     ['https://169.254.169.254/latest/meta-data', on, 'must not point at a linkLocal address (169.254.169.254)'],
     ['https://[fd00:ec2::254]/', on, 'must not point at a uniqueLocal address ([fd00:ec2::254])'],
     ['https://[::ffff:10.0.0.1]/', on, 'must not point at a private address ([::ffff:a00:1])'],
-    ['https://2130706433/', off, 'must not point at a loopback address (127.0.0.1)'], // decimal IPv4, normalised by the URL parser
-    ['https://0x7f.1/', off, 'must not point at a loopback address (127.0.0.1)'],
+    ['https://2130706433/', off, `must not point at a loopback address (127.0.0.1): loopback targets are ${HINT}`], // decimal IPv4, normalised by the URL parser
+    ['https://0x7f.1/', off, `must not point at a loopback address (127.0.0.1): loopback targets are ${HINT}`],
   ])('%s is refused (allowLoopback %j): %s', (url, policy, problem) => {
     expect(urlProblem(url, policy)).toBe(problem);
   });
@@ -116,7 +126,8 @@ describe('at connect time', () => {
 
   test('a name that resolves to a refused address fails the lookup, naming the address', async () => {
     const r = await lookup(off, 'localhost', false);
-    expect(r.err?.message).toBe('address blocked: localhost resolved to 127.0.0.1 (loopback); webhooks are only delivered to public addresses');
+    expect(r.err?.message).toBe(`address blocked: localhost resolved to 127.0.0.1 (loopback); loopback addresses are ${HINT}`);
+    expect((await lookup(off, '10.1.2.3', false)).err?.message).toBe('address blocked: 10.1.2.3 is a private address; webhooks are only delivered to public addresses');
     expect((await lookup(off, 'localhost', true)).err?.message).toMatch(/^address blocked: localhost resolved to 127\.0\.0\.1/);
   });
 
@@ -132,15 +143,15 @@ describe('at connect time', () => {
     });
     afterAll(async () => rx.close());
 
-    test('refuses https://localhost without connecting when loopback is not allowed', async () => {
+    test('applies the create rule before connecting: loopback targets are refused, naming the setting, without a connection', async () => {
       const sender = new Sender({ allowLoopback: false, timeoutMs: 2000 });
       try {
         const out = await sender.send(`https://localhost:${rx.port}/hook`, {}, '{}');
-        expect(out).toMatchObject({ ok: false, statusCode: null, error: expect.stringMatching(/^address blocked: localhost resolved to 127\.0\.0\.1 \(loopback\)/) });
+        expect(out).toMatchObject({ ok: false, statusCode: null, error: `url refused: must not point at a loopback host (localhost): loopback targets are ${HINT}` });
         const literal = await sender.send(`https://127.0.0.1:${rx.port}/hook`, {}, '{}');
-        expect(literal.error).toMatch(/^address blocked: 127\.0\.0\.1 is a loopback address/);
+        expect(literal.error).toBe(`url refused: must not point at a loopback address (127.0.0.1): loopback targets are ${HINT}`);
         const mapped = await sender.send(`https://[::ffff:127.0.0.1]:${rx.port}/hook`, {}, '{}');
-        expect(mapped.error).toMatch(/^address blocked/);
+        expect(mapped.error).toMatch(/^url refused: must not point at a loopback address/);
         expect(rx.connections).toBe(0);
         expect(rx.requests).toHaveLength(0);
       } finally {
@@ -148,10 +159,31 @@ describe('at connect time', () => {
       }
     });
 
-    test('does not send plain http anywhere without allowLoopback', async () => {
+    test('a name that resolves to a refused address is blocked at connect time, naming the address', async () => {
+      // Names other than localhost are resolved when connecting: this machine's own name resolves to
+      // a loopback or private address on every machine the tests run on (checked, else skipped).
+      const name = hostname();
+      const resolved = await dns.promises.lookup(name).catch(() => null);
+      const verdict = resolved && addressVerdict(resolved.address, off);
+      if (!resolved || !verdict || verdict.allowed || isLoopbackName(name)) return;
       const sender = new Sender({ allowLoopback: false, timeoutMs: 2000 });
       try {
-        expect((await sender.send(rx.url(), {}, '{}')).error).toBe('http:// URLs are not delivered to');
+        const out = await sender.send(`https://${name}:${rx.port}/hook`, {}, '{}');
+        expect(out).toMatchObject({ ok: false, statusCode: null, error: expect.stringMatching(new RegExp(`^address blocked: ${name} resolved to \\S+ \\(${verdict.range}\\)`)) });
+        if (verdict.range === 'loopback') expect(out.error).toContain('WEBHOOKS_ALLOW_LOOPBACK=true');
+        expect(rx.connections).toBe(0);
+      } finally {
+        await sender.close();
+      }
+    });
+
+    test('a plain-http webhook kept from a run with WEBHOOKS_ALLOW_LOOPBACK fails with the rule it breaks, in one sentence', async () => {
+      const sender = new Sender({ allowLoopback: false, timeoutMs: 2000 });
+      try {
+        const out = await sender.send(rx.url(), {}, '{}');
+        expect(out.error).toBe(`url refused: ${HTTP}`);
+        // The same sentence the create answers (the 400's message is `Invalid url: <problem>.`).
+        expect(out.error).toBe(`url refused: ${urlProblem(rx.url(), { allowLoopback: false })}`);
         expect(rx.connections).toBe(0);
       } finally {
         await sender.close();

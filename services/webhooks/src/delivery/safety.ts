@@ -10,10 +10,16 @@ import ipaddr from 'ipaddr.js';
  * reserved and documentation ranges, and IPv6 forms that embed an IPv4 address (NAT64, 6to4, Teredo).
  * An IPv4-mapped IPv6 address (`::ffff:10.0.0.1`) is judged as the IPv4 address it maps.
  *
- * Checked twice: the host of a URL that is an IP literal when the webhook is written (400), and every
- * address a host name resolves to, at connect time (so DNS that points somewhere else later, or
- * rebinds between checks, still cannot reach a refused address).
+ * One rule, applied the same way when a webhook is written (400, param url) and before every delivery
+ * attempt (`urlProblem`): the scheme, credentials, and a host that is an IP literal or a loopback name
+ * (`localhost`, `*.localhost`). Then, at connect time, every address a host name resolves to (so DNS
+ * that points somewhere else later, or rebinds between checks, still cannot reach a refused address).
+ * A refusal that WEBHOOKS_ALLOW_LOOPBACK would lift says so.
  */
+
+/** The deployment setting that allows loopback targets (named by every refusal it would lift). */
+export const LOOPBACK_SETTING = 'WEBHOOKS_ALLOW_LOOPBACK';
+const LOOPBACK_HINT = `allowed only when the deployment sets ${LOOPBACK_SETTING}=true (unsafe: local development only)`;
 export interface AddressPolicy {
   allowLoopback: boolean;
   /** Plain-HTTP connections: loopback only (and only when allowLoopback). */
@@ -54,19 +60,19 @@ export function isLoopbackName(host: string): boolean {
 export class BlockedAddressError extends Error {
   readonly code = 'ERR_WEBHOOK_ADDRESS_BLOCKED';
   constructor(host: string, address: string, range: string) {
-    super(
-      host === address
-        ? `address blocked: ${address} is a ${range} address; webhooks are only delivered to public addresses`
-        : `address blocked: ${host} resolved to ${address} (${range}); webhooks are only delivered to public addresses`,
-    );
+    const why = range === 'loopback' ? `loopback addresses are ${LOOPBACK_HINT}` : 'webhooks are only delivered to public addresses';
+    super(host === address ? `address blocked: ${address} is a ${range} address; ${why}` : `address blocked: ${host} resolved to ${address} (${range}); ${why}`);
     this.name = 'BlockedAddressError';
   }
 }
 
 /**
- * Why a webhook URL is refused when it is written, or null. HTTPS is required; plain HTTP only to a
- * loopback host and only when allowLoopback. A host that is an IP literal must be an allowed address
- * (a name is resolved, and checked, at connect time).
+ * Why a webhook URL is refused, or null: THE rule, the same when the webhook is written (the 400's
+ * message is `Invalid url: <problem>.`) and before each delivery attempt (the attempt fails with
+ * `url refused: <problem>`, e.g. a loopback webhook kept from a run with WEBHOOKS_ALLOW_LOOPBACK).
+ * HTTPS is required; plain HTTP only to a loopback host and only with allowLoopback. A host that is
+ * an IP literal must be an allowed address, and a loopback name (`localhost`, `*.localhost`) is
+ * loopback; any other name is resolved, and checked, at connect time.
  */
 export function urlProblem(raw: string, policy: AddressPolicy): string | null {
   let url: URL;
@@ -79,12 +85,13 @@ export function urlProblem(raw: string, policy: AddressPolicy): string | null {
   const host = url.hostname;
   const literal = isIpLiteral(host);
   const verdict = literal ? addressVerdict(host, policy) : null;
+  const loopbackHost = literal ? verdict!.range === 'loopback' : isLoopbackName(host);
   if (url.protocol === 'http:') {
-    const loopbackHost = literal ? verdict!.range === 'loopback' : isLoopbackName(host);
-    if (!(policy.allowLoopback && loopbackHost)) return 'must use https://';
+    if (!(policy.allowLoopback && loopbackHost)) return `must use https:// (plain http:// is accepted only to a loopback host, and ${LOOPBACK_HINT})`;
   } else if (url.protocol !== 'https:') {
     return 'must use https://';
   }
+  if (loopbackHost && !policy.allowLoopback) return `must not point at a loopback ${literal ? 'address' : 'host'} (${host}): loopback targets are ${LOOPBACK_HINT}`;
   if (verdict && !verdict.allowed) return `must not point at a ${verdict.range} address (${host})`;
   return null;
 }

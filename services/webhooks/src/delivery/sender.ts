@@ -1,7 +1,7 @@
 import { performance } from 'node:perf_hooks';
 import { Agent, buildConnector, request, type Dispatcher } from 'undici';
 import { parseRetryAfter } from './schedule';
-import { addressVerdict, BlockedAddressError, guardedLookup, isIpLiteral, type AddressPolicy } from './safety';
+import { addressVerdict, BlockedAddressError, guardedLookup, isIpLiteral, urlProblem, type AddressPolicy } from './safety';
 
 export const USER_AGENT = 'Helpdesk-Webhooks/1.0';
 
@@ -22,9 +22,12 @@ export interface SenderOptions {
 }
 
 /**
- * Sends one POST. Safety at connect time: the agents resolve names through `guardedLookup` (refused
- * addresses are never connected to), an IP-literal host is checked before connecting, and the
- * connected socket's peer address is checked once more before a byte of the request is written.
+ * Sends one POST. First the URL rule the webhook was written under (`urlProblem`, the same function
+ * the create and update apply), so a webhook kept from a run with other settings fails with the same
+ * sentence it would be refused with today. Safety at connect time: the agents resolve names through
+ * `guardedLookup` (refused addresses are never connected to), an IP-literal host is checked before
+ * connecting, and the connected socket's peer address is checked once more before a byte of the
+ * request is written.
  * Plain HTTP has its own agent that reaches loopback only (and exists only with allowLoopback).
  * Redirects are never followed (undici's `request` does not follow them; a 3xx is a failed attempt).
  */
@@ -67,8 +70,11 @@ export class Sender {
     } catch {
       return fail('invalid URL');
     }
+    // The rule the webhook was written under, applied again: the deployment's setting may have changed since.
+    const problem = urlProblem(target, { allowLoopback: this.opts.allowLoopback });
+    if (problem) return fail(`url refused: ${problem}`);
     const dispatcher: Dispatcher | null = url.protocol === 'https:' ? this.https : url.protocol === 'http:' ? this.http : null;
-    if (!dispatcher) return fail(`${url.protocol}// URLs are not delivered to`);
+    if (!dispatcher) return fail('url refused: must use https://');
     const policy: AddressPolicy = { allowLoopback: this.opts.allowLoopback, loopbackOnly: url.protocol === 'http:' };
     if (isIpLiteral(url.hostname)) {
       const verdict = addressVerdict(url.hostname, policy);

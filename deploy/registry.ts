@@ -202,3 +202,9 @@ export const imageTagVariable = (name: string): string => `${name.toUpperCase().
  * path and its own user, so one leaked credential or one wrong URL never reaches another service's data.
  */
 export const mongoSecretName = (name: string): string => `helpdesk-mongo-${name}`;
+
+/**
+ * The Secret holding a process's own AMQP_URL (key `AMQP_URL`): a URL with its own RabbitMQ user, whose
+ * permissions let it publish only its own event types (deploy/rabbitmq/topology.ts, docs/adr/0060).
+ */
+export const amqpSecretName = (name: string): string => `helpdesk-amqp-${name}`;

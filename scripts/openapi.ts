@@ -1,16 +1,18 @@
 // `npm run openapi`: writes docs/openapi.json from the API manifest (shared/contracts), then the typed
-// client's types (shared/client/src/schema.d.ts) from that document with openapi-typescript's Node API.
+// client's types (shared/client/src/schema.d.ts) from that document with openapi-typescript's Node API,
+// and the error reference docs/errors.md from the error catalog (shared/contracts/src/error-reference.ts).
 // `npm run openapi -- --check` writes nothing and exits 1 when either committed file is stale (CI);
 // `--check-types` checks only that the client's types are those of the committed docs/openapi.json.
 // Both outputs are deterministic: the same manifest gives byte-identical files.
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import openapiTS, { astToString } from 'openapi-typescript';
-import { buildOpenApiDocument } from '@helpdesk/contracts';
+import { buildOpenApiDocument, renderErrorReferenceMarkdown } from '@helpdesk/contracts';
 
 const root = path.resolve(__dirname, '..');
 const DOCUMENT_FILE = path.join(root, 'docs/openapi.json');
 const TYPES_FILE = path.join(root, 'shared/client/src/schema.d.ts');
+const ERRORS_FILE = path.join(root, 'docs/errors.md');
 
 const TYPES_HEADER = [
   '/**',
@@ -44,7 +46,7 @@ async function main(): Promise<void> {
   const check = typesOnly || process.argv.includes('--check');
   const doc = typesOnly ? (read(DOCUMENT_FILE) ?? '{}') : documentText();
   const outputs: [file: string, text: string][] = [
-    ...(typesOnly ? [] : [[DOCUMENT_FILE, doc] as [string, string]]),
+    ...(typesOnly ? [] : [[DOCUMENT_FILE, doc] as [string, string], [ERRORS_FILE, renderErrorReferenceMarkdown()] as [string, string]]),
     [TYPES_FILE, await clientTypesText(doc)],
   ];
   const stale: string[] = [];

@@ -657,7 +657,7 @@ export interface paths {
         put?: never;
         /**
          * Create a webhook
-         * @description `url`: an absolute https URL (at most 2,048 characters, no credentials) whose host is not a private, loopback, link-local or other non-public address; stored normalised. `events`: a comma-separated string or an array of event types, `<category>.*` or `*`. The same url with the same set of events is 409 (param url); 20 webhooks per team and partition (the 21st is 409). The answer is the only one that carries `secret` (`whsec_…`, keys both signatures). Delivery body, headers, signatures, the retry schedule (5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h) and the 10 s timeout: see the webhooks README.
+         * @description `url`: an absolute https URL (at most 2,048 characters, no credentials) whose host is not a private, loopback (`localhost` included), link-local or other non-public address; stored normalised. The same rule is applied again before every delivery attempt. A deployment started with `WEBHOOKS_ALLOW_LOOPBACK=true` (unsafe, local development only) also accepts loopback hosts, over plain http too; a refusal that setting would lift names it. `events`: a comma-separated string or an array of event types, `<category>.*` or `*`. The same url with the same set of events is 409 (param url); 20 webhooks per team and partition (the 21st is 409). The answer is the only one that carries `secret` (`whsec_…`, keys both signatures). Delivery body, headers, signatures, the retry schedule (5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h) and the 10 s timeout: see the webhooks README.
          */
         post: operations["createWebhook"];
         delete?: never;
@@ -677,7 +677,7 @@ export interface paths {
         put?: never;
         /**
          * Send a test event to every active webhook
-         * @description A test event (new event id, `test: true`, empty `data`) to every active webhook of the team and partition, whatever it subscribes to. An unknown event is 400 with the code in uppercase (`PARAMETER_INVALID`), as the spec shows.
+         * @description `event` (required, as the spec says) is the type the test event carries, e.g. `{"event": "ticket.created"}`; without it: 400 `parameter_missing` (param event). A test event (new event id, `test: true`, empty `data`) goes to every active webhook of the team and partition, whatever it subscribes to, and to the event stream. An unknown event is 400 with the code in uppercase (`PARAMETER_INVALID`), as the spec shows.
          */
         post: operations["triggerWebhookTest"];
         delete?: never;

@@ -67,7 +67,12 @@ export const ERROR_CODES = {
 
 export type ErrorCode = keyof typeof ERROR_CODES;
 
-export const DOC_URL_BASE = 'https://docs.helpdesk.dev/errors#';
+/**
+ * The default start of every error's `doc_url` (`+ code`): the error reference the platform serves
+ * itself (error-reference.ts, `/docs/errors`), relative to the API's origin. A public deployment
+ * builds its own with `errorDocUrl(code, base)`.
+ */
+export const DOC_URL_BASE = '/docs/errors#';
 
 /** The error body every endpoint answers with. */
 export interface ErrorBody {

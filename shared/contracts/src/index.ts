@@ -1,5 +1,6 @@
 export * from './ids';
 export * from './errors';
+export * from './error-reference';
 export * from './permissions';
 export * from './internal-token';
 export * from './events';

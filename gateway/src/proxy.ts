@@ -1,7 +1,7 @@
 import type { Readable } from 'node:stream';
 import { Pool, type Dispatcher } from 'undici';
 import { INTERNAL_TOKEN_HEADER, REQUEST_ID_HEADER } from '@helpdesk/contracts';
-import { ApiError, inProcessServices, upstreamUnavailable, type Logger } from '@helpdesk/kit';
+import { ApiError, forwardedIdempotencyKey, IDEMPOTENCY_FINGERPRINT_HEADER, IDEMPOTENCY_KEY_HEADER, inProcessServices, upstreamUnavailable, type Logger } from '@helpdesk/kit';
 
 interface Upstream {
   /** The service's origin: a service registered in this process under it is reached without a socket (docs/adr/0046). */
@@ -21,6 +21,8 @@ export interface ProxyRequest {
   contentType: string | undefined;
   token: string;
   requestId: string;
+  /** The request's Idempotency-Key (scoped) and fingerprint: the service records its write with them (docs/adr/0062). */
+  idempotency?: { key: string; fingerprint: string } | null;
 }
 
 export interface ProxyAnswer {
@@ -158,6 +160,10 @@ export class Upstreams {
     if (!upstream) throw unavailable(r.service);
     const headers: Record<string, string> = { [INTERNAL_TOKEN_HEADER]: r.token, [REQUEST_ID_HEADER]: r.requestId };
     if (r.body && r.contentType) headers['content-type'] = r.contentType;
+    if (r.idempotency) {
+      headers[IDEMPOTENCY_KEY_HEADER] = forwardedIdempotencyKey(r.idempotency.key);
+      headers[IDEMPOTENCY_FINGERPRINT_HEADER] = r.idempotency.fingerprint;
+    }
     try {
       const local = inProcessServices.get(upstream.origin) as Pick<Dispatcher, 'dispatch'> | undefined;
       return await collect(local ?? upstream.pool, {

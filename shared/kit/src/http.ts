@@ -55,6 +55,22 @@ export function internalAuth(tokens: InternalTokens): RequestHandler {
 /** True when the request has a body to parse (a length above 0, or a chunked one). */
 const hasBody = (req: Request) => req.headers['transfer-encoding'] !== undefined || (req.headers['content-length'] !== undefined && req.headers['content-length'] !== '0');
 
+/**
+ * The driver's "no database to talk to" errors: the server is down, restarting or unreachable (no
+ * server selected, the pool cleared, the socket closed). A 503, which a client retries and the
+ * gateway does not keep for an Idempotency-Key: a write the request committed before the error is
+ * answered from the service's record of the key on that retry (docs/adr/0062).
+ */
+const UNREACHABLE = new Set(['MongoServerSelectionError', 'MongoNetworkError', 'MongoNetworkTimeoutError', 'MongoNotConnectedError', 'MongoPoolClearedError', 'MongoTopologyClosedError']);
+export function isDatabaseUnreachable(err: unknown): boolean {
+  for (let e = err as { name?: string; cause?: unknown } | undefined, depth = 0; e && depth < 3; e = e.cause as typeof e, depth++) {
+    if (typeof e.name === 'string' && UNREACHABLE.has(e.name)) return true;
+    // Mongoose's own wait for a lost connection (its command buffer) giving up.
+    if (e.name === 'MongooseError' && /buffering timed out/.test(String((e as { message?: string }).message))) return true;
+  }
+  return false;
+}
+
 /** Turns any error into the documented body; unknown errors become a 500 with no internals leaked. */
 export function errorHandler(logger: Logger): ErrorRequestHandler {
   return (err, _req, res, _next) => {
@@ -64,7 +80,10 @@ export function errorHandler(logger: Logger): ErrorRequestHandler {
     else if (err?.type === 'entity.parse.failed') apiError = new ApiError('invalid_json', 'The request body is not valid JSON.');
     else if (err?.type === 'entity.verify.failed') apiError = new ApiError('invalid_json', 'The request body is not valid UTF-8.');
     else if (err?.type === 'entity.too.large') apiError = new ApiError('parameter_invalid', 'The request body is too large.', undefined, { status: 413 });
-    else {
+    else if (isDatabaseUnreachable(err)) {
+      ((res.locals.log as Logger | undefined) ?? logger).warn({ err: err.message, code: err.name, requestId }, 'database unreachable: answered 503');
+      apiError = new ApiError('service_unavailable', 'The service cannot reach its database right now. Please retry later.', undefined, { headers: { 'Retry-After': '1' } });
+    } else {
       ((res.locals.log as Logger | undefined) ?? logger).error({ err, requestId }, 'unhandled error');
       apiError = new ApiError('internal_error', 'An internal error occurred. Please retry the request.');
     }

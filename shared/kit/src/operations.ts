@@ -1,4 +1,5 @@
 import type { Express, Request, Response } from 'express';
+import type mongoose from 'mongoose';
 import { z } from 'zod';
 import {
   accessRefusal,
@@ -14,6 +15,7 @@ import {
 import { ctxOf, type RequestContext } from './context';
 import { requestIdOf, sendData } from './envelope';
 import { ApiError } from './errors';
+import { runOncePerKey } from './outbox/idempotent-requests';
 import { parseInput, requireObjectBody } from './validate';
 
 /**
@@ -85,7 +87,15 @@ function reply(op: OperationDef, res: Response, result: any): void {
 const specificity = (path: string) => path.split('/').map((seg) => (seg.startsWith('{') ? '1' : '0')).join('');
 
 /** Mounts every operation of `ops` on `app` with its handler. */
-export function mountOperations<Ops extends Operations>(app: Express, ops: Ops, handlers: Handlers<Ops>): void {
+export function mountOperations<Ops extends Operations>(
+  app: Express,
+  ops: Ops,
+  handlers: Handlers<Ops>,
+  opts: {
+    /** The service's connection: a write with an Idempotency-Key is recorded with its key there (docs/adr/0062). */
+    conn?: mongoose.Connection;
+  } = {},
+): void {
   const entries = Object.entries(ops).sort(([, a], [, b]) => specificity(a.path).localeCompare(specificity(b.path)));
   for (const [id, op] of entries) {
     const handler = (handlers as Record<string, Handler<OperationDef>>)[id];
@@ -93,7 +103,8 @@ export function mountOperations<Ops extends Operations>(app: Express, ops: Ops, 
     const method = op.method.toLowerCase() as 'get' | 'post' | 'patch' | 'delete';
     app[method](colonPath(op.path), async (req, res) => {
       const input = checkRequest(op, req, res);
-      const result = await handler({ ...input, token: res.locals.internalToken as string, req, res } as HandlerInput<OperationDef>);
+      const run = () => handler({ ...input, token: res.locals.internalToken as string, req, res } as HandlerInput<OperationDef>);
+      const result = opts.conn && !op.stream ? await runOncePerKey(opts.conn, req, id, run) : await run();
       // A streaming operation's handler has written (and keeps writing) the response itself.
       if (!op.stream) reply(op, res, result);
     });

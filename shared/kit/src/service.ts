@@ -14,7 +14,7 @@ import { InternalTokens } from './internal-token';
 import { createLogger, type Logger } from './logger';
 import { connectMongo } from './mongo';
 import { mountOperations, type Handlers } from './operations';
-import { startOutboxRelay, type OutboxRelay } from './outbox';
+import { idempotentRequestModel, startOutboxRelay, type OutboxRelay } from './outbox';
 import { onShutdown } from './shutdown';
 import { useTransactionLogger } from './transaction';
 import type { BrokerAccessRefused } from './bus';
@@ -104,7 +104,7 @@ export function buildService<Ops extends Operations, M extends Record<string, mo
     checks: dependencyChecks(() => opts.conn, opts.bus),
     // An operation may take a larger body than the default (an upload): the largest one declared.
     bodyLimit: bodyLimitOf(def.operations),
-    routes: (a) => mountOperations(a, def.operations, handlers),
+    routes: (a) => mountOperations(a, def.operations, handlers, { conn: opts.conn }),
   });
   return { app, deps, rules };
 }
@@ -184,7 +184,7 @@ export async function startService<Ops extends Operations, M extends Record<stri
     conn = await connectMongo(opts.mongoUrl, opts.dbName ?? def.name);
     useTransactionLogger(conn, logger);
     const built = buildService(def, { conn, tokens: opts.tokens, logger, bus: opts.bus });
-    await Promise.all(Object.values(built.deps.models).map((m) => (m as mongoose.Model<any>).init()));
+    await Promise.all([...Object.values(built.deps.models), idempotentRequestModel(conn)].map((m) => (m as mongoose.Model<any>).init()));
     // Sole instance (process-local bus): every outbox row is written here, through withOutbox, which
     // wakes the relay at each commit; polling only backs that up (docs/adr/0045).
     relay = startOutboxRelay({ conn, bus: opts.bus, logger, ...(opts.bus.processLocal ? { pollIntervalMs: SOLE_INSTANCE_POLL_MS } : {}) });

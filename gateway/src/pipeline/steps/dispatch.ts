@@ -54,6 +54,7 @@ export const dispatch: Step = async (x: Exchange, g: GatewayContext) => {
       contentType: x.req.headers['content-type'],
       token: g.mint(x.auth!.claims, x.requestId),
       requestId: x.requestId,
+      idempotency: x.idempotency,
     }),
   );
   await completeIdempotency(x, g, answer);

@@ -238,7 +238,8 @@ export function ticketRules({ conn, models, customerRefs, customFields, members,
     built: readonly NewTicket[],
     also?: (session: mongoose.ClientSession, ticketIds: string[]) => Promise<void>,
   ): Promise<TicketView[]> {
-    await withOutbox(conn, eventScopeOf(ctx), async (session, emit) => {
+    // The views come out of the transaction: a retry after a crash gets these back (docs/adr/0062).
+    return withOutbox(conn, eventScopeOf(ctx), async (session, emit) => {
       const linked = built.length > 1 ? await customerRefs.linkMany(ctx, built.flatMap((b) => (b.customer ? [b.customer] : [])), session) : null;
       const lookups: SlaLookups = { rules: new Map() };
       for (const { doc, msgs, customer, now } of built) {
@@ -262,8 +263,8 @@ export function ticketRules({ conn, models, customerRefs, customFields, members,
       if (msgs.length) await leanInsert(models.messages, msgs, { scope: ctx, session });
       if (also) await also(session, built.map((b) => b.doc._id));
       for (const b of built) emit({ type: 'ticket.created', data: { ticket: ticketSnapshot(b.doc), messages: b.msgs.map(messageView) } });
+      return built.map((b) => ticketView(b.doc, { messages: b.msgs }));
     });
-    return built.map((b) => ticketView(b.doc, { messages: b.msgs }));
   }
 
   async function changeIn(session: mongoose.ClientSession, emit: Emit, scope: Scope, id: string, input: TicketChanges) {

@@ -78,3 +78,33 @@ export function leaseModel(conn: mongoose.Connection): mongoose.Model<RelayLease
 export function processedModel(conn: mongoose.Connection): mongoose.Model<ProcessedEventRow> {
   return (conn.models.KitProcessedEvent as mongoose.Model<ProcessedEventRow>) ?? conn.model<ProcessedEventRow>('KitProcessedEvent', processedSchema);
 }
+
+/** As long as the gateway keeps a key's answer (24 h). */
+export const IDEMPOTENT_REQUEST_RETENTION_SECONDS = 24 * 3600;
+
+/**
+ * One row per Idempotency-Key a service wrote with (docs/adr/0062): inserted in the request's first
+ * transaction; `steps` holds each committed transaction's result (EJSON), `result` the answer once sent.
+ */
+export interface IdempotentRequestRow {
+  _id: string;
+  fingerprint: string;
+  steps: string[];
+  result: string | null;
+  createdAt: Date;
+}
+const idempotentRequestSchema = new mongoose.Schema<IdempotentRequestRow>(
+  {
+    _id: { type: String, required: true },
+    fingerprint: { type: String, required: true },
+    steps: { type: [String], default: [] },
+    result: { type: String, default: null },
+    createdAt: { type: Date, required: true },
+  },
+  { collection: 'idempotent_requests', versionKey: false },
+);
+idempotentRequestSchema.index({ createdAt: 1 }, { expireAfterSeconds: IDEMPOTENT_REQUEST_RETENTION_SECONDS });
+
+export function idempotentRequestModel(conn: mongoose.Connection): mongoose.Model<IdempotentRequestRow> {
+  return (conn.models.KitIdempotentRequest as mongoose.Model<IdempotentRequestRow>) ?? conn.model<IdempotentRequestRow>('KitIdempotentRequest', idempotentRequestSchema);
+}

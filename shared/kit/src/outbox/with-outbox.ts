@@ -4,6 +4,7 @@ import { newId } from '../ids';
 import { leanInsert } from '../lean-reads';
 import { inTransaction } from '../transaction';
 import { currentTraceHeaders } from '../telemetry/propagation';
+import { idempotentStep } from './idempotent-requests';
 import { outboxModel, type OutboxRow } from './models';
 
 export interface EventInput<T extends EventType = EventType> {
@@ -47,12 +48,21 @@ export function registerKick(conn: mongoose.Connection, kick: () => void): () =>
  * touch the database through `session`, and may run more than once); each `emit` builds a validated envelope and the envelopes
  * are stored in the `outbox` collection in the same transaction. After the commit, the relays on this
  * connection are woken. Returns `fn`'s result. An invalid payload throws from `emit` itself.
+ *
+ * In a request with an Idempotency-Key, `fn`'s result is stored with the key in the same transaction
+ * and a retry after a crash gets it back instead of running `fn` (docs/adr/0062): a handler builds its
+ * answer from what withOutbox returns (ids and timestamps made inside `fn` or returned by it), so the
+ * retry answers what the first attempt committed. The result must be BSON-serialisable (plain data).
  */
 export async function withOutbox<R>(
   conn: mongoose.Connection,
   scope: EventScope,
   fn: (session: mongoose.ClientSession, emit: Emit) => Promise<R>,
 ): Promise<R> {
+  // In a request with an Idempotency-Key, the transaction is recorded with the key, or, on a retry
+  // after a crash, answered from that record without writing again (docs/adr/0062).
+  const step = idempotentStep(conn);
+  if (step?.replayed) return step.out as R;
   const Outbox = outboxModel(conn);
   const trace = currentTraceHeaders();
   let emitted = 0;
@@ -83,9 +93,11 @@ export async function withOutbox<R>(
       const rows: OutboxRow[] = pending.map((envelope) => ({ _id: envelope.id, envelope, trace, seq: nextSeq(), createdAt: now, publishedAt: null }));
       await leanInsert(Outbox, rows, { session });
     }
+    if (step) await step.record(session, out);
     emitted = pending.length;
     return out;
   });
+  step?.committed();
   if (emitted) for (const kick of relayKicks.get(conn) ?? []) kick();
   return result;
 }

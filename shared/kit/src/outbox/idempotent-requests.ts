@@ -1,0 +1,135 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { createHash } from 'node:crypto';
+import type { Request } from 'express';
+import mongoose from 'mongoose';
+import { ApiError } from '../errors';
+import { idempotentRequestModel, type IdempotentRequestRow } from './models';
+
+const { EJSON } = mongoose.mongo.BSON;
+
+/**
+ * A request's `Idempotency-Key`, as the gateway forwards it (docs/adr/0062): the key scoped to the
+ * team and partition (hashed), and the fingerprint of method, path, query and body.
+ */
+export const IDEMPOTENCY_KEY_HEADER = 'x-svc-idempotency-key';
+export const IDEMPOTENCY_FINGERPRINT_HEADER = 'x-svc-idempotency-fingerprint';
+
+/** The key the gateway forwards for `scopedKey` (`idem:<team>:<mode>:<key>`): a hash, so no client text reaches a service's store. */
+export const forwardedIdempotencyKey = (scopedKey: string): string => createHash('sha256').update(scopedKey).digest('hex');
+
+/**
+ * A test failpoint: `HELPDESK_FAILPOINT=exit-after-commit:<operationId>` kills this process right
+ * after the first transaction of an idempotent request for that operation commits, before any answer
+ * (the crash a fault test needs: committed, the client told nothing).
+ */
+const failAfterCommit = /^exit-after-commit:(\w+)$/.exec(process.env.HELPDESK_FAILPOINT ?? '')?.[1] ?? null;
+
+interface IdempotentRequest {
+  conn: mongoose.Connection;
+  key: string;
+  fingerprint: string;
+  operationId: string;
+  /** The results of the transactions a first attempt committed (replayed in order), or null on a first attempt. */
+  replay: unknown[] | null;
+  /** Transactions of this attempt so far. */
+  step: number;
+  /** Until the handler returns: a transaction started later (a background job) is not this request's. */
+  open: boolean;
+}
+
+const current = new AsyncLocalStorage<IdempotentRequest>();
+
+/** The record's collection, through the driver (a row kit builds itself; no tenancy plugin: the key's hash names the team). */
+const ledgerOf = (conn: mongoose.Connection) => idempotentRequestModel(conn).collection as unknown as mongoose.mongo.Collection<IdempotentRequestRow>;
+
+/** What withOutbox does for the current request's next transaction on `conn`: run and record it, or answer it from the record. */
+export type IdempotentStep =
+  | { replayed: true; out: unknown }
+  | { replayed: false; record(session: mongoose.ClientSession, out: unknown): Promise<void>; committed(): void };
+
+/**
+ * The current idempotent request's next transaction on `conn`, or null outside one. A first attempt
+ * records each transaction's result with the key IN that transaction; a retry after a crash gets the
+ * recorded results back instead of writing again.
+ */
+export function idempotentStep(conn: mongoose.Connection): IdempotentStep | null {
+  const req = current.getStore();
+  if (!req || !req.open || req.conn !== conn) return null;
+  const index = req.step;
+  if (req.replay && index < req.replay.length) {
+    req.step++;
+    return { replayed: true, out: req.replay[index] };
+  }
+  const ledger = ledgerOf(conn);
+  return {
+    replayed: false,
+    async record(session, out) {
+      const step = EJSON.stringify({ out }, { relaxed: false });
+      if (index === 0 && !req.replay) {
+        try {
+          await ledger.insertOne({ _id: req.key, fingerprint: req.fingerprint, steps: [step], result: null, createdAt: new Date() }, { session });
+        } catch (err) {
+          // Another request with this key committed first (the gateway's hold on the key had lapsed).
+          if ((err as { code?: number }).code === 11000) throw inUse('A request with this Idempotency-Key was already processed. Retry to get its answer.');
+          throw err;
+        }
+      } else {
+        await ledger.updateOne({ _id: req.key }, { $push: { steps: step } }, { session });
+      }
+    },
+    committed() {
+      req.step++;
+      if (failAfterCommit === req.operationId && index === 0) process.kill(process.pid, 'SIGKILL');
+    },
+  };
+}
+
+const inUse = (message: string) => new ApiError('idempotency_key_in_use', message, 'Idempotency-Key');
+
+const headerOf = (req: Request, name: string): string | null => {
+  const v = req.headers[name];
+  return typeof v === 'string' && v ? v : null;
+};
+
+/**
+ * Runs a write operation's handler once per Idempotency-Key, in the service that owns the write
+ * (docs/adr/0062). The gateway keeps each key's answer too, but it can lose it: the service committed
+ * and then crashed, or its answer was cut off, and the gateway released the key. Here the key is
+ * recorded with the write, in the same transaction, so:
+ * - a key already answered replays that answer;
+ * - a key whose writes committed without an answer runs the handler again with every committed
+ *   transaction answered from the record (nothing is written twice), and keeps that answer; a handler
+ *   whose answer names an id its record does not hold is refused rather than answering a made-up id;
+ * - the same key with another request is 409 `idempotency_key_in_use`.
+ * A handler that writes nothing through withOutbox leaves no record (the gateway's alone applies).
+ */
+export async function runOncePerKey<T>(conn: mongoose.Connection, req: Request, operationId: string, run: () => Promise<T>): Promise<T> {
+  const key = req.method === 'POST' || req.method === 'PATCH' ? headerOf(req, IDEMPOTENCY_KEY_HEADER) : null;
+  if (!key) return run();
+  const fingerprint = headerOf(req, IDEMPOTENCY_FINGERPRINT_HEADER) ?? '';
+  const ledger = ledgerOf(conn);
+  const row = await ledger.findOne({ _id: key });
+  if (row && row.fingerprint !== fingerprint) throw inUse('This Idempotency-Key was already used with a different method, endpoint or body.');
+  if (row?.result) return (JSON.parse(row.result) as { v: T }).v;
+  const replay = row ? row.steps.map((s) => (EJSON.parse(s, { relaxed: false }) as { out: unknown }).out) : null;
+  const state: IdempotentRequest = { conn, key, fingerprint, operationId, replay, step: 0, open: true };
+  let result: T;
+  try {
+    result = await current.run(state, run);
+  } finally {
+    state.open = false;
+  }
+  if (!row && state.step === 0) return result;
+  if (row && !answerIsRecorded(result, row.steps)) {
+    throw inUse('A request with this Idempotency-Key was applied, but its answer was lost. Fetch the resource instead.');
+  }
+  // Kept after the fact: a crash before this line is the case the recorded steps cover.
+  await ledger.updateOne({ _id: key }, { $set: { result: JSON.stringify({ v: result }) } });
+  return result;
+}
+
+/** A replayed answer's id must come from the recorded transactions, not from this attempt's fresh ids. */
+function answerIsRecorded(result: unknown, steps: string[]): boolean {
+  const id = result && typeof result === 'object' && 'id' in result ? (result as { id: unknown }).id : undefined;
+  return typeof id !== 'string' || steps.some((s) => s.includes(JSON.stringify(id)));
+}

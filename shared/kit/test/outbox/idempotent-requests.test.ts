@@ -1,0 +1,188 @@
+/**
+ * A write with an Idempotency-Key is recorded with the key in the owning service's transaction
+ * (docs/adr/0062): the same key replays the first answer; a first attempt that committed and then
+ * died before answering is answered, on retry, from what it committed (one write, the first id); the
+ * same key with another body is 409; an answer naming an id that was never committed is refused.
+ */
+import mongoose from 'mongoose';
+import { z } from 'zod';
+import { defineOperations, PERMISSIONS } from '@helpdesk/contracts';
+import { startEmbeddedMongo, type EmbeddedMongo } from '@helpdesk/mongo-embedded';
+import {
+  createLogger,
+  defineService,
+  eventScopeOf,
+  forwardedIdempotencyKey,
+  handlersFor,
+  IDEMPOTENCY_FINGERPRINT_HEADER,
+  IDEMPOTENCY_KEY_HEADER,
+  InternalTokens,
+  MemoryBus,
+  newId,
+  scoped,
+  startService,
+  tenancyPlugin,
+  withOutbox,
+  type RunningService,
+} from '../../src';
+
+const logger = createLogger('idempotent-requests-test', 'silent');
+const tokens = new InternalTokens('i'.repeat(32));
+const TEAM = '5a1c2a4e-8b7d-4c2a-9f1e-2b3c4d5e6f70';
+
+interface NoteDoc {
+  _id: string;
+  teamId: string;
+  mode: 'test' | 'live';
+  text: string;
+}
+const noteSchema = new mongoose.Schema<NoteDoc>({ _id: String, text: String }, { versionKey: false });
+noteSchema.plugin(tenancyPlugin);
+const models = (conn: mongoose.Connection) => ({ notes: (conn.models.Note as mongoose.Model<NoteDoc> | undefined) ?? conn.model<NoteDoc>('Note', noteSchema) });
+
+const note = z.object({ id: z.string(), text: z.string(), at: z.string() });
+const body = z.strictObject({ text: z.string().min(1) });
+const OPS = defineOperations({
+  createNote: {
+    service: 'demo', tag: 'Notes', method: 'POST', path: '/teams/{teamId}/notes', summary: 'Create a note (answer from the transaction)', permission: 'manage_tickets',
+    keys: 'staff', params: { teamId: 'team' }, body, success: { status: 201, data: note, shape: 'envelope' }, errors: [],
+  },
+  createNoteBadly: {
+    service: 'demo', tag: 'Notes', method: 'POST', path: '/teams/{teamId}/notes/badly', summary: 'Create a note (answer made outside the transaction)', permission: 'manage_tickets',
+    keys: 'staff', params: { teamId: 'team' }, body, success: { status: 201, data: note, shape: 'envelope' }, errors: [],
+  },
+});
+
+/** The next request dies after its commit, before answering (as a killed process would leave it). */
+let dieAfterCommit = false;
+const afterCommit = () => {
+  if (dieAfterCommit) {
+    dieAfterCommit = false;
+    throw new Error('died after commit');
+  }
+};
+
+const definition = defineService({
+  name: 'demo',
+  operations: OPS,
+  models,
+  rules: ({ conn, models: m }) => ({ conn, notes: m.notes }),
+  handlers: ({ conn, notes }) =>
+    handlersFor(OPS)({
+      createNote: async ({ ctx, body: b }) => {
+        const made = await withOutbox(conn, eventScopeOf(ctx), async (session) => {
+          const doc = { _id: newId('ticket'), text: b.text };
+          await scoped({ notes }, ctx).notes.create([doc], { session });
+          return { id: doc._id, text: doc.text, at: new Date() };
+        });
+        afterCommit();
+        return { ...made, at: made.at.toISOString() };
+      },
+      createNoteBadly: async ({ ctx, body: b }) => {
+        const id = newId('ticket');
+        await withOutbox(conn, eventScopeOf(ctx), async (session) => void (await scoped({ notes }, ctx).notes.create([{ _id: id, text: b.text }], { session })));
+        afterCommit();
+        return { id, text: b.text, at: new Date().toISOString() };
+      },
+    }),
+});
+
+let mongo: EmbeddedMongo;
+let svc: RunningService;
+beforeAll(async () => {
+  mongo = await startEmbeddedMongo();
+  svc = await startService(definition, { mongoUrl: mongo.uri(), bus: new MemoryBus(logger), tokens, logger });
+});
+afterAll(async () => {
+  await svc?.stop();
+  await mongo?.close();
+});
+
+const sign = () => tokens.sign({ teamId: TEAM, mode: 'test', keyId: 'key_x', keyType: 'secret', memberId: null, permissions: [...PERMISSIONS], requestId: 'req_idem0001' });
+async function post(path: string, payload: unknown, key: string | null, fingerprint = 'fp-1') {
+  const res = await fetch(`${svc.url}/teams/${TEAM}${path}`, {
+    method: 'POST',
+    headers: {
+      'x-internal-token': await sign(),
+      'content-type': 'application/json',
+      ...(key ? { [IDEMPOTENCY_KEY_HEADER]: forwardedIdempotencyKey(key), [IDEMPOTENCY_FINGERPRINT_HEADER]: fingerprint } : {}),
+    },
+    body: JSON.stringify(payload),
+  });
+  return { status: res.status, body: (await res.json()) as any };
+}
+const notesNamed = (text: string) => svc.conn.collection('notes').countDocuments({ text });
+const ledgerRow = (key: string) => svc.conn.collection('idempotent_requests').findOne({ _id: forwardedIdempotencyKey(key) as never });
+
+test('the same key answers the first answer again and writes once', async () => {
+  const first = await post('/notes', { text: 'once' }, 'k-once');
+  expect(first.status).toBe(201);
+  const again = await post('/notes', { text: 'once' }, 'k-once');
+  expect(again.status).toBe(201);
+  expect(again.body.data).toEqual(first.body.data);
+  expect(await notesNamed('once')).toBe(1);
+  const row = await ledgerRow('k-once');
+  expect(row).toMatchObject({ fingerprint: 'fp-1' });
+  expect(JSON.parse(row!.result).v).toEqual(first.body.data);
+});
+
+test('a first attempt that committed and died unanswered is answered on retry from what it committed', async () => {
+  dieAfterCommit = true;
+  const died = await post('/notes', { text: 'crash' }, 'k-crash');
+  expect(died.status).toBe(500);
+  const row = await ledgerRow('k-crash');
+  expect(row?.steps).toHaveLength(1);
+  expect(row?.result).toBeNull();
+  const [stored] = await svc.conn.collection('notes').find({ text: 'crash' }).toArray();
+
+  const retry = await post('/notes', { text: 'crash' }, 'k-crash');
+  expect(retry.status).toBe(201);
+  // The first attempt's id and time (a Date through the record), not a second note.
+  expect(retry.body.data.id).toBe(stored!._id);
+  expect(await notesNamed('crash')).toBe(1);
+  const third = await post('/notes', { text: 'crash' }, 'k-crash');
+  expect(third.body.data).toEqual(retry.body.data);
+});
+
+test('the same key with another body is 409 idempotency_key_in_use and writes nothing', async () => {
+  await post('/notes', { text: 'first body' }, 'k-other');
+  const other = await post('/notes', { text: 'second body' }, 'k-other', 'fp-2');
+  expect(other.status).toBe(409);
+  expect(other.body.error).toMatchObject({ code: 'idempotency_key_in_use', param: 'Idempotency-Key' });
+  expect(await notesNamed('second body')).toBe(0);
+});
+
+test('a retry whose answer names an id the first attempt never committed is refused, and writes nothing', async () => {
+  dieAfterCommit = true;
+  expect((await post('/notes/badly', { text: 'phantom' }, 'k-phantom')).status).toBe(500);
+  const retry = await post('/notes/badly', { text: 'phantom' }, 'k-phantom');
+  expect(retry.status).toBe(409);
+  expect(retry.body.error.message).toMatch(/answer was lost/);
+  expect(await notesNamed('phantom')).toBe(1);
+});
+
+test('without a key nothing is recorded; a write that failed records nothing', async () => {
+  await post('/notes', { text: 'no key' }, null);
+  await post('/notes', { text: 'no key' }, null);
+  expect(await notesNamed('no key')).toBe(2);
+  const bad = await post('/notes', { text: '' }, 'k-invalid');
+  expect(bad.status).toBe(400);
+  expect(await ledgerRow('k-invalid')).toBeNull();
+});
+
+test('the record expires with the gateway’s (24 h TTL index)', async () => {
+  const indexes = await svc.conn.collection('idempotent_requests').indexes();
+  expect(indexes.find((i) => i.key.createdAt === 1)?.expireAfterSeconds).toBe(24 * 3600);
+});
+
+test('a write while the database is unreachable is 503 service_unavailable with Retry-After (retried, never kept for the key)', async () => {
+  await mongo.close();
+  const res = await fetch(`${svc.url}/teams/${TEAM}/notes`, {
+    method: 'POST',
+    headers: { 'x-internal-token': await sign(), 'content-type': 'application/json', [IDEMPOTENCY_KEY_HEADER]: forwardedIdempotencyKey('k-down'), [IDEMPOTENCY_FINGERPRINT_HEADER]: 'fp' },
+    body: JSON.stringify({ text: 'down' }),
+  });
+  expect(res.status).toBe(503);
+  expect(res.headers.get('retry-after')).toBe('1');
+  expect(((await res.json()) as any).error).toMatchObject({ code: 'service_unavailable' });
+}, 30_000);

@@ -107,7 +107,8 @@ export interface BrokerUser {
  * The user of a service, holding what its bus needs and nothing more:
  *   - configure: declare the two exchanges (assertExchange) and its own three queues;
  *   - write: publish to the events exchange (its own types only: topicWrite) and to the default
- *     exchange (retry and dead-letter copies), bind its own queues;
+ *     exchange (retry and dead-letter copies), bind its own queues; and the dead-letter exchange, which
+ *     RabbitMQ requires of a queue declared with it as `x-dead-letter-exchange`;
  *   - read: consume and read its own queues, bind them from the two exchanges (any event: topicRead).
  */
 export function brokerUser(service: string): BrokerUser {
@@ -116,7 +117,7 @@ export function brokerUser(service: string): BrokerUser {
   return {
     name: service,
     configure: anyOf([EXCHANGE, DEAD_LETTER_EXCHANGE, main, retry, dead]),
-    write: anyOf([EXCHANGE, DEFAULT_EXCHANGE, main, retry, dead]),
+    write: anyOf([EXCHANGE, DEAD_LETTER_EXCHANGE, DEFAULT_EXCHANGE, main, retry, dead]),
     read: anyOf([EXCHANGE, DEAD_LETTER_EXCHANGE, main, retry, dead]),
     topicWrite: publishes.length ? anyOf(publishes) : MATCHES_NOTHING,
     topicRead: '.*',

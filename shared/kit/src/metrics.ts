@@ -76,6 +76,14 @@ export const transactionRetries = new Counter({
   registers,
 });
 
+/** Consumer transactions that stopped retrying at their bound (their event went back to the broker). */
+export const transactionGaveUp = new Counter({
+  name: 'helpdesk_transaction_gave_up_total',
+  help: 'Consumer transactions that gave up retrying transient errors at their bound (the event is retried later from the broker), by service database.',
+  labelNames: ['service'] as const,
+  registers,
+});
+
 /** Webhook delivery attempts: `succeeded`, `retrying` (another attempt is scheduled), `failed` (no more). */
 export const webhookDeliveries = new Counter({
   name: 'helpdesk_webhook_deliveries_total',

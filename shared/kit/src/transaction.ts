@@ -1,7 +1,7 @@
 import type mongoose from 'mongoose';
 import type { BusLogger } from './bus/types';
 import { createLogger } from './logger';
-import { transactionRetries } from './metrics';
+import { transactionGaveUp, transactionRetries } from './metrics';
 
 /** The logger of each connection's transaction retries (its service's, set by startService). */
 const loggers = new WeakMap<mongoose.Connection, BusLogger>();
@@ -21,11 +21,27 @@ export function useTransactionLogger(conn: mongoose.Connection, logger: BusLogge
  * attempt number and the error that caused it, and counted in `helpdesk_transaction_retries_total`
  * labelled with the database (the service's name).
  */
-export async function inTransaction<R>(conn: mongoose.Connection, fn: (session: mongoose.ClientSession) => Promise<R>): Promise<R> {
+export async function inTransaction<R>(
+  conn: mongoose.Connection,
+  fn: (session: mongoose.ClientSession) => Promise<R>,
+  opts: {
+    /**
+     * Stop retrying once this long has passed (a consumer's unit of work: a record held by another
+     * transaction, a dead process's included, must not hold the rest of its queue; the event goes back
+     * to the broker and is retried later). Thrown as TransactionGaveUp. Default: the driver's 120 s.
+     */
+    giveUpAfterMs?: number;
+  } = {},
+): Promise<R> {
   let attempt = 0;
   let lastError: unknown = null;
+  const started = Date.now();
   return conn.transaction(async (session) => {
     attempt++;
+    if (attempt > 1 && opts.giveUpAfterMs !== undefined && Date.now() - started >= opts.giveUpAfterMs) {
+      transactionGaveUp.inc({ service: conn.name });
+      throw new TransactionGaveUp(attempt - 1, Date.now() - started, lastError);
+    }
     if (attempt > 1) {
       transactionRetries.inc({ service: conn.name });
       const logger = loggers.get(conn) ?? (fallback ??= createLogger('kit'));
@@ -40,3 +56,22 @@ export async function inTransaction<R>(conn: mongoose.Connection, fn: (session: 
     }
   });
 }
+
+/** A transaction that kept meeting transient errors past its bound (inTransaction's `giveUpAfterMs`); not retried by the driver. */
+export class TransactionGaveUp extends Error {
+  constructor(
+    readonly attempts: number,
+    readonly elapsedMs: number,
+    readonly lastError: unknown,
+  ) {
+    super(`transaction gave up after ${attempts} attempts in ${elapsedMs} ms: ${(lastError as { message?: string } | null)?.message ?? 'transient errors'}`);
+    this.name = 'TransactionGaveUp';
+  }
+}
+
+/**
+ * A consumer's unit of work retries transient errors this long, then its event goes back to the
+ * broker (retried later; the next events are applied meanwhile). Long enough for ordinary write
+ * conflicts, short against a record a dead client still locks (production: transactionLifetimeLimitSeconds 10).
+ */
+export const CONSUMER_TRANSACTION_GIVE_UP_MS = 3_000;

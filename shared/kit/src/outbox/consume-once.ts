@@ -1,7 +1,7 @@
 import type mongoose from 'mongoose';
 import type { Actor, EventEnvelope } from '@helpdesk/contracts';
 import { leanInsert } from '../lean-reads';
-import { inTransaction } from '../transaction';
+import { CONSUMER_TRANSACTION_GIVE_UP_MS, inTransaction } from '../transaction';
 import { processedModel } from './models';
 import { withOutbox, type Emit } from './with-outbox';
 
@@ -78,7 +78,7 @@ export function consumeOnce(
   event: EventEnvelope,
   fn: (session: mongoose.ClientSession) => Promise<void>,
 ): Promise<boolean> {
-  return recordOnce(conn, consumer, event, (body) => inTransaction(conn, body), fn);
+  return recordOnce(conn, consumer, event, (body) => inTransaction(conn, body, { giveUpAfterMs: CONSUMER_TRANSACTION_GIVE_UP_MS }), fn);
 }
 
 /**
@@ -93,5 +93,5 @@ export function consumeOnceEmitting(
   fn: (session: mongoose.ClientSession, emit: Emit) => Promise<void>,
 ): Promise<boolean> {
   const scope = systemEventScope(event, event.requestId);
-  return recordOnce<[Emit]>(conn, consumer, event, (body) => withOutbox(conn, scope, (session, emit) => body(session, emit)), fn);
+  return recordOnce<[Emit]>(conn, consumer, event, (body) => withOutbox(conn, scope, (session, emit) => body(session, emit), { consumer: true }), fn);
 }

@@ -104,6 +104,6 @@ export function consumeBatchesOnce<E extends EventEnvelope>(
     await withOutbox(conn, systemEventScope(events[0]!, events[0]!.requestId), async (session, emit) => {
       await recordProcessed(conn, consumer, events, session);
       await apply(events, session, (cause) => (input) => emit(input, systemEventScope(cause, cause.requestId)));
-    });
+    }, { consumer: true });
   }, opts);
 }

@@ -2,7 +2,7 @@ import type mongoose from 'mongoose';
 import { EVENT_CATALOG, parseEvent, type Actor, type EventData, type EventEnvelope, type EventType } from '@helpdesk/contracts';
 import { newId } from '../ids';
 import { leanInsert } from '../lean-reads';
-import { inTransaction } from '../transaction';
+import { CONSUMER_TRANSACTION_GIVE_UP_MS, inTransaction } from '../transaction';
 import { currentTraceHeaders } from '../telemetry/propagation';
 import { idempotentStep } from './idempotent-requests';
 import { outboxModel, type OutboxRow } from './models';
@@ -58,15 +58,19 @@ export async function withOutbox<R>(
   conn: mongoose.Connection,
   scope: EventScope,
   fn: (session: mongoose.ClientSession, emit: Emit) => Promise<R>,
+  opts: {
+    /** A consumer's unit of work: never a request's recorded step, and its retries end at CONSUMER_TRANSACTION_GIVE_UP_MS. */
+    consumer?: boolean;
+  } = {},
 ): Promise<R> {
   // In a request with an Idempotency-Key, the transaction is recorded with the key, or, on a retry
   // after a crash, answered from that record without writing again (docs/adr/0062).
-  const step = idempotentStep(conn);
+  const step = opts.consumer ? null : idempotentStep(conn);
   if (step?.replayed) return step.out as R;
   const Outbox = outboxModel(conn);
   const trace = currentTraceHeaders();
   let emitted = 0;
-  const result = await inTransaction(conn, async (session) => {
+  const unit = async (session: mongoose.ClientSession): Promise<R> => {
     const pending: EventEnvelope[] = [];
     const emit: Emit = (e, own = scope) => {
       const envelope = {
@@ -96,7 +100,8 @@ export async function withOutbox<R>(
     if (step) await step.record(session, out);
     emitted = pending.length;
     return out;
-  });
+  };
+  const result = await inTransaction(conn, unit, opts.consumer ? { giveUpAfterMs: CONSUMER_TRANSACTION_GIVE_UP_MS } : {});
   step?.committed();
   if (emitted) for (const kick of relayKicks.get(conn) ?? []) kick();
   return result;

@@ -1,6 +1,6 @@
 import mongoose from 'mongoose';
-import { inTransaction, metricsText, transactionRetries, useTransactionLogger, withOutbox } from '../../src';
-import { TEAM, ticket } from '../bus/fixtures';
+import { consumeBatchesOnce, CONSUMER_TRANSACTION_GIVE_UP_MS, inTransaction, metricsText, TransactionGaveUp, transactionGaveUp, transactionRetries, useTransactionLogger, withOutbox } from '../../src';
+import { envelope, TEAM, ticket } from '../bus/fixtures';
 import { describeDb, startMongo, type TestMongo } from './mongo';
 
 const counterSchema = new mongoose.Schema({ _id: String, n: Number }, { versionKey: false });
@@ -69,4 +69,34 @@ describeDb('inTransaction: transient errors retried with backoff, logged and cou
     expect(warnings.length).toBe(retries);
     expect(warnings.at(-1)?.fields).toMatchObject({ code: 'WriteConflict', attempt: retries + 1 });
   });
+
+  it('a consumer batch with one record a dead client still locks: the others are applied at once, that event goes back to the broker', async () => {
+    const { logger } = recordingLogger();
+    useTransactionLogger(conn, logger);
+    await counters(conn).create([{ _id: 'held', n: 0 }, { _id: 'free-1', n: 0 }, { _id: 'free-2', n: 0 }]);
+    const gaveUpBefore = (await transactionGaveUp.get()).values.find((v) => v.labels.service === conn.name)?.value ?? 0;
+    // A client that died mid-transaction: its write on `held` stays until the server aborts it.
+    const dead = await conn.startSession();
+    dead.startTransaction();
+    await counters(conn).updateOne({ _id: 'held' }, { $inc: { n: 100 } }, { session: dead });
+    const batches = consumeBatchesOnce(conn, 'counter-consumer', async (events, session) => {
+      for (const e of events) await counters(conn).updateOne({ _id: (e.data as { counter: string }).counter }, { $inc: { n: 1 } }, { session });
+    });
+    const [held, free1, free2] = ['held', 'free-1', 'free-2'].map((counter) => envelope('ticket.created', { ticket: ticket(), counter }));
+    const t0 = Date.now();
+    const outcomes = await Promise.allSettled([held, free1, free2].map((e) => batches.submit(e!)));
+    const elapsed = Date.now() - t0;
+    // Bounded: the batch's give-up, then each event alone (the held one gives up once more), not the driver's 120 s.
+    expect(elapsed).toBeLessThan(4 * CONSUMER_TRANSACTION_GIVE_UP_MS);
+    expect(outcomes.map((o) => o.status)).toEqual(['rejected', 'fulfilled', 'fulfilled']);
+    expect((outcomes[0] as PromiseRejectedResult).reason).toBeInstanceOf(TransactionGaveUp);
+    expect((await counters(conn).findById('free-1').lean<{ n: number }>())?.n).toBe(1);
+    expect((await counters(conn).findById('free-2').lean<{ n: number }>())?.n).toBe(1);
+    expect((await transactionGaveUp.get()).values.find((v) => v.labels.service === conn.name)?.value).toBeGreaterThan(gaveUpBefore);
+    // The lock goes (the server aborts the dead client's transaction); the broker's redelivery applies it once.
+    await dead.abortTransaction();
+    await dead.endSession();
+    await batches.submit(held!);
+    expect((await counters(conn).findById('held').lean<{ n: number }>())?.n).toBe(1);
+  }, 30_000);
 });

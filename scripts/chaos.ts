@@ -19,15 +19,15 @@
  * It prints the figures and exits 0 whatever they are (a measurement; the tests assert behaviour),
  * 2 when the platform could not be started. It stops everything it started, by process group.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type IncomingMessage } from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import amqp from 'amqplib';
 import { SERVICES } from '../deploy/registry';
+import { deleteAmqpNames, runProcesses, type RunningProcesses } from '../deploy/local/src/run-processes';
 
 const { values: args } = parseArgs({
   options: { duration: { type: 'string', default: '120' }, rate: { type: 'string', default: '10' }, 'kill-every': { type: 'string', default: '12' } },
@@ -37,13 +37,7 @@ const RATE = Math.min(50, Number(args.rate));
 const KILL_EVERY_S = Math.max(5, Number(args['kill-every']));
 const AMQP_URL = process.env.AMQP_URL || 'amqp://guest:guest@127.0.0.1:5672';
 const REDIS_URL = process.env.REDIS_URL || 'redis://127.0.0.1:6379';
-const ROOT = path.resolve(__dirname, '..');
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-interface ProcessesFile {
-  mongodb: { pid: number } | null;
-  processes: Array<{ name: string; replica: number; pid: number; url: string }>;
-}
 
 async function main(): Promise<void> {
   const tag = `chaos${randomBytes(3).toString('hex')}`;
@@ -68,11 +62,16 @@ async function main(): Promise<void> {
   await new Promise<void>((r) => receiver.listen(0, '127.0.0.1', r));
   const receiverUrl = `http://127.0.0.1:${(receiver.address() as { port: number }).port}/hook`;
 
-  const launcher: ChildProcess = spawn(process.execPath, ['--require', 'tsx/cjs', 'deploy/local/src/processes.ts'], {
-    cwd: ROOT,
-    detached: true,
-    stdio: ['ignore', 'pipe', 'pipe'],
-    env: {
+  const amqpNames = { exchange: `${tag}.events`, queuePrefix: tag };
+  let launcher: RunningProcesses | null = null;
+  const stopAll = async () => {
+    await launcher?.stop(40_000); // SIGTERM, then SIGKILL to its process group after 40 s
+    receiver.close();
+    await deleteAmqpNames(AMQP_URL, amqpNames).catch(() => undefined);
+    rmSync(dataDir, { recursive: true, force: true });
+  };
+  try {
+    launcher = await runProcesses({
       ...process.env,
       DATA_DIR: dataDir,
       PORT: '0',
@@ -81,40 +80,15 @@ async function main(): Promise<void> {
       INBOUND_HTTP_PORT: '0',
       AMQP_URL,
       REDIS_URL,
-      AMQP_EXCHANGE: `${tag}.events`,
-      AMQP_QUEUE_PREFIX: tag,
+      AMQP_EXCHANGE: amqpNames.exchange,
+      AMQP_QUEUE_PREFIX: amqpNames.queuePrefix,
       REDIS_KEY_PREFIX: `${tag}:`,
       WEBHOOKS_ALLOW_LOOPBACK: 'true',
       RATE_LIMIT_SECRET_PER_MINUTE: '1000000',
       LOG_LEVEL: 'error',
-    },
-  });
-  let out = '';
-  launcher.stdout!.on('data', (d) => (out += d));
-  launcher.stderr!.on('data', (d) => (out += d));
-  const stopAll = async () => {
-    if (launcher.exitCode === null) {
-      launcher.kill('SIGTERM');
-      await Promise.race([new Promise((r) => launcher.once('exit', r)), sleep(40_000)]);
-    }
-    try {
-      process.kill(-launcher.pid!, 'SIGKILL');
-    } catch {
-      /* the group is gone */
-    }
-    receiver.close();
-    await deleteQueues(tag).catch(() => undefined);
-    rmSync(dataDir, { recursive: true, force: true });
-  };
-  try {
-    const deadline = Date.now() + 180_000;
-    while (!/Ready: (\S+)/.test(out)) {
-      if (launcher.exitCode !== null || Date.now() > deadline) throw new Error(`start:processes did not start:\n${out.slice(-3000)}`);
-      await sleep(200);
-    }
-    const baseUrl = /Ready: (\S+)/.exec(out)![1]!;
-    const creds = JSON.parse(readFileSync(path.join(dataDir, 'credentials.json'), 'utf8')) as { teamId: string; keys: Record<string, string> };
-    const files = () => JSON.parse(readFileSync(path.join(dataDir, 'processes.json'), 'utf8')) as ProcessesFile;
+    });
+    const { baseUrl, credentials: creds } = launcher;
+    const files = launcher.processes;
     const team = `${baseUrl}/teams/${creds.teamId}`;
     const call = (method: string, url: string, body?: unknown, key?: string) =>
       fetch(url, {
@@ -124,15 +98,19 @@ async function main(): Promise<void> {
         signal: AbortSignal.timeout(15_000),
       });
     /** A create retried with its key until a 201 or `until`; the ticket id, or null. */
+    /** Each key's last answer that was not a 201 (a status, or the fetch error's name): why keys never succeeded. */
+    const lastFailure = new Map<string, string>();
     const createWithRetries = async (key: string, body: unknown, until: () => number): Promise<string | null> => {
       for (let attempt = 0; Date.now() < until(); attempt++) {
         try {
           const res = await call('POST', `${team}/tickets`, body, key);
           if (res.status === 201) return ((await res.json()) as { data: { id: string } }).data.id;
-          await res.text();
+          const text = await res.text();
+          lastFailure.set(key, `${res.status} ${/"code":"(\w+)"/.exec(text)?.[1] ?? ''}`.trim());
           if (res.status < 500 && res.status !== 409 && res.status !== 429) return null; // a client error: retrying cannot help
-        } catch {
+        } catch (err) {
           /* connection refused or reset, timeout: retry */
+          lastFailure.set(key, (err as Error).name);
         }
         await sleep(Math.min(2000, 200 * 2 ** attempt) * (0.5 + Math.random()));
       }
@@ -169,7 +147,7 @@ async function main(): Promise<void> {
       await sleep(KILL_EVERY_S * 1000);
       const name = victims[k % victims.length]!;
       const before = files();
-      const pid = name === 'mongodb' ? before.mongodb!.pid : before.processes.find((p) => p.name === name)!.pid;
+      const pid = name === 'mongodb' ? before.mongodb!.pid : before.processes.find((p) => p.name === name)!.pid!;
       const killedAt = Date.now();
       process.kill(pid, 'SIGKILL');
       const now = () => (name === 'mongodb' ? files().mongodb!.pid : files().processes.find((p) => p.name === name)!.pid);
@@ -207,6 +185,8 @@ async function main(): Promise<void> {
     const lost = succeeded.filter((id) => !ids.has(id)).length;
     const duplicated = [...results.keys()].filter((key) => (byTitle.get(key) ?? 0) > 1).length;
     const neverSucceeded = [...results.values()].filter((v) => v === null).length;
+    const whyNever = new Map<string, number>();
+    for (const [key, id] of results) if (id === null) whyNever.set(lastFailure.get(key) ?? 'no attempt in time', (whyNever.get(lastFailure.get(key) ?? 'no attempt in time') ?? 0) + 1);
     let countsWrong = 0;
     for (const c of customers) {
       const res = await call('GET', `${team}/customers/${c}`);
@@ -226,7 +206,7 @@ async function main(): Promise<void> {
         `keys: ${results.size}, tickets: ${tickets.length} (${recoveries.length} probes among them)`,
         `lost: ${lost}`,
         `duplicated: ${duplicated}`,
-        `keys that never succeeded: ${neverSucceeded}`,
+        `keys that never succeeded: ${neverSucceeded}${whyNever.size ? ` (last answers: ${[...whyNever].map(([why, n]) => `${why} ×${n}`).join(', ')})` : ''}`,
         `customers whose ticketCount is wrong: ${countsWrong} of ${customers.length}`,
         `tickets without a ticket.created delivery: ${ticketsWithoutDelivery}; events delivered more than once: ${duplicateDeliveries}`,
         `audit chain valid: ${audit.data?.valid ?? 'unknown'}`,
@@ -250,18 +230,6 @@ async function deadLetterCount(tag: string): Promise<number> {
       await ch.close().catch(() => undefined);
     }
     return total;
-  } finally {
-    await conn.close();
-  }
-}
-
-async function deleteQueues(tag: string): Promise<void> {
-  const conn = await amqp.connect(AMQP_URL);
-  try {
-    const ch = await conn.createChannel();
-    for (const s of SERVICES) for (const suffix of ['', '.retry', '.dead']) await ch.deleteQueue(`${tag}.${s.name}${suffix}`);
-    await ch.deleteExchange(`${tag}.events`);
-    await ch.deleteExchange(`${tag}.events.dlx`);
   } finally {
     await conn.close();
   }

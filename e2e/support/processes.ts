@@ -6,18 +6,12 @@
  * publish on or observe. Suites that reach into a service's internals (`platform.ticketing.rules`…)
  * run in the one-process shape only.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { createBus, createLogger, InternalTokens, type EventBus } from '@helpdesk/kit';
 import { createGatewayAdmin, workspaceLink } from '@helpdesk/gateway';
-import { SERVICES as REGISTRY_SERVICES, type Platform, type PlatformOptions } from '@helpdesk/local';
-import { deleteAmqpNames } from './amqp-names';
+import { deleteAmqpNames, runProcesses, SERVICES as REGISTRY_SERVICES, type Platform, type PlatformOptions } from '@helpdesk/local';
 import { metricFromText, type TestPlatform, type withTeams as WithTeams } from './platform';
 
-const ROOT = path.resolve(__dirname, '../..');
 const SERVICES = REGISTRY_SERVICES.map((s) => s.name);
 
 /** PlatformOptions a processes run can honour, as the variables its processes read. */
@@ -35,58 +29,30 @@ function optionsAsEnv(o: Partial<PlatformOptions>): Record<string, string> {
   return env;
 }
 
-/** Starts the launcher in its own process group and resolves with its base URL once it printed Ready. */
-function launch(env: NodeJS.ProcessEnv): Promise<{ child: ChildProcess; baseUrl: string }> {
-  const child = spawn(process.execPath, ['--require', 'tsx/cjs', 'deploy/local/src/processes.ts'], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
-  let out = '';
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => {
-      process.kill(-child.pid!, 'SIGKILL');
-      reject(new Error(`start:processes not ready within 180 s:\n${out.slice(-4000)}`));
-    }, 180_000);
-    const onData = (d: Buffer) => {
-      out += d.toString();
-      const m = /Ready: (\S+)/.exec(out);
-      if (m) {
-        clearTimeout(timer);
-        child.stdout!.off('data', onData);
-        child.stdout!.resume();
-        resolve({ child, baseUrl: m[1]! });
-      }
-    };
-    child.stdout!.on('data', onData);
-    child.stderr!.on('data', (d: Buffer) => (out += d.toString()));
-    child.once('exit', (code) => {
-      clearTimeout(timer);
-      reject(new Error(`start:processes exited (${code}) before Ready:\n${out.slice(-4000)}`));
-    });
-  });
-}
-
 export async function startProcessesPlatform(overrides: Partial<PlatformOptions>, withTeams: typeof WithTeams): Promise<TestPlatform> {
   const amqpUrl = process.env.AMQP_URL;
   const redisUrl = process.env.REDIS_URL;
   if (!amqpUrl || !redisUrl) throw new Error('HELPDESK_PLATFORM=processes needs AMQP_URL and REDIS_URL');
-  const run = `p${randomBytes(5).toString('hex')}`;
-  const amqpNames = { exchange: `helpdesk.events.${run}`, queuePrefix: `helpdesk.${run}` };
-  const dataDir = mkdtempSync(path.join(tmpdir(), 'helpdesk-e2e-processes-'));
+  const tag = `p${randomBytes(5).toString('hex')}`;
+  const amqpNames = { exchange: `helpdesk.events.${tag}`, queuePrefix: `helpdesk.${tag}` };
   const secret = randomBytes(32).toString('hex');
-  const { child, baseUrl } = await launch({
+  // DATA_DIR blank: a temporary data folder of its own, removed by run.stop().
+  const run = await runProcesses({
     ...process.env,
     ...optionsAsEnv(overrides),
-    DATA_DIR: dataDir,
+    DATA_DIR: '',
     PORT: '0',
     EMBEDDED_MONGO_PORT: '0',
     INBOUND_SMTP_PORT: '0',
     INBOUND_HTTP_PORT: '0',
     AMQP_EXCHANGE: amqpNames.exchange,
     AMQP_QUEUE_PREFIX: amqpNames.queuePrefix,
-    REDIS_KEY_PREFIX: `hd:${run}:`,
+    REDIS_KEY_PREFIX: `hd:${tag}:`,
     INTERNAL_TOKEN_SECRET: secret,
     LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
   });
-  const credentials = JSON.parse(readFileSync(path.join(dataDir, 'credentials.json'), 'utf8'));
-  const processes: Array<{ name: string; url: string; metricsUrl: string }> = JSON.parse(readFileSync(path.join(dataDir, 'processes.json'), 'utf8')).processes;
+  const { baseUrl, credentials } = run;
+  const processes = run.processes().processes;
   const workspaceUrl = processes.find((p) => p.name === 'workspace')!.url;
   const gatewayDb = new URL(credentials.mongoUrl);
   gatewayDb.pathname = '/gateway';
@@ -98,18 +64,8 @@ export async function startProcessesPlatform(overrides: Partial<PlatformOptions>
   const stop = async () => {
     await Promise.all(Object.values(buses).map((b) => b.close()));
     await admin.close();
-    if (child.exitCode === null) {
-      const exited = new Promise((resolve) => child.once('exit', resolve));
-      child.kill('SIGTERM');
-      await Promise.race([exited, new Promise((r) => setTimeout(r, 30_000))]);
-      try {
-        process.kill(-child.pid!, 'SIGKILL'); // anything its group still holds after 30 s
-      } catch {
-        /* all gone */
-      }
-    }
+    await run.stop();
     await deleteAmqpNames(amqpUrl, amqpNames, [...SERVICES, ...observers]);
-    rmSync(dataDir, { recursive: true, force: true });
   };
   // Summed over the process's replicas, as a dashboard sums them.
   const metric = async (name: string, metricName: string) => {

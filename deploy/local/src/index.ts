@@ -2,3 +2,4 @@ export * from './platform';
 export * from './config';
 export * from './credentials';
 export * from '../../registry';
+export * from './run-processes';

@@ -71,6 +71,12 @@ async function freePort(host = '127.0.0.1'): Promise<number> {
   }
 }
 
+/**
+ * How long to wait before restarting a process that died after `restarts` earlier restarts, as a
+ * container's restart policy would: 1 s, doubling, at most 30 s.
+ */
+const restartDelay = (restarts: number): number => Math.min(30_000, 1000 * 2 ** Math.min(restarts, 5));
+
 const log = (msg: string, fields: Record<string, unknown> = {}) =>
   process.stderr.write(JSON.stringify({ level: 30, time: Date.now(), service: 'start:processes', ...fields, msg }) + '\n');
 
@@ -175,7 +181,7 @@ async function main(): Promise<void> {
     const superviseMongo = (proc: ChildProcess, restarts: number) =>
       void exited(proc).then(async (code) => {
         if (stopping || mongo !== proc) return;
-        const delay = Math.min(30_000, 1000 * 2 ** Math.min(restarts, 5));
+        const delay = restartDelay(restarts);
         log('the embedded MongoDB server exited; restarting', { process: 'mongodb', code, signal: proc.signalCode, delayMs: delay });
         await new Promise((r) => setTimeout(r, delay));
         if (stopping) return;
@@ -235,8 +241,7 @@ async function main(): Promise<void> {
       const proc = c.proc;
       void exited(proc).then((code) => {
         if (stopping || c.proc !== proc) return;
-        // Restart with backoff, as a container's restart policy would (1 s, doubling, at most 30 s).
-        const delay = Math.min(30_000, 1000 * 2 ** Math.min(c.restarts, 5));
+        const delay = restartDelay(c.restarts);
         c.restarts++;
         log(`${c.entry.name} exited; restarting`, { process: c.entry.name, replica: c.replica, code, signal: proc.signalCode, delayMs: delay });
         setTimeout(() => {

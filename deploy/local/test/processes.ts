@@ -3,22 +3,16 @@
  * and watch its process tree. Every wait is bounded; cleanup only touches what the test started: the
  * process groups of the children it spawned detached (each group's id is that child's pid).
  */
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import * as net from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { startUntilReady as startReady, type StartedProcess } from '../src/run-processes';
 
 export const root = path.resolve(__dirname, '../../..');
 
-export interface Started {
-  child: ChildProcess;
-  pid: number;
-  baseUrl: string;
-  output: () => string;
-  /** Resolves with the child's exit code and signal (already settled if it has exited). */
-  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
-}
+export type Started = StartedProcess;
 
 const groups = new Set<number>();
 const dirs = new Set<string>();
@@ -35,37 +29,15 @@ export function localEnv(dataDir: string, extra: Record<string, string> = {}): N
   return { ...process.env, PORT: '0', INBOUND_SMTP_PORT: '0', INBOUND_HTTP_PORT: '0', DATA_DIR: dataDir, EMBEDDED_MONGO_PORT: '0', LOG_LEVEL: 'warn', AMQP_URL: '', REDIS_URL: '', MONGO_URL: '', ...extra };
 }
 
-/** Spawns `command args` in its own process group and resolves once it printed `Ready: <url>`. */
-export function startUntilReady(command: string, args: string[], env: NodeJS.ProcessEnv, timeoutMs = 60_000): Promise<Started> {
-  const child = spawn(command, args, { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
-  if (child.pid) groups.add(child.pid);
-  let out = '';
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => {
-    child.once('exit', (code, signal) => resolve({ code, signal }));
-  });
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`not ready within ${timeoutMs} ms:\n${out}`)), timeoutMs);
-    let ready = false;
-    const onData = (chunk: Buffer) => {
-      out += chunk.toString();
-      const m = out.match(/Ready: (\S+)/);
-      if (m && !ready) {
-        ready = true;
-        clearTimeout(timer);
-        resolve({ child, pid: child.pid!, baseUrl: m[1], output: () => out, exited });
-      }
-    };
-    child.stdout!.on('data', onData);
-    child.stderr!.on('data', onData);
-    child.once('error', (e) => {
-      clearTimeout(timer);
-      reject(e);
-    });
-    void exited.then(({ code, signal }) => {
-      clearTimeout(timer);
-      if (!ready) reject(new Error(`exited (${code ?? signal}) before Ready:\n${out}`));
-    });
-  });
+/** Whatever a test started with @helpdesk/local's helpers: its process group is killed at cleanup. */
+export function track<T extends { pid: number }>(started: T): T {
+  groups.add(started.pid);
+  return started;
+}
+
+/** Spawns `command args` in its own process group (@helpdesk/local's startUntilReady) and resolves once it printed `Ready: <url>`. */
+export async function startUntilReady(command: string, args: string[], env: NodeJS.ProcessEnv, timeoutMs = 60_000): Promise<Started> {
+  return track(await startReady(command, args, { env, timeoutMs }));
 }
 
 /** `npm start` from the repository root, as the README says. */

@@ -6,14 +6,12 @@
 // keys; every wait is bounded, and cleanup kills only the process groups this file started.
 import { execFileSync, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
-import amqp from 'amqplib';
 import { EventSource } from 'eventsource';
 import { PERMISSIONS } from '@helpdesk/contracts';
 import { InternalTokens } from '@helpdesk/kit';
-import { PROCESSES, SERVICES } from '../../registry';
-import { cleanup, isRunning, root, startUntilReady, tempDir, waitFor, type Started } from './processes';
+import { PROCESSES } from '../../registry';
+import { deleteAmqpNames, runProcesses, type ProcessInfo, type RunningProcesses } from '../src/run-processes';
+import { cleanup, isRunning, root, tempDir, track, waitFor } from './processes';
 
 const AMQP_URL = process.env.AMQP_URL;
 const REDIS_URL = process.env.REDIS_URL;
@@ -21,30 +19,11 @@ const describeInfra = AMQP_URL && REDIS_URL ? describe : describe.skip;
 const SECRET = randomBytes(24).toString('hex');
 const LAUNCHER = [process.execPath, ['--require', 'tsx/cjs', 'deploy/local/src/processes.ts']] as const;
 
-interface ProcessInfo {
-  name: string;
-  replica: number;
-  pid: number;
-  url: string;
-  metricsUrl: string;
-  restarts: number;
-}
-
 /** The broker names of this file's runs, removed from the shared RabbitMQ at the end. */
 const tags: string[] = [];
 afterAll(async () => {
-  if (!AMQP_URL || !tags.length) return;
-  const conn = await amqp.connect(AMQP_URL);
-  try {
-    const ch = await conn.createChannel();
-    for (const tag of tags) {
-      for (const s of SERVICES) for (const suffix of ['', '.retry', '.dead']) await ch.deleteQueue(`${tag}.${s.name}${suffix}`);
-      await ch.deleteExchange(`${tag}.events`);
-      await ch.deleteExchange(`${tag}.events.dlx`);
-    }
-  } finally {
-    await conn.close();
-  }
+  if (!AMQP_URL) return;
+  for (const tag of tags) await deleteAmqpNames(AMQP_URL, { exchange: `${tag}.events`, queuePrefix: tag });
 });
 
 /** A run's environment: its own data folder, any free ports, its own broker names and Redis keys. */
@@ -105,19 +84,20 @@ test('refuses to start without RabbitMQ and Redis, naming both variables', async
 });
 
 describeInfra('npm run start:processes on RabbitMQ and Redis', () => {
-  let run: Started;
-  let dataDir: string;
-  let creds: { teamId: string; ownerMemberId: string; keys: Record<string, string> };
-  const processes = (): ProcessInfo[] => JSON.parse(readFileSync(path.join(dataDir, 'processes.json'), 'utf8')).processes;
+  let run: RunningProcesses;
+  let creds: RunningProcesses['credentials'];
+  const processes = (): Array<ProcessInfo & { pid: number }> => run.processes().processes as Array<ProcessInfo & { pid: number }>;
   const api = (method: string, p: string, body?: unknown) =>
     fetch(`${run.baseUrl}${p}`, { method, headers: { authorization: `Bearer ${creds.keys.sk_test}`, 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
 
   beforeAll(async () => {
-    dataDir = tempDir('helpdesk-sp-');
-    run = await startUntilReady(LAUNCHER[0], [...LAUNCHER[1]], runEnv(dataDir), 180_000);
-    creds = JSON.parse(readFileSync(path.join(dataDir, 'credentials.json'), 'utf8'));
+    run = track(await runProcesses(runEnv(tempDir('helpdesk-sp-')), { timeoutMs: 180_000 }));
+    creds = run.credentials;
   }, 200_000);
-  afterAll(() => cleanup());
+  afterAll(async () => {
+    await run?.stop();
+    await cleanup();
+  }, 60_000);
 
   it('runs every process of the registry (two notifications replicas), each ready, and writes credentials.json that work', async () => {
     const expected = PROCESSES.flatMap((p) => Array.from({ length: p.localProcesses }, (_, i) => `${p.name}#${i + 1}`)).sort();
@@ -142,7 +122,7 @@ describeInfra('npm run start:processes on RabbitMQ and Redis', () => {
   it('a stream on each notifications replica receives every event; a reconnection to the other replica with Last-Event-ID gets what it missed', async () => {
     const [one, two] = processes().filter((p) => p.name === 'notifications');
     const tokens = new InternalTokens(SECRET);
-    const token = () => tokens.mint({ teamId: creds.teamId, mode: 'test', keyId: 'key_test', keyType: 'secret', memberId: creds.ownerMemberId, permissions: [...PERMISSIONS] }, `req_${randomBytes(6).toString('hex')}`);
+    const token = () => tokens.mint({ teamId: creds.teamId, mode: 'test', keyId: 'key_test', keyType: 'secret', memberId: creds.ownerMemberId!, permissions: [...PERMISSIONS] }, `req_${randomBytes(6).toString('hex')}`);
     const open = (replica: ProcessInfo, lastEventId?: string) => {
       const frames: { id: string; ticketId: string }[] = [];
       const es = new EventSource(`${replica.url}/teams/${creds.teamId}/events/stream`, {
@@ -232,7 +212,7 @@ describeInfra('npm run start:processes on RabbitMQ and Redis', () => {
   }, 120_000);
 
   it('a killed database server is started again from its journal on its own port, and the services reconnect to it', async () => {
-    const file = () => JSON.parse(readFileSync(path.join(dataDir, 'processes.json'), 'utf8')) as { mongodb: { pid: number } };
+    const file = () => run.processes() as { mongodb: { pid: number } };
     const before = await api('POST', `/teams/${creds.teamId}/tickets`, { title: 'before the database restart' });
     expect(before.status).toBe(201);
     const ticketId = ((await before.json()) as { data: { id: string } }).data.id;
@@ -245,7 +225,7 @@ describeInfra('npm run start:processes on RabbitMQ and Redis', () => {
   }, 120_000);
 
   it('SIGTERM stops every process it started and exits 0', async () => {
-    const pids = [...processes().map((p) => p.pid), JSON.parse(readFileSync(path.join(dataDir, 'processes.json'), 'utf8')).mongodb.pid as number];
+    const pids = [...processes().map((p) => p.pid), run.processes().mongodb!.pid];
     process.kill(run.pid, 'SIGTERM');
     expect(await run.exited).toEqual({ code: 0, signal: null });
     for (const pid of pids) expect(isRunning(pid)).toBe(false);

@@ -1,25 +1,49 @@
 /**
- * The two shapes the gateway benchmark runs the platform in:
- * - one process, exactly as `npm start` starts it (embedded MongoDB in-process, in-process bus and stores);
- * - production: the embedded MongoDB server, each service and the gateway as separate processes,
- *   reaching MongoDB over TCP, each other over HTTP, RabbitMQ and Redis on loopback (names and key
- *   prefix of this run only, so nothing collides with other users of the broker).
+ * The two shapes the benchmarks run the platform in:
+ * - one process, exactly as `npm start` starts it (embedded MongoDB in-process, in-process bus and
+ *   stores), with its metrics on a port of their own;
+ * - processes: `npm run start:processes` itself (@helpdesk/local's runProcesses): the embedded MongoDB
+ *   server, each service and the gateway as separate processes, reaching MongoDB over TCP, each other
+ *   over HTTP, RabbitMQ and Redis on loopback (names and key prefix of this run only, so nothing
+ *   collides with other users of the broker). RabbitMQ is reached through a counting proxy
+ *   (bench/amqp-counter.ts) that reads what is published and delivered.
+ *
+ * `BENCH_ROOT=<another checkout>` runs that tree's platform (a "before"); for the processes shape it
+ * needs its `npm run start:processes`.
  */
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import type { ChildProcess } from 'node:child_process';
-import { createGatewayAdmin } from '@helpdesk/gateway';
-import { start, stop } from './processes';
+import { deleteAmqpNames, runProcesses } from '@helpdesk/local';
+import { startAmqpCounter, type AmqpCounts } from './amqp-counter';
+import { freePort, start, stop } from './processes';
+
+/** Where the platform's code is run from: this tree, or BENCH_ROOT. */
+const ROOT = process.env.BENCH_ROOT ? path.resolve(process.env.BENCH_ROOT) : path.resolve(__dirname, '..');
+
+/** One OS process of a shape, by what it runs (`gateway`, `ticketing`, `notifications#2`, `mongodb`, …). */
+export interface ShapeProcess {
+  name: string;
+  pid: number;
+  /** Not part of the platform as deployed (the local launcher and npm): shown, never added in. */
+  tooling?: boolean;
+}
 
 export interface RunningShape {
+  shape: 'one' | 'processes';
   /** `http://…/api/v1` */
   baseUrl: string;
   teamId: string;
   /** A secret test key. */
   secretKey: string;
-  /** The platform's processes (their CPU time is read per row). */
-  pids: number[];
+  /** Its processes now (a restarted one has a new pid). */
+  processes(): ShapeProcess[];
+  /** The platform's MongoDB (the embedded server over TCP, in both shapes). */
+  mongoUrl: string;
+  /** Every process's Prometheus endpoint. */
+  metricsUrls(): string[];
+  /** What was published to and delivered by RabbitMQ so far (processes shape only). */
+  amqpCounts?: () => AmqpCounts;
   stop(): Promise<void>;
 }
 
@@ -33,20 +57,24 @@ const INBOUND_ANY_PORT = { INBOUND_SMTP_PORT: '0', INBOUND_HTTP_PORT: '0' };
 /** `--cpu-prof` for a process named `name`, writing into `dir`. */
 const profArgs = (dir: string | undefined, name: string) => (dir ? ['--cpu-prof', `--cpu-prof-dir=${path.join(dir, name)}`] : []);
 
-export async function startOneProcess(cpuProfDir?: string): Promise<RunningShape> {
+export async function startOneProcess(opts: { cpuProfDir?: string; env?: Record<string, string> } = {}): Promise<RunningShape> {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'helpdesk-bench-'));
+  const metricsPort = await freePort();
   const platform = await start(
     'deploy/local/src/main.ts',
-    { ...NO_INFRA, ...RAISED_LIMITS, ...INBOUND_ANY_PORT, PORT: '0', DATA_DIR: dataDir, EMBEDDED_MONGO_PORT: '0', LOG_LEVEL: 'warn' },
+    { ...NO_INFRA, ...RAISED_LIMITS, ...INBOUND_ANY_PORT, PORT: '0', DATA_DIR: dataDir, EMBEDDED_MONGO_PORT: '0', METRICS_PORT: String(metricsPort), LOG_LEVEL: 'warn', ...opts.env },
     /Ready: (\S+)/,
-    profArgs(cpuProfDir, 'platform'),
+    profArgs(opts.cpuProfDir, 'platform'),
   );
   const creds = JSON.parse(readFileSync(path.join(dataDir, 'credentials.json'), 'utf8'));
   return {
-    baseUrl: platform.match[1],
+    shape: 'one',
+    baseUrl: platform.match[1]!,
     teamId: creds.teamId,
     secretKey: creds.keys.sk_test,
-    pids: [platform.child.pid!],
+    processes: () => [{ name: 'platform (all in one)', pid: platform.child.pid! }],
+    mongoUrl: creds.mongoUrl,
+    metricsUrls: () => [`http://127.0.0.1:${metricsPort}/metrics`],
     async stop() {
       await stop(platform.child);
       rmSync(dataDir, { recursive: true, force: true });
@@ -54,67 +82,85 @@ export async function startOneProcess(cpuProfDir?: string): Promise<RunningShape
   };
 }
 
-export async function startMultiProcess(infra: { amqpUrl: string; redisUrl: string }, cpuProfDir?: string): Promise<RunningShape> {
-  const children: ChildProcess[] = [];
-  const dataDir = mkdtempSync(path.join(tmpdir(), 'helpdesk-bench-'));
-  const stopAll = async () => {
-    for (const c of children.reverse()) await stop(c);
-    rmSync(dataDir, { recursive: true, force: true });
-  };
-  const run = `bench${process.pid}`;
+/** The pids of `pid`'s children (Linux: /proc/<pid>/task/*\/children). */
+function childrenOf(pid: number): number[] {
   try {
-    const mongo = await start('shared/mongo-embedded/src/cli.ts', {}, /^(mongodb:\/\/\S+)/m, profArgs(cpuProfDir, 'mongo'), ['--port', '0', '--quiet']);
-    children.push(mongo.child);
-    const mongoUrl = mongo.match[1];
-    const common = {
-      ...NO_INFRA,
-      MONGO_URL: mongoUrl,
-      AMQP_URL: infra.amqpUrl,
-      AMQP_EXCHANGE: `${run}.events`,
-      AMQP_QUEUE_PREFIX: run,
-      INTERNAL_TOKEN_SECRET: SECRET,
-      LOG_LEVEL: 'info',
-      PORT: '0',
-      // Each process serves metrics on a port of its own (the default 9464 would collide).
-      METRICS_PORT: '0',
-    };
-    const listening = /"url":"http:\/\/[^:"]+:(\d+)/;
-    const service = async (name: string, env: Record<string, string> = {}) => {
-      const s = await start(`services/${name}/src/main.ts`, { ...common, ...env }, listening, profArgs(cpuProfDir, name));
-      children.push(s.child);
-      return `http://127.0.0.1:${s.match[1]}`;
-    };
-    // Every service of the manifest, each its own process (the ones others call first): the gateway
-    // refuses to start without a URL for each, and ticket.created feeds the projections of several.
-    const [customers, knowledge, workspace, webhooks, game] = await Promise.all(['customers', 'knowledge', 'workspace', 'webhooks', 'game'].map((n) => service(n)));
-    const [ticketing, community, notifications] = await Promise.all([
-      service('ticketing', { CUSTOMERS_URL: customers, ...INBOUND_ANY_PORT }),
-      service('community', { CUSTOMERS_URL: customers }),
-      service('notifications', { WORKSPACE_URL: workspace, DATA_DIR: dataDir }),
-    ]);
-    const dataops = await service('dataops', { TICKETING_URL: ticketing, CUSTOMERS_URL: customers, KNOWLEDGE_URL: knowledge, COMMUNITY_URL: community, WORKSPACE_URL: workspace });
-    const urls = { ticketing, customers, webhooks, knowledge, workspace, game, community, notifications, dataops };
-    const gateway = await start(
-      'gateway/src/main.ts',
+    return readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').split(/\s+/).filter(Boolean).map(Number);
+  } catch {
+    return [];
+  }
+}
+
+export async function startProcesses(
+  infra: { amqpUrl: string; redisUrl: string },
+  opts: { cpuProfDir?: string; env?: Record<string, string>; logLevel?: string } = {},
+): Promise<RunningShape> {
+  const tag = `bench${process.pid}x${Date.now().toString(36)}`;
+  const amqpNames = { exchange: `${tag}.events`, queuePrefix: tag };
+  const counter = await startAmqpCounter(infra.amqpUrl);
+  const cleanup = async () => {
+    await counter.close();
+    await deleteAmqpNames(infra.amqpUrl, amqpNames).catch((err: Error) => console.error(`could not remove the run's queues (${tag}.*): ${err.message}`));
+  };
+  let run;
+  try {
+    run = await runProcesses(
       {
-        ...common,
+        PATH: process.env.PATH,
+        HOME: process.env.HOME,
+        ...NO_INFRA,
         ...RAISED_LIMITS,
-        HOST: '127.0.0.1',
+        ...INBOUND_ANY_PORT,
+        DATA_DIR: '', // a temporary one, removed at stop
+        PORT: '0',
+        EMBEDDED_MONGO_PORT: '0',
+        AMQP_URL: counter.url,
         REDIS_URL: infra.redisUrl,
-        REDIS_KEY_PREFIX: `${run}:`,
-        SERVICE_URLS: Object.entries(urls).map(([n, u]) => `${n}=${u}`).join(','),
+        AMQP_EXCHANGE: amqpNames.exchange,
+        AMQP_QUEUE_PREFIX: amqpNames.queuePrefix,
+        REDIS_KEY_PREFIX: `${tag}:`,
+        INTERNAL_TOKEN_SECRET: SECRET,
+        // As production's overlay sets it (deploy/k8s/overlays/production).
+        LOG_LEVEL: opts.logLevel ?? 'info',
+        // Every node process of the run (npm and the launcher too) writes a profile; pids.json names them.
+        ...(opts.cpuProfDir ? { NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${path.join(opts.cpuProfDir, 'processes')}` } : {}),
+        ...opts.env,
       },
-      listening,
-      profArgs(cpuProfDir, 'gateway'),
+      { cwd: ROOT, timeoutMs: 240_000 },
     );
-    children.push(gateway.child);
-    const admin = await createGatewayAdmin(mongoUrl);
-    const team = await admin.createTeam({ name: 'Benchmark team' });
-    const { key } = await admin.createKey({ teamId: team.id, type: 'secret', mode: 'test', name: 'bench' });
-    await admin.close();
-    return { baseUrl: `http://127.0.0.1:${gateway.match[1]}/api/v1`, teamId: team.id, secretKey: key, pids: children.map((c) => c.pid!), stop: stopAll };
   } catch (err) {
-    await stopAll();
+    await cleanup();
     throw err;
   }
+  const r = run;
+  const processes = (): ShapeProcess[] => {
+    const file = r.processes();
+    const launcher = childrenOf(r.pid);
+    const replicas = (name: string) => file.processes.filter((p) => p.name === name).length;
+    return [
+      ...file.processes.filter((p) => p.pid !== null).map((p) => ({ name: replicas(p.name) > 1 ? `${p.name}#${p.replica}` : p.name, pid: p.pid! })),
+      ...(file.mongodb ? [{ name: 'mongodb', pid: file.mongodb.pid }] : []),
+      ...launcher.map((pid) => ({ name: 'launcher (local only)', pid, tooling: true })),
+      { name: 'npm (local only)', pid: r.pid, tooling: true },
+    ];
+  };
+  return {
+    shape: 'processes',
+    baseUrl: r.baseUrl,
+    teamId: r.credentials.teamId,
+    secretKey: r.credentials.keys.sk_test,
+    processes,
+    mongoUrl: r.credentials.mongoUrl,
+    metricsUrls: () => r.processes().processes.map((p) => p.metricsUrl),
+    amqpCounts: counter.counts,
+    async stop() {
+      const last = processes();
+      await r.stop();
+      if (opts.cpuProfDir) {
+        mkdirSync(path.join(opts.cpuProfDir, 'processes'), { recursive: true });
+        writeFileSync(path.join(opts.cpuProfDir, 'processes', 'pids.json'), JSON.stringify(last, null, 2) + '\n');
+      }
+      await cleanup();
+    },
+  };
 }

@@ -10,21 +10,34 @@
  *
  * With one ticket creator (the default) the figure is the pipeline's own latency; more creators add the
  * queueing of a saturated single process (gateway, services and database share one event loop).
+ * `--rate N` creates N tickets a second instead (open loop: each create is sent on time whatever the
+ * earlier ones are doing, at most 1,000 in flight), the load of issue 31's target (p99 <= 50 ms at
+ * 200 events/s). `--shape processes` runs `npm run start:processes` (bench/shapes.ts: every process
+ * separate, RabbitMQ and Redis from AMQP_URL/REDIS_URL, default loopback) instead of `npm start`.
  *
- *   npx tsx bench/webhooks.bench.ts [--events 2000] [--concurrency 1]
+ *   npx tsx bench/webhooks.bench.ts [--events 2000] [--concurrency 1 | --rate 200] [--shape one|processes]
  */
-import { start, stop } from './processes';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
+import { loadavg } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
 import { Agent, request } from 'undici';
 import { Receiver } from '@helpdesk/testing';
+import { startOneProcess, startProcesses } from './shapes';
 
-const { values } = parseArgs({ options: { events: { type: 'string', default: '2000' }, concurrency: { type: 'string', default: '1' } } });
+const { values } = parseArgs({
+  options: {
+    events: { type: 'string', default: '2000' },
+    concurrency: { type: 'string', default: '1' },
+    rate: { type: 'string' },
+    shape: { type: 'string', default: 'one' },
+  },
+});
 const EVENTS = Number(values.events);
 const CONCURRENCY = Number(values.concurrency);
+const RATE = values.rate === undefined ? null : Number(values.rate);
+if (RATE !== null && !(RATE > 0)) throw new Error('--rate: events a second, above 0');
+if (values.shape !== 'one' && values.shape !== 'processes') throw new Error('--shape: one or processes');
+const MAX_IN_FLIGHT = 1_000;
 
 const pct = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
 const sortNum = (xs: number[]) => [...xs].sort((a, b) => a - b);
@@ -48,16 +61,15 @@ async function baseline(rx: Receiver, body: string): Promise<number[]> {
 
 async function main(): Promise<void> {
   const rx = await Receiver.start();
-  const dataDir = mkdtempSync(path.join(tmpdir(), 'helpdesk-webhooks-bench-'));
-  const platform = await start(
-    'deploy/local/src/main.ts',
-    { PORT: '0', DATA_DIR: dataDir, EMBEDDED_MONGO_PORT: '0', LOG_LEVEL: 'warn', WEBHOOKS_ALLOW_LOOPBACK: 'true', RATE_LIMIT_SECRET_PER_MINUTE: '1000000000' },
-    /Ready: (\S+)/,
-  );
+  const loadAt = [loadavg()];
+  const env = { WEBHOOKS_ALLOW_LOOPBACK: 'true' };
+  const platform =
+    values.shape === 'processes'
+      ? await startProcesses({ amqpUrl: process.env.AMQP_URL || 'amqp://guest:guest@127.0.0.1:5672', redisUrl: process.env.REDIS_URL || 'redis://127.0.0.1:6379' }, { env })
+      : await startOneProcess({ env });
   try {
-    const creds = JSON.parse(readFileSync(path.join(dataDir, 'credentials.json'), 'utf8'));
-    const base = `${platform.match[1]}/teams/${creds.teamId}`;
-    const headers = { authorization: `Bearer ${creds.keys.sk_test}`, 'content-type': 'application/json' };
+    const base = `${platform.baseUrl}/teams/${platform.teamId}`;
+    const headers = { authorization: `Bearer ${platform.secretKey}`, 'content-type': 'application/json' };
     const hook = await fetch(`${base}/webhooks`, { method: 'POST', headers, body: JSON.stringify({ name: 'bench', url: rx.url('/hook'), events: 'ticket.created' }) });
     if (hook.status !== 201) throw new Error(`webhook create: ${hook.status} ${await hook.text()}`);
 
@@ -70,16 +82,32 @@ async function main(): Promise<void> {
 
     const before = rx.forPath('/hook').length;
     const t0 = performance.now();
-    let next = 0;
-    const creator = async () => {
-      while (next < EVENTS) {
-        next++;
-        const res = await fetch(`${base}/tickets`, { method: 'POST', headers, body: JSON.stringify({ title: `Bench ticket ${next}`, priority: 'high' }) });
-        if (res.status !== 201) throw new Error(`ticket create: ${res.status}`);
-        await res.arrayBuffer();
-      }
+    const create = async (n: number) => {
+      const res = await fetch(`${base}/tickets`, { method: 'POST', headers, body: JSON.stringify({ title: `Bench ticket ${n}`, priority: 'high' }) });
+      if (res.status !== 201) throw new Error(`ticket create: ${res.status} ${await res.text()}`);
+      await res.arrayBuffer();
     };
-    await Promise.all(Array.from({ length: CONCURRENCY }, creator));
+    /** Open loop (--rate): how late the creates were sent, at worst. */
+    let maxLagMs = 0;
+    if (RATE === null) {
+      let next = 0;
+      const creator = async () => {
+        while (next < EVENTS) await create(++next);
+      };
+      await Promise.all(Array.from({ length: CONCURRENCY }, creator));
+    } else {
+      const inFlight = new Set<Promise<void>>();
+      for (let n = 1; n <= EVENTS; n++) {
+        const due = t0 + ((n - 1) * 1000) / RATE;
+        const wait = due - performance.now();
+        if (wait > 0) await new Promise((r) => setTimeout(r, wait));
+        while (inFlight.size >= MAX_IN_FLIGHT) await Promise.race(inFlight);
+        maxLagMs = Math.max(maxLagMs, performance.now() - due);
+        const p: Promise<void> = create(n).finally(() => inFlight.delete(p));
+        inFlight.add(p);
+      }
+      await Promise.all(inFlight);
+    }
     const createdIn = performance.now() - t0;
     await rx.waitFor((r) => r.filter((x) => x.path === '/hook').length >= before + EVENTS, `${EVENTS} deliveries`, 300_000);
     const deliveredIn = performance.now() - t0;
@@ -91,14 +119,17 @@ async function main(): Promise<void> {
     const l = sortNum(latencies);
     const row = (name: string, p50: number, p99: number, ratio50: string, ratio99: string) =>
       console.log(name.padEnd(44) + p50.toFixed(2).padStart(10) + p99.toFixed(2).padStart(10) + ratio50.padStart(12) + ratio99.padStart(12));
-    console.log(`\n${EVENTS} ticket.created events, ${CONCURRENCY} concurrent ticket creators, loopback receiver, embedded defaults (npm start)\n`);
+    loadAt.push(loadavg());
+    const load = `load average (1, 5, 15 min) ${loadAt.map((l) => l.map((x) => x.toFixed(2)).join(' ')).join(' -> ')}`;
+    const how = RATE === null ? `${CONCURRENCY} concurrent ticket creators` : `${RATE} creates/s (open loop; sent at worst ${maxLagMs.toFixed(0)} ms late)`;
+    const shape = values.shape === 'processes' ? 'npm run start:processes (RabbitMQ, Redis, every process separate)' : 'embedded defaults (npm start)';
+    console.log(`\n${EVENTS} ticket.created events, ${how}, loopback receiver, ${shape}; ${load}\n`);
     console.log('what'.padEnd(44) + 'p50 ms'.padStart(10) + 'p99 ms'.padStart(10) + 'p50 ×base'.padStart(12) + 'p99 ×base'.padStart(12));
     row('raw HTTP POST to the receiver (baseline)', pct(b, 50), pct(b, 99), '1.0', '1.0');
     row('event occurredAt -> delivery at the receiver', pct(l, 50), pct(l, 99), (pct(l, 50) / pct(b, 50)).toFixed(1), (pct(l, 99) / pct(b, 99)).toFixed(1));
     console.log(`\nmax latency ${l[l.length - 1].toFixed(0)} ms; ${ids.size} distinct deliveries of ${EVENTS}; tickets created in ${(createdIn / 1000).toFixed(1)} s (${(EVENTS / (createdIn / 1000)).toFixed(0)}/s), all delivered ${((deliveredIn - createdIn) / 1000).toFixed(2)} s after the last create`);
   } finally {
-    await stop(platform.child);
-    rmSync(dataDir, { recursive: true, force: true });
+    await platform.stop();
     await rx.close();
   }
 }

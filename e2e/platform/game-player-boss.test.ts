@@ -55,7 +55,10 @@ describe('game: XP from real tickets', () => {
   });
 
   it('bad inputs: missing userId, another team\'s member, publishable key, no game_participation', async () => {
-    expectError(await tp.api.get(`${G()}/player`, { key: team.sk_live }), 400, 'invalid_request_error', 'parameter_missing', 'userId');
+    // Without userId: the key's own member (the owner's key here); a key of no member must name one.
+    expect(expectOk(await tp.api.get(`${G()}/player`, { key: ada.key }), 200).memberId).toBe(ada.id);
+    const operatorKey = (await tp.platform.gateway.admin.createKey({ teamId: team.teamId, type: 'secret', mode: 'live', memberId: null })).key;
+    expectError(await tp.api.get(`${G()}/player`, { key: operatorKey }), 400, 'invalid_request_error', 'parameter_missing', 'userId');
     const other = expectOk(await tp.api.get(`/teams/${tp.team.teamId}/members`, { key: tp.team.sk_live }), 200)[0];
     expectError(await tp.api.get(`${G()}/player?userId=${other.id}`, { key: team.sk_live }), 404, 'not_found_error', 'resource_not_found', 'userId');
     expectError(await tp.api.get(`${G()}/player/${ada.id}`, { key: team.pk_live }), 403, 'authorization_error', 'publishable_key_forbidden');

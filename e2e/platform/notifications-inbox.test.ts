@@ -8,6 +8,8 @@ let log: WorkspaceEvents;
 let team: TeamKeys;
 let owner: { id: string; userId: string };
 let agent: TestMember & { userId: string };
+/** A key of no member (an operator's): it must name the member (userId defaults to the key's member otherwise). */
+let operatorKey: string;
 const N = () => `/teams/${team.teamId}/notifications`;
 const list = async (userId: string, key = team.sk_test, qs = '') => expectOk(await tp.api.get(`${N()}?userId=${userId}${qs}`, { key }), 200);
 
@@ -20,6 +22,7 @@ beforeAll(async () => {
   const added = await addMember(tp, log, team, 'agent');
   const again = expectOk(await tp.api.get(`/teams/${team.teamId}/members`, { key: team.sk_test }), 200);
   agent = { ...added, userId: again.find((m: any) => m.id === added.id).userId };
+  operatorKey = (await tp.platform.gateway.admin.createKey({ teamId: team.teamId, type: 'secret', mode: 'test', memberId: null })).key;
 }, 60_000);
 afterAll(async () => {
   await tp?.stop();
@@ -83,9 +86,9 @@ describe('notifications', () => {
     expectError(await tp.api.get(`/teams/${tp.otherTeam.teamId}/notifications?userId=${agent.id}`, { key: tp.otherTeam.sk_test }), 404, 'not_found_error', 'resource_not_found', 'userId');
     expectError(await tp.api.get(`${N()}?userId=${agent.id}`, { key: team.pk_test }), 403, 'authorization_error', 'publishable_key_forbidden');
     expectError(await tp.api.post(`${N()}/mark-all-read`, { userId: agent.id }, { key: team.pk_test }), 403, 'authorization_error', 'publishable_key_write');
-    expectError(await tp.api.get(N(), { key: team.sk_test }), 400, 'invalid_request_error', 'parameter_missing', 'userId');
+    expectError(await tp.api.get(N(), { key: operatorKey }), 400, 'invalid_request_error', 'parameter_missing', 'userId');
     expectError(await tp.api.get(`${N()}?userId=${agent.id}&isRead=maybe`, { key: team.sk_test }), 400, 'invalid_request_error', 'parameter_invalid', 'isRead');
-    expectError(await tp.api.post(`${N()}/mark-all-read`, {}, { key: team.sk_test }), 400, 'invalid_request_error', 'parameter_missing', 'userId');
+    expectError(await tp.api.post(`${N()}/mark-all-read`, {}, { key: operatorKey }), 400, 'invalid_request_error', 'parameter_missing', 'userId');
     expectError(await tp.api.post(`${N()}/ntf_x/read`, { userId: agent.id }, { key: team.sk_test }), 400, 'invalid_request_error', 'invalid_id_format', 'notificationId');
   });
 
@@ -99,7 +102,7 @@ describe('notifications', () => {
     await bad(`?userId=${agent.id}&type=boss_party`, 400, 'invalid_request_error', 'parameter_invalid', 'type');
     await bad(`?userId=${agent.id}&limit=0`, 400, 'invalid_request_error', 'parameter_invalid', 'limit');
     await bad(`?userId=${agent.id}&colour=red`, 400, 'invalid_request_error', 'parameter_invalid', 'colour');
-    await bad('/unread-count', 400, 'invalid_request_error', 'parameter_missing', 'userId');
+    expectError(await tp.api.get(`${N()}/unread-count`, { key: operatorKey }), 400, 'invalid_request_error', 'parameter_missing', 'userId');
     await bad('/unread-count?userId=mem_nobodyhere', 404, 'not_found_error', 'resource_not_found', 'userId');
     expectError(await tp.api.get(`${N()}/unread-count?userId=${agent.id}`, { key: team.pk_test }), 403, 'authorization_error', 'publishable_key_forbidden');
   });
@@ -107,7 +110,7 @@ describe('notifications', () => {
   it('bad inputs on mark-one-read: other member, other partition, other team, unknown ids, publishable key', async () => {
     const [mine] = await list(agent.id, agent.key);
     const read = (id: string, body: object, key = agent.key, teamPath = N()) => tp.api.post(`${teamPath}/${id}/read`, body, { key });
-    expectError(await read(mine.id, {}), 400, 'invalid_request_error', 'parameter_missing', 'userId');
+    expectError(await read(mine.id, {}, operatorKey), 400, 'invalid_request_error', 'parameter_missing', 'userId');
     expectError(await read(mine.id, { userId: 5 }), 400, 'invalid_request_error', 'parameter_invalid', 'userId');
     expectError(await read(mine.id, { userId: agent.id, isRead: true }), 400, 'invalid_request_error', 'parameter_invalid', 'isRead');
     expectError(await read(mine.id, { userId: 'mem_nobodyhere' }), 404, 'not_found_error', 'resource_not_found', 'userId');
@@ -127,11 +130,11 @@ describe('notifications', () => {
 
   it('bad inputs on the preferences', async () => {
     const P = `${N()}/preferences`;
-    expectError(await tp.api.get(P, { key: team.sk_test }), 400, 'invalid_request_error', 'parameter_missing', 'userId');
+    expectError(await tp.api.get(P, { key: operatorKey }), 400, 'invalid_request_error', 'parameter_missing', 'userId');
     expectError(await tp.api.get(`${P}?userId=mem_nobodyhere`, { key: team.sk_test }), 404, 'not_found_error', 'resource_not_found', 'userId');
     expectError(await tp.api.get(`${P}?userId=${agent.id}`, { key: team.pk_test }), 403, 'authorization_error', 'publishable_key_forbidden');
     expectError(await tp.api.get(`/teams/${tp.otherTeam.teamId}/notifications/preferences?userId=${agent.id}`, { key: team.sk_test }), 403, 'authorization_error', 'team_access_denied');
-    expectError(await tp.api.patch(P, { email: true }, { key: team.sk_test }), 400, 'invalid_request_error', 'parameter_missing', 'userId');
+    expectError(await tp.api.patch(P, { email: true }, { key: operatorKey }), 400, 'invalid_request_error', 'parameter_missing', 'userId');
     expectError(await tp.api.patch(P, { userId: agent.id }, { key: team.sk_test }), 400, 'invalid_request_error', 'parameter_missing', 'email');
     expectError(await tp.api.patch(P, { userId: agent.id, email: 'yes' }, { key: team.sk_test }), 400, 'invalid_request_error', 'parameter_invalid', 'email');
     expectError(await tp.api.patch(P, { userId: agent.id, email: true, sms: true }, { key: team.sk_test }), 400, 'invalid_request_error', 'parameter_invalid', 'sms');

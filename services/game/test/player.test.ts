@@ -122,7 +122,11 @@ describe('XP from closed customer tickets', () => {
 
   it('bad inputs: missing or unknown userId, another team\'s member, no game_participation, publishable key', async () => {
     const gil = await joinMember(h, TEAM_B, 'Gil');
-    expectError(await h.api('GET', '/teams/{team}/game/player', asLive), 400, 'parameter_missing', 'userId');
+    expectError(await h.api('GET', '/teams/{team}/game/player', { as: { mode: 'live', memberId: null } }), 400, 'parameter_missing', 'userId');
+    // Without userId: the key's own member (unknown to the game here: 404 naming userId).
+    expectError(await h.api('GET', '/teams/{team}/game/player', asLive), 404, 'resource_not_found', 'userId');
+    const own = await joinMember(h, TEAM_A, 'Own Key');
+    expect((await h.api('GET', '/teams/{team}/game/player', { as: { mode: 'live', memberId: own.id } })).body.data).toMatchObject({ memberId: own.id });
     expectError(await h.api('GET', '/teams/{team}/game/player?userId=nope', asLive), 400, 'parameter_invalid', 'userId');
     expectError(await h.api('GET', `/teams/{team}/game/player?userId=${gil.userId}`, asLive), 404, 'resource_not_found', 'userId');
     expectError(await h.api('GET', `/teams/{team}/game/player/${gil.id}`, asLive), 404, 'resource_not_found', 'memberId');

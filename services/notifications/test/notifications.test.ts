@@ -156,7 +156,10 @@ describe('GET /notifications', () => {
   });
 
   test('bad inputs: missing, malformed or unknown userId; bad isRead, type, page; unknown parameter', async () => {
-    expectError(await h.api('GET', N), 400, 'parameter_missing', 'userId');
+    // Without userId: the key's own member; a key of no member must name one.
+    expectError(await h.api('GET', N, { as: { memberId: null } }), 400, 'parameter_missing', 'userId');
+    expect((await h.api('GET', N, { as: { memberId: jo.id } })).body.data).toEqual((await list(jo.id)).data);
+    expectError(await h.api('GET', N), 404, 'resource_not_found', 'userId'); // the key's member is unknown here
     expectError(await h.api('GET', `${N}?userId=bob`), 400, 'parameter_invalid', 'userId');
     expectError(await h.api('GET', `${N}?userId=${crypto.randomUUID()}`), 404, 'resource_not_found', 'userId');
     expectError(await h.api('GET', `${N}?userId=mem_doesnotexist0001`), 404, 'resource_not_found', 'userId');
@@ -214,7 +217,7 @@ describe('unread count and marking read', () => {
 
   test('mark-all-read bad inputs', async () => {
     const M = `${N}/mark-all-read`;
-    expectError(await h.api('POST', M, { body: {} }), 400, 'parameter_missing', 'userId');
+    expectError(await h.api('POST', M, { body: {}, as: { memberId: null } }), 400, 'parameter_missing', 'userId');
     expectError(await h.api('POST', M, { body: { userId: 42 } }), 400, 'parameter_invalid', 'userId');
     expectError(await h.api('POST', M, { body: { userId: 'mem_nobody00000001' } }), 404, 'resource_not_found', 'userId');
     const mo = await joinMember(h, TEAM_A, 'Ned Rorem');
@@ -254,7 +257,7 @@ describe('unread count and marking read', () => {
     expect((await list(pi.userId, '', { teamId: TEAM_B })).data).toEqual([]);
     expectError(await h.api('POST', `${N}/ntf_doesnotexist00000000001/read`, { body: { userId: pi.id } }), 404, 'resource_not_found');
     expectError(await h.api('POST', `${N}/tkt_abc/read`, { body: { userId: pi.id } }), 400, 'invalid_id_format', 'notificationId');
-    expectError(await h.api('POST', R, { body: {} }), 400, 'parameter_missing', 'userId');
+    expectError(await h.api('POST', R, { body: {}, as: { memberId: null } }), 400, 'parameter_missing', 'userId');
     expectError(await h.api('POST', R, { body: { userId: pi.id, isRead: false } }), 400, 'parameter_invalid', 'isRead');
     expectError(await h.api('POST', R, { body: { userId: pi.id }, as: { keyType: 'publishable' } }), 403, 'publishable_key_write');
     expect((await list(pi.id)).data).toEqual([n]); // nothing half-written

@@ -71,9 +71,10 @@ test('email is off by default; turned on, each new notification (either partitio
 
 test('bad inputs: missing or unknown userId, a non-boolean, an unknown field, another team, a publishable key', async () => {
   const bo = await joinMember(h, TEAM_A, 'Bo Peep');
-  expectError(await h.api('GET', P), 400, 'parameter_missing', 'userId');
+  expectError(await h.api('GET', P, { as: { memberId: null } }), 400, 'parameter_missing', 'userId');
+  expect((await h.api('GET', P, { as: { memberId: bo.id } })).body.data).toEqual({ memberId: bo.id, email: false }); // the key's own member
   expectError(await h.api('GET', `${P}?userId=nope`), 400, 'parameter_invalid', 'userId');
-  expectError(await h.api('PATCH', P, { body: { email: true } }), 400, 'parameter_missing', 'userId');
+  expectError(await h.api('PATCH', P, { body: { email: true }, as: { memberId: null } }), 400, 'parameter_missing', 'userId');
   expectError(await h.api('PATCH', P, { body: { userId: bo.id } }), 400, 'parameter_missing', 'email');
   expectError(await h.api('PATCH', P, { body: { userId: bo.id, email: 'yes' } }), 400, 'parameter_invalid', 'email');
   expectError(await h.api('PATCH', P, { body: { userId: bo.id, email: true, sms: true } }), 400, 'parameter_invalid', 'sms');

@@ -95,9 +95,22 @@ test('a redelivery is skipped, alone or inside a batch; the rest of the batch is
   expect(await levels([m!])).toEqual([{ level: 1, xp: 7 }]);
 });
 
-test('test-partition progress is not written on the member', async () => {
+test('test-partition progress is kept apart: the live fields stay, test keys read the test world, live keys the live one', async () => {
   const [m] = await newMembers(1);
   const c = consumer();
-  await deliver(c, [progressed(m!, 100, 1, TEAM_A, 'test')]);
-  expect(await levels([m!])).toEqual([{ level: 1, xp: 0 }]);
+  await deliver(c, [progressed(m!, 100, 1, TEAM_A, 'test'), progressed(m!, 35, 2, TEAM_A, 'live')]);
+  expect(await levels([m!])).toEqual([{ level: 1, xp: 35 }]);
+  const doc = await h.svc.conn.collection<MemberDoc>('members').findOne({ _id: m! });
+  expect({ testLevel: doc!.testLevel, testXp: doc!.testXp }).toEqual({ testLevel: 2, testXp: 100 });
+  // Each partition's guard is its own: older test progress does not overwrite, newer does; live unchanged.
+  await deliver(c, [progressed(m!, 50, 0, TEAM_A, 'test')]);
+  await deliver(c, [progressed(m!, 150, 3, TEAM_A, 'test')]);
+  const after = await h.svc.conn.collection<MemberDoc>('members').findOne({ _id: m! });
+  expect({ level: after!.level, xp: after!.xp, testLevel: after!.testLevel, testXp: after!.testXp }).toEqual({ level: 1, xp: 35, testLevel: 2, testXp: 150 });
+  // Through the API: the member as each partition's key reads it.
+  const asTest = await h.api('GET', `/teams/${TEAM_A}/members/${m}`, { as: { mode: 'test' } });
+  const asLive = await h.api('GET', `/teams/${TEAM_A}/members/${m}`, { as: { mode: 'live' } });
+  expect({ test: pick(asTest.body.data), live: pick(asLive.body.data) }).toEqual({ test: { level: 2, xp: 150 }, live: { level: 1, xp: 35 } });
 });
+
+const pick = (m: { level: number; xp: number }) => ({ level: m.level, xp: m.xp });

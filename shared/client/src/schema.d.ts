@@ -12,7 +12,7 @@ export interface paths {
         };
         /**
          * The team and key behind this API key
-         * @description `createdAt` is when the key was created; `environment` is the partition (`test` or `live`). Any key kind may call it.
+         * @description `createdAt` is when the key was created; `environment` is the partition (`test` or `live`); `memberId` is the key's member (null for a key that belongs to no member), which `userId` defaults to in the game and notifications operations. Any key kind may call it.
          */
         get: operations["whoami"];
         put?: never;
@@ -777,7 +777,7 @@ export interface paths {
         };
         /**
          * List members
-         * @description Oldest member first (the owner leads). `role` filters. Pagination is top-level (`pagination` beside `data`), as the spec says. Per team: test and live keys of the team see the same data (docs/adr/0012).
+         * @description Oldest member first (the owner leads). `role` filters. Pagination is top-level (`pagination` beside `data`), as the spec says. Per team: test and live keys of the team see the same data (docs/adr/0012). `level` and `xp`: the game world of the key's partition (see `GET /members/{memberId}`).
          */
         get: operations["listMembers"];
         put?: never;
@@ -797,7 +797,7 @@ export interface paths {
         };
         /**
          * Retrieve a member
-         * @description `permissions` is the role's set (shared/contracts permissions.ts); `level` and `xp` are 1 and 0 until the game service reports them.
+         * @description `permissions` is the role's set (shared/contracts permissions.ts). `level` and `xp` are the member's season level and XP in the game world of the key's partition (each partition plays its own, docs/adr/0033): a test key sees what test-partition closes paid, a live key the live world; 1 and 0 until the game reports progress, a moment after the close that paid it.
          */
         get: operations["getMember"];
         put?: never;
@@ -1561,7 +1561,7 @@ export interface paths {
         };
         /**
          * List a member's notifications
-         * @description Newest first, in the key's partition. The member is named by `userId` (their account UUID or `mem_…` id); not a member of the team: 404 (param userId). `isRead=false` lists unread ones only, `true` read ones only. Types: `assigned`, `customer_replied`, `mentioned` (an internal note naming `@<email>` or `@<name without spaces>`), `invite_accepted` (docs/adr/0020).
+         * @description Newest first, in the key's partition. The member is named by `userId` (their account UUID or `mem_…` id); not a member of the team: 404 (param userId). `userId` defaults to the key's own member (`memberId` in `GET /auth/whoami`); a key that belongs to no member must name one (400 parameter_missing, param userId). `isRead=false` lists unread ones only, `true` read ones only. Types: `assigned`, `customer_replied`, `mentioned` (an internal note naming `@<email>` or `@<name without spaces>`), `invite_accepted` (docs/adr/0020).
          */
         get: operations["listNotifications"];
         put?: never;
@@ -1581,7 +1581,7 @@ export interface paths {
         };
         /**
          * Count a member's unread notifications
-         * @description The member is named by `userId` (their account UUID or `mem_…` id); not a member of the team: 404 (param userId). Counting stops at 1000: a larger backlog answers 1000 with `truncated: true`.
+         * @description The member is named by `userId` (their account UUID or `mem_…` id); not a member of the team: 404 (param userId). `userId` defaults to the key's own member (`memberId` in `GET /auth/whoami`); a key that belongs to no member must name one (400 parameter_missing, param userId). Counting stops at 1000: a larger backlog answers 1000 with `truncated: true`.
          */
         get: operations["getUnreadNotificationCount"];
         put?: never;
@@ -1603,7 +1603,7 @@ export interface paths {
         put?: never;
         /**
          * Mark all of a member's notifications read
-         * @description The member is named by `userId` (their account UUID or `mem_…` id); not a member of the team: 404 (param userId). Answers how many were unread (0 when none: repeating it is harmless).
+         * @description The member is named by `userId` (their account UUID or `mem_…` id); not a member of the team: 404 (param userId). `userId` defaults to the key's own member (`memberId` in `GET /auth/whoami`); a key that belongs to no member must name one (400 parameter_missing, param userId). Answers how many were unread (0 when none: repeating it is harmless).
          */
         post: operations["markAllNotificationsRead"];
         delete?: never;
@@ -1623,7 +1623,7 @@ export interface paths {
         put?: never;
         /**
          * Mark one notification read
-         * @description The member is named by `userId` (their account UUID or `mem_…` id); not a member of the team: 404 (param userId). A notification of another member is a 404 like a missing one. Marking a read notification again answers it unchanged (its first `readAt`).
+         * @description The member is named by `userId` (their account UUID or `mem_…` id); not a member of the team: 404 (param userId). `userId` defaults to the key's own member (`memberId` in `GET /auth/whoami`); a key that belongs to no member must name one (400 parameter_missing, param userId). A notification of another member is a 404 like a missing one. Marking a read notification again answers it unchanged (its first `readAt`).
          */
         post: operations["markNotificationRead"];
         delete?: never;
@@ -1641,7 +1641,7 @@ export interface paths {
         };
         /**
          * A member's notification settings
-         * @description The member is named by `userId` (their account UUID or `mem_…` id); not a member of the team: 404 (param userId). `email` (default false): an email to the member's address for each new notification.
+         * @description The member is named by `userId` (their account UUID or `mem_…` id); not a member of the team: 404 (param userId). `userId` defaults to the key's own member (`memberId` in `GET /auth/whoami`); a key that belongs to no member must name one (400 parameter_missing, param userId). `email` (default false): an email to the member's address for each new notification.
          */
         get: operations["getNotificationPreferences"];
         put?: never;
@@ -1651,7 +1651,7 @@ export interface paths {
         head?: never;
         /**
          * Change a member's notification settings
-         * @description The member is named by `userId` (their account UUID or `mem_…` id); not a member of the team: 404 (param userId). `email: true` sends an email (plain text and HTML) to the member for each notification made from then on, in either partition. Emits `notification.preferences_updated` when it changes.
+         * @description The member is named by `userId` (their account UUID or `mem_…` id); not a member of the team: 404 (param userId). `userId` defaults to the key's own member (`memberId` in `GET /auth/whoami`); a key that belongs to no member must name one (400 parameter_missing, param userId). `email: true` sends an email (plain text and HTML) to the member for each notification made from then on, in either partition. Emits `notification.preferences_updated` when it changes.
          */
         patch: operations["updateNotificationPreferences"];
         trace?: never;
@@ -1889,7 +1889,7 @@ export interface paths {
         };
         /**
          * A member's player stats
-         * @description The member is named by `userId` (account UUID or `mem_…`); not a member of the team: 404 (param userId). Level and XP are the current season's (they reset at each season's end); `lifetimeXp` and `stats` never reset. A member in boring mode gets `boringMode: true` and null XP, level, boss and achievement figures (they keep accruing).
+         * @description The member is named by `userId` (account UUID or `mem_…`); not a member of the team: 404 (param userId). `userId` defaults to the key's own member (`memberId` in `GET /auth/whoami`); a key that belongs to no member must name one (400 parameter_missing, param userId). Level and XP are the current season's (they reset at each season's end); `lifetimeXp` and `stats` never reset. A member in boring mode gets `boringMode: true` and null XP, level, boss and achievement figures (they keep accruing).
          */
         get: operations["getGamePlayer"];
         put?: never;
@@ -1988,7 +1988,7 @@ export interface paths {
         put?: never;
         /**
          * Hit the boss with a closed ticket
-         * @description `ticketId` must be a closed customer ticket of this team and partition (404 when unknown; 422 `ticket_not_eligible` when open, opened by a member, or imported). Each ticket hits once: a second hit is 409 `boss_hit_already_dealt`. The damage is the service's: by priority and the member's skills (a `damage` field is refused). No boss up: 409 `boss_not_active`. `userId` defaults to the key's member; a key without a member must name one (400 parameter_missing). `userName` is the name shown in the battle's participants.
+         * @description `ticketId` must be a closed customer ticket of this team and partition (404 when unknown; 422 `ticket_not_eligible` when open, opened by a member, or imported). Each ticket hits once: a second hit is 409 `boss_hit_already_dealt`. The damage is the service's: by priority and the member's skills (a `damage` field is refused). No boss up: 409 `boss_not_active`. `userId` defaults to the key's own member (`memberId` in `GET /auth/whoami`); a key that belongs to no member must name one (400 parameter_missing, param userId). `userName` is the name shown in the battle's participants.
          */
         post: operations["damageBoss"];
         delete?: never;
@@ -2086,7 +2086,7 @@ export interface paths {
         };
         /**
          * A member's daily and weekly quests
-         * @description Progress counts what the member did in the quest's period (UTC day, ISO week). `userId` defaults to the key's member; a key without a member must name one (400 parameter_missing). Needs `questsEnabled`.
+         * @description Progress counts what the member did in the quest's period (UTC day, ISO week). `userId` defaults to the key's own member (`memberId` in `GET /auth/whoami`); a key that belongs to no member must name one (400 parameter_missing, param userId). Needs `questsEnabled`.
          */
         get: operations["listQuests"];
         put?: never;
@@ -2108,7 +2108,7 @@ export interface paths {
         put?: never;
         /**
          * Claim a completed quest's rewards
-         * @description Unfinished: 422 `game_rule_violation`; claimed already in this period: 409 `already_done`. `userId` defaults to the key's member; a key without a member must name one (400 parameter_missing).
+         * @description Unfinished: 422 `game_rule_violation`; claimed already in this period: 409 `already_done`. `userId` defaults to the key's own member (`memberId` in `GET /auth/whoami`); a key that belongs to no member must name one (400 parameter_missing, param userId).
          */
         post: operations["claimQuest"];
         delete?: never;
@@ -2148,7 +2148,7 @@ export interface paths {
         put?: never;
         /**
          * Answer today's puzzle
-         * @description One answer per member per day (a second: 409 `already_done`); a right answer pays the puzzle's rewards. `userId` defaults to the key's member; a key without a member must name one (400 parameter_missing).
+         * @description One answer per member per day (a second: 409 `already_done`); a right answer pays the puzzle's rewards. `userId` defaults to the key's own member (`memberId` in `GET /auth/whoami`); a key that belongs to no member must name one (400 parameter_missing, param userId).
          */
         post: operations["answerDailyPuzzle"];
         delete?: never;
@@ -2172,7 +2172,7 @@ export interface paths {
         put?: never;
         /**
          * Give a teammate kudos
-         * @description The receiver earns 10 XP and 5 gold. Limits against farming: 3 kudos a UTC day per giver, one a week to the same teammate (422 `game_rule_violation`); to oneself: 400 parameter_invalid (param toMemberId). `userId` defaults to the key's member; a key without a member must name one (400 parameter_missing). Needs `socialEnabled`.
+         * @description The receiver earns 10 XP and 5 gold. Limits against farming: 3 kudos a UTC day per giver, one a week to the same teammate (422 `game_rule_violation`); to oneself: 400 parameter_invalid (param toMemberId). `userId` defaults to the key's own member (`memberId` in `GET /auth/whoami`); a key that belongs to no member must name one (400 parameter_missing, param userId). Needs `socialEnabled`.
          */
         post: operations["giveKudos"];
         delete?: never;
@@ -2212,7 +2212,7 @@ export interface paths {
         put?: never;
         /**
          * Buy a cosmetic with gold
-         * @description Answers the player. Not enough gold: 422 `insufficient_gold`; owned already: 409 `already_done`; unknown key: 404. `userId` defaults to the key's member; a key without a member must name one (400 parameter_missing).
+         * @description Answers the player. Not enough gold: 422 `insufficient_gold`; owned already: 409 `already_done`; unknown key: 404. `userId` defaults to the key's own member (`memberId` in `GET /auth/whoami`); a key that belongs to no member must name one (400 parameter_missing, param userId).
          */
         post: operations["purchaseCosmetic"];
         delete?: never;
@@ -2232,7 +2232,7 @@ export interface paths {
         put?: never;
         /**
          * Equip an avatar frame and a victory message
-         * @description Each field: an owned cosmetic's key of that kind, or null to take it off (not owned: 422 `game_rule_violation`). `userId` defaults to the key's member; a key without a member must name one (400 parameter_missing).
+         * @description Each field: an owned cosmetic's key of that kind, or null to take it off (not owned: 422 `game_rule_violation`). `userId` defaults to the key's own member (`memberId` in `GET /auth/whoami`); a key that belongs to no member must name one (400 parameter_missing, param userId).
          */
         post: operations["equipCosmetics"];
         delete?: never;
@@ -2292,7 +2292,7 @@ export interface paths {
         put?: never;
         /**
          * Prestige at the level cap
-         * @description Only at the level cap (50; else 422 `game_rule_violation`): the season level and XP go back to 1 and 0, prestige level +1, each adding 5% to all XP (at most 10). `userId` defaults to the key's member; a key without a member must name one (400 parameter_missing).
+         * @description Only at the level cap (50; else 422 `game_rule_violation`): the season level and XP go back to 1 and 0, prestige level +1, each adding 5% to all XP (at most 10). `userId` defaults to the key's own member (`memberId` in `GET /auth/whoami`); a key that belongs to no member must name one (400 parameter_missing, param userId).
          */
         post: operations["prestige"];
         delete?: never;
@@ -2332,7 +2332,7 @@ export interface paths {
         put?: never;
         /**
          * Spend a skill point
-         * @description Unknown skill: 404; at level 5: 422 `game_rule_violation`; no point left: 422 `insufficient_skill_points`. Answers the player. `userId` defaults to the key's member; a key without a member must name one (400 parameter_missing).
+         * @description Unknown skill: 404; at level 5: 422 `game_rule_violation`; no point left: 422 `insufficient_skill_points`. Answers the player. `userId` defaults to the key's own member (`memberId` in `GET /auth/whoami`); a key that belongs to no member must name one (400 parameter_missing, param userId).
          */
         post: operations["upgradeSkill"];
         delete?: never;
@@ -2352,7 +2352,7 @@ export interface paths {
         put?: never;
         /**
          * Reset the skill tree
-         * @description Every spent point comes back, for 100 gold (422 `insufficient_gold`); with nothing spent: 422 `game_rule_violation`. `userId` defaults to the key's member; a key without a member must name one (400 parameter_missing).
+         * @description Every spent point comes back, for 100 gold (422 `insufficient_gold`); with nothing spent: 422 `game_rule_violation`. `userId` defaults to the key's own member (`memberId` in `GET /auth/whoami`); a key that belongs to no member must name one (400 parameter_missing, param userId).
          */
         post: operations["resetSkills"];
         delete?: never;
@@ -4039,6 +4039,8 @@ export interface components {
             createdAt: string;
             /** @enum {string} */
             subscriptionStatus: "active" | "trialing" | "past_due" | "canceled" | "unpaid";
+            /** @description The member the key belongs to (`mem_…`), null for a key that belongs to no member; `userId` defaults to it where it may be left out. */
+            memberId?: string | null;
         };
         WidgetConfig: {
             /** @constant */
@@ -17645,8 +17647,8 @@ export interface operations {
     };
     listNotifications: {
         parameters: {
-            query: {
-                userId: string;
+            query?: {
+                userId?: string;
                 isRead?: boolean;
                 type?: "assigned" | "customer_replied" | "mentioned" | "invite_accepted" | "sla_breached" | "boss_spawned" | "boss_defeated" | "automation";
                 page?: number;
@@ -17753,8 +17755,8 @@ export interface operations {
     };
     getUnreadNotificationCount: {
         parameters: {
-            query: {
-                userId: string;
+            query?: {
+                userId?: string;
             };
             header?: never;
             path: {
@@ -17870,7 +17872,7 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    userId: string;
+                    userId?: string;
                 };
             };
         };
@@ -18000,7 +18002,7 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    userId: string;
+                    userId?: string;
                 };
             };
         };
@@ -18114,8 +18116,8 @@ export interface operations {
     };
     getNotificationPreferences: {
         parameters: {
-            query: {
-                userId: string;
+            query?: {
+                userId?: string;
             };
             header?: never;
             path: {
@@ -18231,7 +18233,7 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    userId: string;
+                    userId?: string;
                     email: boolean;
                 };
             };
@@ -20090,8 +20092,8 @@ export interface operations {
     };
     getGamePlayer: {
         parameters: {
-            query: {
-                userId: string;
+            query?: {
+                userId?: string;
             };
             header?: never;
             path: {

@@ -69,7 +69,7 @@ export function gameMemberRules({ models, soleInstance = false }: { models: Game
     /** The member an action is for: `userId` when given, else the key's own member (400 when the key has none). */
     async actor(ctx: RequestContext, userId: string | undefined): Promise<GameMemberDoc> {
       if (userId) return resolve(ctx.teamId, userId, 'userId');
-      if (!ctx.memberId) throw parameterMissing('userId', 'Missing required parameter: userId (this API key belongs to no member).');
+      if (!ctx.memberId) throw parameterMissing('userId', 'Missing required parameter: userId (it defaults to the key\'s own member, and this API key belongs to no member).');
       return resolve(ctx.teamId, ctx.memberId, 'userId');
     },
     /** Current members by id (removed ones left out). */

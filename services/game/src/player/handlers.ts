@@ -24,7 +24,11 @@ export const playerHandlers = ({ members, players, actions, records, clock }: Ga
     return new Map((p?.achievements ?? []).map((a) => [a.key, new Date(a.unlockedAt).toISOString()]));
   };
   return handlersFor(GAME)({
-    getGamePlayer: ({ ctx, query }) => show(ctx, query.userId, 'userId'),
+    // `userId` defaults to the key's own member (400 naming userId when the key has none).
+    async getGamePlayer({ ctx, query }) {
+      const member = await members.actor(ctx, query.userId);
+      return playerView(member, await players.find(ctx, member._id), clock());
+    },
     getGamePlayerById: ({ ctx, params }) => show(ctx, params.memberId, 'memberId'),
     async prestige({ ctx, body }) {
       await members.requireFeature(ctx.teamId, 'seasonsEnabled');

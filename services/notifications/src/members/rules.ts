@@ -1,6 +1,6 @@
 import type mongoose from 'mongoose';
 import type { MemberSnapshot } from '@helpdesk/contracts';
-import { ApiError, scoped, type Scope } from '@helpdesk/kit';
+import { ApiError, parameterMissing, scoped, type Scope } from '@helpdesk/kit';
 import type { NotificationsModels } from '../models';
 import type { TeamMemberDoc } from './model';
 
@@ -44,6 +44,16 @@ export function teamMemberRules({ models }: { models: NotificationsModels }) {
       const member = await db(teamId).findOne({ ...filter, removed: false }).lean<TeamMemberDoc>();
       if (!member) throw new ApiError('resource_not_found', `No member of this team has userId '${userId}'.`, 'userId');
       return member;
+    },
+
+    /**
+     * The member a call is about: the one `userId` names, or, without it, the key's own member; a key
+     * that belongs to no member must name one (400 parameter_missing, param userId).
+     */
+    async caller(ctx: { teamId: string; memberId: string | null }, userId: string | undefined): Promise<TeamMemberDoc> {
+      if (userId) return this.resolve(ctx.teamId, userId);
+      if (!ctx.memberId) throw parameterMissing('userId', "Missing required parameter: userId (it defaults to the key's own member, and this API key belongs to no member).");
+      return this.resolve(ctx.teamId, ctx.memberId);
     },
 
     /** Current members by id (those who are not members any more are left out). */

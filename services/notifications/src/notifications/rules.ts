@@ -62,7 +62,7 @@ export function notificationRules({ conn, models, members, mail }: NotificationR
     },
 
     async list(ctx: RequestContext, q: ListNotificationsQuery): Promise<Page<NotificationSnapshot>> {
-      const member = await members.resolve(ctx.teamId, q.userId);
+      const member = await members.caller(ctx, q.userId);
       const filter: mongoose.QueryFilter<NotificationDoc> = { memberId: member._id };
       if (q.isRead !== undefined) filter.isRead = q.isRead;
       if (q.type) filter.type = q.type;
@@ -71,14 +71,14 @@ export function notificationRules({ conn, models, members, mail }: NotificationR
     },
 
     /** Counts up to the cap and says whether it stopped there: a badge never waits on a huge backlog. */
-    async unreadCount(ctx: RequestContext, userId: string): Promise<{ unreadCount: number; truncated: boolean }> {
-      const member = await members.resolve(ctx.teamId, userId);
+    async unreadCount(ctx: RequestContext, userId: string | undefined): Promise<{ unreadCount: number; truncated: boolean }> {
+      const member = await members.caller(ctx, userId);
       const n = await scoped(models, ctx).notifications.countDocuments({ memberId: member._id, isRead: false }, { limit: UNREAD_COUNT_CAP + 1 });
       return { unreadCount: Math.min(n, UNREAD_COUNT_CAP), truncated: n > UNREAD_COUNT_CAP };
     },
 
-    async markAllRead(ctx: RequestContext, userId: string): Promise<{ markedRead: number }> {
-      const member = await members.resolve(ctx.teamId, userId);
+    async markAllRead(ctx: RequestContext, userId: string | undefined): Promise<{ markedRead: number }> {
+      const member = await members.caller(ctx, userId);
       return withOutbox(conn, eventScopeOf(ctx), async (session, emit) => {
         const r = await scoped(models, ctx).notifications.updateMany(
           { memberId: member._id, isRead: false },
@@ -91,8 +91,8 @@ export function notificationRules({ conn, models, members, mail }: NotificationR
     },
 
     /** Marks one of the member's notifications read; already read: answered as it is. */
-    async markRead(ctx: RequestContext, notificationId: string, userId: string): Promise<NotificationSnapshot> {
-      const member = await members.resolve(ctx.teamId, userId);
+    async markRead(ctx: RequestContext, notificationId: string, userId: string | undefined): Promise<NotificationSnapshot> {
+      const member = await members.caller(ctx, userId);
       return withOutbox(conn, eventScopeOf(ctx), async (session, emit) => {
         const db = scoped(models, ctx);
         const mine = { _id: notificationId, memberId: member._id };

@@ -16,7 +16,7 @@ export type ProgressEvent = TypedEvent<'game.player.progressed'>;
 export function latestProgress(events: ProgressEvent[]): Map<string, ProgressEvent> {
   const latest = new Map<string, ProgressEvent>();
   for (const e of events) {
-    const key = `${e.teamId}:${e.data.memberId}`;
+    const key = `${e.teamId}:${e.mode}:${e.data.memberId}`;
     const cur = latest.get(key);
     if (!cur || Date.parse(e.occurredAt) >= Date.parse(cur.occurredAt)) latest.set(key, e);
   }
@@ -24,8 +24,9 @@ export function latestProgress(events: ProgressEvent[]): Map<string, ProgressEve
 }
 
 /**
- * Members' `level` and `xp` follow the game: the live partition's game world is the team's (the test
- * partition plays a separate world, docs/adr/0033), so only its progress is written on the member.
+ * Members' `level` and `xp` follow the game. Each partition plays its own world (docs/adr/0033): the
+ * live world's progress is `level`/`xp` (the team's game, what events and live keys show), the test
+ * world's `testLevel`/`testXp` (what test keys' reads show), each with its own `progressAt` guard.
  *
  * In micro-batches (kit's consumeBatchesOnce, docs/adr/0047): the events that arrive together are
  * recorded in `processed_events` (one insert; a redelivery fails the batch, which is then applied one
@@ -37,15 +38,13 @@ export function latestProgress(events: ProgressEvent[]): Map<string, ProgressEve
 export function gameProgress({ conn, models }: ServiceDeps<WorkspaceModels>): Subscription {
   const batches = consumeBatchesOnce<ProgressEvent>(conn, GAME_PROGRESS_CONSUMER, async (events, session) => {
     const ops = [...latestProgress(events).values()].map((e): mongo.AnyBulkWriteOperation => {
-      const progressAt = new Date(e.occurredAt);
+      const at = new Date(e.occurredAt);
+      const [level, xp, progressAt] = e.mode === 'live' ? ['level', 'xp', 'progressAt'] : ['testLevel', 'testXp', 'testProgressAt'];
       // Members are stored under the team scope (../team-scope.ts), spread into every filter.
-      const filter: mongo.Document = { _id: e.data.memberId, $or: [{ progressAt: null }, { progressAt: { $lte: progressAt } }], ...teamScope(e) };
-      return { updateOne: { filter, update: { $set: { level: e.data.level, xp: e.data.xp, progressAt } } } };
+      const filter: mongo.Document = { _id: e.data.memberId, $or: [{ [progressAt]: null }, { [progressAt]: { $lte: at } }], ...teamScope(e) };
+      return { updateOne: { filter, update: { $set: { [level]: e.data.level, [xp]: e.data.xp, [progressAt]: at } } } };
     });
     await collectionOf(models.members).bulkWrite(ops, { session, ordered: true });
   });
-  return on('game.player.progressed', async (e) => {
-    if (e.mode !== 'live') return;
-    await batches.submit(e);
-  });
+  return on('game.player.progressed', (e) => batches.submit(e));
 }

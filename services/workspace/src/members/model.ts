@@ -16,11 +16,15 @@ export interface MemberDoc {
   avatarUrl: string | null;
   role: Role;
   preferences: { boringMode: boolean };
-  /** From game events once the game service exists; 1 and 0 until then. */
+  /** The live partition's game world (the team's game, docs/adr/0033), from `game.player.progressed`; 1 and 0 until then. */
   level: number;
   xp: number;
   /** When the game's progress now on the member (`level`, `xp`) occurred: older progress arriving later is not written (consumers/game.ts). */
   progressAt?: Date | null;
+  /** The same for the test partition's game world, which test keys see (absent on members from before: 1 and 0). */
+  testLevel?: number;
+  testXp?: number;
+  testProgressAt?: Date | null;
   joinedAt: Date;
   updatedAt: Date;
 }
@@ -38,6 +42,9 @@ const memberSchema = new mongoose.Schema<MemberDoc>(
     level: { type: Number, required: true, default: 1 },
     xp: { type: Number, required: true, default: 0 },
     progressAt: { type: Date, default: null },
+    testLevel: { type: Number, default: 1 },
+    testXp: { type: Number, default: 0 },
+    testProgressAt: { type: Date, default: null },
     joinedAt: { type: Date, required: true },
     updatedAt: { type: Date, required: true },
   },

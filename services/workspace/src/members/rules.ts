@@ -64,10 +64,10 @@ export function memberRules({ conn, models, soleInstance = false }: MemberRulesD
     /** Oldest first: the owner leads. */
     async list(ctx: RequestContext, q: { role?: Role; page: number; pageSize: number }): Promise<Page<MemberSnapshot>> {
       const { rows, pagination } = await findPage(db(ctx).members, q.role ? { role: q.role } : {}, q, { sort: { joinedAt: 1, _id: 1 } });
-      return { data: rows.map(memberView), pagination };
+      return { data: rows.map((m) => memberView(m, ctx.mode)), pagination };
     },
 
-    get: async (ctx: RequestContext, id: string) => memberView(await find(ctx, id)),
+    get: async (ctx: RequestContext, id: string) => memberView(await find(ctx, id), ctx.mode),
 
     /** A member's name, or null when there is no such member. */
     nameOf(teamId: string, id: string): Promise<string | null> {

@@ -1,8 +1,12 @@
 import { ROLE_DISPLAY_NAMES, ROLE_PERMISSIONS, type MemberSnapshot } from '@helpdesk/contracts';
 import type { MemberDoc } from './model';
 
-/** The public Member (and the event snapshot): the role's game title and permission set come from contracts. */
-export function memberView(m: Omit<MemberDoc, 'teamId' | 'mode'>): MemberSnapshot {
+/**
+ * The public Member (and the event snapshot): the role's game title and permission set come from
+ * contracts. `level` and `xp` are the game world of `mode`'s partition (docs/adr/0033): a test key
+ * sees the test world's progress, a live key (and every event) the live world's, the team's game.
+ */
+export function memberView(m: Omit<MemberDoc, 'teamId' | 'mode'>, mode: 'test' | 'live' = 'live'): MemberSnapshot {
   return {
     id: m._id,
     userId: m.userId,
@@ -12,8 +16,8 @@ export function memberView(m: Omit<MemberDoc, 'teamId' | 'mode'>): MemberSnapsho
     role: m.role,
     roleDisplayName: ROLE_DISPLAY_NAMES[m.role],
     permissions: [...ROLE_PERMISSIONS[m.role]],
-    level: m.level,
-    xp: m.xp,
+    level: mode === 'test' ? (m.testLevel ?? 1) : m.level,
+    xp: mode === 'test' ? (m.testXp ?? 0) : m.xp,
     joinedAt: m.joinedAt.toISOString(),
   };
 }

@@ -185,9 +185,10 @@ const team = { teamId: 'team' } as const;
 const W = ['feature_disabled', 'parameter_missing', 'parameter_invalid', 'invalid_json', 'resource_not_found', 'idempotency_key_in_use'] as const satisfies readonly ErrorCode[];
 const R = ['feature_disabled', 'parameter_missing', 'parameter_invalid', 'resource_not_found'] as const satisfies readonly ErrorCode[];
 const USER = 'The member is named by `userId` (account UUID or `mem_…`); not a member of the team: 404 (param userId).';
-const USER_DEFAULT = '`userId` defaults to the key\'s member; a key without a member must name one (400 parameter_missing).';
+const USER_DEFAULT =
+  '`userId` defaults to the key\'s own member (`memberId` in `GET /auth/whoami`); a key that belongs to no member must name one ' +
+  '(400 parameter_missing, param userId).';
 
-const userQuery = z.strictObject({ userId: userIdField });
 const optionalUser = { userId: userIdField.optional() };
 const actBody = z.strictObject(optionalUser);
 
@@ -198,10 +199,10 @@ export const GAME = defineOperations({
     path: '/teams/{teamId}/game/player',
     summary: 'A member\'s player stats',
     description:
-      `${USER} Level and XP are the current season's (they reset at each season's end); \`lifetimeXp\` and \`stats\` never reset. ` +
+      `${USER} ${USER_DEFAULT} Level and XP are the current season's (they reset at each season's end); \`lifetimeXp\` and \`stats\` never reset. ` +
       'A member in boring mode gets `boringMode: true` and null XP, level, boss and achievement figures (they keep accruing).',
     params: team,
-    query: userQuery,
+    query: z.strictObject(optionalUser),
     success: { status: 200, data: playerStatsSchema, shape: 'envelope' },
     errors: R,
   },

@@ -17,6 +17,15 @@ export const whoamiSchema = z
     environment: z.enum(['test', 'live']),
     createdAt: z.string().datetime(),
     subscriptionStatus: z.enum(['active', 'trialing', 'past_due', 'canceled', 'unpaid']),
+    /**
+     * The member the key belongs to (`mem_…`; `GET /teams/{teamId}/members/{memberId}`), null for a key
+     * of no member (an operator's). What `userId` defaults to where it may be left out.
+     */
+    memberId: z
+      .string()
+      .nullable()
+      .optional()
+      .describe("The member the key belongs to (`mem_…`), null for a key that belongs to no member; `userId` defaults to it where it may be left out."),
   })
   .meta({ id: 'Whoami' });
 
@@ -58,7 +67,10 @@ export const GATEWAY = defineOperations({
     method: 'GET',
     path: '/auth/whoami',
     summary: 'The team and key behind this API key',
-    description: '`createdAt` is when the key was created; `environment` is the partition (`test` or `live`). Any key kind may call it.',
+    description:
+      '`createdAt` is when the key was created; `environment` is the partition (`test` or `live`); `memberId` is the key\'s member ' +
+      '(null for a key that belongs to no member), which `userId` defaults to in the game and notifications operations. Any key kind ' +
+      'may call it.',
     permission: null,
     keys: 'public',
     params: {},

@@ -5,9 +5,10 @@ import { MAX_PATTERNS, patternProblem } from '../webhook-patterns';
 import { defineOperations } from './operation';
 
 /**
- * The notifications service's operations: a member's notifications (docs/adr/0020). Every call names
- * the member through `userId`: the member's account id (the Member's `userId`, a UUID) or their
- * member id (`mem_…`). Someone who is not a member of the team is a 404 (param userId).
+ * The notifications service's operations: a member's notifications (docs/adr/0020). Every call is
+ * about one member: the one `userId` names (the member's account id, the Member's `userId`, a UUID, or
+ * their member id `mem_…`), else the key's own member. Someone who is not a member of the team is a
+ * 404 (param userId); a key without a member must name one (400 parameter_missing, param userId).
  */
 
 /** Counting stops here: a larger backlog answers this number with `truncated: true` (a badge shows "1000+"). */
@@ -18,17 +19,17 @@ export const userIdField = z.string().regex(MEMBER_REF_RE, { message: 'must be a
 
 export const notificationSchema = notificationSnapshotSchema.meta({ id: 'Notification' });
 export const listNotificationsQuery = z.strictObject({
-  userId: userIdField,
+  userId: userIdField.optional(),
   /** false: unread only; true: read only; absent: both. */
   isRead: queryBool().optional(),
   type: z.enum(NOTIFICATION_TYPES).optional(),
   ...paginationFields(20, 100),
 });
 export type ListNotificationsQuery = z.output<typeof listNotificationsQuery>;
-export const unreadCountQuery = z.strictObject({ userId: userIdField });
-export const markReadBody = z.strictObject({ userId: userIdField });
-export const preferencesQuery = z.strictObject({ userId: userIdField });
-export const updatePreferencesBody = z.strictObject({ userId: userIdField, email: z.boolean() });
+export const unreadCountQuery = z.strictObject({ userId: userIdField.optional() });
+export const markReadBody = z.strictObject({ userId: userIdField.optional() });
+export const preferencesQuery = z.strictObject({ userId: userIdField.optional() });
+export const updatePreferencesBody = z.strictObject({ userId: userIdField.optional(), email: z.boolean() });
 const preferencesSchema = notificationPreferencesSchema.meta({ id: 'NotificationPreferences' });
 
 const notifications = { service: 'notifications', tag: 'Notifications', keys: 'staff' } as const;
@@ -88,7 +89,10 @@ export const streamEventSchema = z
     data: z.record(z.string(), z.unknown()),
   })
   .meta({ id: 'StreamEvent' });
-const USER_ID = 'The member is named by `userId` (their account UUID or `mem_…` id); not a member of the team: 404 (param userId).';
+const USER_ID =
+  'The member is named by `userId` (their account UUID or `mem_…` id); not a member of the team: 404 (param userId). `userId` ' +
+  'defaults to the key\'s own member (`memberId` in `GET /auth/whoami`); a key that belongs to no member must name one (400 ' +
+  'parameter_missing, param userId).';
 
 export const NOTIFICATIONS = defineOperations({
   listNotifications: {

@@ -3,6 +3,7 @@ import { COMMUNITY_LIMITS, type AttachmentRef, type CommunityAttachment, type Up
 import {
   eventScopeOf,
   foundOr404,
+  inTransaction,
   newUuid,
   notFound,
   parameterInvalid,
@@ -51,7 +52,7 @@ export function attachmentRules({ conn, models, storage, logger }: { conn: mongo
    * In a transaction: a post claiming one of them at the same moment conflicts, and one of the two re-runs.
    */
   async function sweepUnattached(scope: Scope, before: Date): Promise<string[]> {
-    const files = await conn.transaction((session) => release(scope, session, { owner: null, createdAt: { $lt: before } }));
+    const files = await inTransaction(conn, (session) => release(scope, session, { owner: null, createdAt: { $lt: before } }));
     await deleteFiles(files);
     return files;
   }

@@ -1,6 +1,6 @@
 import type mongoose from 'mongoose';
 import type { CustomerSnapshot, CUSTOMERS_INTERNAL, EventEnvelope } from '@helpdesk/contracts';
-import { eventScopeOf, foundOr404, leanFindOne, notFound, scoped, withOutbox, type InternalCalls, type Scope } from '@helpdesk/kit';
+import { CONSUMER_TRANSACTION_GIVE_UP_MS, eventScopeOf, foundOr404, inTransaction, leanFindOne, notFound, scoped, withOutbox, type InternalCalls, type Scope } from '@helpdesk/kit';
 import type { TicketingModels } from '../models';
 import { replaceCustomerNameInSearchText, ticketSearchTokens, type TicketDoc } from '../tickets/model';
 import { ticketSnapshot } from '../tickets/view';
@@ -123,12 +123,13 @@ export function customerRefsRules({ conn, models }: CustomerRefsDeps) {
     /** `customer.created` / `customer.updated`: newer snapshots update the row and the linked tickets' search text. */
     async apply(event: EventEnvelope, c: CustomerSnapshot): Promise<void> {
       const refs = scoped(models, event).customerRefs;
-      await conn.transaction(async (session) => {
+      // A consumer's unit of work: bounded retries, so a locked row sends the event back to the broker.
+      await inTransaction(conn, async (session) => {
         const row = await refs.findOne({ _id: c.id }).session(session).lean<CustomerRefDoc>();
         if (row && (row.deleted || row.rev >= c.rev)) return;
         await refs.updateOne({ _id: c.id }, { $set: refFields(c), $setOnInsert: { deleted: false, linkedAt: null } }, { upsert: true, session });
         await syncTickets(event, { _id: c.id, name: c.name, email: c.email }, session);
-      });
+      }, { giveUpAfterMs: CONSUMER_TRANSACTION_GIVE_UP_MS });
     },
 
     /**
@@ -159,7 +160,7 @@ export function customerRefsRules({ conn, models }: CustomerRefsDeps) {
             emit({ type: 'ticket.updated', data: { ticket: ticketSnapshot(next), changes: ['customerId'], previous: { customerId: c.id } } });
           }
           return batch.length;
-        });
+        }, { consumer: true });
         unlinked += n;
         if (n < UNLINK_BATCH) return unlinked;
       }

@@ -187,7 +187,7 @@ export async function startService<Ops extends Operations, M extends Record<stri
     await Promise.all([...Object.values(built.deps.models), idempotentRequestModel(conn)].map((m) => (m as mongoose.Model<any>).init()));
     // Sole instance (process-local bus): every outbox row is written here, through withOutbox, which
     // wakes the relay at each commit; polling only backs that up (docs/adr/0045).
-    relay = startOutboxRelay({ conn, bus: opts.bus, logger, ...(opts.bus.processLocal ? { pollIntervalMs: SOLE_INSTANCE_POLL_MS } : {}) });
+    relay = startOutboxRelay({ conn, bus: opts.bus, logger, service: def.name, ...(opts.bus.processLocal ? { pollIntervalMs: SOLE_INSTANCE_POLL_MS } : {}) });
     await subscribeAll(opts.bus, def.name, def.consumers?.(built.rules, built.deps) ?? [], { prefetch: def.prefetch });
     workers.push(...(def.workers?.(built.rules, built.deps) ?? []));
     app = built.app;

@@ -3,6 +3,7 @@ import { context, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
 import { EVENTS_EXCHANGE, parseEvent, type EventEnvelope } from '@helpdesk/contracts';
 import { consumerDeliveries, consumerRedeliveries, queueDepth } from '../metrics';
 import { currentTraceHeaders, extractTraceContext } from '../telemetry/propagation';
+import { amqpUser, effectivePublisher, ownershipRefusal, PUBLISHER_HEADER, type PublisherCheck } from './ownership';
 import {
   DEFAULT_MAX_ATTEMPTS,
   DEFAULT_PREFETCH,
@@ -39,6 +40,11 @@ export interface AmqpBusOptions {
    * the bus has logged it and stopped; a process should end (runServiceMain exits 1).
    */
   onFatal?: (err: BrokerAccessRefused) => void;
+  /**
+   * Broker users whose copies of a message (an operator's `dead-letters replay`) keep the original
+   * publisher for the ownership check (default `helpdesk`, deploy/rabbitmq's operator user; ownership.ts).
+   */
+  operatorUsers?: readonly string[];
 }
 
 /**
@@ -170,8 +176,13 @@ export class AmqpBus implements EventBus {
   private refused: BrokerAccessRefused | null = null;
   private waiters: Array<{ resolve: () => void; reject: (e: Error) => void }> = [];
   private readonly unregisterDepth: () => void;
+  /** The connection's user: the `user_id` of every message this bus publishes (RabbitMQ validates it). */
+  readonly user: string;
+  private readonly publisherCheck: PublisherCheck;
 
   constructor(private readonly opts: AmqpBusOptions) {
+    this.user = amqpUser(opts.url);
+    this.publisherCheck = { ownUser: this.user, operatorUsers: opts.operatorUsers };
     this.exchange = opts.exchange ?? EVENTS_EXCHANGE;
     this.deadLetterExchange = `${this.exchange}.dlx`;
     this.queuePrefix = opts.queuePrefix ?? 'helpdesk';
@@ -242,7 +253,7 @@ export class AmqpBus implements EventBus {
         if (ids && !ids.includes(record.eventId)) continue;
         if (action === 'replay') {
           const { [ERROR_HEADER]: _error, ...rest } = headers;
-          ch.sendToQueue(main, msg.content, { ...msg.properties, persistent: true, headers: { ...rest, [ATTEMPT_HEADER]: 1 } });
+          ch.sendToQueue(main, msg.content, this.copyProperties(msg.properties, { ...rest, [ATTEMPT_HEADER]: 1 }));
           await ch.waitForConfirms();
         }
         ch.ack(msg);
@@ -305,6 +316,9 @@ export class AmqpBus implements EventBus {
               messageId: e.id,
               type: e.type,
               contentType: 'application/json',
+              // The connection's user: RabbitMQ refuses a message claiming another one, consumers
+              // check that it owns the event's type (ownership.ts).
+              userId: this.user,
               timestamp: Math.floor(Date.parse(e.occurredAt) / 1000) || undefined,
               headers: { ...headers, [ATTEMPT_HEADER]: 1 },
             }, (err) => {
@@ -519,16 +533,22 @@ export class AmqpBus implements EventBus {
     this.consumerChannels.push({ ch, tag: consumerTag });
   }
 
+  /**
+   * The properties of a copy this bus publishes (retry, dead letter, replay): `user_id` is this
+   * connection's user (RabbitMQ validates it), the original publisher travels in `x-helpdesk-publisher`.
+   */
+  private copyProperties(props: amqp.MessageProperties, headers: Record<string, unknown>): amqp.Options.Publish {
+    const publisher = effectivePublisher(props.userId, props.headers ?? {}, this.publisherCheck);
+    const { [PUBLISHER_HEADER]: _carried, ...rest } = headers;
+    return { ...props, persistent: true, userId: this.user, headers: publisher === undefined ? rest : { ...rest, [PUBLISHER_HEADER]: publisher } };
+  }
+
   /** A copy with the error to the dead-letter queue, then ack; the plain dlx route when the copy is not confirmed. */
   private async deadLetter(ch: amqp.ConfirmChannel, sub: Subscription, msg: amqp.ConsumeMessage, err: unknown): Promise<void> {
     const error = (err instanceof Error ? err.message : String(err)).slice(0, 1000);
     try {
       await new Promise<void>((resolve, reject) =>
-        ch.sendToQueue(this.queueNames(sub.service).dead, msg.content, {
-          ...msg.properties,
-          persistent: true,
-          headers: { ...(msg.properties.headers ?? {}), [ERROR_HEADER]: error },
-        }, (e) => (e ? reject(e) : resolve())),
+        ch.sendToQueue(this.queueNames(sub.service).dead, msg.content, this.copyProperties(msg.properties, { ...(msg.properties.headers ?? {}), [ERROR_HEADER]: error }), (e) => (e ? reject(e) : resolve())),
       );
       ch.ack(msg);
     } catch {
@@ -551,6 +571,13 @@ export class AmqpBus implements EventBus {
       this.logger.error({ err, queue: main, messageId: msg.properties.messageId }, 'unparseable event dead-lettered');
       consumerDeliveries.inc({ queue: main, outcome: 'dead_lettered' });
       ch.nack(msg, false, false);
+      return;
+    }
+    const refusal = ownershipRefusal(event.type, effectivePublisher(msg.properties.userId, headers, this.publisherCheck), this.publisherCheck);
+    if (refusal) {
+      this.logger.error({ eventId: event.id, type: event.type, queue: main, userId: msg.properties.userId, reason: refusal }, 'event refused: its publisher does not own its type; dead-lettered');
+      consumerDeliveries.inc({ queue: main, outcome: 'dead_lettered' });
+      await this.deadLetter(ch, sub, msg, new Error(refusal));
       return;
     }
     if (msg.fields.redelivered || attempt > 1) consumerRedeliveries.inc({ queue: main });
@@ -581,10 +608,8 @@ export class AmqpBus implements EventBus {
       try {
         await new Promise<void>((resolve, reject) =>
           ch.sendToQueue(retry, msg.content, {
-            ...msg.properties,
-            persistent: true,
+            ...this.copyProperties(msg.properties, { ...headers, [ATTEMPT_HEADER]: attempt + 1 }),
             expiration: String(delay),
-            headers: { ...headers, [ATTEMPT_HEADER]: attempt + 1 },
           }, (e) => (e ? reject(e) : resolve())),
         );
         ch.ack(msg);

@@ -14,4 +14,5 @@ export function createBus(opts: { amqpUrl?: string; logger: BusLogger; exchange?
   if (opts.amqpUrl) return new AmqpBus({ url: opts.amqpUrl, logger: opts.logger, exchange: opts.exchange, queuePrefix: opts.queuePrefix, onFatal: opts.onFatal });
   return new MemoryBus(opts.logger);
 }
+export { AGGREGATE_OWNERS, BUS_SERVICES, PUBLISHER_HEADER, amqpUser, eventOwner, serviceOfUser, ownershipRefusal } from './ownership';
 export { runDeadLetterCommand, type DeadLetterCommand, type DeadLetterIo } from './dead-letter-cli';

@@ -2,6 +2,7 @@ import { context, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
 import { parseEvent, topicMatches, type EventEnvelope } from '@helpdesk/contracts';
 import { consumerDeliveries, consumerRedeliveries, embeddedStoreEntries, queueDepth } from '../metrics';
 import { currentTraceHeaders, extractTraceContext } from '../telemetry/propagation';
+import { inProcessOwnershipRefusal } from './ownership';
 import {
   DEFAULT_MAX_ATTEMPTS,
   DEFAULT_PREFETCH,
@@ -33,6 +34,8 @@ interface Delivery {
   attempt: number;
   /** W3C trace headers, as a message would carry them. */
   headers: Record<string, string>;
+  /** The service that published it (its outbox relay), as RabbitMQ's `user_id` names it; absent: not said. */
+  publisher?: string;
 }
 
 interface Consumer {
@@ -101,7 +104,7 @@ export class MemoryBus implements EventBus {
     replay: async (service, ids) =>
       this.takeDeadLetters(service, ids).map((d) => {
         // Back to that service's queue only, as a first attempt.
-        this.queues.get(service)?.ready.push({ json: JSON.stringify(d.event), attempt: 1, headers: {} });
+        this.queues.get(service)?.ready.push({ json: JSON.stringify(d.event), attempt: 1, headers: {}, publisher: d.publisher });
         this.schedule();
         return toRecord(d);
       }),
@@ -126,7 +129,7 @@ export class MemoryBus implements EventBus {
     });
     for (const { event, json, headers } of wire) {
       for (const q of this.queues.values()) {
-        if (this.bound(q, event.type)) q.ready.push({ json, event, attempt: 1, headers });
+        if (this.bound(q, event.type)) q.ready.push({ json, event, attempt: 1, headers, publisher: opts.publisher });
       }
     }
     this.schedule();
@@ -223,6 +226,12 @@ export class MemoryBus implements EventBus {
         this.deadLetter(q.service, delivery, err);
         return;
       }
+      // Only an event's owner publishes it (ownership.ts), as consumers check on RabbitMQ.
+      const refusal = inProcessOwnershipRefusal(event.type, delivery.publisher);
+      if (refusal) {
+        this.deadLetter(q.service, delivery, new Error(refusal));
+        return;
+      }
       if (delivery.attempt > 1) consumerRedeliveries.inc({ queue: q.service });
       // The handler runs in a consumer span of the publisher's trace, as on RabbitMQ.
       const parent = extractTraceContext(delivery.headers);
@@ -272,7 +281,7 @@ export class MemoryBus implements EventBus {
     }
     const error = err instanceof Error ? err.message : String(err);
     consumerDeliveries.inc({ queue: service, outcome: 'dead_lettered' });
-    this.deadLetters.push({ service, event, attempts: delivery.attempt, error });
+    this.deadLetters.push({ service, event, attempts: delivery.attempt, error, publisher: delivery.publisher });
     this.logger.error({ service, attempts: delivery.attempt, error, eventId: (event as { id?: string })?.id }, 'event dead-lettered');
   }
 }

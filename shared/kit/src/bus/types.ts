@@ -28,6 +28,12 @@ export interface PublishOptions {
    * emitted inside a request. Missing entries use the active context.
    */
   traceHeaders?: Array<Record<string, string> | undefined>;
+  /**
+   * The service publishing (its outbox relay). The in-process bus refuses, at each consumer, an event
+   * whose type this service does not own (bus/ownership.ts); on RabbitMQ the connection's user is the
+   * publisher (`user_id`) and this is not needed.
+   */
+  publisher?: string;
 }
 
 export interface EventBus {
@@ -107,6 +113,8 @@ export interface DeadLetter {
   event: unknown;
   attempts: number;
   error: string;
+  /** The publishing service, kept for a replay (the ownership check runs again). */
+  publisher?: string;
 }
 
 /**

@@ -18,6 +18,8 @@ export interface OutboxRelay {
 export interface OutboxRelayOptions {
   conn: mongoose.Connection;
   bus: EventBus;
+  /** The service whose outbox this is: the publisher the in-process bus checks ownership with, and the metrics' `service` label (default the database name). */
+  service?: string;
   logger: BusLogger;
   /** Poll for rows written by other processes (default 500 ms). */
   pollIntervalMs?: number;
@@ -78,7 +80,7 @@ export function startOutboxRelay(opts: OutboxRelayOptions): OutboxRelay {
     }
     const rows = await Outbox.find({ publishedAt: null }).sort({ seq: 1 }).limit(batchSize).lean();
     if (!rows.length || !lease.holds()) return 0; // lost (or nearly run out) while reading: the next tick claims again
-    await bus.publish(rows.map((r) => r.envelope as EventEnvelope), { traceHeaders: rows.map((r) => r.trace ?? undefined) });
+    await bus.publish(rows.map((r) => r.envelope as EventEnvelope), { traceHeaders: rows.map((r) => r.trace ?? undefined), publisher: opts.service });
     await Outbox.updateMany({ _id: { $in: rows.map((r) => r._id) } }, { $set: { publishedAt: new Date() } });
     return rows.length;
   };

@@ -15,6 +15,7 @@
  */
 import { createHash } from 'node:crypto';
 import { EVENTS_EXCHANGE, EVENT_TYPES } from '@helpdesk/contracts';
+import { AGGREGATE_OWNERS } from '@helpdesk/kit';
 import { PROCESSES, amqpSecretName } from '../registry';
 
 export const EXCHANGE = EVENTS_EXCHANGE;
@@ -34,44 +35,16 @@ export const DEV_PASSWORD = 'helpdesk-dev-password';
 /**
  * Which service owns (publishes) each event type, by the type's first word: the catalog
  * (shared/contracts/src/events.ts and catalog/*.ts) names types `<aggregate>.<what happened>` and every
- * aggregate belongs to one service. deploy/test/rabbitmq.test.ts checks each against the code: the one
- * service whose source emits the type.
+ * aggregate belongs to one service. One table, the kit's (shared/kit/src/bus/ownership.ts), which its
+ * consumers check each event's publishing user against; deploy/test/rabbitmq.test.ts checks each owner
+ * against the code: the one service whose source emits the type.
  */
-export const AGGREGATE_OWNERS: Readonly<Record<string, string>> = {
-  ticket: 'ticketing',
-  sla: 'ticketing',
-  sla_rule: 'ticketing',
-  inbound_email: 'ticketing',
-  automation: 'ticketing',
-  ai_settings: 'ticketing',
-  ai: 'ticketing',
-  customer: 'customers',
-  customer_group: 'customers',
-  customer_status: 'customers',
-  webhook: 'webhooks',
-  // api_key.*: the gateway owns keys but has no outbox; workspace emits their events (its internal route).
-  api_key: 'workspace',
-  member: 'workspace',
-  invite: 'workspace',
-  settings: 'workspace',
-  feature_flags: 'workspace',
-  ticket_status: 'workspace',
-  business_hours: 'workspace',
-  widget_settings: 'workspace',
-  custom_field: 'workspace',
-  billing: 'workspace',
-  saved_view: 'workspace',
-  article: 'knowledge',
-  category: 'knowledge',
-  community: 'community',
-  notification: 'notifications',
-  game: 'game',
-};
+export { AGGREGATE_OWNERS };
 
 /** The service that publishes `type` (throws for a type whose aggregate has no owner here). */
 export function eventOwner(type: string): string {
   const owner = AGGREGATE_OWNERS[type.split('.')[0]];
-  if (!owner) throw new Error(`event type ${type}: its aggregate ${type.split('.')[0]} has no owner in deploy/rabbitmq/topology.ts AGGREGATE_OWNERS`);
+  if (!owner) throw new Error(`event type ${type}: its aggregate ${type.split('.')[0]} has no owner in AGGREGATE_OWNERS (shared/kit/src/bus/ownership.ts)`);
   return owner;
 }
 

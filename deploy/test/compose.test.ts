@@ -20,6 +20,7 @@ import {
   withDefaults,
   INBOUND_EMAIL_PORTS,
 } from './helpers';
+import { DEV_PASSWORD as BROKER_DEV_PASSWORD } from '../rabbitmq/topology';
 
 const compose = loadCompose();
 const services: Record<string, any> = compose.services;
@@ -209,11 +210,14 @@ describe('docker-compose.yml', () => {
         if (secretName.test(key) && !/_PER_MINUTE$/.test(key)) {
           expect([name, key, isDocumentedDefault(value) || /^\$\{[A-Z0-9_]+\}$/.test(value)]).toEqual([name, key, true]);
         }
-        // Credentials inside URLs come from a variable too.
+        // Credentials inside URLs come from a variable too, but for the broker users: RabbitMQ loads them
+        // with their password hashes from deploy/rabbitmq/definitions.json (docs/adr/0060), so each
+        // service's AMQP_URL has its own user and that file's development password, fixed.
         const userinfo = /^[a-z+]+:\/\/([^/@]*)@/.exec(value);
         if (userinfo?.[1].includes(':')) {
-          const password = userinfo[1].slice(userinfo[1].indexOf(':') + 1);
-          expect([name, key, isDocumentedDefault(password)]).toEqual([name, key, true]);
+          const [user, password] = [userinfo[1].slice(0, userinfo[1].indexOf(':')), userinfo[1].slice(userinfo[1].indexOf(':') + 1)];
+          if (key === 'AMQP_URL') expect([name, key, user, password]).toEqual([name, key, name, BROKER_DEV_PASSWORD]);
+          else expect([name, key, isDocumentedDefault(password)]).toEqual([name, key, true]);
         }
       }
     }
@@ -222,12 +226,15 @@ describe('docker-compose.yml', () => {
     for (const name of apps) {
       expect(env(name).INTERNAL_TOKEN_SECRET).toBe(`\${INTERNAL_TOKEN_SECRET:-${DEV_DEFAULTS.INTERNAL_TOKEN_SECRET}}`);
     }
-    // ...and each default is documented as development-only in the ADR.
+    // ...and each default is documented as development-only in the ADR; the broker users' password is
+    // RABBITMQ_PASSWORD's default there.
     const adr = read('docs/adr/0005-deployment.md');
     for (const [variable, fallback] of allowed) {
       expect(adr).toContain(variable);
       expect(adr).toContain(fallback);
     }
+    expect(BROKER_DEV_PASSWORD).toBe(DEV_DEFAULTS.RABBITMQ_PASSWORD);
+    expect(read('docs/adr/0060-alerts-and-broker-owned-metrics.md')).toContain(BROKER_DEV_PASSWORD);
   });
 
   it('keeps tracing optional: collector and Jaeger in the observability profile, off by default', () => {

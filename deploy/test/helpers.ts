@@ -96,10 +96,10 @@ export const INTERNAL_CALLS: { caller: string; callee: string; env: string }[] =
 export const INTERNET_CALLERS = ['webhooks'];
 
 /**
- * The keys of the Secret helpdesk-secrets (deploy/k8s/base/secret.template.yaml). MONGO_URL is in each
- * process's own Secret (deploy/registry.ts mongoSecretName).
+ * The keys of the Secret helpdesk-secrets (deploy/k8s/base/secret.template.yaml). MONGO_URL and AMQP_URL
+ * are in each process's own Secrets (deploy/registry.ts mongoSecretName, amqpSecretName).
  */
-export const SECRET_KEYS = ['INTERNAL_TOKEN_SECRET', 'AMQP_URL', 'REDIS_URL', 'ATTACHMENTS_S3_URL', 'SMTP_URL', 'STRIPE_SECRET_KEY', 'STRIPE_WEBHOOK_SECRET'];
+export const SECRET_KEYS = ['INTERNAL_TOKEN_SECRET', 'REDIS_URL', 'ATTACHMENTS_S3_URL', 'SMTP_URL', 'STRIPE_SECRET_KEY', 'STRIPE_WEBHOOK_SECRET'];
 
 /**
  * Development-only defaults that may appear in docker-compose.yml and the local overlay. Each is

@@ -8,7 +8,7 @@ import { HorizontalPodAutoscaler } from 'kubernetes-models/autoscaling/v2';
 import { Ingress, NetworkPolicy } from 'kubernetes-models/networking.k8s.io/v1';
 import { PodDisruptionBudget } from 'kubernetes-models/policy/v1';
 import { ConfigMap, Namespace, Secret, Service } from 'kubernetes-models/v1';
-import { mongoSecretName } from '../registry';
+import { PROCESSES, amqpSecretName, mongoSecretName } from '../registry';
 import {
   DEV_DEFAULTS,
   ENTRY,
@@ -56,7 +56,12 @@ const MODELS: Record<string, new (data: any) => { validate(): void }> = {
   'apps/v1/StatefulSet': StatefulSet,
   'batch/v1/Job': Job,
   'rabbitmq.com/v1beta1/RabbitmqCluster': OperatorResource,
+  'rabbitmq.com/v1beta1/User': OperatorResource,
+  'rabbitmq.com/v1beta1/Permission': OperatorResource,
+  'rabbitmq.com/v1beta1/TopicPermission': OperatorResource,
   'mongodbcommunity.mongodb.com/v1/MongoDBCommunity': OperatorResource,
+  'monitoring.coreos.com/v1/PodMonitor': OperatorResource,
+  'monitoring.coreos.com/v1/PrometheusRule': OperatorResource,
   'v1/Namespace': Namespace,
   'v1/ConfigMap': ConfigMap,
   'v1/Secret': Secret,
@@ -99,6 +104,15 @@ const DNS_PORTS = [
 ];
 const sortPorts = (ports: any[] | undefined) =>
   [...(ports ?? [])].map((p) => ({ port: p.port, protocol: p.protocol ?? 'TCP' })).sort((a, b) => a.protocol.localeCompare(b.protocol));
+
+/** Where Prometheus runs (base/network-policy.yaml metrics-from-prometheus; the production overlay's PodMonitors scrape from there). */
+const MONITORING_PEER = {
+  namespaceSelector: { matchLabels: { 'kubernetes.io/metadata.name': 'monitoring' } },
+  podSelector: { matchLabels: { 'app.kubernetes.io/name': 'prometheus' } },
+};
+/** An ingress rule admitting exactly Prometheus's pods, to the metrics port only. */
+const isMetricsRule = (rule: { from?: unknown[]; ports?: { port?: unknown }[] }): boolean =>
+  JSON.stringify(rule.from) === JSON.stringify([MONITORING_PEER]) && (rule.ports ?? []).length > 0 && (rule.ports ?? []).every((p) => p.port === 'metrics');
 
 function validate(obj: any): void {
   const Model = MODELS[`${obj.apiVersion}/${obj.kind}`];
@@ -262,7 +276,7 @@ describeRendered.each(OVERLAYS)('deploy/k8s/overlays/%s', (overlay) => {
       for (const required of expectedEnv(name)) expect([name, names.includes(required)]).toEqual([name, true]);
       for (const n of names) expect([name, n, [...expectedEnv(name), ...optionalEnv(name)].includes(n)]).toEqual([name, n, true]);
       for (const e of env) {
-        if (SECRET_KEYS.includes(e.name)) {
+        if ([...SECRET_KEYS, 'MONGO_URL', 'AMQP_URL'].includes(e.name)) {
           // Secret values only ever come from the Secret.
           expect(e.value).toBeUndefined();
           expect(e.valueFrom?.secretKeyRef?.key).toBe(e.name);
@@ -277,9 +291,11 @@ describeRendered.each(OVERLAYS)('deploy/k8s/overlays/%s', (overlay) => {
           const secret = secrets.find((s) => s.metadata.name === ref.name);
           expect(Object.keys(secret?.data ?? {})).toContain(ref.key);
         }
-        if (ref && overlay === 'production') expect(ref.name).toBe(e.name === 'MONGO_URL' ? mongoSecretName(name) : 'helpdesk-secrets');
-        // MONGO_URL only ever from the process's own Secret.
-        if (e.name === 'MONGO_URL') expect(ref?.key).toBe('MONGO_URL');
+        const own: Record<string, string> = { MONGO_URL: mongoSecretName(name), AMQP_URL: amqpSecretName(name) };
+        if (ref && overlay === 'production') expect([e.name, ref.name]).toEqual([e.name, own[e.name] ?? 'helpdesk-secrets']);
+        // MONGO_URL and AMQP_URL only ever from the process's own Secret (its own database user, its own broker user).
+        if (e.name in own) expect([e.name, ref?.key]).toEqual([e.name, e.name]);
+        if (ref && overlay === 'local' && e.name in own) expect(ref.name).toMatch(new RegExp(`^${own[e.name]}-[a-z0-9]+$`));
       }
       expect(d.spec!.template.spec!.containers[0].envFrom).toBeUndefined();
     }
@@ -407,6 +423,8 @@ describeRendered.each(OVERLAYS)('deploy/k8s/overlays/%s', (overlay) => {
           continue;
         }
         for (const rule of p.spec!.ingress ?? []) {
+          // Prometheus's access to the metrics port: the next test.
+          if (isMetricsRule(rule)) continue;
           expect(rule.from?.length).toBeGreaterThan(0);
           expect([name, p.metadata!.name, sortPorts(rule.ports)]).toEqual([name, p.metadata!.name, [{ port: 'http', protocol: 'TCP' }]]);
           for (const peer of rule.from!) {
@@ -424,6 +442,39 @@ describeRendered.each(OVERLAYS)('deploy/k8s/overlays/%s', (overlay) => {
     }
     const gatewayLabels = labelsOf(one('Deployment', 'gateway') as Deployment);
     expect(policies.some((p) => matches(p.spec!.podSelector.matchLabels, gatewayLabels) && p !== defaultDeny)).toBe(true);
+  });
+
+  it("admits Prometheus (the monitoring namespace's Prometheus pods) to every Deployment's metrics port, the registry's metricsPort, and to nothing else", () => {
+    const policies = (all('NetworkPolicy') as NetworkPolicy[]).filter((p) => (p.spec!.policyTypes ?? ['Ingress']).includes('Ingress'));
+    // Whatever admits the monitoring peer admits it to the metrics port only.
+    for (const p of policies) {
+      for (const rule of p.spec!.ingress ?? []) {
+        if (!(rule.from ?? []).some((peer) => peer.namespaceSelector)) continue;
+        if (p.metadata!.name === 'gateway-ingress') continue; // the ingress controller's namespace (production)
+        expect([p.metadata!.name, isMetricsRule(rule), sortPorts(rule.ports)]).toEqual([p.metadata!.name, true, [{ port: 'metrics', protocol: 'TCP' }]]);
+      }
+    }
+    expect(deployments().length).toBe(PROCESSES.length);
+    for (const d of deployments()) {
+      const name = d.metadata!.name!;
+      const entry = PROCESSES.find((x) => x.name === name)!;
+      const labels = d.spec!.template.metadata!.labels!;
+      const containerPorts = d.spec!.template.spec!.containers[0].ports!;
+      const admitted = policies
+        .filter((p) => matches(p.spec!.podSelector.matchLabels, labels))
+        .flatMap((p) => (p.spec!.ingress ?? []).filter(isMetricsRule))
+        .flatMap((rule) => rule.ports ?? [])
+        .map((port) => (typeof port.port === 'number' ? port.port : containerPorts.find((c) => c.name === port.port)?.containerPort));
+      expect([name, admitted]).toEqual([name, expect.arrayContaining([entry.metricsPort])]);
+    }
+  });
+
+  it('names every process for tracing: OTEL_SERVICE_NAME is its registry name', () => {
+    expect(deployments().map((d) => d.metadata!.name).sort()).toEqual(PROCESSES.map((p) => p.name).sort());
+    for (const d of deployments()) {
+      const env = d.spec!.template.spec!.containers[0].env ?? [];
+      expect([d.metadata!.name, env.find((e) => e.name === 'OTEL_SERVICE_NAME')?.value]).toEqual([d.metadata!.name, d.metadata!.name]);
+    }
   });
 
   it("keeps webhooks' egress to DNS, its infrastructure and public addresses: never private, link-local or metadata ranges", () => {
@@ -501,7 +552,11 @@ describeRendered.each(OVERLAYS)('deploy/k8s/overlays/%s', (overlay) => {
       expect(Object.keys(secret.data).sort()).toEqual([...SECRET_KEYS].sort());
       const decoded = secretValues(secret);
       expect(decoded.INTERNAL_TOKEN_SECRET).toBe(DEV_DEFAULTS.INTERNAL_TOKEN_SECRET);
-      expect(decoded.AMQP_URL).toContain(`:${DEV_DEFAULTS.RABBITMQ_PASSWORD}@`);
+      // Each service's AMQP_URL: its own broker user (the definitions' development password).
+      for (const p of PROCESSES.filter((x) => x.stores.includes('amqp'))) {
+        const own = all('Secret').find((x) => x.metadata.name.startsWith(`${amqpSecretName(p.name)}-`) && !x.metadata.name.includes('-credentials'));
+        expect([p.name, secretValues(own).AMQP_URL]).toEqual([p.name, `amqp://${p.name}:${DEV_DEFAULTS.RABBITMQ_PASSWORD}@rabbitmq.${INFRA_NAMESPACE}:5672`]);
+      }
       // Every other generated Secret: a process's MONGO_URL, the engines' credentials; passwords are dev defaults.
       const passwords = Object.values(DEV_DEFAULTS);
       for (const s of all('Secret').filter((x) => x !== secret)) {

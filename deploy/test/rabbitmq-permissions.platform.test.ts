@@ -8,10 +8,9 @@
 import { spawnSync } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
 import * as amqp from 'amqplib';
-import pino from 'pino';
 import { parse } from 'yaml';
 import type { EventEnvelope } from '@helpdesk/contracts';
-import { AmqpBus, isAccessRefused } from '@helpdesk/kit';
+import { AmqpBus, isAccessRefused, type BusLogger } from '@helpdesk/kit';
 import { DEV_PASSWORD, EXCHANGE, brokerUsers, definitions, passwordHash, queueNames } from '../rabbitmq/topology';
 import { read } from './helpers';
 
@@ -22,7 +21,8 @@ const TAG = `perm${randomBytes(3).toString('hex')}`;
 const VHOST = `helpdesk-${TAG}`;
 const userOf = (service: string) => `${TAG}-${service}`;
 const USERS = brokerUsers();
-const silent = pino({ level: 'silent' });
+const quiet = () => undefined;
+const silent = { info: quiet, warn: quiet, error: quiet, debug: quiet } as unknown as BusLogger;
 
 /** Creates and deletes the run's vhost and users: the management HTTP API, or rabbitmqctl on this machine. */
 interface Admin {

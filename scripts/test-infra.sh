@@ -7,7 +7,10 @@ export AMQP_URL=${AMQP_URL:-amqp://guest:guest@127.0.0.1:5672}
 export REDIS_URL=${REDIS_URL:-redis://127.0.0.1:6379}
 export HELPDESK_INFRA=real
 # Two workers: each platform boot has its own exchange, queues and Redis key space, and each fault
-# test's private broker its own port, so suites do not meet.
+# test's private broker its own port, so suites do not meet. `platform` also selects the deployment's
+# checks that need this machine's tools and broker (HELPDESK_INFRA=real makes them fail rather than
+# skip): promtool on the alert rules (deploy/test/promtool.platform.test.ts) and the generated broker
+# users' permissions in a temporary vhost (deploy/test/rabbitmq-permissions.platform.test.ts).
 npx jest --passWithNoTests --maxWorkers=2 --testPathPatterns 'platform' "$@"
 # The stream suites once more against `npm run start:processes` (every process separate, two
 # notifications replicas); the launcher's own suite (deploy/local/test/start-processes.platform.test.ts,

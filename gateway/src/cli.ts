@@ -3,7 +3,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { PERMISSIONS, type Permission } from '@helpdesk/contracts';
-import { AmqpBus, createLogger, InternalTokens, runDeadLetterCommand } from '@helpdesk/kit';
+import { AmqpBus, createLogger, InternalTokens, operatorName, runDeadLetterCommand } from '@helpdesk/kit';
 import { AdminError, createGatewayAdmin, type GatewayAdmin } from './admin';
 import { workspaceLink, type WorkspaceLink } from './api-keys/workspace-link';
 import { parseServiceUrls } from './config';
@@ -18,8 +18,9 @@ export const USAGE = `Usage: cli <command> [options]
   key list --team TEAM_ID
   key revoke --key KEY_ID
   dead-letters list --service NAME[,NAME…]
-  dead-letters replay|discard --service NAME (--event EVENT_ID[,…] | --all) [--yes]
-             (asks before acting unless --yes; writes an audit line to stderr)
+  dead-letters replay|discard --service NAME (--event EVENT_ID[,…] | --all) [--yes] [--operator NAME]
+             (asks before acting unless --yes; writes an audit line to stderr naming the operator:
+              --operator, else env HELPDESK_OPERATOR, else USER; a service without a queue is skipped)
 
 Connection: --mongo-url URL, else env MONGO_URL, else mongoUrl in ./data/credentials.json.
 Owner member (team create): the workspace service at --workspace-url URL, else env WORKSPACE_URL, else
@@ -87,7 +88,7 @@ const commaList = (text: string | undefined) => (text ?? '').split(',').map((s) 
 /** `dead-letters list|replay|discard` against the broker's dead-letter queues (docs/adr/0039). */
 async function deadLetters(
   action: string,
-  v: { service?: string; event?: string; all?: boolean; yes?: boolean; json?: boolean; 'amqp-url'?: string },
+  v: { service?: string; event?: string; all?: boolean; yes?: boolean; json?: boolean; 'amqp-url'?: string; operator?: string },
   io: CliIo,
 ): Promise<number> {
   if (action !== 'list' && action !== 'replay' && action !== 'discard') throw new UsageError(`unknown command "dead-letters ${action}"`);
@@ -102,7 +103,7 @@ async function deadLetters(
     return await runDeadLetterCommand(
       { action, services, eventIds: v.all ? null : eventIds, yes: Boolean(v.yes), json: Boolean(v.json) },
       bus.deadLetterQueue,
-      { out: io.out, err: io.err, confirm: io.confirm, operator: io.env.USER ?? io.env.LOGNAME ?? 'unknown' },
+      { out: io.out, err: io.err, confirm: io.confirm, operator: operatorName(v.operator, io.env) },
     );
   } finally {
     await bus.close();
@@ -139,6 +140,7 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
         all: { type: 'boolean' },
         yes: { type: 'boolean' },
         'amqp-url': { type: 'string' },
+        operator: { type: 'string' },
         json: { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
       },

@@ -11,6 +11,8 @@ import {
   deadLetterRecord,
   frozenEvent,
   ERROR_HEADER,
+  NoDeadLetterQueue,
+  parseDelivery,
   retryDelay,
   type BusLogger,
   type DeadLetterQueue,
@@ -117,6 +119,18 @@ function queueConflict(err: unknown, queue: string): Error {
 }
 
 const tracer = trace.getTracer('@helpdesk/kit/bus');
+
+/** The error listed for a message the broker dead-lettered itself (no handler said why). */
+function brokerDeathError(headers: Record<string, unknown>): string {
+  const reason = deathReason(headers);
+  const why: Record<string, string> = {
+    delivery_limit: `delivered ${DELIVERY_LIMIT} times without an acknowledgement (the consumer crashed or stopped while handling it)`,
+    rejected: 'rejected by the consumer without a copy of its own (the dead-letter copy was not confirmed)',
+    expired: 'expired before it was consumed',
+    maxlen: 'the queue was full',
+  };
+  return `dead-lettered by RabbitMQ (${reason}): ${why[reason] ?? 'see x-death'}`;
+}
 
 /** Why the broker dead-lettered a message: its newest death (`x-death` lists the newest first; the first may be a retry's expiry). */
 function deathReason(headers: Record<string, unknown>): string {
@@ -229,10 +243,17 @@ export class AmqpBus implements EventBus {
     await this.waitForConnection();
     const { main, dead } = this.queueNames(service);
     const ch = await this.conn!.createConfirmChannel();
-    ch.on('error', (err) => this.logger.warn({ err, queue: dead }, 'RabbitMQ dead-letter channel error'));
+    ch.on('error', (err: { code?: number }) => {
+      if (err?.code !== 404) this.logger.warn({ err, queue: dead }, 'RabbitMQ dead-letter channel error');
+    });
     const seen: DeadLetterRecord[] = [];
     try {
-      await ch.checkQueue(dead);
+      try {
+        await ch.checkQueue(dead);
+      } catch (err) {
+        if ((err as { code?: number }).code === 404) throw new NoDeadLetterQueue(service, dead);
+        throw err;
+      }
       for (;;) {
         const msg = await ch.get(dead, { noAck: false });
         if (!msg) break;
@@ -244,7 +265,7 @@ export class AmqpBus implements EventBus {
           /* listed as unparseable */
         }
         const rawError = headers[ERROR_HEADER];
-        const error = rawError !== undefined ? String(rawError) : `rejected (${deathReason(headers)})`;
+        const error = rawError !== undefined ? String(rawError) : brokerDeathError(headers);
         const record = deadLetterRecord(service, event, Number(headers[ATTEMPT_HEADER]) || 1, error);
         if (action === 'list') {
           seen.push(record);
@@ -564,15 +585,14 @@ export class AmqpBus implements EventBus {
     const { main, retry } = this.queueNames(sub.service);
     const headers = msg.properties.headers ?? {};
     const attempt = Number(headers[ATTEMPT_HEADER]) || 1;
-    let event: EventEnvelope;
-    try {
-      event = frozenEvent(parseEvent(JSON.parse(msg.content.toString('utf8'))));
-    } catch (err) {
-      this.logger.error({ err, queue: main, messageId: msg.properties.messageId }, 'unparseable event dead-lettered');
+    const parsed = parseDelivery(msg.content.toString('utf8'));
+    if (parsed.error !== undefined) {
+      this.logger.error({ queue: main, messageId: msg.properties.messageId, reason: parsed.error }, 'unparseable event dead-lettered');
       consumerDeliveries.inc({ queue: main, outcome: 'dead_lettered' });
-      ch.nack(msg, false, false);
+      await this.deadLetter(ch, sub, msg, new Error(parsed.error));
       return;
     }
+    const event = frozenEvent(parsed.event);
     const refusal = ownershipRefusal(event.type, effectivePublisher(msg.properties.userId, headers, this.publisherCheck), this.publisherCheck);
     if (refusal) {
       this.logger.error({ eventId: event.id, type: event.type, queue: main, userId: msg.properties.userId, reason: refusal }, 'event refused: its publisher does not own its type; dead-lettered');

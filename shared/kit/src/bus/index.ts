@@ -15,4 +15,4 @@ export function createBus(opts: { amqpUrl?: string; logger: BusLogger; exchange?
   return new MemoryBus(opts.logger);
 }
 export { AGGREGATE_OWNERS, BUS_SERVICES, PUBLISHER_HEADER, amqpUser, eventOwner, serviceOfUser, ownershipRefusal } from './ownership';
-export { runDeadLetterCommand, type DeadLetterCommand, type DeadLetterIo } from './dead-letter-cli';
+export { operatorName, runDeadLetterCommand, type DeadLetterCommand, type DeadLetterIo } from './dead-letter-cli';

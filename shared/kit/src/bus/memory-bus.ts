@@ -9,6 +9,7 @@ import {
   DEFAULT_RETRY_DELAY_MS,
   deadLetterRecord,
   frozenEvent,
+  parseDelivery,
   retryDelay,
   type BusLogger,
   type DeadLetter,
@@ -220,11 +221,14 @@ export class MemoryBus implements EventBus {
     consumer.inFlight++;
     const run = (async () => {
       let event: EventEnvelope;
-      try {
-        event = delivery.event ?? frozenEvent(parseEvent(JSON.parse(delivery.json)));
-      } catch (err) {
-        this.deadLetter(q.service, delivery, err);
-        return;
+      if (delivery.event) event = delivery.event;
+      else {
+        const parsed = parseDelivery(delivery.json);
+        if (parsed.error !== undefined) {
+          this.deadLetter(q.service, delivery, new Error(parsed.error));
+          return;
+        }
+        event = frozenEvent(parsed.event);
       }
       // Only an event's owner publishes it (ownership.ts), as consumers check on RabbitMQ.
       const refusal = inProcessOwnershipRefusal(event.type, delivery.publisher);

@@ -1,5 +1,5 @@
 import type pino from 'pino';
-import type { EventEnvelope } from '@helpdesk/contracts';
+import { eventEnvelopeSchema, parseEvent, type EventEnvelope } from '@helpdesk/contracts';
 
 /** The few logger methods the bus and the outbox use (pino-compatible; kit's `Logger` satisfies it). */
 export type BusLogger = Pick<pino.Logger, 'info' | 'warn' | 'error' | 'debug'>;
@@ -67,7 +67,11 @@ export interface DeadLetterRecord {
   eventId: string;
   type: string;
   teamId: string | null;
-  /** The last handler error (or why it could not be delivered at all). */
+  /**
+   * Why it was dead-lettered: the handler's last error message; or, when no handler ran,
+   * `parse error: …` (not JSON), `schema error at <path>: …` (the catalog refused it), `not-owner: …`
+   * (its publisher does not own its type), `dead-lettered by RabbitMQ (<reason>): …`.
+   */
   error: string;
   attempts: number;
 }
@@ -82,8 +86,45 @@ export interface DeadLetterQueue {
   discard(service: string, eventIds: string[] | null): Promise<DeadLetterRecord[]>;
 }
 
-/** Header of a dead letter: the handler's last error. */
+/** The service has no dead-letter queue (it consumes no events, or never started): `dead-letters` skips it. */
+export class NoDeadLetterQueue extends Error {
+  constructor(readonly service: string, readonly queue: string) {
+    super(`${service} has no dead-letter queue ${queue} (it consumes no events, or has never started)`);
+    this.name = 'NoDeadLetterQueue';
+  }
+}
+
+/** Header of a dead letter: why (the handler's last error, or the parse, schema or ownership failure). */
 export const ERROR_HEADER = 'x-helpdesk-error';
+
+/**
+ * The parsed event (`parseEvent`: the envelope, then the catalog's payload), or why a message is not
+ * one: `parse error: …` (not JSON) or `schema error at <path>: …` (`data.` for the payload's fields).
+ */
+export function parseDelivery(text: string): { event: EventEnvelope; error?: undefined } | { event?: undefined; error: string } {
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (err) {
+    return { error: `parse error: ${(err as Error).message ?? String(err)}`.slice(0, 1000) };
+  }
+  const envelope = eventEnvelopeSchema.safeParse(json);
+  if (!envelope.success) return { error: schemaError(envelope.error).slice(0, 1000) };
+  try {
+    return { event: parseEvent(json) };
+  } catch (err) {
+    return { error: schemaError(err, ['data']).slice(0, 1000) };
+  }
+}
+
+/** `schema error at data.ticket.title: Invalid input…` from a ZodError (each issue; `prefix` before its path), or the error's message. */
+export function schemaError(err: unknown, prefix: string[] = []): string {
+  const issues = (err as { issues?: Array<{ path?: PropertyKey[]; message?: string }> })?.issues;
+  if (Array.isArray(issues) && issues.length) {
+    return issues.map((i) => `schema error at ${[...prefix, ...(i.path ?? []).map(String)].join('.') || '(envelope)'}: ${i.message ?? 'invalid'}`).join('; ');
+  }
+  return `schema error: ${err instanceof Error ? err.message : String(err)}`;
+}
 
 /** The record of a dead-lettered event (the parsed envelope if it parses, else what can be read). */
 export function deadLetterRecord(service: string, event: unknown, attempts: number, error: string): DeadLetterRecord {

@@ -1,6 +1,6 @@
 /** Standalone process: `PORT`, `MONGO_URL` (required here), `CUSTOMERS_URL` (required), `AMQP_URL`, `INTERNAL_TOKEN_SECRET`, `LOG_LEVEL`;
  * the AI provider (docs/adr/0029): `AI_BASE_URL` (an OpenAI-compatible server; the local provider when unset), `AI_API_KEY`, `AI_MODEL`, `AI_TIMEOUT_MS`;
- * inbound email (docs/adr/0041): `INBOUND_EMAIL_DOMAIN`, `INBOUND_EMAIL_LISTENERS`, `INBOUND_SMTP_*`, `INBOUND_HTTP_*`, `INBOUND_EMAIL_MAX_BYTES`. */
+ * inbound email (docs/adr/0041): `INBOUND_EMAIL_DOMAIN`, `INBOUND_EMAIL_LISTENERS`, `INBOUND_SMTP_*`, `INBOUND_HTTP_*`, `INBOUND_EMAIL_MAX_BYTES`, `INBOUND_EMAIL_SENDER_LIMIT_PER_HOUR`, `INBOUND_EMAIL_TEAM_LIMIT_PER_HOUR`. */
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 import { optionalUrl, portNumber, runServiceMain } from '@helpdesk/kit';
@@ -21,6 +21,8 @@ const env = z.object({
   INBOUND_SMTP_TLS_CERT_FILE: z.string().optional().describe('PEM certificate chain for STARTTLS on the SMTP listener.'),
   INBOUND_HTTP_HOST: z.string().default('0.0.0.0').describe('Interface of the inbound webhook listener (`POST /inbound-email/{teamId}/messages`).'),
   INBOUND_HTTP_PORT: portNumber(2580).describe('Port of the inbound webhook listener.'),
+  INBOUND_EMAIL_SENDER_LIMIT_PER_HOUR: z.coerce.number().int().min(1).default(30).describe('Inbound mails one sender may send into a partition each hour; more are refused (SMTP 451 4.7.1, the webhook 429 with Retry-After). Counted in ticketing\'s database, so replicas agree.'),
+  INBOUND_EMAIL_TEAM_LIMIT_PER_HOUR: z.coerce.number().int().min(1).default(1000).describe('Inbound mails one partition may receive each hour from all senders; a sender refused for its own limit does not count.'),
   INBOUND_EMAIL_MAX_BYTES: z.coerce.number().int().min(1024).default(10 * 1024 * 1024).describe('The largest inbound mail in bytes (SMTP SIZE, the webhook body limit); default 10 MiB.'),
 });
 
@@ -39,6 +41,7 @@ runServiceMain('ticketing', env, (opts, e) =>
           }
         : null,
       http: e.INBOUND_EMAIL_LISTENERS.includes('http') ? { host: e.INBOUND_HTTP_HOST, port: e.INBOUND_HTTP_PORT } : null,
+      limits: { perSenderPerHour: e.INBOUND_EMAIL_SENDER_LIMIT_PER_HOUR, perTeamPerHour: e.INBOUND_EMAIL_TEAM_LIMIT_PER_HOUR },
     },
     ai: e.AI_BASE_URL ? { openai: { baseUrl: e.AI_BASE_URL, apiKey: e.AI_API_KEY, model: e.AI_MODEL, timeoutMs: e.AI_TIMEOUT_MS } } : undefined,
   }),

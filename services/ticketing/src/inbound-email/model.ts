@@ -101,4 +101,32 @@ export const inboundEmailModels = (conn: mongoose.Connection) => ({
   teamMailIdentities:
     (conn.models.TeamMailIdentity as mongoose.Model<TeamMailIdentityDoc> | undefined) ??
     conn.model<TeamMailIdentityDoc>('TeamMailIdentity', teamMailIdentitySchema),
+  inboundMailCounters: inboundMailCounterModel(conn),
 });
+
+/**
+ * One fixed window's count of inbound mails, for one sender or for a whole partition
+ * (docs/adr/0063): `_id` is `<team>:<mode>:<kind>:<subject>:<window start>`; a row expires an hour after its window.
+ * Kept in ticketing's database, so every ticketing replica counts against the same rows.
+ */
+export interface InboundMailCounterDoc {
+  _id: string;
+  teamId: string;
+  mode: 'test' | 'live';
+  n: number;
+  expiresAt: Date;
+}
+
+const inboundMailCounterSchema = new mongoose.Schema<InboundMailCounterDoc>(
+  {
+    _id: { type: String, required: true },
+    n: { type: Number, required: true },
+    expiresAt: { type: Date, required: true },
+  },
+  { collection: 'inbound_mail_counters', versionKey: false, strict: 'throw' },
+);
+inboundMailCounterSchema.plugin(tenancyPlugin);
+inboundMailCounterSchema.index({ expiresAt: 1 }, { expireAfterSeconds: 0 });
+
+export const inboundMailCounterModel = (conn: mongoose.Connection) =>
+  (conn.models.InboundMailCounter as mongoose.Model<InboundMailCounterDoc> | undefined) ?? conn.model<InboundMailCounterDoc>('InboundMailCounter', inboundMailCounterSchema);

@@ -31,6 +31,7 @@ import type { TicketDoc } from '../tickets/model';
 import type { TicketRules } from '../tickets/rules';
 import { bareMessageId, outgoingMessageId, replyAddress, teamAddress, ticketOfOurMessageId } from './addresses';
 import type { EmailMailDoc, InboundSecretDoc, TeamMailIdentityDoc } from './model';
+import { DEFAULT_INBOUND_MAIL_LIMITS, inboundMailLimiter, refusalMessage, type InboundMailLimits, type InboundMailRefusal } from './limits';
 import type { InboundListening } from './listeners';
 import type { InboundMail } from './parse';
 
@@ -44,6 +45,24 @@ export interface InboundEmailConfig {
   smtp: { host: string; port: number; tls?: { key: string | Buffer; cert: string | Buffer } } | null;
   /** The webhook listener for providers' raw MIME; null: off. */
   http: { host: string; port: number } | null;
+  /** Mails an hour per sender and per partition (docs/adr/0063); default DEFAULT_INBOUND_MAIL_LIMITS. */
+  limits?: InboundMailLimits;
+  /** Slow clients: the listeners' time for a request's headers, and the body's minimum rate; default SLOW_CLIENT_LIMITS. */
+  slowClients?: SlowClientLimits;
+}
+
+/** How long a client may take (docs/adr/0063): headers (SMTP: each command) within `headersMs`, then the body at `minBytesPerSecond` at least, averaged after the first `headersMs`. */
+export interface SlowClientLimits {
+  headersMs: number;
+  minBytesPerSecond: number;
+}
+export const SLOW_CLIENT_LIMITS: SlowClientLimits = { headersMs: 10_000, minBytesPerSecond: 1024 };
+
+/** A mail over its sender's or its partition's hourly limit: nothing was stored; the sender retries later. */
+export class MailLimited extends Error {
+  constructor(readonly refusal: InboundMailRefusal, sender: string) {
+    super(refusalMessage(refusal, sender));
+  }
 }
 
 export const DEFAULT_INBOUND_EMAIL: InboundEmailConfig = { domain: 'helpdesk.local', maxBytes: 10 * 1024 * 1024, smtp: null, http: null };
@@ -77,6 +96,7 @@ export interface InboundEmailDeps {
 /** Email in (tickets from mail), the webhook secret, and the threading of replies (docs/adr/0041). */
 export function inboundEmailRules({ conn, models, tickets, customersUrl, tokens, logger, config }: InboundEmailDeps) {
   const { domain } = config;
+  const limiter = inboundMailLimiter(models, config.limits ?? DEFAULT_INBOUND_MAIL_LIMITS);
   const customers = internalClient(CUSTOMERS_INTERNAL, customersUrl, { service: 'customers' });
   const requesters = internalClient(CUSTOMERS_BULK_INTERNAL, customersUrl, { service: 'customers' });
 
@@ -165,6 +185,8 @@ export function inboundEmailRules({ conn, models, tickets, customersUrl, tokens,
         return { outcome: 'duplicate', ticketId: seen?.ticketId ?? null, messageId: seen?.messageId ?? null, reason: 'this Message-ID was received before' };
       };
       if (await db.emailMails.exists({ rfcMessageId })) return duplicate();
+      const refused = await limiter.take(route, mail.fromAddress);
+      if (refused) throw new MailLimited(refused, mail.fromAddress);
       const { ctx, token } = contextOf(route);
       try {
         const ticketId = await ticketOf(route, mail);

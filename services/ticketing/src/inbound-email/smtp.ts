@@ -2,7 +2,7 @@ import type { Logger } from '@helpdesk/kit';
 import { SMTPServer, type SMTPServerOptions } from 'smtp-server';
 import { routeOf } from './addresses';
 import { MalformedMail, parseInboundMail } from './parse';
-import type { InboundEmailConfig, InboundEmailRules, MailRoute } from './rules';
+import { MailLimited, SLOW_CLIENT_LIMITS, type InboundEmailConfig, type InboundEmailRules, type MailRoute } from './rules';
 
 const smtpError = (code: number, message: string) => Object.assign(new Error(message), { responseCode: code });
 
@@ -22,8 +22,9 @@ export function smtpListener(rules: InboundEmailRules, config: InboundEmailConfi
     disabledCommands: smtp.tls ? ['AUTH'] : ['AUTH', 'STARTTLS'],
     ...(smtp.tls ? { key: smtp.tls.key, cert: smtp.tls.cert } : {}),
     logger: false,
-    // An MX faces the internet: bounded connections.
+    // An MX faces the internet: bounded connections, and a silent client is dropped (docs/adr/0063).
     maxClients: 200,
+    socketTimeout: (config.slowClients ?? SLOW_CLIENT_LIMITS).headersMs,
     onRcptTo(address, _session, callback) {
       if (!routeOf(address.address, config.domain)) return callback(smtpError(550, `5.1.1 <${address.address}>: no such mailbox here`));
       callback();
@@ -53,6 +54,8 @@ export function smtpListener(rules: InboundEmailRules, config: InboundEmailConfi
           (outcomes) => callback(null, `2.0.0 ${outcomes.map((o) => (o.outcome === 'duplicate' ? o.outcome : (o.ticketId ?? o.outcome))).join(', ')}`),
           (err: unknown) => {
             if (err instanceof MalformedMail) return callback(smtpError(550, `5.6.0 ${err.message}`));
+            // RFC 3463 4.7.x: a policy refusal the sending server retries later.
+            if (err instanceof MailLimited) return callback(smtpError(451, `4.7.1 ${err.message}`));
             logger.error({ err }, 'inbound mail not stored');
             callback(smtpError(451, '4.3.0 The mail could not be stored; try again later'));
           },

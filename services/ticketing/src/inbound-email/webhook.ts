@@ -1,7 +1,7 @@
 import http from 'node:http';
 import { ApiError, errorBody, newId, type Logger } from '@helpdesk/kit';
 import { MalformedMail, parseInboundMail } from './parse';
-import type { InboundEmailConfig, InboundEmailRules } from './rules';
+import { MailLimited, SLOW_CLIENT_LIMITS, type InboundEmailConfig, type InboundEmailRules, type SlowClientLimits } from './rules';
 
 const PATH_RE = /^\/inbound-email\/([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\/messages\/?$/i;
 /** Raw MIME as providers post it (SendGrid's and Mailgun's raw forms are sent by a forwarder as this). */
@@ -20,17 +20,37 @@ function presentedSecret(header: string | undefined): string | null {
   return null;
 }
 
-/** The body up to `limit` bytes; null when larger (the rest is drained, not kept). */
-function readBody(req: http.IncomingMessage, limit: number): Promise<Buffer | null> {
+/**
+ * The body up to `limit` bytes; null when larger (the rest is drained, not kept). A body slower than
+ * `slow.minBytesPerSecond` on average, once `slow.headersMs` have passed, ends the connection.
+ */
+function readBody(req: http.IncomingMessage, limit: number, slow: SlowClientLimits): Promise<Buffer | null> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
+    const started = Date.now();
+    const check = setInterval(() => {
+      const elapsed = Date.now() - started;
+      if (elapsed >= slow.headersMs && size < (slow.minBytesPerSecond * elapsed) / 1000) {
+        clearInterval(check);
+        req.socket.destroy();
+        reject(new ApiError('parameter_invalid', 'The request body arrived too slowly.', 'body', { status: 408 }));
+      }
+    }, Math.min(1000, slow.headersMs));
+    check.unref();
     req.on('data', (c: Buffer) => {
       size += c.length;
       if (size <= limit) chunks.push(c);
     });
-    req.on('end', () => resolve(size > limit ? null : Buffer.concat(chunks, size)));
-    req.on('error', reject);
+    req.on('end', () => {
+      clearInterval(check);
+      resolve(size > limit ? null : Buffer.concat(chunks, size));
+    });
+    req.on('error', (err) => {
+      clearInterval(check);
+      reject(err);
+    });
+    req.on('close', () => clearInterval(check));
   });
 }
 
@@ -46,7 +66,9 @@ export function webhookListener(rules: InboundEmailRules, config: InboundEmailCo
     res.writeHead(status, { 'content-type': 'application/json; charset=utf-8' });
     res.end(JSON.stringify(body));
   };
-  return http.createServer((req, res) => {
+  const slow = config.slowClients ?? SLOW_CLIENT_LIMITS;
+  // Headers within `headersMs` (checked every second, not Node's default 30 s), then the body's own rate (readBody).
+  const server = http.createServer({ headersTimeout: slow.headersMs, requestTimeout: 0, connectionsCheckingInterval: Math.min(1000, slow.headersMs) }, (req, res) => {
     const requestId = newId('request');
     res.setHeader('x-svc-request-id', requestId);
     (async () => {
@@ -62,7 +84,7 @@ export function webhookListener(rules: InboundEmailRules, config: InboundEmailCo
       if (!RAW_TYPES.has(type)) {
         throw new ApiError('parameter_invalid', 'Send the raw MIME message as the body, with Content-Type: message/rfc822.', 'body', { status: 415 });
       }
-      const raw = await readBody(req, config.maxBytes);
+      const raw = await readBody(req, config.maxBytes, slow);
       if (raw === null) throw new ApiError('parameter_invalid', `The message is larger than ${config.maxBytes} bytes.`, 'body', { status: 413 });
       let mail;
       try {
@@ -71,7 +93,15 @@ export function webhookListener(rules: InboundEmailRules, config: InboundEmailCo
         if (err instanceof MalformedMail) throw new ApiError('parameter_invalid', `Malformed MIME: ${err.message}`, 'body');
         throw err;
       }
-      const outcome = await rules.ingest({ ...scope, ticketId: null }, mail);
+      let outcome;
+      try {
+        outcome = await rules.ingest({ ...scope, ticketId: null }, mail);
+      } catch (err) {
+        if (err instanceof MailLimited) {
+          throw new ApiError('rate_limit_exceeded', err.message, undefined, { headers: { 'Retry-After': String(err.refusal.retryAfterS) } });
+        }
+        throw err;
+      }
       send(res, outcome.outcome === 'created' ? 201 : 200, {
         success: true,
         data: { object: 'inbound_email_delivery', ...outcome },
@@ -84,7 +114,10 @@ export function webhookListener(rules: InboundEmailRules, config: InboundEmailCo
       for (const [k, v] of Object.entries(apiErr.headers ?? {})) res.setHeader(k, v);
       // The body may not have been read (a refusal before it): drain it so the client sees the answer.
       req.resume();
-      send(res, apiErr.status, errorBody(apiErr, requestId));
+      if (!res.destroyed) send(res, apiErr.status, errorBody(apiErr, requestId));
     });
   });
+  // An idle kept-alive connection goes too.
+  server.keepAliveTimeout = 5_000;
+  return server;
 }

@@ -68,7 +68,7 @@ export function expectOk(res: ApiResponse, status: number): any {
 }
 
 export const TICKET_KEYS = ['assignedTo', 'channel', 'closedAt', 'createdAt', 'customFields', 'customerId', 'id', 'mergedInto', 'messageCount', 'metadata', 'notes', 'openedBy', 'priority', 'resolvedAt', 'sla', 'status', 'tags', 'title', 'updatedAt'];
-export const MESSAGE_KEYS = ['content', 'createdAt', 'id', 'isInternal', 'sender', 'senderName', 'ticketId'];
+export const MESSAGE_KEYS = ['authorId', 'content', 'createdAt', 'id', 'isInternal', 'sender', 'senderName', 'ticketId'];
 
 /** Creates a customer through the gateway (the customers service) and returns it. */
 export async function createCustomer(tp: TestPlatform, name: string, email: string, key?: string, teamPath = tp.teamPath): Promise<any> {

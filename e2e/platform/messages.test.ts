@@ -3,11 +3,14 @@ import { EventLog, MESSAGE_KEYS, MSG_ID, expectError, expectOk, settle } from '.
 
 let tp: TestPlatform;
 let log: EventLog;
+/** The team's owner: the test keys are theirs, so the agent messages below are theirs. */
+let owner: { id: string; name: string };
 const path = () => `${tp.teamPath}/tickets`;
 
 beforeAll(async () => {
   tp = await startTestPlatform();
   log = await EventLog.start(tp);
+  owner = expectOk(await tp.api.get(`${tp.teamPath}/members?role=owner`), 200)[0];
 }, 60_000);
 afterAll(async () => tp?.stop(), 60_000);
 
@@ -24,7 +27,8 @@ describe('POST /tickets/{id}/messages', () => {
     const res = await tp.api.post(`${path()}/${t.id}/messages`, { content: 'On it' });
     const m = expectOk(res, 201);
     expect(Object.keys(m).sort()).toEqual(MESSAGE_KEYS);
-    expect(m).toMatchObject({ ticketId: t.id, content: 'On it', sender: 'agent', senderName: null, isInternal: false });
+    // Written with the owner's key: the owner is its author, and its name shows.
+    expect(m).toMatchObject({ ticketId: t.id, content: 'On it', sender: 'agent', senderName: owner.name, authorId: owner.id, isInternal: false });
     expect(m.id).toMatch(MSG_ID);
     const read = expectOk(await tp.api.get(`${path()}/${t.id}`), 200);
     expect(read).toMatchObject({ messageCount: 2, status: 'new', updatedAt: m.createdAt });
@@ -51,14 +55,14 @@ describe('POST /tickets/{id}/messages', () => {
     ];
     for (const b of bodies) expectOk(await tp.api.post(`${path()}/${t.id}/messages`, b), 201);
     const list = expectOk(await tp.api.get(`${path()}/${t.id}/messages`), 200);
-    expect(list.map((m: any) => [m.content, m.sender, m.senderName, m.isInternal])).toEqual([
-      ['opening', 'customer', null, false],
-      ['c1', 'customer', 'Cust', false],
-      ['n1', 'agent', null, true],
-      ['n2', 'agent', null, true],
-      ['p1', 'agent', null, false],
-      ['n3', 'agent', null, true],
-      ['s1', 'system', null, false],
+    expect(list.map((m: any) => [m.content, m.sender, m.senderName, m.isInternal, m.authorId])).toEqual([
+      ['opening', 'customer', null, false, null],
+      ['c1', 'customer', 'Cust', false, null],
+      ['n1', 'agent', owner.name, true, owner.id],
+      ['n2', 'agent', owner.name, true, owner.id],
+      ['p1', 'agent', owner.name, false, owner.id],
+      ['n3', 'agent', owner.name, true, owner.id],
+      ['s1', 'system', null, false, null],
     ]);
     const created = list.map((m: any) => Date.parse(m.createdAt));
     expect([...created].sort((a, b) => a - b)).toEqual(created);
@@ -68,6 +72,22 @@ describe('POST /tickets/{id}/messages', () => {
     expect(events.slice(1).map((e) => [e.type, e.data.message.content, e.data.ticket.messageCount])).toEqual(
       bodies.map((b, i) => ['ticket.message_added', b.content, i + 2]),
     );
+  });
+
+  it('the author comes from the key: a member\'s key names the member, a key of no member none; a sent senderName wins; the body cannot set it', async () => {
+    const t = await create();
+    const operatorKey = (await tp.platform.gateway.admin.createKey({ teamId: tp.team.teamId, type: 'secret', mode: 'test', memberId: null })).key;
+    const anonymous = expectOk(await tp.api.post(`${path()}/${t.id}/messages`, { content: 'From a script' }, { key: operatorKey }), 201);
+    expect(anonymous).toMatchObject({ sender: 'agent', senderName: null, authorId: null });
+    const signed = expectOk(await tp.api.post(`${path()}/${t.id}/messages`, { content: 'Signed', senderName: 'The support team' }), 201);
+    expect(signed).toMatchObject({ senderName: 'The support team', authorId: owner.id });
+    expectError(await tp.api.post(`${path()}/${t.id}/messages`, { content: 'x', authorId: owner.id }), 400, 'invalid_request_error', 'parameter_invalid', 'authorId');
+    await tp.platform.ticketing.relay.drain();
+    const events = await log.waitFor(t.id, 3);
+    expect(events.slice(1).map((e) => [e.data.message.authorId, e.actor])).toEqual([
+      [null, { type: 'key', id: expect.any(String) }],
+      [owner.id, { type: 'member', id: owner.id }],
+    ]);
   });
 
   it('paginates the thread (default page size 100)', async () => {

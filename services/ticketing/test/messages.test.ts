@@ -2,7 +2,7 @@
 import { messageSnapshotSchema, ticketSnapshotSchema } from '@helpdesk/contracts';
 import { collectionOf } from '@helpdesk/kit';
 import { messageModel } from '../src/tickets/messages/model';
-import { expectError, useHarness, type Caller, type Harness } from './helpers';
+import { expectError, TEAM_A, useHarness, type Caller, type Harness } from './helpers';
 
 let h: Harness;
 const { api, createTicket: create, count } = useHarness((started) => (h = started));
@@ -19,7 +19,8 @@ describe('POST /tickets/:id/messages', () => {
     const m = r.body.data;
     expect(m).toEqual({
       id: expect.stringMatching(/^msg_[A-Za-z0-9]{24}$/), ticketId: t.id, content: 'Hi, how can I help?', sender: 'agent',
-      senderName: null, isInternal: false, createdAt: expect.any(String),
+      // The harness's key belongs to a member ticketing has not heard of: the author without a name.
+      senderName: null, authorId: 'mem_member000001', isInternal: false, createdAt: expect.any(String),
     });
     const after = (await api('GET', `${T}/${t.id}`)).body.data;
     expect(after.messageCount).toBe(2);
@@ -32,6 +33,49 @@ describe('POST /tickets/:id/messages', () => {
     const data = events[0].data as any;
     expect(messageSnapshotSchema.parse(data.message)).toEqual(m);
     expect(ticketSnapshotSchema.parse(data.ticket)).toMatchObject({ id: t.id, messageCount: 2, updatedAt: m.createdAt, channel: 'api' });
+  });
+
+  test('the author: an agent message with a member\'s key records the member (authorId) and their name (senderName); everywhere the message shows', async () => {
+    const memberId = 'mem_author00000001';
+    await h.svc.conn.collection('member_refs').insertOne({ _id: memberId, teamId: TEAM_A, name: 'Ada Agent', removed: false } as never);
+    const t = await create({ title: 'authored' });
+    const as = { memberId };
+    const reply = await post(t.id, { content: 'On it.' }, as);
+    expect(reply.status).toBe(201);
+    expect(reply.body.data).toMatchObject({ sender: 'agent', senderName: 'Ada Agent', authorId: memberId, isInternal: false });
+    const note = (await post(t.id, { content: 'Checking the logs.', isInternal: true }, as)).body.data;
+    expect(note).toMatchObject({ senderName: 'Ada Agent', authorId: memberId, isInternal: true });
+    // A name sent wins (the name the customer sees); the author stays the member.
+    const signed = (await post(t.id, { content: 'Best, the team', senderName: 'Support team' }, as)).body.data;
+    expect(signed).toMatchObject({ senderName: 'Support team', authorId: memberId });
+    // A customer's or the system's words have no member author, whoever relays them; nor a key of no member.
+    const relayed = (await post(t.id, { content: 'Forwarded', sender: 'customer', senderName: 'Cy' }, as)).body.data;
+    expect(relayed).toMatchObject({ sender: 'customer', senderName: 'Cy', authorId: null });
+    expect((await post(t.id, { content: 'Auto', sender: 'system' }, as)).body.data).toMatchObject({ senderName: null, authorId: null });
+    expect((await post(t.id, { content: 'From a script' }, { memberId: null })).body.data).toMatchObject({ sender: 'agent', senderName: null, authorId: null });
+
+    const thread = (await api('GET', `${T}/${t.id}/messages`)).body.data.map((m: any) => [m.content, m.authorId, m.senderName]);
+    expect(thread).toEqual([
+      ['On it.', memberId, 'Ada Agent'],
+      ['Checking the logs.', memberId, 'Ada Agent'],
+      ['Best, the team', memberId, 'Support team'],
+      ['Forwarded', null, 'Cy'],
+      ['Auto', null, null],
+      ['From a script', null, null],
+    ]);
+    expect((await api('GET', `${T}/${t.id}`)).body.data.messages.map((m: any) => m.authorId)).toEqual([memberId, memberId, memberId, null, null, null]);
+    // The event's message names its author too.
+    const [event] = await h.eventsOf(reply.requestId);
+    expect(messageSnapshotSchema.parse((event.data as any).message)).toEqual(reply.body.data);
+    expect((event.data as any).message.authorId).toBe(memberId);
+    const stored = await collectionOf(messageModel(h.svc.conn)).findOne({ _id: reply.body.data.id } as never);
+    expect(stored).toMatchObject({ authorId: memberId, senderName: 'Ada Agent' });
+  });
+
+  test('the author: an unknown field for it is refused (the author comes from the key, never from the body)', async () => {
+    const t = await create({ title: 'no forging' });
+    expectError(await post(t.id, { content: 'x', authorId: 'mem_someoneelse001' }), 400, 'parameter_invalid', 'authorId');
+    expectError(await post(t.id, { content: 'x', senderName: 'n'.repeat(256) }), 400, 'parameter_invalid', 'senderName');
   });
 
   test('customer, system senders and a sender name', async () => {

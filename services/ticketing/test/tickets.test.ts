@@ -60,7 +60,7 @@ describe('POST /tickets', () => {
       ['agent', 'public reply', false, null],
     ]);
     for (const m of t.messages) {
-      expect(Object.keys(m).sort()).toEqual(['content', 'createdAt', 'id', 'isInternal', 'sender', 'senderName', 'ticketId']);
+      expect(Object.keys(m).sort()).toEqual(['authorId', 'content', 'createdAt', 'id', 'isInternal', 'sender', 'senderName', 'ticketId']);
       expect(m.id).toMatch(/^msg_/);
       expect(m.ticketId).toBe(t.id);
     }

@@ -194,7 +194,7 @@ export interface paths {
         put?: never;
         /**
          * Add a message to a ticket
-         * @description Answers 201. `sender` defaults to `agent` (`ai` only at ticket creation). `messageType: internal` or `isInternal: true` makes an internal note; when both are sent they must agree (400, param isInternal). No message changes the ticket's status. Emits `ticket.message_added`.
+         * @description Answers 201. `sender` defaults to `agent` (`ai` only at ticket creation). `messageType: internal` or `isInternal: true` makes an internal note; when both are sent they must agree (400, param isInternal). No message changes the ticket's status. The author: an agent message sent with a member's key records that member as `authorId`, and `senderName` defaults to their name (a `senderName` sent wins: the name shown to the customer). Emits `ticket.message_added` (its message carries `authorId` too; the envelope's `actor` is the member).
          */
         post: operations["addMessage"];
         delete?: never;
@@ -3584,7 +3584,10 @@ export interface components {
             content: string;
             /** @enum {string} */
             sender: "agent" | "customer" | "system" | "ai";
+            /** @description The name shown for the message: as sent, else, for an agent message written with a member's key, that member's name. */
             senderName: string | null;
+            /** @description The member (`mem_…`) who wrote it: set for an agent message (a reply or an internal note) sent with a member's key (every key a member creates or accepts is theirs; `memberId` in `GET /auth/whoami`); null for customer and system messages, messages that came by email or the widget, and keys of no member. */
+            authorId: string | null;
             isInternal: boolean;
             /** Format: date-time */
             createdAt: string;

@@ -77,6 +77,12 @@ export const messageSnapshotSchema = z.object({
   content: z.string(),
   sender: z.enum(['agent', 'customer', 'system', 'ai']),
   senderName: z.string().nullable(),
+  /**
+   * The member (`mem_…`) who wrote it: an agent message (a reply or an internal note) sent with a
+   * member's key; null otherwise (customer and system messages, email and widget messages, a key of no
+   * member). Absent in events from before it.
+   */
+  authorId: z.string().nullable().optional(),
   isInternal: z.boolean(),
   createdAt: iso,
 });

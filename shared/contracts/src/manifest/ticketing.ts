@@ -114,7 +114,27 @@ export const listMessagesQuery = z.strictObject({ ...paginationFields(100, 100) 
 
 // ---------- responses ----------
 
-export const messageSchema = messageSnapshotSchema.meta({ id: 'Message' });
+/**
+ * A message, with its author (as Zendesk's comments carry `author_id` and Front's messages an `author`):
+ * `authorId` is the member who wrote it, `senderName` the name shown for it.
+ */
+export const messageSchema = messageSnapshotSchema
+  .extend({
+    senderName: z
+      .string()
+      .nullable()
+      .describe("The name shown for the message: as sent, else, for an agent message written with a member's key, that member's name."),
+    authorId: z
+      .string()
+      .nullable()
+      .describe(
+        "The member (`mem_…`) who wrote it: set for an agent message (a reply or an internal note) sent with a member's key (every " +
+          "key a member creates or accepts is theirs; `memberId` in `GET /auth/whoami`); null for customer and system messages, " +
+          'messages that came by email or the widget, and keys of no member.',
+      ),
+  })
+  .meta({ id: 'Message' });
+export type MessageView = z.output<typeof messageSchema>;
 
 /** What `expand[]=customer` embeds: the customer as ticketing last saw it (null: none, or deleted). */
 export const ticketCustomerSchema = z
@@ -316,7 +336,9 @@ export const TICKETING = defineOperations({
     description:
       'Answers 201. `sender` defaults to `agent` (`ai` only at ticket creation). `messageType: internal` or `isInternal: true` makes ' +
       'an internal note; when both are sent they must agree (400, param isInternal). No message changes the ticket\'s status. ' +
-      'Emits `ticket.message_added`.',
+      'The author: an agent message sent with a member\'s key records that member as `authorId`, and `senderName` defaults to ' +
+      'their name (a `senderName` sent wins: the name shown to the customer). Emits `ticket.message_added` (its message carries ' +
+      '`authorId` too; the envelope\'s `actor` is the member).',
     permission: 'manage_tickets',
     params: ticketParams,
     body: addMessageBody,

@@ -10,6 +10,8 @@ export interface MessageDoc {
   content: string;
   sender: Sender;
   senderName: string | null;
+  /** The member who wrote it (an agent message sent with a member's key); null or absent otherwise. */
+  authorId?: string | null;
   isInternal: boolean;
   createdAt: Date;
   /** Position in the thread (1-based): the tiebreak for messages created in the same millisecond. */
@@ -23,6 +25,7 @@ const messageSchema = new mongoose.Schema<MessageDoc>(
     content: { type: String, required: true },
     sender: { type: String, enum: SENDERS, required: true },
     senderName: { type: String, default: null },
+    authorId: { type: String, default: null },
     isInternal: { type: Boolean, required: true, default: false },
     createdAt: { type: Date, required: true },
     seq: { type: Number, required: true },

@@ -3,6 +3,7 @@ import { handlersFor, rankedSearch, rewriteTagEverywhere, scoped, tagCounts, vie
 import { articleSearchTokens, type ArticleDoc } from '../articles/model';
 import type { KnowledgeModels } from '../models';
 import type { KnowledgeRules } from '../rules';
+import { markdownToPlainText } from './plain-text';
 
 /**
  * The knowledge service's part of search, tags and saved views (docs/adr/0034, 0035), asked by
@@ -17,7 +18,8 @@ export const articleSearchHandlers = ({ articles }: KnowledgeRules, models: Know
           titleTokensField: 'titleTokens',
           projection: { title: 1, content: 1 },
           titleOf: (a) => a.title,
-          bodyOf: (a) => a.content,
+          // Snippets show what a reader sees: the Markdown as plain text, in its own case.
+          bodyOf: (a) => markdownToPlainText(a.content ?? ''),
           tokensOf: articleSearchTokens,
           tokenSources: { title: 1, content: 1 },
         },

@@ -1,6 +1,7 @@
 import { TICKETING_SEARCH_INTERNAL, SORT_FIELD_COLUMNS } from '@helpdesk/contracts';
 import { handlersFor, rankedSearch, rewriteTagEverywhere, scoped, tagCounts, viewSortOf } from '@helpdesk/kit';
 import type { TicketingModels } from '../models';
+import { inOriginalCase } from './snippets';
 import type { TicketingRules } from '../rules';
 import { ticketSearchTokens, type TicketDoc } from '../tickets/model';
 
@@ -11,19 +12,24 @@ import { ticketSearchTokens, type TicketDoc } from '../tickets/model';
  */
 export const ticketSearchHandlers = ({ tickets, customers }: TicketingRules, models: TicketingModels) =>
   handlersFor(TICKETING_SEARCH_INTERNAL)({
-    searchTicketsInternal: ({ ctx, query }) =>
-      rankedSearch<TicketDoc>(
-        scoped(models, ctx).tickets,
-        {
-          titleTokensField: 'titleTokens',
-          projection: { title: 1, searchText: 1 },
-          tokensOf: ticketSearchTokens,
-          tokenSources: { title: 1, searchText: 1 },
-          titleOf: (t) => t.title,
-          // The search text without its first line (the title): customer name and messages, lowercased.
-          bodyOf: (t) => t.searchText.slice(t.title.length + 1) || null,
-        },
-        query,
+    searchTicketsInternal: async ({ ctx, query }) =>
+      inOriginalCase(
+        scoped(models, ctx),
+        query.q,
+        await rankedSearch<TicketDoc>(
+          scoped(models, ctx).tickets,
+          {
+            titleTokensField: 'titleTokens',
+            projection: { title: 1, searchText: 1 },
+            tokensOf: ticketSearchTokens,
+            tokenSources: { title: 1, searchText: 1 },
+            titleOf: (t) => t.title,
+            // The search text without its first line (the title): customer name and messages, lowercased
+            // (what the words are found in; the snippets shown are cut from the original text, below).
+            bodyOf: (t) => t.searchText.slice(t.title.length + 1) || null,
+          },
+          query,
+        ),
       ),
     listTicketTagsInternal: async ({ ctx, query }) => ({ tags: await tagCounts(scoped(models, ctx).tickets, query) }),
     rewriteTicketTagInternal: ({ ctx, body, token }) =>

@@ -3,6 +3,8 @@
  * `INTERNAL_TOKEN_SECRET`, `LOG_LEVEL`; attachments in `ATTACHMENTS_S3_URL`
  * (`http://key:secret@host:port/bucket`, region `ATTACHMENTS_S3_REGION`) or else under `DATA_DIR/attachments`.
  */
+// First: tracing starts before anything it instruments is loaded (OTEL_EXPORTER_OTLP_ENDPOINT set; kit telemetry/register.ts).
+import '@helpdesk/kit/src/telemetry/register';
 import { z } from 'zod';
 import { optionalUrl, runServiceMain } from '@helpdesk/kit';
 import { attachmentStorage, startCommunity } from './index';

@@ -3,6 +3,8 @@
  * `LOG_LEVEL`, and the owning services it fans out to (all required): `TICKETING_URL`,
  * `CUSTOMERS_URL`, `KNOWLEDGE_URL`, `COMMUNITY_URL`, `WORKSPACE_URL`.
  */
+// First: tracing starts before anything it instruments is loaded (OTEL_EXPORTER_OTLP_ENDPOINT set; kit telemetry/register.ts).
+import '@helpdesk/kit/src/telemetry/register';
 import { z } from 'zod';
 import { runServiceMain } from '@helpdesk/kit';
 import { startDataops } from './index';

@@ -4,6 +4,8 @@
  * `DATA_DIR` (default `./data`), `MAIL_FROM`, `REDIS_URL` (the event stream's log in Redis Streams; required unless HELPDESK_EMBEDDED=1),
  * `TICKETING_URL` (checks widget conversation tokens for their streams; unset: those streams answer 503).
  */
+// First: tracing starts before anything it instruments is loaded (OTEL_EXPORTER_OTLP_ENDPOINT set; kit telemetry/register.ts).
+import '@helpdesk/kit/src/telemetry/register';
 import { z } from 'zod';
 import { optionalUrl, runServiceMain } from '@helpdesk/kit';
 import { startNotifications } from './index';

@@ -1,6 +1,8 @@
 /** Standalone process: `PORT`, `MONGO_URL` (required here), `CUSTOMERS_URL` (required), `AMQP_URL`, `INTERNAL_TOKEN_SECRET`, `LOG_LEVEL`;
  * the AI provider (docs/adr/0029): `AI_BASE_URL` (an OpenAI-compatible server; the local provider when unset), `AI_API_KEY`, `AI_MODEL`, `AI_TIMEOUT_MS`;
  * inbound email (docs/adr/0041): `INBOUND_EMAIL_DOMAIN`, `INBOUND_EMAIL_LISTENERS`, `INBOUND_SMTP_*`, `INBOUND_HTTP_*`, `INBOUND_EMAIL_MAX_BYTES`, `INBOUND_EMAIL_SENDER_LIMIT_PER_HOUR`, `INBOUND_EMAIL_TEAM_LIMIT_PER_HOUR`. */
+// First: tracing starts before anything it instruments is loaded (OTEL_EXPORTER_OTLP_ENDPOINT set; kit telemetry/register.ts).
+import '@helpdesk/kit/src/telemetry/register';
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 import { optionalUrl, portNumber, runServiceMain } from '@helpdesk/kit';

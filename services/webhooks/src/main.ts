@@ -3,6 +3,8 @@
  * `LOG_LEVEL`, and the delivery settings `WEBHOOKS_ALLOW_LOOPBACK` (default false; unsafe, for local
  * development only) and `WEBHOOKS_TIMEOUT_MS` (default 10000, at most 15000).
  */
+// First: tracing starts before anything it instruments is loaded (OTEL_EXPORTER_OTLP_ENDPOINT set; kit telemetry/register.ts).
+import '@helpdesk/kit/src/telemetry/register';
 import { z } from 'zod';
 import { boolFlag, runServiceMain } from '@helpdesk/kit';
 import { startWebhooks } from './index';

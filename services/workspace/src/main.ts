@@ -3,6 +3,8 @@
  * `BILLING_PORTAL_URL` (the gateway's `/billing/portal`, for the local billing provider's page),
  * `STRIPE_SECRET_KEY` and `STRIPE_WEBHOOK_SECRET` (Stripe instead of the local provider).
  */
+// First: tracing starts before anything it instruments is loaded (OTEL_EXPORTER_OTLP_ENDPOINT set; kit telemetry/register.ts).
+import '@helpdesk/kit/src/telemetry/register';
 import { z } from 'zod';
 import { runServiceMain } from '@helpdesk/kit';
 import { AUDIT_RETENTION_DAYS_DEFAULT } from './audit-log/model';

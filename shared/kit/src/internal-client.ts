@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { INTERNAL_TOKEN_HEADER, type OperationDef, type Operations } from '@helpdesk/contracts';
 import { ApiError } from './errors';
 import { inProcessServices, requestInProcess } from './in-process';
+import { registerInternalOrigin } from './telemetry/internal-origins';
 
 /**
  * A typed client of another service's internal operations, derived from its internal manifest:
@@ -30,6 +31,8 @@ const DEFAULT_TIMEOUT_MS = 5_000;
 export function internalClient<Ops extends Operations>(ops: Ops, baseUrl: string, opts: { service?: string; timeoutMs?: number } = {}) {
   const base = baseUrl.replace(/\/+$/, '');
   const origin = new URL(base).origin;
+  // A platform process: requests to it carry the trace context (telemetry/internal-origins.ts).
+  registerInternalOrigin(origin);
   const timeoutMs = opts.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const unavailable = (op: OperationDef) =>
     new ApiError('service_unavailable', `The ${opts.service ?? op.service} service is unavailable. Please retry later.`);

@@ -19,6 +19,7 @@ import { onShutdown } from './shutdown';
 import { useTransactionLogger } from './transaction';
 import type { BrokerAccessRefused } from './bus';
 import { subscribeAll, type Subscription } from './subscriptions';
+import { ensureTelemetry, shutdownTelemetry } from './telemetry/state';
 
 /**
  * The one service skeleton. A service is a definition (its `src/service.ts`):
@@ -247,6 +248,9 @@ export function runServiceMain<S extends z.ZodObject<any>>(
   (async () => {
     const env = loadConfig(schema) as z.infer<typeof serviceEnvSchema> & z.infer<S> & { MONGO_URL: string };
     const logger = createLogger(name, env.LOG_LEVEL);
+    // Tracing wherever OTEL_EXPORTER_OTLP_ENDPOINT is set: on since the entry file's first import, or
+    // started now with a warning, or a warning naming why it could not start.
+    ensureTelemetry(name, logger);
     if (!env.AMQP_URL) logger.warn('HELPDESK_EMBEDDED=1 and no AMQP_URL: the in-process bus; events reach no other process');
     const bus = createBus({ amqpUrl: env.AMQP_URL, exchange: env.AMQP_EXCHANGE, queuePrefix: env.AMQP_QUEUE_PREFIX, logger, onFatal: fatal });
     const metrics = await startMetricsServer(env.METRICS_PORT, env.HOST);
@@ -265,6 +269,7 @@ export function runServiceMain<S extends z.ZodObject<any>>(
     );
     // Closed in reverse order: the service (HTTP, workers, relay, database) first, then the bus.
     stopAll = onShutdown(logger, [
+      { name: 'telemetry', close: () => shutdownTelemetry() },
       { name: 'metrics', close: () => metrics.stop() },
       { name: 'bus', close: () => bus.close() },
       { name, close: () => running.stop() },

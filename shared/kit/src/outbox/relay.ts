@@ -3,6 +3,7 @@ import type mongoose from 'mongoose';
 import type { EventEnvelope } from '@helpdesk/contracts';
 import type { BusLogger, EventBus } from '../bus/types';
 import { outboxBacklog, outboxOldestAge } from '../metrics';
+import { withoutTracing } from '../telemetry/propagation';
 import { leaseModel, outboxModel } from './models';
 import { registerKick } from './with-outbox';
 
@@ -80,7 +81,7 @@ export function startOutboxRelay(opts: OutboxRelayOptions): OutboxRelay {
     }
     const rows = await Outbox.find({ publishedAt: null }).sort({ seq: 1 }).limit(batchSize).lean();
     if (!rows.length || !lease.holds()) return 0; // lost (or nearly run out) while reading: the next tick claims again
-    await bus.publish(rows.map((r) => r.envelope as EventEnvelope), { traceHeaders: rows.map((r) => r.trace ?? undefined), publisher: opts.service });
+    await bus.publish(rows.map((r) => r.envelope as EventEnvelope), { traceHeaders: rows.map((r) => r.trace ?? {}), publisher: opts.service });
     await Outbox.updateMany({ _id: { $in: rows.map((r) => r._id) } }, { $set: { publishedAt: new Date() } });
     return rows.length;
   };
@@ -92,7 +93,9 @@ export function startOutboxRelay(opts: OutboxRelayOptions): OutboxRelay {
       let kickable = true;
       busy = true;
       try {
-        const n = await tick();
+        // The polls, the lease and the marking make no spans (an idle service sends no traces); each
+        // event's publish span joins the trace stored with its row (its own, or a new one).
+        const n = await withoutTracing(tick);
         if (failures) logger.info({ afterFailures: failures }, 'outbox relay publishing again');
         failures = 0;
         if (n >= batchSize) delay = 0;
@@ -133,7 +136,7 @@ export function startOutboxRelay(opts: OutboxRelayOptions): OutboxRelay {
       unregisterMetrics();
       waker.stop();
       await loop;
-      await lease.handBack();
+      await withoutTracing(() => lease.handBack());
     },
   };
   return relay;
@@ -183,7 +186,7 @@ function relayLease(Lease: ReturnType<typeof leaseModel>, leaseMs: number, logge
 
   const heartbeat = setInterval(() => {
     if (!leaseUntilMs || renewal || stopped()) return;
-    renewal = claim(true)
+    renewal = withoutTracing(() => claim(true))
       .catch((err) => logger.warn({ err: (err as Error)?.message ?? err, relay: me }, 'outbox relay: lease renewal failed; will retry'))
       .finally(() => (renewal = null));
   }, Math.max(1, Math.floor(leaseMs / 3)));
@@ -245,9 +248,9 @@ function wakeableSleep(stopped: () => boolean) {
 /** Scraped: the backlog and the age of its oldest event, labelled with the database (the service's name). */
 function registerOutboxMetrics(conn: OutboxRelayOptions['conn'], Outbox: ReturnType<typeof outboxModel>): () => void {
   const labels = () => ({ service: conn.name });
-  const unregisterBacklog = outboxBacklog.add(async () => [{ labels: labels(), value: await Outbox.countDocuments({ publishedAt: null }) }]);
+  const unregisterBacklog = outboxBacklog.add(async () => [{ labels: labels(), value: await withoutTracing(() => Outbox.countDocuments({ publishedAt: null })) }]);
   const unregisterAge = outboxOldestAge.add(async () => {
-    const oldest = await Outbox.findOne({ publishedAt: null }, { createdAt: 1 }).sort({ seq: 1 }).lean();
+    const oldest = await withoutTracing(() => Outbox.findOne({ publishedAt: null }, { createdAt: 1 }).sort({ seq: 1 }).lean());
     return [{ labels: labels(), value: oldest ? Math.max(0, (Date.now() - oldest.createdAt.getTime()) / 1000) : 0 }];
   });
   return () => {

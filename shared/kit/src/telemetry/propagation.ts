@@ -1,4 +1,4 @@
-import { context, propagation, ROOT_CONTEXT, type Context } from '@opentelemetry/api';
+import { context, createContextKey, propagation, ROOT_CONTEXT, type Context } from '@opentelemetry/api';
 
 /**
  * W3C trace context (`traceparent`, `tracestate`) of the active span, as message headers. Empty when no
@@ -23,4 +23,20 @@ export function extractTraceContext(headers: Record<string, unknown> | undefined
 /** Runs `fn` inside the trace context carried by `headers`, so spans it starts join that trace. */
 export function withExtractedContext<R>(headers: Record<string, unknown> | undefined | null, fn: () => R): R {
   return context.with(extractTraceContext(headers), fn);
+}
+
+/**
+ * The key OpenTelemetry's SDK and instrumentations read to suppress tracing (`suppressTracing` of
+ * @opentelemetry/core: `createContextKey` uses `Symbol.for` of this description, so it is the same key).
+ */
+const SUPPRESS_TRACING_KEY = createContextKey('OpenTelemetry SDK Context Key SUPPRESS_TRACING');
+
+/**
+ * Runs `fn` with tracing suppressed: the database queries of background work that runs whether or not
+ * anything happens (the outbox relay's polls, its lease, metric scrapes) make no spans, so an idle
+ * service sends no traces. Spans started with an explicit parent from a message's headers (the bus's
+ * publish spans) are not affected.
+ */
+export function withoutTracing<R>(fn: () => R): R {
+  return context.with(context.active().setValue(SUPPRESS_TRACING_KEY, true), fn);
 }

@@ -1,4 +1,19 @@
 import type { SpanProcessor } from '@opentelemetry/sdk-trace-base';
+import { isInternalOrigin } from './internal-origins';
+
+/** Health probes and metric scrapes: never traced (a probe every few seconds would be a trace each). */
+export function isProbePath(url: string | undefined): boolean {
+  const path = (url ?? '').split('?')[0];
+  return path === '/healthz' || path === '/readyz' || path === '/metrics';
+}
+
+/** `http(s)://host:port` of node http.request options. */
+function outgoingOrigin(req: { protocol?: string | null; hostname?: string | null; host?: string | null; port?: string | number | null }): string {
+  const protocol = req.protocol || 'http:';
+  const host = req.hostname || (req.host ?? '').split(':')[0] || 'localhost';
+  const port = req.port ? `:${req.port}` : '';
+  return `${protocol}//${host.includes(':') && !host.startsWith('[') ? `[${host}]` : host}${port}`;
+}
 
 export interface TelemetryOptions {
   serviceName: string;
@@ -46,6 +61,15 @@ export function startTelemetry(opts: TelemetryOptions): Telemetry | null {
     const { getNodeAutoInstrumentations } = require('@opentelemetry/auto-instrumentations-node') as typeof import('@opentelemetry/auto-instrumentations-node');
     instrumentations.push(
       getNodeAutoInstrumentations({
+        // Trace context never leaves the platform (internal-origins.ts): a request elsewhere is not
+        // traced, so no traceparent goes out; health probes and scrapes make no traces.
+        '@opentelemetry/instrumentation-http': {
+          ignoreIncomingRequestHook: (req) => isProbePath(req.url),
+          ignoreOutgoingRequestHook: (req) => !isInternalOrigin(outgoingOrigin(req)),
+        },
+        '@opentelemetry/instrumentation-undici': {
+          ignoreRequestHook: (req) => !isInternalOrigin(String(req.origin)),
+        },
         '@opentelemetry/instrumentation-fs': { enabled: false },
         '@opentelemetry/instrumentation-dns': { enabled: false },
         // The bus makes its own PRODUCER/CONSUMER spans, parented on the context stored in the outbox

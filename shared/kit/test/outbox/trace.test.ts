@@ -41,7 +41,10 @@ describeDb('trace context through the outbox (embedded MongoDB, memory bus)', ()
       expect(seen.get(e.id)).toBe(request.spanContext().traceId);
       await processor.forceFlush();
       const consumer = exporter.getFinishedSpans().find((s) => s.name === 'observer process')!;
-      expect(consumer.parentSpanContext?.spanId).toBe(request.spanContext().spanId);
+      // Its parent is the relay's publish span (as on RabbitMQ), a child of the request's.
+      const publish = exporter.getFinishedSpans().find((s) => s.name === 'memory publish' && s.attributes['messaging.message.id'] === e.id)!;
+      expect(consumer.parentSpanContext?.spanId).toBe(publish.spanContext().spanId);
+      expect(publish.parentSpanContext?.spanId).toBe(request.spanContext().spanId);
     } finally {
       await relay.stop();
       await bus.close();

@@ -83,11 +83,14 @@ describe('tracing started by the entry file, exported over OTLP/HTTP', () => {
     expect(theTrace.find((s) => s.kind === SERVER && route(s) === '/teams/:teamId/tickets')).toBeDefined();
     const publish = theTrace.filter((s) => s.kind === PRODUCER || s.name.endsWith(' publish'));
     const consumers = new Set(theTrace.filter((s) => s.kind === CONSUMER).map((s) => attr(s, 'messaging.destination.name')));
-    // The in-process bus delivers without a producer span of its own; the consumers join the trace.
+    // The publish of ticket.created (the in-process bus's producer span) and its consumers, children of it.
+    const created = publish.find((s) => attr(s, 'messaging.destination.name') === 'ticket.created' || attr(s, 'messaging.rabbitmq.destination.routing_key') === 'ticket.created');
+    expect(created).toBeDefined();
+    const consumerSpans = theTrace.filter((s) => s.kind === CONSUMER && s.parentSpanId === created!.spanId);
+    expect(new Set(consumerSpans.map((s) => attr(s, 'messaging.destination.name'))).size).toBeGreaterThanOrEqual(3);
     expect(consumers.size).toBeGreaterThanOrEqual(3);
     const ids = new Set(theTrace.map((s) => s.spanId));
     expect(theTrace.filter((s) => !s.parentSpanId || !ids.has(s.parentSpanId)).map((s) => s.name)).toHaveLength(1);
-    void publish;
 
     // No idle traces: every span on the outbox's collections belongs to a request's or an event's trace.
     const outboxSpans = spans.filter((s) => /outbox/.test(`${attr(s, 'db.collection.name') ?? ''} ${attr(s, 'db.mongodb.collection') ?? ''} ${s.name}`));

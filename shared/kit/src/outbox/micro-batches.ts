@@ -1,6 +1,8 @@
+import { context, type Context } from '@opentelemetry/api';
 import type mongoose from 'mongoose';
 import type { EventEnvelope } from '@helpdesk/contracts';
 import { AlreadyProcessed, recordProcessed, systemEventScope } from './consume-once';
+import { currentTraceHeaders } from '../telemetry/propagation';
 import { withOutbox, type Emit } from './with-outbox';
 
 /** Items applied in one batch at most (the bus's prefetch, 32 by default, bounds it first). */
@@ -22,6 +24,8 @@ export interface MicroBatches<T> {
 
 interface Pending<T> {
   item: T;
+  /** The submitter's context (its consumer span): a batch runs in its first item's, an item applied alone in its own. */
+  ctx: Context;
   resolve: () => void;
   reject: (err: unknown) => void;
 }
@@ -55,7 +59,7 @@ export function microBatches<T>(apply: (items: T[]) => Promise<void>, opts: { ma
 
   async function settle(batch: Pending<T>[]): Promise<void> {
     try {
-      await apply(batch.map((p) => p.item));
+      await context.with(batch[0]!.ctx, () => apply(batch.map((p) => p.item)));
       counts.batches++;
       counts.items += batch.length;
       counts.largest = Math.max(counts.largest, batch.length);
@@ -74,7 +78,7 @@ export function microBatches<T>(apply: (items: T[]) => Promise<void>, opts: { ma
   return {
     submit(item: T): Promise<void> {
       return new Promise<void>((resolve, reject) => {
-        queue.push({ item, resolve, reject });
+        queue.push({ item, ctx: context.active(), resolve, reject });
         if (!running) {
           running = true;
           void drain();
@@ -97,13 +101,21 @@ export function consumeBatchesOnce<E extends EventEnvelope>(
   apply: (events: E[], session: mongoose.ClientSession, emitFor: (cause: E) => Emit) => Promise<void>,
   opts: { max?: number } = {},
 ): MicroBatches<E> {
-  return microBatches<E>(async (all) => {
+  const batches = microBatches<{ event: E; trace: Record<string, string> }>(async (all) => {
     const seen = new Set<string>();
-    const events = all.filter((e) => !seen.has(e.id) && seen.add(e.id));
-    // Each emitted event carries its cause's scope (emitFor); the unit's own is the first event's.
+    const items = all.filter((i) => !seen.has(i.event.id) && seen.add(i.event.id));
+    const events = items.map((i) => i.event);
+    const traceOf = new Map(items.map((i) => [i.event, i.trace]));
+    // Each emitted event carries its cause's scope and trace context (emitFor: the trace of the
+    // cause's delivery, not the batch's first); the unit's own is the first event's.
     await withOutbox(conn, systemEventScope(events[0]!, events[0]!.requestId), async (session, emit) => {
       await recordProcessed(conn, consumer, events, session);
-      await apply(events, session, (cause) => (input) => emit(input, systemEventScope(cause, cause.requestId)));
+      await apply(events, session, (cause) => (input) => emit(input, { ...systemEventScope(cause, cause.requestId), trace: traceOf.get(cause) }));
     }, { consumer: true });
   }, opts);
+  return {
+    // The trace context of the submitting delivery (its consumer span), kept with the event.
+    submit: (event) => batches.submit({ event, trace: currentTraceHeaders() }),
+    stats: () => batches.stats(),
+  };
 }

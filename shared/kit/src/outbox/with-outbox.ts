@@ -17,6 +17,11 @@ export interface EventScope {
   mode: 'test' | 'live';
   requestId: string | null;
   actor: Actor;
+  /**
+   * W3C trace headers the event continues, when not the unit's own (the active context at
+   * `withOutbox`): a micro-batch's emitted events each keep their cause's trace.
+   */
+  trace?: Record<string, string>;
 }
 
 /**
@@ -72,6 +77,7 @@ export async function withOutbox<R>(
   let emitted = 0;
   const unit = async (session: mongoose.ClientSession): Promise<R> => {
     const pending: EventEnvelope[] = [];
+    const traces: Array<Record<string, string> | undefined> = [];
     const emit: Emit = (e, own = scope) => {
       const envelope = {
         id: newId('event'),
@@ -87,6 +93,7 @@ export async function withOutbox<R>(
       // Exactly what the bus will send: JSON, validated against the catalog.
       const wire = parseEvent(JSON.parse(JSON.stringify(envelope)));
       pending.push(wire);
+      traces.push(own.trace);
       return wire;
     };
     const out = await fn(session, emit);
@@ -94,7 +101,7 @@ export async function withOutbox<R>(
       const now = new Date();
       // Rows kit builds itself, envelopes already validated by emit: a lean insert, without
       // mongoose hydrating and validating each row again (docs/adr/0019).
-      const rows: OutboxRow[] = pending.map((envelope) => ({ _id: envelope.id, envelope, trace, seq: nextSeq(), createdAt: now, publishedAt: null }));
+      const rows: OutboxRow[] = pending.map((envelope, i) => ({ _id: envelope.id, envelope, trace: traces[i] ?? trace, seq: nextSeq(), createdAt: now, publishedAt: null }));
       await leanInsert(Outbox, rows, { session });
     }
     if (step) await step.record(session, out);

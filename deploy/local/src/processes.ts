@@ -16,7 +16,7 @@
  * SIGINT or SIGTERM stops the gateway first, then the services, then the database.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import path from 'node:path';
 import { ConfigError, InternalTokens, loadConfig } from '@helpdesk/kit';
@@ -298,7 +298,10 @@ const redact = (u: string) => {
 
 function writeProcesses(dataDir: string, children: Child[], baseUrl: string, mongoPid: number | null): void {
   const list = children.map((c) => ({ name: c.entry.name, replica: c.replica, pid: c.proc?.pid ?? null, url: `${new URL(baseUrl).protocol}//${new URL(baseUrl).hostname}:${c.port}`, metricsUrl: `${new URL(baseUrl).protocol}//${new URL(baseUrl).hostname}:${c.metricsPort}/metrics`, restarts: c.restarts }));
-  writeFileSync(path.join(dataDir, 'processes.json'), JSON.stringify({ baseUrl: `${baseUrl}/api/v1`, mongodb: mongoPid === null ? null : { pid: mongoPid }, processes: list }, null, 2) + '\n');
+  // Written whole, then renamed over the old one: a reader (a test, the chaos run) never sees half a file.
+  const file = path.join(dataDir, 'processes.json');
+  writeFileSync(`${file}.tmp`, JSON.stringify({ baseUrl: `${baseUrl}/api/v1`, mongodb: mongoPid === null ? null : { pid: mongoPid }, processes: list }, null, 2) + '\n');
+  renameSync(`${file}.tmp`, file);
 }
 
 /** SIGTERM, then SIGKILL after 20 s (a graceful stop drains requests and consumers first). */

@@ -25,6 +25,8 @@ export interface Snapshot {
   amqp: AmqpCounts;
   /** Consumer deliveries so far, by queue (the service, without the run's prefix). */
   consumed: Map<string, number>;
+  /** Store commands by `<database> <command>` (only through bench/mongo-counter.ts). */
+  byCommand: Map<string, number>;
 }
 
 /** A shape's counters, read together. */
@@ -81,7 +83,7 @@ export class Probe {
     const cpu = new Map<string, number>();
     for (const p of this.all()) cpu.set(p.name, (cpu.get(p.name) ?? 0) + cpuSeconds([p.pid]));
     const [commands, consumed] = await Promise.all([this.commands(), this.consumed()]);
-    return { at: Date.now(), cpu, commands, consumed, amqp: this.shape.amqpCounts?.() ?? emptyCounts() };
+    return { at: Date.now(), cpu, commands, consumed, amqp: this.shape.amqpCounts?.() ?? emptyCounts(), byCommand: this.shape.storeCommands?.() ?? new Map() };
   }
 
   /** Total CPU seconds of the platform's processes now. */
@@ -102,13 +104,22 @@ export interface Delta {
   commands: number;
   amqp: AmqpCounts;
   consumed: Map<string, number>;
+  byCommand: Map<string, number>;
 }
+
+const diffMap = (b: Map<string, number>, a: Map<string, number>) => new Map([...b].map(([k, v]) => [k, v - (a.get(k) ?? 0)] as [string, number]).filter(([, v]) => v !== 0));
 
 /** `b − a`; `ownCommands`: the probe's serverStatus calls after `a` up to and including `b`'s. */
 export function delta(a: Snapshot, b: Snapshot, ownCommands: number): Delta {
   const cpu = new Map([...b.cpu].map(([k, v]) => [k, v - (a.cpu.get(k) ?? v)] as [string, number]));
-  const consumed = new Map([...b.consumed].map(([k, v]) => [k, v - (a.consumed.get(k) ?? 0)] as [string, number]).filter(([, v]) => v !== 0));
-  return { seconds: (b.at - a.at) / 1000, cpu, commands: b.commands - a.commands - ownCommands, amqp: diffCounts(b.amqp, a.amqp), consumed };
+  return {
+    seconds: (b.at - a.at) / 1000,
+    cpu,
+    commands: b.commands - a.commands - ownCommands,
+    amqp: diffCounts(b.amqp, a.amqp),
+    consumed: diffMap(b.consumed, a.consumed),
+    byCommand: diffMap(b.byCommand, a.byCommand),
+  };
 }
 
 /**

@@ -18,13 +18,17 @@
  * POST /tickets >= 5 % with <= 4 ms CPU per request to idle; p99 at most 4x p50 in every row.
  *
  *   npx tsx bench/gateway.bench.ts [--duration 10] [--connections 50] [--shape one|processes|both]
- *        [--only get,list,message,post] [--idle-seconds 5] [--cpu-prof DIR]
+ *        [--only get,list,message,post] [--idle-seconds 5] [--by-command] [--cpu-prof DIR]
  *
+ * `--by-command` (processes shape): MongoDB through a counting proxy (bench/mongo-counter.ts), which
+ * names each store command by database, command and collection; the proxy costs CPU on the benchmark's side, so
+ * such a run is for the counts, not the timings.
  * `--cpu-prof DIR` writes V8 CPU profiles of the platform's processes under DIR (summarise them with
  * bench/profile-summary.ts; DIR/processes/pids.json names the processes shape's files' pids);
  * `--only` runs some rows (profiles of one kind of request).
  */
 import { loadavg } from 'node:os';
+import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import { delta, Probe, settle, type Delta } from './breakdown';
@@ -38,6 +42,7 @@ const { values } = parseArgs({
     shape: { type: 'string', default: 'both' },
     only: { type: 'string', default: 'get,list,message,post' },
     'idle-seconds': { type: 'string', default: '5' },
+    'by-command': { type: 'boolean', default: false },
     'cpu-prof': { type: 'string' },
   },
 });
@@ -45,6 +50,8 @@ const duration = Number(values.duration);
 const connections = Number(values.connections);
 const idleSeconds = Number(values['idle-seconds']);
 const only = new Set(values.only.split(','));
+/** The warm-up run that sets each row's number of requests. */
+const WARM_UP_SECONDS = 2;
 const shapes = values.shape === 'both' ? ['one', 'processes'] : [values.shape === 'multi' ? 'processes' : values.shape];
 const AMQP_URL = process.env.AMQP_URL || 'amqp://guest:guest@127.0.0.1:5672';
 const REDIS_URL = process.env.REDIS_URL || 'redis://127.0.0.1:6379';
@@ -66,10 +73,10 @@ interface Figure {
   p50: number;
   p99: number;
   non2xx: number;
-  /** Answered within the load window (the load window's figures are per answered request). */
+  /** Sent and answered (none is left in flight: the run ends with its last answer). */
   requests: number;
-  /** Sent: the answered ones and those still in flight when the window closed, which the platform completes too (the figures until idle are per sent request). */
-  sent: number;
+  /** How long the measured run took. */
+  seconds: number;
   cpuMs: number;
   idleCpuMs: number;
   /** Over the load window, and from its start until idle (per process, all counts). */
@@ -93,34 +100,52 @@ const sampleLoad = () => loads.push(loadavg().map((l) => l.toFixed(2)).join(' ')
  */
 async function load(shape: string, name: string, probe: Probe | null, pids: number[], idleCores: number, opts: autocannon.Options): Promise<Figure> {
   const platformCpu = () => (probe ? probe.platformCpu() : cpuSeconds(pids));
-  if (probe) await settle(probe, idleCores);
+  const quiet = () => (probe ? settle(probe, idleCores) : settleCpu(pids));
+  // A short run for the rate, then the measured one with that many requests as `--duration` takes
+  // (autocannon's `amount`): it ends once every request is answered, so nothing is left in flight
+  // and every figure is per request the platform completed.
+  await quiet();
+  const warm = await autocannon({ connections, duration: WARM_UP_SECONDS, ...opts });
+  const amount = Math.max(connections * 4, Math.round((warm.requests.total / WARM_UP_SECONDS) * duration));
+  await quiet();
   const s0 = probe && (await probe.snapshot());
   const own0 = probe?.ownCommands ?? 0;
   const cpu0 = platformCpu();
-  const result = await autocannon({ connections, duration, ...opts });
+  const t0 = performance.now();
+  const result = await autocannon({ connections, amount, ...opts });
+  const seconds = (performance.now() - t0) / 1000;
   const cpu1 = platformCpu();
   const s1 = probe && (await probe.snapshot());
   const own1 = probe?.ownCommands ?? 0;
   sampleLoad();
-  if (probe) await settle(probe, idleCores);
+  await quiet();
   const cpu2 = platformCpu();
   const s2 = probe && (await probe.snapshot());
   const requests = Math.max(result.requests.total, 1);
-  const sent = Math.max((result.requests as { sent?: number }).sent ?? requests, requests);
   return {
     shape,
     name,
-    rps: result.requests.average,
+    rps: requests / seconds,
+    seconds,
     p50: result.latency.p50,
     p99: result.latency.p99,
     non2xx: result.non2xx + result.errors,
     requests,
-    sent,
     cpuMs: ((cpu1 - cpu0) * 1000) / requests,
-    idleCpuMs: ((cpu2 - cpu0) * 1000) / sent,
+    idleCpuMs: ((cpu2 - cpu0) * 1000) / requests,
     load: s0 && s1 ? delta(s0, s1, own1 - own0) : undefined,
     toIdle: s0 && s2 ? delta(s0, s2, (probe?.ownCommands ?? 0) - own0) : undefined,
   };
+}
+
+/** The baseline's settle: its own process under 10 % of a core over half a second (at most 30 s). */
+async function settleCpu(pids: number[]): Promise<void> {
+  const until = Date.now() + 30_000;
+  while (Date.now() < until) {
+    const c0 = cpuSeconds(pids);
+    await new Promise((r) => setTimeout(r, 500));
+    if (!((cpuSeconds(pids) - c0) / 0.5 >= 0.1)) return;
+  }
 }
 
 /** Runs `fn` over `items` with `width` at a time. */
@@ -191,34 +216,31 @@ const f3 = (n: number) => (Number.isFinite(n) ? n.toFixed(3) : 'n/a');
 const sum = (m: Map<string, number>) => [...m.values()].reduce((a, b) => a + b, 0);
 
 /** A table: first column left-aligned, the others right-aligned. */
-function table(head: string[], body: string[][], firstWidth = 26, width = 21): string {
+function table(head: string[], body: string[][], firstWidth = 26, width = 26): string {
   const line = (cells: string[]) => cells.map((c, i) => (i === 0 ? c.padEnd(firstWidth) : c.padStart(width))).join('');
   return [line(head), ...body.map(line)].join('\n');
 }
 
 /** Per request until idle, less what the idle platform does over as long (never below 0). */
 function netPerRequest(value: number, idlePerSecond: number, f: Figure): number {
-  return Math.max(0, value - idlePerSecond * f.toIdle!.seconds) / f.sent;
+  return Math.max(0, value - idlePerSecond * f.toIdle!.seconds) / f.requests;
 }
 
 function printBreakdown(title: string, figures: Figure[], idle: Idle, processes: ShapeProcess[], amqp: boolean): void {
   const names = [...new Set(processes.map((p) => p.name))];
   const tooling = new Set(processes.filter((p) => p.tooling).map((p) => p.name));
-  const head = ['process', ...figures.map((f) => `${SHORT[f.name]} load/idle`), 'idle % core'];
+  const head = ['process', ...figures.map((f) => `${SHORT[f.name]} load/idle/net`), 'idle % core'];
   const platformNames = names.filter((n) => !tooling.has(n));
-  const cpuRow = (n: string) => [
-    n,
-    ...figures.map((f) => `${f2(((f.load!.cpu.get(n) ?? NaN) * 1000) / f.requests)} / ${f2(((f.toIdle!.cpu.get(n) ?? NaN) * 1000) / f.sent)}`),
-    f1(((idle.window.cpu.get(n) ?? NaN) / idle.window.seconds) * 100),
-  ];
+  const idleRate = (n: string) => (idle.window.cpu.get(n) ?? NaN) / idle.window.seconds;
+  const cell = (f: Figure, load: number, toIdle: number, idleCores: number) =>
+    `${f2((load * 1000) / f.requests)} / ${f2((toIdle * 1000) / f.requests)} / ${f2(((toIdle - idleCores * f.toIdle!.seconds) * 1000) / f.requests)}`;
+  const cpuRow = (n: string) => [n, ...figures.map((f) => cell(f, f.load!.cpu.get(n) ?? NaN, f.toIdle!.cpu.get(n) ?? NaN, idleRate(n))), f1(idleRate(n) * 100)];
   const total = (d: Delta) => platformNames.reduce((a, n) => a + (d.cpu.get(n) ?? 0), 0);
-  const idleBurn = (f: Figure) => (idle.cores * f.toIdle!.seconds * 1000) / f.sent;
-  console.log(`\n${title}: CPU ms per request by process (over the load window / until idle again), and at idle (% of one core)\n`);
+  console.log(`\n${title}: CPU ms per request by process: over the load window / until idle again / that less the process's idle CPU over as long; and at idle (% of one core)\n`);
   console.log(
     table(head, [
       ...platformNames.map(cpuRow),
-      ['total', ...figures.map((f) => `${f2((total(f.load!) * 1000) / f.requests)} / ${f2((total(f.toIdle!) * 1000) / f.sent)}`), f1(idle.cores * 100)],
-      ['  of which idle burn', ...figures.map((f) => `${f2((idle.cores * f.load!.seconds * 1000) / f.requests)} / ${f2(idleBurn(f))}`), ''],
+      ['total', ...figures.map((f) => cell(f, total(f.load!), total(f.toIdle!), idle.cores)), f1(idle.cores * 100)],
       ...[...tooling].map(cpuRow).map((r) => [`${r[0]} *`, ...r.slice(1)]),
     ]),
   );
@@ -237,16 +259,25 @@ function printBreakdown(title: string, figures: Figure[], idle: Idle, processes:
   }
   countRows.push([amqp ? 'consumer deliveries' : 'bus deliveries (in-process)', ...figures.map((f) => f2(netPerRequest(sum(f.toIdle!.consumed), perSecond(sum(w.consumed)), f))), f1(perSecond(sum(w.consumed)))]);
   console.log(table(['count', ...figures.map((f) => SHORT[f.name]!), 'idle /s'], countRows));
+  if (w.byCommand.size) {
+    const top = [...w.byCommand].sort((a, b) => b[1] - a[1]).map(([k, v]) => `${k} ${f1(v / w.seconds)}`).join(', ');
+    console.log(`idle: store commands per second by database, command and collection: ${top}`);
+  }
   for (const f of figures) {
     const per = (m: Map<string, number>) =>
       [...m]
-        .filter(([, v]) => v / f.sent >= 0.01)
+        .filter(([, v]) => v / f.requests >= 0.01)
         .sort((a, b) => b[1] - a[1])
-        .map(([k, v]) => `${k.replace(/^\S+\.events(\.dlx)? /, (_m, dlx) => (dlx ? 'dlx ' : ''))} ${f2(v / f.sent)}`)
+        .map(([k, v]) => `${k.replace(/^\S+\.events(\.dlx)? /, (_m, dlx) => (dlx ? 'dlx ' : ''))} ${f2(v / f.requests)}`)
         .join(', ') || 'none';
     const lines = [`  consumed by queue: ${per(f.toIdle!.consumed)}`];
     if (amqp) lines.unshift(`  published by routing key: ${per(f.toIdle!.amqp.publishesBy)}`);
-    console.log(`${SHORT[f.name]} (${f.sent} requests sent, until idle; not net of idle):\n${lines.join('\n')}`);
+    if (f.toIdle!.byCommand.size) {
+      // Net of what the idle platform sends over as long, command by command.
+      const net = new Map([...f.toIdle!.byCommand].map(([k, v]) => [k, v - ((idle.window.byCommand.get(k) ?? 0) / idle.window.seconds) * f.toIdle!.seconds] as [string, number]));
+      lines.push(`  store commands by database, command and collection, net of idle (${f2(sum(net) / f.requests)} in all): ${per(net)}`);
+    }
+    console.log(`${SHORT[f.name]} (${f.requests} requests in ${f1(f.seconds)} s; until idle, not net of idle unless said):\n${lines.join('\n')}`);
   }
   const hits = figures.filter((f) => f.toIdle!.commands < 0);
   if (hits.length) console.log('(a negative command count: the server restarted during the row)');
@@ -262,7 +293,7 @@ async function main(): Promise<void> {
   const breakdowns: Array<{ title: string; figures: Figure[]; idle: Idle; processes: ShapeProcess[]; amqp: boolean }> = [];
 
   for (const name of shapes) {
-    const shape = name === 'one' ? await startOneProcess({ cpuProfDir: prof && `${prof}/one` }) : await startProcesses({ amqpUrl: AMQP_URL, redisUrl: REDIS_URL }, { cpuProfDir: prof });
+    const shape = name === 'one' ? await startOneProcess({ cpuProfDir: prof && `${prof}/one` }) : await startProcesses({ amqpUrl: AMQP_URL, redisUrl: REDIS_URL }, { cpuProfDir: prof, byCommand: values['by-command'] });
     const title = name === 'one' ? 'one process' : 'processes';
     try {
       const r = await rows(title, shape);
@@ -288,7 +319,7 @@ async function main(): Promise<void> {
         f3(f.cpuMs).padStart(12) + (f.cpuMs / baseCpu).toFixed(1).padStart(12) + f3(f.idleCpuMs).padStart(9) + String(f.non2xx).padStart(9),
     );
   }
-  console.log('\n(CPU ms/req: CPU time of all the platform\'s processes per answered request while the row ran; "x baseline": that over the baseline\'s; "to idle": CPU ms per request sent (answered or in flight at the end) until the platform was idle again, the events the requests left behind included.)');
+  console.log('\n(CPU ms/req: CPU time of all the platform\'s processes per request while the row ran; "x baseline": that over the baseline\'s; "to idle": CPU ms/req until the platform was idle again, the events the requests left behind included. Each row sends as many requests as --duration seconds take at the rate of a short warm-up run, and ends with the last answer.)');
 
   for (const b of breakdowns) printBreakdown(b.title, b.figures, b.idle, b.processes, b.amqp);
 

@@ -14,8 +14,10 @@
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import type { ChildProcess } from 'node:child_process';
 import { deleteAmqpNames, runProcesses } from '@helpdesk/local';
 import { startAmqpCounter, type AmqpCounts } from './amqp-counter';
+import { startMongoCounter, type MongoCounter } from './mongo-counter';
 import { freePort, start, stop } from './processes';
 
 /** Where the platform's code is run from: this tree, or BENCH_ROOT. */
@@ -44,6 +46,8 @@ export interface RunningShape {
   metricsUrls(): string[];
   /** What was published to and delivered by RabbitMQ so far (processes shape only). */
   amqpCounts?: () => AmqpCounts;
+  /** Store commands so far by `<database> <command>` (processes shape with `byCommand` only). */
+  storeCommands?: () => Map<string, number>;
   stop(): Promise<void>;
 }
 
@@ -91,19 +95,35 @@ function childrenOf(pid: number): number[] {
   }
 }
 
+/**
+ * `byCommand`: the embedded MongoDB server is started here (as the launcher starts it) and reached
+ * through a counting proxy (bench/mongo-counter.ts) given to the launcher as MONGO_URL, as a real
+ * MongoDB would be (each process its own database, MONGO_DB): store commands by database and name.
+ */
 export async function startProcesses(
   infra: { amqpUrl: string; redisUrl: string },
-  opts: { cpuProfDir?: string; env?: Record<string, string>; logLevel?: string } = {},
+  opts: { cpuProfDir?: string; env?: Record<string, string>; logLevel?: string; byCommand?: boolean } = {},
 ): Promise<RunningShape> {
   const tag = `bench${process.pid}x${Date.now().toString(36)}`;
   const amqpNames = { exchange: `${tag}.events`, queuePrefix: tag };
   const counter = await startAmqpCounter(infra.amqpUrl);
+  let mongo: { child: ChildProcess; counter: MongoCounter; dir: string } | null = null;
   const cleanup = async () => {
     await counter.close();
+    if (mongo) {
+      await mongo.counter.close();
+      await stop(mongo.child);
+      rmSync(mongo.dir, { recursive: true, force: true });
+    }
     await deleteAmqpNames(infra.amqpUrl, amqpNames).catch((err: Error) => console.error(`could not remove the run's queues (${tag}.*): ${err.message}`));
   };
   let run;
   try {
+    if (opts.byCommand) {
+      const dir = mkdtempSync(path.join(tmpdir(), 'helpdesk-bench-mongo-'));
+      const server = await start('shared/mongo-embedded/src/cli.ts', {}, /^(mongodb:\/\/\S+)/m, [], ['--port', '0', '--host', '127.0.0.1', '--data', dir, '--quiet']);
+      mongo = { child: server.child, counter: await startMongoCounter(server.match[1]!), dir };
+    }
     run = await runProcesses(
       {
         PATH: process.env.PATH,
@@ -114,6 +134,7 @@ export async function startProcesses(
         DATA_DIR: '', // a temporary one, removed at stop
         PORT: '0',
         EMBEDDED_MONGO_PORT: '0',
+        ...(mongo ? { MONGO_URL: mongo.counter.url } : {}),
         AMQP_URL: counter.url,
         REDIS_URL: infra.redisUrl,
         AMQP_EXCHANGE: amqpNames.exchange,
@@ -140,6 +161,7 @@ export async function startProcesses(
     return [
       ...file.processes.filter((p) => p.pid !== null).map((p) => ({ name: replicas(p.name) > 1 ? `${p.name}#${p.replica}` : p.name, pid: p.pid! })),
       ...(file.mongodb ? [{ name: 'mongodb', pid: file.mongodb.pid }] : []),
+      ...(mongo ? [{ name: 'mongodb', pid: mongo.child.pid! }] : []),
       ...launcher.map((pid) => ({ name: 'launcher (local only)', pid, tooling: true })),
       { name: 'npm (local only)', pid: r.pid, tooling: true },
     ];
@@ -153,6 +175,7 @@ export async function startProcesses(
     mongoUrl: r.credentials.mongoUrl,
     metricsUrls: () => r.processes().processes.map((p) => p.metricsUrl),
     amqpCounts: counter.counts,
+    storeCommands: mongo?.counter.counts,
     async stop() {
       const last = processes();
       await r.stop();

@@ -3,6 +3,7 @@ import { PORTAL_SESSION_RE, STRIPE_WEBHOOK_MAX_BYTES, type Permission } from '@h
 import { newId, type KeyClaims, type Logger } from '@helpdesk/kit';
 import type { TokenMinter } from './fast-token';
 import { messagePage, sendHtml } from './html-page';
+import { answeredFailure, describeError, failureOf, noteAccess, withFailure } from './access-log';
 import { PUBLIC_ROOTS } from './public-roots';
 import type { Upstreams } from './proxy';
 import type { KeyRepository } from './store/types';
@@ -134,10 +135,11 @@ export function withBillingPages(deps: BillingPagesDeps, next: Listener): Listen
       send(req, res, 404, NOT_FOUND_HTML);
       return;
     }
+    noteAccess(res, { teamId });
     if (req.method === 'GET' || req.method === 'HEAD') {
       const got = await ask(teamId, requestId, 'GET', `/internal/billing/portal?session=${encodeURIComponent(session)}`, null);
       if (got.status === 404) return send(req, res, 404, NOT_FOUND_HTML);
-      if (got.status !== 200 || !got.page) throw new Error(`workspace answered ${got.status}`);
+      if (got.status !== 200 || !got.page) throw withFailure(new Error(`workspace answered ${got.status}`), answeredFailure('workspace', got.status));
       return send(req, res, 200, renderPage(got.page, `${PREFIX}/${teamId}/${session}`), {}, originOf(got.page.returnUrl));
     }
     if (req.method !== 'POST') return send(req, res, 405, messagePage('Method not allowed', 'Use the page’s buttons.'), { allow: 'GET, HEAD, POST' });
@@ -149,7 +151,7 @@ export function withBillingPages(deps: BillingPagesDeps, next: Listener): Listen
     const done = await ask(teamId, requestId, 'POST', '/internal/billing/portal', body);
     if (done.status === 404) return send(req, res, 404, NOT_FOUND_HTML);
     if (done.status === 400) return send(req, res, 400, messagePage('Bad request', escapeHtml(done.error ?? 'The form was not understood.')));
-    if (done.status !== 200 || !done.page) throw new Error(`workspace answered ${done.status}`);
+    if (done.status !== 200 || !done.page) throw withFailure(new Error(`workspace answered ${done.status}`), answeredFailure('workspace', done.status));
     // Only ever the returnUrl stored with the session (checked when it was made): no open redirect.
     res.statusCode = 303;
     res.setHeader('location', done.page.returnUrl);
@@ -167,7 +169,7 @@ export function withBillingPages(deps: BillingPagesDeps, next: Listener): Listen
     const got = await ask(NO_TEAM, requestId, 'POST', '/internal/billing/stripe-webhook', { payload: payload.toString('utf8'), signature });
     if (got.status === 200) return sendJson(res, 200, { received: true });
     if (got.status === 400 || got.status === 404) return sendJson(res, got.status, { error: got.error ?? 'refused' });
-    throw new Error(`workspace answered ${got.status}`);
+    throw withFailure(new Error(`workspace answered ${got.status}`), answeredFailure('workspace', got.status));
   }
 
   return (req, res) => {
@@ -183,6 +185,7 @@ export function withBillingPages(deps: BillingPagesDeps, next: Listener): Listen
     res.setHeader('x-svc-request-id', requestId);
     (isWebhook ? stripeWebhook(req, res, requestId) : serve(req, res, path, requestId)).catch((err: unknown) => {
       deps.logger.warn({ err, requestId }, 'billing portal page failed');
+      noteAccess(res, { failure: failureOf(err) ?? { what: 'billing portal page failed', error: describeError(err) } });
       if (res.headersSent) res.destroy();
       else send(req, res, 503, UNAVAILABLE_HTML, { 'retry-after': '5' });
     });

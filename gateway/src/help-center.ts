@@ -4,6 +4,7 @@ import { newId, type KeyClaims, type Logger } from '@helpdesk/kit';
 import type { ClientAddress } from './client-address';
 import type { TokenMinter } from './fast-token';
 import { messagePage, sendHtml } from './html-page';
+import { answeredFailure, describeError, failureOf, noteAccess, withFailure } from './access-log';
 import { isUnder, PUBLIC_ROOTS } from './public-roots';
 import type { Upstreams } from './proxy';
 import type { KeyRepository } from './store/types';
@@ -115,6 +116,7 @@ export function withHelpCenter(deps: HelpCenterDeps, next: Listener): Listener {
       send(req, res, 404, NOT_FOUND_HTML);
       return;
     }
+    noteAccess(res, { teamId: team.id });
     const query = new URLSearchParams({ base: `${PREFIX}/${team.slug}` });
     if (section === 'articles') query.set('article', safeDecode(article));
     const search = url.searchParams.get('q');
@@ -129,7 +131,9 @@ export function withHelpCenter(deps: HelpCenterDeps, next: Listener): Listener {
       token: deps.mint(claimsOf(team.id, modeParam === 'test' ? 'test' : 'live'), requestId),
       requestId,
     });
-    if (answer.status !== 200) throw new Error(`knowledge answered ${answer.status}: ${answer.body.toString('utf8').slice(0, 200)}`);
+    if (answer.status !== 200) {
+      throw withFailure(new Error(`knowledge answered ${answer.status}: ${answer.body.toString('utf8').slice(0, 200)}`), answeredFailure('knowledge', answer.status, answer.body));
+    }
     const page = (JSON.parse(answer.body.toString('utf8')) as { data: { status: number; html: string } }).data;
     send(req, res, page.status, page.html);
   }
@@ -151,6 +155,7 @@ export function withHelpCenter(deps: HelpCenterDeps, next: Listener): Listener {
     }
     serve(req, res, url, requestId).catch((err: unknown) => {
       deps.logger.warn({ err, requestId }, 'help center page failed');
+      noteAccess(res, { failure: failureOf(err) ?? { what: 'help center page failed', error: describeError(err) } });
       if (res.headersSent) res.destroy();
       else send(req, res, 503, UNAVAILABLE_HTML, { 'retry-after': '5' });
     });

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import Redis from 'ioredis';
 import { ApiError, closeServer, type InternalTokens, type Logger } from '@helpdesk/kit';
+import { accessLogged, describeError, withFailure } from './access-log';
 import { adminOver, openRepository, type GatewayAdmin } from './admin';
 import { apiKeyOperations } from './api-keys/operations';
 import { workspaceLink } from './api-keys/workspace-link';
@@ -147,12 +148,16 @@ export async function startGateway(opts: GatewayOptions): Promise<RunningGateway
     apiKeys: apiKeyOperations({ repo, admin, resolver, upstreams, logger: opts.logger, workspace }),
     storeDown(err, requestId) {
       warnStoreDown(err, requestId);
-      return new ApiError('service_unavailable', 'The service is temporarily unavailable. Please retry later.');
+      return withFailure(new ApiError('service_unavailable', 'The service is temporarily unavailable. Please retry later.'), {
+        upstream: redis ? 'redis' : 'store',
+        what: 'rate-limit/idempotency store unavailable',
+        error: describeError(err),
+      });
     },
   };
   const pageDeps = { teams: repo, mint: context.mint, upstreams, logger: opts.logger, rateLimits, warnStoreDown, helpCenterPerMinute: opts.helpCenterPerMinute, clientAddress };
   const api = createListener(context);
-  const server = createGatewayServer(publicRootsOnly(withBillingPages(pageDeps, withHelpCenter(pageDeps, api)), api));
+  const server = createGatewayServer(accessLogged(opts.logger, publicRootsOnly(withBillingPages(pageDeps, withHelpCenter(pageDeps, api)), api)));
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(opts.port, host, () => {

@@ -1,6 +1,7 @@
 import type { Readable } from 'node:stream';
 import { Pool, type Dispatcher } from 'undici';
 import { INTERNAL_TOKEN_HEADER, REQUEST_ID_HEADER } from '@helpdesk/contracts';
+import { describeError, withFailure } from './access-log';
 import { ApiError, forwardedIdempotencyKey, IDEMPOTENCY_FINGERPRINT_HEADER, IDEMPOTENCY_KEY_HEADER, inProcessServices, upstreamUnavailable, type Logger } from '@helpdesk/kit';
 
 interface Upstream {
@@ -52,11 +53,13 @@ const UNAVAILABLE_RETRY_AFTER_S = 5;
  * time): 503 for its routes only, counted per service. The message names the service, never where
  * it lives.
  */
-const unavailable = (service: string) => {
+const unavailable = (service: string, what: string, err?: unknown) => {
   upstreamUnavailable.inc({ service });
-  return new ApiError('service_unavailable', `The ${service} service is temporarily unavailable; retry later.`, undefined, {
+  const refusal = new ApiError('service_unavailable', `The ${service} service is temporarily unavailable; retry later.`, undefined, {
     headers: { 'Retry-After': String(UNAVAILABLE_RETRY_AFTER_S) },
   });
+  // The access line's cause (gateway/src/access-log.ts): which service, what failed.
+  return withFailure(refusal, { upstream: service, what, ...(err === undefined ? {} : { error: describeError(err) }) });
 };
 
 /**
@@ -157,7 +160,7 @@ export class Upstreams {
 
   async forward(r: ProxyRequest): Promise<ProxyAnswer> {
     const upstream = this.pools.get(r.service);
-    if (!upstream) throw unavailable(r.service);
+    if (!upstream) throw unavailable(r.service, 'no URL configured');
     const headers: Record<string, string> = { [INTERNAL_TOKEN_HEADER]: r.token, [REQUEST_ID_HEADER]: r.requestId };
     if (r.body && r.contentType) headers['content-type'] = r.contentType;
     if (r.idempotency) {
@@ -175,11 +178,9 @@ export class Upstreams {
         bodyTimeout: BODY_TIMEOUT_MS,
       });
     } catch (err) {
-      if (this.debug) {
-        const what = (err as { afterHeaders?: boolean }).afterHeaders ? 'service response interrupted' : 'service unreachable';
-        this.logger.debug({ err, requestId: r.requestId, service: r.service }, what);
-      }
-      throw unavailable(r.service);
+      const what = (err as { afterHeaders?: boolean }).afterHeaders ? 'response interrupted' : 'unreachable';
+      if (this.debug) this.logger.debug({ err, requestId: r.requestId, service: r.service }, `service ${what}`);
+      throw unavailable(r.service, what, err);
     }
   }
 
@@ -192,7 +193,7 @@ export class Upstreams {
     signal: AbortSignal,
   ): Promise<StreamAnswer> {
     const upstream = this.pools.get(r.service);
-    if (!upstream) throw unavailable(r.service);
+    if (!upstream) throw unavailable(r.service, 'no URL configured');
     const headers: Record<string, string> = { [INTERNAL_TOKEN_HEADER]: r.token, [REQUEST_ID_HEADER]: r.requestId, accept: 'text/event-stream' };
     // EventSource's reconnection header: the replay point.
     if (r.lastEventId) headers['last-event-id'] = r.lastEventId;
@@ -204,7 +205,7 @@ export class Upstreams {
       return { status: answer.statusCode, contentType: typeof ct === 'string' ? ct : null, headers: passed, body: answer.body };
     } catch (err) {
       if (this.debug) this.logger.debug({ err, requestId: r.requestId, service: r.service }, 'service unreachable');
-      throw unavailable(r.service);
+      throw unavailable(r.service, 'unreachable', err);
     }
   }
 

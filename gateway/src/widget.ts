@@ -5,6 +5,7 @@ import { ApiError, LookupCache, type KeyClaims } from '@helpdesk/kit';
 import { buildSync } from 'esbuild';
 import { BASE_PATH, DONE, type Exchange, type GatewayContext, type Step } from './pipeline/exchange';
 import { corsHeaders } from './pipeline/steps/cors';
+import { answeredFailure, withFailure } from './access-log';
 import { PUBLIC_ROOTS } from './public-roots';
 import { hitWindow, limitExceeded } from './pipeline/steps/rate-limit';
 
@@ -84,7 +85,9 @@ async function loadAllowedOrigins(g: GatewayContext, teamId: string, requestId: 
     token: g.mint(claims, requestId),
     requestId,
   });
-  if (answer.status !== 200) throw new ApiError('service_unavailable', 'The widget settings cannot be read now. Please retry later.');
+  if (answer.status !== 200) {
+    throw withFailure(new ApiError('service_unavailable', 'The widget settings cannot be read now. Please retry later.'), answeredFailure('workspace', answer.status, answer.body));
+  }
   return ((JSON.parse(answer.body.toString('utf8')) as { data: { allowedOrigins: string[] } }).data.allowedOrigins ?? []).map((o) => o.toLowerCase());
 }
 

@@ -13,6 +13,7 @@ import { route } from './steps/route';
 import { team } from './steps/team';
 import { unauthenticated } from './steps/unauthenticated';
 import { widget } from '../widget';
+import { describeError, failureOf, noteAccess } from '../access-log';
 
 /**
  * The gateway's request pipeline, in ADR 0001's check order: one step per rule. A step reads and
@@ -63,21 +64,36 @@ export function createListener(g: GatewayContext) {
       body: null,
       idempotency: null,
     };
+    // The access line (gateway/src/access-log.ts): what the steps found, read when the answer is done.
+    noteAccess(res, {
+      late: () => ({
+        operation: x.route?.id ?? x.match?.route?.id ?? null,
+        teamId: x.auth?.team.id ?? null,
+        keyId: x.auth?.key.id ?? null,
+        keyPrefix: x.auth?.key.prefix ?? null,
+      }),
+    });
     // Counted once answered, by operation id (`unmatched`: no operation of the manifest) and status.
     res.once('close', () => {
       const labels = { operation: x.route?.id ?? x.match?.route?.id ?? 'unmatched', status: String(res.statusCode) };
       requestsTotal.inc(labels);
       requestDuration.observe(labels, Number(process.hrtime.bigint() - started) / 1e9);
     });
+    // Each request's line is the access log's (gateway/src/access-log.ts): never its URL, which can carry a stream token.
     run(x, g).then(
-      () => {
-        if (debug) g.logger.debug({ requestId, method: req.method, url: req.url, status: res.statusCode }, 'request');
-      },
+      () => undefined,
       (err) => {
         if (!(err instanceof ApiError)) {
           g.logger.error({ err, requestId }, 'unhandled gateway error');
+          noteAccess(res, { failure: { what: 'unhandled gateway error', error: describeError(err) } });
           err = new ApiError('internal_error', 'An internal error occurred. Please retry the request.');
-        } else if (debug) g.logger.debug({ requestId, code: err.code }, 'request refused');
+        } else {
+          if (debug) g.logger.debug({ requestId, code: err.code }, 'request refused');
+          const failure = failureOf(err);
+          if (failure) noteAccess(res, { failure });
+          else if (err.status >= 500) noteAccess(res, { failure: { what: err.message } });
+        }
+        noteAccess(res, { code: (err as ApiError).code });
         if (err.status === 401) corsForRefusedKey(x);
         sendError(res, err, requestId);
       },

@@ -1,6 +1,7 @@
 import type { GATEWAY } from '@helpdesk/contracts';
 import type { ApiKeyOperations } from '../../api-keys/operations';
 import { DONE, JSON_CT, sendEnvelope, type Exchange, type GatewayContext, type Step } from '../exchange';
+import { answeredFailure, noteAccess } from '../../access-log';
 import { completeIdempotency, releasingOnThrow } from './idempotency';
 import { dispatchStream } from './stream';
 
@@ -59,6 +60,7 @@ export const dispatch: Step = async (x: Exchange, g: GatewayContext) => {
   );
   await completeIdempotency(x, g, answer);
   const { res } = x;
+  if (answer.status >= 500) noteAccess(res, { failure: answeredFailure(route.op.service, answer.status, answer.body) });
   res.statusCode = answer.status;
   if (answer.contentType) res.setHeader('content-type', answer.contentType);
   if (answer.location) res.setHeader('location', answer.location);

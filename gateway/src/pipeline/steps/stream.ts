@@ -1,5 +1,6 @@
 import { pipeline } from 'node:stream/promises';
 import { ApiError, sseStreamsOpen } from '@helpdesk/kit';
+import { answeredFailure, noteAccess } from '../../access-log';
 import { upstreamStreamQuery } from '../../stream-tokens/stream-tokens';
 import { DONE, type Exchange, type GatewayContext } from '../exchange';
 import { releaseIdempotency, releasesKey, releasingOnThrow } from './idempotency';
@@ -36,6 +37,7 @@ export async function dispatchStream(x: Exchange, g: GatewayContext): Promise<ty
   const answer = await releasingOnThrow(x, g, () => g.upstreams.openStream(request, abort.signal));
   if (releasesKey(answer.status)) await releaseIdempotency(x, g);
   res.statusCode = answer.status;
+  if (answer.status >= 500) noteAccess(res, { failure: answeredFailure(request.service, answer.status) });
   if (answer.contentType) res.setHeader('content-type', answer.contentType);
   for (const [name, value] of Object.entries(answer.headers)) res.setHeader(name, value);
   if (answer.status === 200) {

@@ -2,6 +2,7 @@ import { ApiError, failingChecks } from '@helpdesk/kit';
 import { BASE_PATH, DONE, sendEnvelope, sendJson, type Exchange, type GatewayContext, type Step } from '../exchange';
 import { body } from './body';
 import { isUnder, PUBLIC_ROOTS } from '../../public-roots';
+import { withFailure } from '../../access-log';
 
 /**
  * Step: what answers without a key. Outside `/api/v1`: the health routes and the HTML API reference
@@ -42,7 +43,10 @@ export const unauthenticated: Step = (x, g) => {
  */
 async function readiness(x: Exchange, g: GatewayContext): Promise<typeof DONE> {
   const [failing, upstreams] = await Promise.all([failingChecks(g.readiness ?? {}), g.upstreamStates?.() ?? {}]);
-  if (failing.length) throw new ApiError('service_unavailable', `Not ready: ${failing.join(', ')} unavailable.`, undefined, { extra: { failing, upstreams } });
+  if (failing.length) {
+    const refusal = new ApiError('service_unavailable', `Not ready: ${failing.join(', ')} unavailable.`, undefined, { extra: { failing, upstreams } });
+    throw withFailure(refusal, { upstream: failing.join(','), what: 'not ready' });
+  }
   sendEnvelope(x.res, x.requestId, { status: 'ok', service: 'gateway', upstreams });
   return DONE;
 }

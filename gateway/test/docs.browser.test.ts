@@ -45,3 +45,44 @@ maybe('/docs in headless Chromium', () => {
     await page.close();
   }, 60_000);
 });
+
+maybe('/docs "Try it out" under another host name', () => {
+  let h: Harness;
+  let browser: Browser;
+  beforeAll(async () => {
+    h = await startHarness();
+    browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'],
+    });
+  }, 60_000);
+  afterAll(async () => {
+    await browser?.close();
+    await h?.stop();
+  });
+
+  // The document's `servers` entry is relative (`/api/v1`): from http://localhost:…/docs the request goes to
+  // localhost too (same origin), not to a hard-coded 127.0.0.1 the browser would refuse as cross-origin.
+  it('from http://localhost:<port>/docs, whoami answers 200 through the page', async () => {
+    const doc = (await (await fetch(`${h.base}/openapi.json`)).json()) as { servers: { url: string }[] };
+    expect(doc.servers.map((s) => s.url)).toEqual(['/api/v1']);
+    const origin = `http://localhost:${h.gw.port}`;
+    const page = await browser.newPage();
+    const calls: string[] = [];
+    page.on('request', (r) => {
+      if (r.url().includes('/auth/whoami')) calls.push(r.url());
+    });
+    await page.goto(`${origin}/docs/`);
+    await page.waitForSelector('.opblock', { timeout: 30_000 });
+    expect(await page.$eval('.servers select', (s) => (s as HTMLSelectElement).value)).toBe('/api/v1');
+    await page.evaluate((key) => (window as unknown as { ui: { preauthorizeApiKey(name: string, value: string): void } }).ui.preauthorizeApiKey('apiKey', key), h.keys.sk_test);
+    const block = page.locator('.opblock', { has: page.locator('[data-path="/auth/whoami"]') });
+    await block.locator('.opblock-summary').click();
+    await block.locator('button.try-out__btn').click();
+    await block.locator('button.execute').click();
+    await block.locator('.live-responses-table tbody .response-col_status').first().waitFor({ timeout: 10_000 });
+    expect((await block.locator('.live-responses-table tbody .response-col_status').first().textContent())?.trim()).toBe('200');
+    expect(calls).toEqual([`${origin}/api/v1/auth/whoami`]);
+    await page.close();
+  }, 60_000);
+});

@@ -244,7 +244,9 @@ export function buildOpenApiDocument(ops: Record<string, OperationDef> = PUBLIC_
       description: INFO_DESCRIPTION,
       license: { name: 'MIT', identifier: 'MIT' },
     },
-    servers: [{ url: 'http://127.0.0.1:8080/api/v1', description: 'npm start (local)' }],
+    // Relative: resolved against wherever the document was fetched from (`/docs` on localhost, 127.0.0.1 or behind an
+    // Ingress), so "Try it out" calls the same origin; a client that reads the file itself adds its own host.
+    servers: [{ url: '/api/v1', description: 'This platform (relative to the host serving the document; `npm start`: http://127.0.0.1:8080/api/v1)' }],
     security: [{ apiKey: [] }],
     tags: [...tags].map((name) => ({ name, description: `${name} operations.` })),
     paths,

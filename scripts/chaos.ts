@@ -106,7 +106,8 @@ async function main(): Promise<void> {
           const res = await call('POST', `${team}/tickets`, body, key);
           if (res.status === 201) return ((await res.json()) as { data: { id: string } }).data.id;
           const text = await res.text();
-          lastFailure.set(key, `${res.status} ${/"code":"(\w+)"/.exec(text)?.[1] ?? ''}`.trim());
+          // The status, the error code and the message's first words (which of the 409s, which 503).
+          lastFailure.set(key, `${res.status} ${/"code":"(\w+)"/.exec(text)?.[1] ?? ''} ${/"message":"([^".]{0,60})/.exec(text)?.[1] ?? ''}`.trim());
           if (res.status < 500 && res.status !== 409 && res.status !== 429) return null; // a client error: retrying cannot help
         } catch (err) {
           /* connection refused or reset, timeout: retry */

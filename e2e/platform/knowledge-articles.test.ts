@@ -23,13 +23,18 @@ describe('POST /articles through the gateway', () => {
     const a = expectOk(res, 201);
     expect(Object.keys(a).sort()).toEqual(ARTICLE_KEYS);
     expect(a).toMatchObject({ title: 'How to reset a password', content: '# Reset\n\nClick **Forgot**.', categoryId: null, status: 'draft', isPublic: false, tags: [], metadata: {}, viewCount: 0, useCount: 0 });
+    // Why nobody outside the team sees it yet.
+    expect(a).toMatchObject({ publiclyVisible: false, helpCenterVisible: false, hiddenBecause: ['draft', 'not_public', 'help_center_off'] });
     expect(a.id).toMatch(ART_ID);
     expect(a.createdAt).toMatch(ISO);
     expect(expectOk(await tp.api.get(`${path()}/${a.id}`), 200)).toEqual(a);
     const events = await log.waitForRequest(res.body.meta.requestId, 1);
     await log.settle();
     expect(log.ofRequest(res.body.meta.requestId).map((e) => e.type)).toEqual(['article.created']);
-    expect(events[0]).toMatchObject({ teamId: tp.team.teamId, mode: 'test', data: { article: { ...a, revisionCount: 0, publishedAt: null, rev: 1 } } });
+    // The event's snapshot is the stored article (its visibility is the API's reading of it, not part of it).
+    const { publiclyVisible: _p, helpCenterVisible: _h, hiddenBecause: _b, ...stored } = a;
+    expect(events[0]).toMatchObject({ teamId: tp.team.teamId, mode: 'test', data: { article: { ...stored, revisionCount: 0, publishedAt: null, rev: 1 } } });
+    expect(events[0].data.article).not.toHaveProperty('publiclyVisible');
     // a draft keeps no revision
     expect(expectOk(await tp.api.get(`${path()}/${a.id}/revisions`), 200)).toEqual([]);
   });

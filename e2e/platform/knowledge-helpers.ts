@@ -6,7 +6,10 @@ import { expectError, expectOk } from './helpdesk-helpers';
 
 export const ART_ID = /^art_[A-Za-z0-9]{24}$/;
 export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
-export const ARTICLE_KEYS = ['categoryId', 'content', 'createdAt', 'customFields', 'id', 'isPublic', 'metadata', 'status', 'tags', 'title', 'updatedAt', 'useCount', 'viewCount'];
+export const ARTICLE_KEYS = [
+  'categoryId', 'content', 'createdAt', 'customFields', 'helpCenterVisible', 'hiddenBecause', 'id', 'isPublic', 'metadata', 'publiclyVisible', 'status', 'tags',
+  'title', 'updatedAt', 'useCount', 'viewCount',
+];
 export const PUBLIC_ARTICLE_KEYS = ARTICLE_KEYS.filter((k) => k !== 'metadata' && k !== 'customFields');
 export const CATEGORY_KEYS = ['color', 'createdAt', 'description', 'icon', 'id', 'isPublic', 'name', 'object', 'slug', 'sortOrder', 'updatedAt'];
 

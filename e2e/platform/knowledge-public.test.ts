@@ -86,7 +86,13 @@ describe('the help-center switch (GET/PATCH /help-center)', () => {
   it('is off until turned on, per partition; PATCH sets enabled and title; bad input is 400 and changes nothing', async () => {
     const t = await tp.createTeam();
     const hc = `/teams/${t.teamId}/help-center`;
-    expect(expectOk(await tp.api.get(hc, { key: t.sk_test }), 200)).toEqual({ object: 'help_center', enabled: false, title: null, updatedAt: null });
+    const slug = await teamSlugOf(tp, t.sk_test);
+    expect(expectOk(await tp.api.get(hc, { key: t.sk_test }), 200)).toEqual({
+      object: 'help_center', enabled: false, title: null, updatedAt: null,
+      // Where each partition's help center is served: the test key's is ?mode=test.
+      teamSlug: slug, url: `/help/${slug}?mode=test`, urls: { live: `/help/${slug}`, test: `/help/${slug}?mode=test` },
+    });
+    expect(expectOk(await tp.api.get(hc, { key: t.sk_live }), 200).url).toBe(`/help/${slug}`);
     const on = expectOk(await tp.api.patch(hc, { enabled: true, title: 'Acme Help' }, { key: t.sk_test }), 200);
     expect(on).toMatchObject({ object: 'help_center', enabled: true, title: 'Acme Help' });
     expect(expectOk(await tp.api.get(hc, { key: t.sk_test }), 200)).toEqual(on);

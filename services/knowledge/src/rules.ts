@@ -5,6 +5,7 @@ import { ViewCounter } from './articles/view-counter';
 import { categoryRules } from './categories/rules';
 import { helpCenterRules } from './help-center/rules';
 import type { KnowledgeModels } from './models';
+import { teamRefRules } from './teams/rules';
 
 /** Every resource's rules, wired once; handlers, consumers and the view counter share them. */
 export function knowledgeRules({ conn, models, soleInstance }: ServiceDeps<KnowledgeModels>) {
@@ -14,7 +15,8 @@ export function knowledgeRules({ conn, models, soleInstance }: ServiceDeps<Knowl
   const customFields = customFieldRules({ definitions: models.customFieldDefs, records: models.articles, contentType: 'article', soleInstance });
   const articles = articleRules({ conn, models, categories, views, customFields });
   const revisions = revisionRules({ models, articles });
-  const helpCenter = helpCenterRules({ conn, models, articles, categories, views });
-  return { views, categories, articles, revisions, helpCenter, customFields };
+  const teams = teamRefRules({ models });
+  const helpCenter = helpCenterRules({ conn, models, articles, categories, views, teams });
+  return { views, categories, articles, revisions, helpCenter, customFields, teams };
 }
 export type KnowledgeRules = ReturnType<typeof knowledgeRules>;

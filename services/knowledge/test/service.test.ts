@@ -53,7 +53,9 @@ describe('internal operations', () => {
     const a = await article({ status: 'published', metadata: { m: 1 } });
     const r = await h.api('GET', `/internal/articles/${a.id}`);
     expect(r.status).toBe(200);
-    expect(r.body.data).toEqual({ ...a, revisionCount: 1, publishedAt: expect.any(String), rev: 1 });
+    // The snapshot, without what the API's answer adds (the article's public visibility).
+    const { publiclyVisible: _p, helpCenterVisible: _h, hiddenBecause: _b, ...stored } = a;
+    expect(r.body.data).toEqual({ ...stored, revisionCount: 1, publishedAt: expect.any(String), rev: 1 });
     expectError(await h.api('GET', `/internal/articles/${a.id}`, { as: { mode: 'live' } }), 404, 'resource_not_found');
     expectError(await h.api('GET', `/internal/articles/${a.id}`, { as: { keyType: 'publishable', permissions: ['view_articles'] } }), 403, 'publishable_key_forbidden');
   });

@@ -1205,7 +1205,7 @@ export interface paths {
         };
         /**
          * List articles
-         * @description Newest first. `category` is a category UUID; `search` is a case-insensitive substring of the title or the content. Publishable keys read the public knowledge base only: published articles with `isPublic` true whose category, when they have one, is public; anything else is 404 for them, and `metadata` is left out. Publishable-key reads of a list do not count as views.
+         * @description Newest first. `category` is a category UUID; `search` is a case-insensitive substring of the title or the content. Publishable keys read the public knowledge base only: published articles with `isPublic` true whose category, when they have one, is public (categories are private until `isPublic: true`); anything else is 404 for them, and `metadata` is left out. Each article says whether it is public and why not: `publiclyVisible`, `helpCenterVisible`, `hiddenBecause`. Publishable-key reads of a list do not count as views.
          */
         get: operations["listArticles"];
         put?: never;
@@ -1229,7 +1229,7 @@ export interface paths {
         };
         /**
          * Retrieve an article
-         * @description With its full Markdown content. Publishable keys read the public knowledge base only: published articles with `isPublic` true whose category, when they have one, is public; anything else is 404 for them, and `metadata` is left out. A publishable-key read counts one view (`viewCount`); staff reads do not.
+         * @description With its full Markdown content. Publishable keys read the public knowledge base only: published articles with `isPublic` true whose category, when they have one, is public (categories are private until `isPublic: true`); anything else is 404 for them, and `metadata` is left out. Each article says whether it is public and why not: `publiclyVisible`, `helpCenterVisible`, `hiddenBecause`. A publishable-key read counts one view (`viewCount`); staff reads do not.
          */
         get: operations["getArticle"];
         put?: never;
@@ -1329,7 +1329,7 @@ export interface paths {
         };
         /**
          * The public help center's settings
-         * @description Not shown by the spec (docs/adr/0016): whether `/help/{teamSlug}` serves this partition's public knowledge base without a key. Off until turned on. The live partition is served at `/help/{teamSlug}`, the test partition at `/help/{teamSlug}?mode=test`, each by its own switch.
+         * @description Not shown by the spec (docs/adr/0016): whether `/help/{teamSlug}` serves this partition's public knowledge base without a key. Off until turned on. The live partition is served at `/help/{teamSlug}`, the test partition at `/help/{teamSlug}?mode=test`, each by its own switch: `url` is the key's partition's, `urls` both. What it shows: published articles with `isPublic` true in no category or a public one (categories are private until `isPublic: true`); each article's `helpCenterVisible` and `hiddenBecause` say whether it shows and why not.
          */
         get: operations["getHelpCenter"];
         put?: never;
@@ -1339,7 +1339,7 @@ export interface paths {
         head?: never;
         /**
          * Turn the public help center on or off
-         * @description `enabled` turns it on or off for the key's partition; `title` is the page heading (null: "Help center").
+         * @description `enabled` turns it on or off for the key's partition (a test key: the test partition's, served at `url`, `/help/{teamSlug}?mode=test`); `title` is the page heading (null: "Help center").
          */
         patch: operations["updateHelpCenter"];
         trace?: never;
@@ -2861,6 +2861,12 @@ export interface components {
             customFields?: {
                 [key: string]: unknown;
             };
+            /** @description Whether publishable keys (a site, the chat widget) can read it: published, `isPublic`, and in no category or a public one. Categories are private until made public. */
+            publiclyVisible?: boolean;
+            /** @description Whether the help center shows it: `publiclyVisible`, and this partition's help center is on (`GET /help-center`). */
+            helpCenterVisible?: boolean;
+            /** @description Every reason it is not shown, empty when the help center shows it: `draft` (publish it: `status: published`), `not_public` (`isPublic` is false), `category_private` (its category's `isPublic` is false: categories are private by default), `help_center_off` (this partition's help center is off; publishable keys still read the article). */
+            hiddenBecause?: ("draft" | "not_public" | "category_private" | "help_center_off")[];
         };
         ArticleRevision: {
             /** @constant */
@@ -3432,6 +3438,15 @@ export interface components {
             enabled: boolean;
             title: string | null;
             updatedAt: string | null;
+            /** @description The team's slug, which the addresses are made of (null while the platform has not learned it). */
+            teamSlug: string | null;
+            /** @description Where this partition's help center is served, on the platform's own address (npm start: `http://127.0.0.1:8080`): `/help/{teamSlug}` for the live partition, `/help/{teamSlug}?mode=test` for the test partition. It answers 404 while `enabled` is false. */
+            url: string | null;
+            /** @description Both partitions' addresses (each partition has its own switch: see each one's `enabled` with a key of that partition). */
+            urls: {
+                live: string;
+                test: string;
+            } | null;
         };
         ImportLog: {
             id: string;

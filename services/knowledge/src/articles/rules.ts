@@ -24,7 +24,7 @@ import type { CustomFieldRules } from '@helpdesk/kit';
 import type { KnowledgeModels } from '../models';
 import { articleSearchTokens, type ArticleDoc } from './model';
 import type { ViewCounter } from './view-counter';
-import { articleSnapshot, articleView } from './view';
+import { articleSnapshot, articleView, type VisibilityFacts } from './view';
 
 export interface ArticleRulesDeps {
   conn: mongoose.Connection;
@@ -86,8 +86,17 @@ export function articleRules({ conn, models, categories, views, customFields }: 
     return revision;
   }
 
-  const viewOf = (ctx: RequestContext, a: ArticleDoc): ArticleView =>
-    articleView(a, { pendingViews: views.unstored(ctx, a._id), publicReader: isPublicReader(ctx) });
+  /** What the articles' public visibility depends on, read once per answer (two small reads). */
+  async function visibilityFacts(scope: Scope): Promise<VisibilityFacts> {
+    const [publicIds, helpCenter] = await Promise.all([
+      categories.publicIds(scope),
+      scoped(models, scope).helpCenters.findOne({ _id: `${scope.teamId}:${scope.mode}` }, { enabled: 1 }).lean<{ enabled: boolean }>(),
+    ]);
+    return { publicCategoryIds: new Set(publicIds), helpCenterOn: helpCenter?.enabled ?? false };
+  }
+
+  const viewOf = (ctx: RequestContext, a: ArticleDoc, visibility: VisibilityFacts): ArticleView =>
+    articleView(a, { pendingViews: views.unstored(ctx, a._id), publicReader: isPublicReader(ctx), visibility });
 
   return {
     findOr404,
@@ -105,9 +114,10 @@ export function articleRules({ conn, models, categories, views, customFields }: 
         const re = { $regex: escapeRegex(search), $options: 'i' };
         and.push({ $or: [{ title: re }, { content: re }] });
       }
-      if (isPublicReader(ctx)) and.push(publicArticleFilter(await categories.publicIds(ctx)));
+      const facts = await visibilityFacts(ctx);
+      if (isPublicReader(ctx)) and.push(publicArticleFilter([...facts.publicCategoryIds]));
       const { rows, pagination } = await views.settled(() => findPage(db.articles, and.length ? { $and: and } : {}, q, { sort }));
-      return { data: rows.map((a) => viewOf(ctx, a)), pagination };
+      return { data: rows.map((a) => viewOf(ctx, a, facts)), pagination };
     },
 
     /** A public reader's read counts one view; a draft, private or privately filed article is 404 for them. */
@@ -117,7 +127,7 @@ export function articleRules({ conn, models, categories, views, customFields }: 
         if (!(await isPubliclyVisible(ctx, a))) throw notFound('article', id);
         views.count(ctx, a._id);
       }
-      return viewOf(ctx, a);
+      return viewOf(ctx, a, await visibilityFacts(ctx));
     },
 
     async snapshot(scope: Scope, id: string): Promise<ArticleSnapshot> {
@@ -153,7 +163,7 @@ export function articleRules({ conn, models, categories, views, customFields }: 
         emit({ type: 'article.created', data: { article: articleSnapshot(doc) } });
         if (status === 'published') emit({ type: 'article.published', data: { article: articleSnapshot(doc), revision: await keepRevision(ctx, doc, session) } });
       });
-      return articleView(doc);
+      return articleView(doc, { visibility: await visibilityFacts(ctx) });
     },
 
     /**
@@ -187,7 +197,7 @@ export function articleRules({ conn, models, categories, views, customFields }: 
         if (publishes) emit({ type: 'article.published', data: { article: articleSnapshot(written), revision: await keepRevision(ctx, written, session) } });
         return written;
       });
-      return viewOf(ctx, next);
+      return viewOf(ctx, next, await visibilityFacts(ctx));
     },
 
     /** Its revisions go with it. */

@@ -7,6 +7,7 @@ import { articleView } from '../articles/view';
 import type { ViewCounter } from '../articles/view-counter';
 import type { CategoryRules } from '../categories/rules';
 import type { KnowledgeModels } from '../models';
+import type { TeamRefRules } from '../teams/rules';
 import type { HelpCenterDoc } from './model';
 import { articlePage, homePage, notFoundPage, searchPage, type Site } from './render';
 import { helpCenterView } from './view';
@@ -28,8 +29,9 @@ export interface HelpCenterPage {
  * pages the gateway serves at `/help/{teamSlug}` without a key. It reads as a publishable key does:
  * the public knowledge base only, and an article page counts a view.
  */
-export function helpCenterRules(deps: { conn: mongoose.Connection; models: KnowledgeModels; articles: ArticleRules; categories: CategoryRules; views: ViewCounter }) {
-  const { models, articles, categories, views } = deps;
+export function helpCenterRules(deps: { conn: mongoose.Connection; models: KnowledgeModels; articles: ArticleRules; categories: CategoryRules; views: ViewCounter; teams: TeamRefRules }) {
+  const { models, articles, categories, views, teams } = deps;
+  const viewOf = async (ctx: RequestContext, h: HelpCenterDoc | null) => helpCenterView(h, { mode: ctx.mode, teamSlug: await teams.slugOf(ctx.teamId) });
   const idOf = (scope: Scope) => `${scope.teamId}:${scope.mode}`;
   const settings = (scope: Scope) => scoped(models, scope).helpCenters.findOne({ _id: idOf(scope) }).lean<HelpCenterDoc>();
 
@@ -44,7 +46,12 @@ export function helpCenterRules(deps: { conn: mongoose.Connection; models: Knowl
 
   return {
     async get(ctx: RequestContext): Promise<HelpCenterView> {
-      return helpCenterView(await settings(ctx));
+      return viewOf(ctx, await settings(ctx));
+    },
+
+    /** Whether the partition's help center is on (an article's `helpCenterVisible`). */
+    async isOn(scope: Scope): Promise<boolean> {
+      return (await settings(scope))?.enabled ?? false;
     },
 
     async update(ctx: RequestContext, input: UpdateHelpCenterInput): Promise<HelpCenterView> {
@@ -52,7 +59,7 @@ export function helpCenterRules(deps: { conn: mongoose.Connection; models: Knowl
       const set: Partial<HelpCenterDoc> = {};
       if (input.enabled !== undefined && input.enabled !== (cur?.enabled ?? false)) set.enabled = input.enabled;
       if (input.title !== undefined && input.title !== (cur?.title ?? null)) set.title = input.title;
-      if (!Object.keys(set).length && cur) return helpCenterView(cur);
+      if (!Object.keys(set).length && cur) return viewOf(ctx, cur);
       const written = await scoped(models, ctx)
         .helpCenters.findOneAndUpdate(
           { _id: idOf(ctx) },
@@ -60,7 +67,7 @@ export function helpCenterRules(deps: { conn: mongoose.Connection; models: Knowl
           { upsert: true, returnDocument: 'after' },
         )
         .lean<HelpCenterDoc>();
-      return helpCenterView(written);
+      return viewOf(ctx, written);
     },
 
     /** One page: an article (`article`), search results (`search`) or the home page; 404 when off or not public. */

@@ -34,7 +34,7 @@ export function teamRules({ conn, members, settings, billing }: TeamRulesDeps) {
         const existing = await members.owner(ctx.teamId, session);
         if (existing) return memberView(existing);
         const owner = await members.insert(ctx.teamId, { name: input.name, email: input.email, role: 'owner' }, session);
-        members.emitJoined(emit, owner, 'team_created', null);
+        members.emitJoined(emit, owner, 'team_created', null, { name: input.teamName, slug: input.teamSlug });
         return memberView(owner);
       });
     },

@@ -153,8 +153,9 @@ export function memberRules({ conn, models, soleInstance = false }: MemberRulesD
       return db({ teamId }).members.findOne({ role: 'owner' }).session(session ?? null).lean<MemberDoc>();
     },
 
-    emitJoined(emit: Emit, member: MemberDoc, via: 'team_created' | 'invite', inviteId: string | null): void {
-      emit({ type: 'member.joined', data: { member: memberView(member), via, inviteId } });
+    /** `team`: the new team's name and slug, when the member joined by creating it (the help center's address needs the slug). */
+    emitJoined(emit: Emit, member: MemberDoc, via: 'team_created' | 'invite', inviteId: string | null, team?: { name: string; slug: string }): void {
+      emit({ type: 'member.joined', data: { member: memberView(member), via, inviteId, ...(team ? { team } : {}) } });
     },
   };
 }

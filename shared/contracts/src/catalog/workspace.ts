@@ -220,7 +220,13 @@ export type SubscriptionSnapshot = z.infer<typeof subscriptionSnapshotSchema>;
 export const WORKSPACE_EVENTS = {
   'member.joined': {
     version: 1,
-    data: z.object({ member: memberSnapshotSchema, via: z.enum(['team_created', 'invite']), inviteId: z.string().nullable() }),
+    data: z.object({
+      member: memberSnapshotSchema,
+      via: z.enum(['team_created', 'invite']),
+      inviteId: z.string().nullable(),
+      /** The team's name and slug as the team was created (`via: team_created`; absent otherwise, and in events from before it). */
+      team: z.object({ name: z.string(), slug: z.string() }).optional(),
+    }),
   },
   'member.role_changed': { version: 1, data: z.object({ member: memberSnapshotSchema, previousRole: z.enum(ROLES) }) },
   'member.removed': { version: 1, data: z.object({ memberId: z.string(), member: memberSnapshotSchema }) },

@@ -62,10 +62,36 @@ export const listArticlesQuery = z.strictObject({
 export type ListArticlesQuery = z.output<typeof listArticlesQuery>;
 
 /** The spec's Article; `metadata` is staff-only: absent from publishable keys' answers. */
+/** Why an article is not shown publicly (an article's `hiddenBecause`). */
+export const ARTICLE_HIDDEN_REASONS = ['draft', 'not_public', 'category_private', 'help_center_off'] as const;
+export type ArticleHiddenReason = (typeof ARTICLE_HIDDEN_REASONS)[number];
+
 export const articleSchema = articleSnapshotSchema
   .pick({ id: true, title: true, content: true, categoryId: true, status: true, isPublic: true, tags: true, viewCount: true, useCount: true, createdAt: true, updatedAt: true })
   // Staff-only, absent from publishable keys' answers; customFields per docs/adr/0022.
   .extend({ metadata: articleSnapshotSchema.shape.metadata.optional(), customFields: z.record(z.string(), z.unknown()).optional() })
+  // Its effective public visibility, on every read and write of an article (not in exports).
+  .extend({
+    publiclyVisible: z
+      .boolean()
+      .optional()
+      .describe(
+        'Whether publishable keys (a site, the chat widget) can read it: published, `isPublic`, and in no category or a public one. ' +
+          'Categories are private until made public.',
+      ),
+    helpCenterVisible: z
+      .boolean()
+      .optional()
+      .describe("Whether the help center shows it: `publiclyVisible`, and this partition's help center is on (`GET /help-center`)."),
+    hiddenBecause: z
+      .array(z.enum(ARTICLE_HIDDEN_REASONS))
+      .optional()
+      .describe(
+        'Every reason it is not shown, empty when the help center shows it: `draft` (publish it: `status: published`), `not_public` ' +
+          '(`isPublic` is false), `category_private` (its category\'s `isPublic` is false: categories are private by default), ' +
+          '`help_center_off` (this partition\'s help center is off; publishable keys still read the article).',
+      ),
+  })
   .meta({ id: 'Article' });
 export type ArticleView = z.output<typeof articleSchema>;
 
@@ -141,6 +167,18 @@ export const helpCenterSchema = z
     /** The page heading; null shows "Help center". */
     title: z.string().nullable(),
     updatedAt: z.string().datetime().nullable(),
+    teamSlug: z.string().nullable().describe("The team's slug, which the addresses are made of (null while the platform has not learned it)."),
+    url: z
+      .string()
+      .nullable()
+      .describe(
+        "Where this partition's help center is served, on the platform's own address (npm start: `http://127.0.0.1:8080`): " +
+          '`/help/{teamSlug}` for the live partition, `/help/{teamSlug}?mode=test` for the test partition. It answers 404 while `enabled` is false.',
+      ),
+    urls: z
+      .object({ live: z.string(), test: z.string() })
+      .nullable()
+      .describe("Both partitions' addresses (each partition has its own switch: see each one's `enabled` with a key of that partition)."),
   })
   .meta({ id: 'HelpCenter' });
 export type HelpCenterView = z.output<typeof helpCenterSchema>;
@@ -180,7 +218,8 @@ const categoryParams = { teamId: 'team', categoryId: 'uuid' } as const;
 const WRITE_ERRORS = ['parameter_missing', 'parameter_invalid', 'invalid_json', 'idempotency_key_in_use'] as const;
 const PUBLIC_READ =
   'Publishable keys read the public knowledge base only: published articles with `isPublic` true whose category, when they ' +
-  'have one, is public; anything else is 404 for them, and `metadata` is left out.';
+  'have one, is public (categories are private until `isPublic: true`); anything else is 404 for them, and `metadata` is left ' +
+  'out. Each article says whether it is public and why not: `publiclyVisible`, `helpCenterVisible`, `hiddenBecause`.';
 
 export const KNOWLEDGE = defineOperations({
   listArticles: {
@@ -350,7 +389,9 @@ export const KNOWLEDGE = defineOperations({
     description:
       'Not shown by the spec (docs/adr/0016): whether `/help/{teamSlug}` serves this partition\'s public knowledge base without ' +
       'a key. Off until turned on. The live partition is served at `/help/{teamSlug}`, the test partition at ' +
-      '`/help/{teamSlug}?mode=test`, each by its own switch.',
+      '`/help/{teamSlug}?mode=test`, each by its own switch: `url` is the key\'s partition\'s, `urls` both. What it shows: ' +
+      'published articles with `isPublic` true in no category or a public one (categories are private until `isPublic: true`); ' +
+      'each article\'s `helpCenterVisible` and `hiddenBecause` say whether it shows and why not.',
     permission: 'view_articles',
     params: { teamId: 'team' },
     success: { status: 200, data: helpCenterSchema, shape: 'envelope' },
@@ -363,7 +404,9 @@ export const KNOWLEDGE = defineOperations({
     method: 'PATCH',
     path: '/teams/{teamId}/help-center',
     summary: 'Turn the public help center on or off',
-    description: '`enabled` turns it on or off for the key\'s partition; `title` is the page heading (null: "Help center").',
+    description:
+      '`enabled` turns it on or off for the key\'s partition (a test key: the test partition\'s, served at `url`, ' +
+      '`/help/{teamSlug}?mode=test`); `title` is the page heading (null: "Help center").',
     permission: 'manage_articles',
     params: { teamId: 'team' },
     body: updateHelpCenterBody,

@@ -15,6 +15,7 @@ import {
 import { ctxOf, type RequestContext } from './context';
 import { requestIdOf, sendData } from './envelope';
 import { ApiError } from './errors';
+import { serviceRequestDuration } from './metrics';
 import { runOncePerKey } from './outbox/idempotent-requests';
 import { parseInput, requireObjectBody } from './validate';
 
@@ -102,6 +103,12 @@ export function mountOperations<Ops extends Operations>(
     if (typeof handler !== 'function') throw new Error(`operation ${id} has no handler`);
     const method = op.method.toLowerCase() as 'get' | 'post' | 'patch' | 'delete';
     app[method](colonPath(op.path), async (req, res) => {
+      // Per-operation latency (helpdesk_service_request_duration_seconds), once answered (errors too:
+      // the error handler answers); a stream is open as long as its client stays, so not timed.
+      if (!op.stream) {
+        const started = process.hrtime.bigint();
+        res.once('finish', () => serviceRequestDuration.observe({ service: op.service, operation: id, status: String(res.statusCode) }, Number(process.hrtime.bigint() - started) / 1e9));
+      }
       const input = checkRequest(op, req, res);
       const run = () => handler({ ...input, token: res.locals.internalToken as string, req, res } as HandlerInput<OperationDef>);
       const result = opts.conn && !op.stream ? await runOncePerKey(opts.conn, req, id, run) : await run();

@@ -1,7 +1,7 @@
 import * as amqp from 'amqplib';
 import { context, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
 import { EVENTS_EXCHANGE, parseEvent, type EventEnvelope } from '@helpdesk/contracts';
-import { consumerDeliveries, consumerRedeliveries, queueDepth } from '../metrics';
+import { consumerDeliveries, consumerProcessingDuration, consumerRedeliveries, queueDepth } from '../metrics';
 import { currentTraceHeaders, extractTraceContext } from '../telemetry/propagation';
 import { amqpUser, effectivePublisher, ownershipRefusal, PUBLISHER_HEADER, type PublisherCheck } from './ownership';
 import {
@@ -601,6 +601,8 @@ export class AmqpBus implements EventBus {
       return;
     }
     if (msg.fields.redelivered || attempt > 1) consumerRedeliveries.inc({ queue: main });
+    const started = process.hrtime.bigint();
+    const timed = (outcome: string) => consumerProcessingDuration.observe({ queue: main, type: event.type, outcome }, Number(process.hrtime.bigint() - started) / 1e9);
     const span = tracer.startSpan(`${main} process`, {
       kind: SpanKind.CONSUMER,
       attributes: { 'messaging.system': 'rabbitmq', 'messaging.destination.name': main, 'messaging.rabbitmq.destination.routing_key': event.type, 'messaging.message.id': event.id, 'helpdesk.attempt': attempt },
@@ -612,6 +614,7 @@ export class AmqpBus implements EventBus {
       span.end();
       ch.ack(msg);
       consumerDeliveries.inc({ queue: main, outcome: 'acked' });
+      timed('acked');
     } catch (err) {
       span.recordException(err as Error);
       span.setStatus({ code: SpanStatusCode.ERROR, message: (err as Error)?.message });
@@ -619,10 +622,12 @@ export class AmqpBus implements EventBus {
       if (attempt >= sub.opts.maxAttempts) {
         this.logger.error({ err, eventId: event.id, queue: main, attempt }, 'event dead-lettered after the last attempt');
         consumerDeliveries.inc({ queue: main, outcome: 'dead_lettered' });
+        timed('dead_lettered');
         await this.deadLetter(ch, sub, msg, err);
         return;
       }
       consumerDeliveries.inc({ queue: main, outcome: 'retried' });
+      timed('retried');
       const delay = retryDelay(attempt, sub.opts.retryDelayMs);
       this.logger.warn({ err, eventId: event.id, queue: main, attempt, delay }, 'event handler failed; retrying');
       try {

@@ -1,6 +1,6 @@
 import { context, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
 import { parseEvent, topicMatches, type EventEnvelope } from '@helpdesk/contracts';
-import { consumerDeliveries, consumerRedeliveries, embeddedStoreEntries, queueDepth } from '../metrics';
+import { consumerDeliveries, consumerProcessingDuration, consumerRedeliveries, embeddedStoreEntries, queueDepth } from '../metrics';
 import { currentTraceHeaders, extractTraceContext } from '../telemetry/propagation';
 import { inProcessOwnershipRefusal } from './ownership';
 import {
@@ -248,6 +248,8 @@ export class MemoryBus implements EventBus {
       if (delivery.attempt > 1) consumerRedeliveries.inc({ queue: q.service });
       // The handler runs in a consumer span of the publisher's trace, as on RabbitMQ.
       const parent = extractTraceContext(delivery.headers);
+      const started = process.hrtime.bigint();
+      const timed = (outcome: string) => consumerProcessingDuration.observe({ queue: q.service, type: event.type, outcome }, Number(process.hrtime.bigint() - started) / 1e9);
       const span = tracer.startSpan(`${q.service} process`, {
         kind: SpanKind.CONSUMER,
         attributes: { 'messaging.system': 'memory', 'messaging.destination.name': q.service, 'messaging.message.id': event.id, 'helpdesk.attempt': delivery.attempt },
@@ -258,16 +260,19 @@ export class MemoryBus implements EventBus {
         );
         span.end();
         consumerDeliveries.inc({ queue: q.service, outcome: 'acked' });
+        timed('acked');
       } catch (err) {
         span.recordException(err as Error);
         span.setStatus({ code: SpanStatusCode.ERROR, message: (err as Error)?.message });
         span.end();
         if (this.closed) return;
         if (delivery.attempt >= consumer.maxAttempts) {
+          timed('dead_lettered');
           this.deadLetter(q.service, delivery, err);
           return;
         }
         consumerDeliveries.inc({ queue: q.service, outcome: 'retried' });
+        timed('retried');
         const delay = retryDelay(delivery.attempt, consumer.retryDelayMs);
         this.logger.warn({ err, eventId: event.id, service: q.service, attempt: delivery.attempt, delay }, 'event handler failed; retrying');
         const timer = setTimeout(() => {

@@ -112,7 +112,7 @@ export function startOutboxRelay(opts: OutboxRelayOptions): OutboxRelay {
   })();
 
   const unregister = registerKick(conn, () => relay.kick());
-  const unregisterMetrics = registerOutboxMetrics(conn, Outbox);
+  const unregisterMetrics = registerOutboxMetrics(opts.service ?? conn.name, Outbox);
 
   const relay: OutboxRelay = {
     kick() {
@@ -245,9 +245,9 @@ function wakeableSleep(stopped: () => boolean) {
   };
 }
 
-/** Scraped: the backlog and the age of its oldest event, labelled with the database (the service's name). */
-function registerOutboxMetrics(conn: OutboxRelayOptions['conn'], Outbox: ReturnType<typeof outboxModel>): () => void {
-  const labels = () => ({ service: conn.name });
+/** Scraped: the backlog and the age of its oldest event, labelled with the service (not its database's name). */
+function registerOutboxMetrics(service: string, Outbox: ReturnType<typeof outboxModel>): () => void {
+  const labels = () => ({ service });
   const unregisterBacklog = outboxBacklog.add(async () => [{ labels: labels(), value: await withoutTracing(() => Outbox.countDocuments({ publishedAt: null })) }]);
   const unregisterAge = outboxOldestAge.add(async () => {
     const oldest = await withoutTracing(() => Outbox.findOne({ publishedAt: null }, { createdAt: 1 }).sort({ seq: 1 }).lean());

@@ -3,10 +3,18 @@ import { BASE_PATH, DONE, sendEnvelope, sendJson, type Exchange, type GatewayCon
 import { body } from './body';
 import { isUnder, PUBLIC_ROOTS } from '../../public-roots';
 import { withFailure } from '../../access-log';
+import { ERROR_DOCS_PATH, renderErrorReferenceHtml } from '@helpdesk/contracts';
+import { sendHtml } from '../../html-page';
+
+/** The error reference every `doc_url` points into (`/docs/errors#<code>`), rendered once from the error catalog. */
+let errorReferenceHtml: string | undefined;
+const errorReferencePage = () => (errorReferenceHtml ??= renderErrorReferenceHtml());
+/** A static page: no script, its own inline style. */
+const PAGE_CSP = "default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
 
 /**
- * Step: what answers without a key. Outside `/api/v1`: the health routes and the HTML API reference
- * (`/docs`); anything else there is 404. Inside: operations the manifest marks `keys: none` (the
+ * Step: what answers without a key. Outside `/api/v1`: the health routes, the error reference
+ * (`/docs/errors`) and the HTML API reference (`/docs`); anything else there is 404. Inside: operations the manifest marks `keys: none` (the
  * OpenAPI document). Everything else goes on to authentication.
  */
 export const unauthenticated: Step = (x, g) => {
@@ -19,6 +27,10 @@ export const unauthenticated: Step = (x, g) => {
       return DONE;
     }
     if (path === '/readyz') return readiness(x, g);
+    if (path === ERROR_DOCS_PATH || path === `${ERROR_DOCS_PATH}/`) {
+      sendHtml(x.req, x.res, 200, errorReferencePage(), { csp: PAGE_CSP, cacheControl: 'public, max-age=3600' });
+      return DONE;
+    }
     if (isUnder(path, PUBLIC_ROOTS.docs)) {
       g.docs(x.req, x.res);
       return DONE;

@@ -71,6 +71,8 @@ export function startTelemetry(opts: TelemetryOptions): Telemetry | null {
           ignoreRequestHook: (req) => !isInternalOrigin(String(req.origin)),
         },
         '@opentelemetry/instrumentation-fs': { enabled: false },
+        // Socket connects (a database pool opening a connection) as root spans are noise, not requests.
+        '@opentelemetry/instrumentation-net': { enabled: false },
         '@opentelemetry/instrumentation-dns': { enabled: false },
         // The bus makes its own PRODUCER/CONSUMER spans, parented on the context stored in the outbox
         // row (the request's), which the amqplib instrumentation cannot know: one pair, not two.

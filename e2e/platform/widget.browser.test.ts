@@ -178,7 +178,7 @@ maybe('the chat widget in headless Chromium', () => {
     await context.close();
   }, 90_000);
 
-  it('a page of another origin gets no widget conversation (origin_not_allowed), and nothing is written', async () => {
+  it('a page of another origin gets no widget conversation, is told why (origin_not_allowed, readable), and nothing is written', async () => {
     const other = http.createServer((req, res) => {
       res.setHeader('content-type', 'text/html; charset=utf-8');
       res.end(shopPage(new URL(tp.baseUrl).origin, team.teamId, team.pk_test));
@@ -194,6 +194,8 @@ maybe('the chat widget in headless Chromium', () => {
       await page.getByLabel('Message').fill('hello from elsewhere');
       await page.getByRole('button', { name: 'Send' }).click();
       await page.getByRole('alert').filter({ hasText: /\S/ }).waitFor();
+      // The 403's own message (readable: CORS headers on it), not "cannot be reached".
+      expect(await page.getByRole('alert').textContent()).toMatch(/may not be used from http:\/\/localhost:\d+.*allowedOrigins/);
       expect((await widgetTickets()).length).toBe(before);
     } finally {
       await page.close();

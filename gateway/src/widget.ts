@@ -15,7 +15,8 @@ import { hitWindow, limitExceeded } from './pipeline/steps/rate-limit';
  * - the widget's public endpoints (`/api/v1/teams/{teamId}/widget/…`) from a browser: the page's origin
  *   must be in the team's widget settings' `allowedOrigins` (empty: any origin), preflights included
  *   (which may then send POST and the stream's headers); another origin is 403 `origin_not_allowed`
- *   without any CORS header, so the browser shows the page nothing;
+ *   on the request itself, with CORS headers so that the page can show why (its preflight passes: the
+ *   request is refused before anything runs);
  * - a per-visitor rate limit (conversation token, or address before one exists) beside the key's own.
  */
 
@@ -114,8 +115,10 @@ export const widget: Step = async (x, g) => {
   const teamId = m[1].toLowerCase();
   const origin = typeof x.req.headers.origin === 'string' && x.req.headers.origin ? x.req.headers.origin : null;
 
-  // Checked before the key (a preflight has none): a page of another origin gets nothing, not even why.
-  if (origin && !originIn(await allowedOrigins(g, teamId, x.requestId), origin)) throw refused(origin);
+  // Checked before the key (a preflight has none). A page of another origin may read why it is refused
+  // (issue 34 item 11): its preflight passes, so the browser sends the request, which is refused here
+  // with CORS headers before anything runs; the widget then shows the 403's message, not a network error.
+  const allowed = !origin || originIn(await allowedOrigins(g, teamId, x.requestId), origin);
   if (origin && x.method === 'OPTIONS' && x.req.headers['access-control-request-method']) {
     x.res.statusCode = 204;
     x.res.setHeader('Access-Control-Allow-Origin', origin);
@@ -125,6 +128,10 @@ export const widget: Step = async (x, g) => {
     x.res.setHeader('Vary', 'Origin, Access-Control-Request-Method, Access-Control-Request-Headers');
     x.res.end();
     return DONE;
+  }
+  if (!allowed) {
+    corsHeaders(x, origin!);
+    throw refused(origin!);
   }
 
   const authorization = x.req.headers.authorization;

@@ -129,6 +129,8 @@ describe('whoami', () => {
       environment: kind.endsWith('test') ? 'test' : 'live',
       createdAt: expect.any(String),
       subscriptionStatus: 'active',
+      // no workspace service here: the team has no owner, so its keys belong to no member
+      memberId: null,
     });
     expect(res.headers.get('x-ratelimit-limit')).toBe(kind.startsWith('sk') ? '120' : '60');
   });

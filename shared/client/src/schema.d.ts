@@ -4058,7 +4058,7 @@ export interface components {
             /** @enum {string} */
             subscriptionStatus: "active" | "trialing" | "past_due" | "canceled" | "unpaid";
             /** @description The member the key belongs to (`mem_…`), null for a key that belongs to no member; `userId` defaults to it where it may be left out. */
-            memberId?: string | null;
+            memberId: string | null;
         };
         WidgetConfig: {
             /** @constant */

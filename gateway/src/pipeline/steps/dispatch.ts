@@ -18,6 +18,8 @@ const OWN: Record<Exclude<keyof typeof GATEWAY, 'getOpenApiDocument' | keyof Api
       environment: key.mode,
       createdAt: key.createdAt.toISOString(),
       subscriptionStatus: team.subscriptionStatus,
+      // The key's member (what `userId` defaults to), null for a key of no member.
+      memberId: key.memberId ?? null,
     };
   },
   createStreamToken: (x, g) => g.streamTokens.create(x),

@@ -24,7 +24,6 @@ export const whoamiSchema = z
     memberId: z
       .string()
       .nullable()
-      .optional()
       .describe("The member the key belongs to (`mem_…`), null for a key that belongs to no member; `userId` defaults to it where it may be left out."),
   })
   .meta({ id: 'Whoami' });

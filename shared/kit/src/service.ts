@@ -20,6 +20,7 @@ import { useTransactionLogger } from './transaction';
 import type { BrokerAccessRefused } from './bus';
 import { subscribeAll, type Subscription } from './subscriptions';
 import { ensureTelemetry, shutdownTelemetry } from './telemetry/state';
+import { withoutTracing } from './telemetry/propagation';
 
 /**
  * The one service skeleton. A service is a definition (its `src/service.ts`):
@@ -172,7 +173,7 @@ export async function startService<Ops extends Operations, M extends Record<stri
   let relay: OutboxRelay | undefined;
   const workers: ServiceWorker[] = [];
   const stopWorkers = async () => {
-    for (const w of workers.splice(0).reverse()) await w.stop();
+    for (const w of workers.splice(0).reverse()) await withoutTracing(() => w.stop());
   };
   // The port answers from the start: a probe sees the process alive and what it waits for.
   let app: Express = createBootApp(def.name, { ...dependencyChecks(() => conn, opts.bus), startup: () => false });
@@ -190,7 +191,9 @@ export async function startService<Ops extends Operations, M extends Record<stri
     // wakes the relay at each commit; polling only backs that up (docs/adr/0045).
     relay = startOutboxRelay({ conn, bus: opts.bus, logger, service: def.name, ...(opts.bus.processLocal ? { pollIntervalMs: SOLE_INSTANCE_POLL_MS } : {}) });
     await subscribeAll(opts.bus, def.name, def.consumers?.(built.rules, built.deps) ?? [], { prefetch: def.prefetch });
-    workers.push(...(def.workers?.(built.rules, built.deps) ?? []));
+    // Workers poll whether or not anything happens: their loops run untraced (no idle traces). What
+    // they emit is traced from its publish on (the relay's producer span starts a trace).
+    workers.push(...(withoutTracing(() => def.workers?.(built.rules, built.deps)) ?? []));
     app = built.app;
     const local = opts.inProcess ? inProcessServices.register(url, built.app) : null;
     const started = relay;

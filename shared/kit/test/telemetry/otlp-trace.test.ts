@@ -92,10 +92,10 @@ describe('tracing started by the entry file, exported over OTLP/HTTP', () => {
     const ids = new Set(theTrace.map((s) => s.spanId));
     expect(theTrace.filter((s) => !s.parentSpanId || !ids.has(s.parentSpanId)).map((s) => s.name)).toHaveLength(1);
 
-    // No idle traces: every span on the outbox's collections belongs to a request's or an event's trace.
-    const outboxSpans = spans.filter((s) => /outbox/.test(`${attr(s, 'db.collection.name') ?? ''} ${attr(s, 'db.mongodb.collection') ?? ''} ${s.name}`));
-    const roots = outboxSpans.filter((s) => !s.parentSpanId);
-    expect(roots.map((s) => s.name)).toEqual([]);
+    // No idle traces: no root span from the outbox relay's polls and lease, nor from the services'
+    // workers' polls (webhook deliveries, mails, SLA scheduler).
+    const idle = spans.filter((s) => !s.parentSpanId && /outbox|deliveries|mails|scheduler_leases/.test(`${attr(s, 'db.collection.name') ?? ''} ${attr(s, 'db.mongodb.collection') ?? ''} ${s.name}`));
+    expect(idle.map((s) => s.name)).toEqual([]);
     // Probes are not traced.
     expect(spans.filter((s) => /^\/(healthz|readyz|metrics)$/.test(route(s)))).toEqual([]);
 

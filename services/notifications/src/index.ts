@@ -4,6 +4,7 @@ import { RedisEventLog } from './events/stream/redis-log';
 import { createMailTransport } from './mail/transport';
 import { DEFAULT_RETRY_DELAYS_MS } from './mail/worker';
 import type { NotificationsRules } from './rules';
+import { OpenStreams } from './events/stream/open-streams';
 import { notificationsService } from './service';
 
 export { notificationsService } from './service';
@@ -34,8 +35,11 @@ export type RunningNotifications = RunningService<NotificationsRules>;
 
 export const DEFAULT_MAIL_FROM = 'Helpdesk <no-reply@helpdesk.local>';
 
-/** Connects (database `notifications` by default), builds indexes, starts the outbox relay, the consumers, the mail worker and the stream's log, and listens. */
-export function startNotifications(opts: NotificationsOptions): Promise<RunningNotifications> {
+/**
+ * Connects (database `notifications` by default), builds indexes, starts the outbox relay, the consumers,
+ * the mail worker and the stream's log, and listens. `stop()` ends the open event streams at once, then stops.
+ */
+export async function startNotifications(opts: NotificationsOptions): Promise<RunningNotifications> {
   const mail = {
     transport: createMailTransport({ smtpUrl: opts.smtpUrl, dataDir: opts.dataDir }),
     from: opts.mailFrom ?? DEFAULT_MAIL_FROM,
@@ -44,10 +48,20 @@ export function startNotifications(opts: NotificationsOptions): Promise<RunningN
     pollIntervalMs: opts.mailPollIntervalMs ?? 1_000,
     retryDelaysMs: opts.mailRetryDelaysMs ?? DEFAULT_RETRY_DELAYS_MS,
   };
+  const open = new OpenStreams();
   const stream = {
     log: opts.redisUrl ? new RedisEventLog(opts.redisUrl, opts.logger, { keyPrefix: opts.redisKeyPrefix }) : new EmbeddedEventLog(),
     heartbeatMs: opts.streamHeartbeatMs ?? 15_000,
     maxBufferedBytes: opts.streamMaxBufferedBytes ?? 1024 * 1024,
+    open,
   };
-  return startService(notificationsService({ mail, stream, ticketingUrl: opts.ticketingUrl }), opts);
+  const running = await startService(notificationsService({ mail, stream, ticketingUrl: opts.ticketingUrl }), opts);
+  // Open streams end first: the server's close would otherwise wait for them (docs/adr/0021).
+  return {
+    ...running,
+    stop: () => {
+      open.endAll();
+      return running.stop();
+    },
+  };
 }

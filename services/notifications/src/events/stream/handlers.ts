@@ -2,12 +2,15 @@ import { NOTIFICATIONS, STREAM_ID_RE, streamPatterns, subscribes } from '@helpde
 import { ApiError, handlersFor } from '@helpdesk/kit';
 import type { Response } from 'express';
 import { compareIds, type EventLog, type LogEntry, type Replay } from './log';
+import type { OpenStreams } from './open-streams';
 
 export interface StreamSettings {
   /** A `: heartbeat` comment this often (15 s), so proxies and clients see a live connection. */
   heartbeatMs: number;
   /** A client with more than this waiting in its socket buffer is disconnected (1 MiB). */
   maxBufferedBytes: number;
+  /** The process's open streams, ended at once when the service stops (./open-streams.ts). */
+  open?: OpenStreams;
 }
 
 /** The reconnection delay the first frame tells EventSource clients to use. */
@@ -45,6 +48,8 @@ export async function streamLog(
   res: Response,
   opts: { head?: (replay: Replay) => string; frame: (e: LogEntry) => string | null },
 ): Promise<void> {
+  // Before anything is read: a service that is stopping refuses new streams (503).
+  settings.open?.add(res);
   let open = true;
   // Ids only go up on one connection: whatever the log hands over twice is sent once.
   let lastSent = lastId;

@@ -69,8 +69,9 @@ export function idempotentStep(conn: mongoose.Connection): IdempotentStep | null
         try {
           await ledger.insertOne({ _id: req.key, fingerprint: req.fingerprint, steps: [step], result: null, createdAt: new Date() }, { session });
         } catch (err) {
-          // Another request with this key committed first (the gateway's hold on the key had lapsed).
-          if ((err as { code?: number }).code === 11000) throw inUse('A request with this Idempotency-Key was already processed. Retry to get its answer.');
+          // Another attempt with this key committed first (the gateway gave up on it and released the
+          // key while it still ran): this one is answered from that one's record (runOncePerKey).
+          if ((err as { code?: number }).code === 11000) throw new KeyTakenMeanwhile();
           throw err;
         }
       } else {
@@ -83,6 +84,9 @@ export function idempotentStep(conn: mongoose.Connection): IdempotentStep | null
     },
   };
 }
+
+/** The key's record was written by another attempt after this one looked: answer from it instead. */
+class KeyTakenMeanwhile extends Error {}
 
 const inUse = (message: string) => new ApiError('idempotency_key_in_use', message, 'Idempotency-Key');
 
@@ -107,6 +111,16 @@ export async function runOncePerKey<T>(conn: mongoose.Connection, req: Request, 
   const key = req.method === 'POST' || req.method === 'PATCH' ? headerOf(req, IDEMPOTENCY_KEY_HEADER) : null;
   if (!key) return run();
   const fingerprint = headerOf(req, IDEMPOTENCY_FINGERPRINT_HEADER) ?? '';
+  try {
+    return await answerOnce(conn, key, fingerprint, operationId, run);
+  } catch (err) {
+    if (!(err instanceof KeyTakenMeanwhile)) throw err;
+    // Two attempts ran at once and the other committed first: answered from its record, once.
+    return answerOnce(conn, key, fingerprint, operationId, run);
+  }
+}
+
+async function answerOnce<T>(conn: mongoose.Connection, key: string, fingerprint: string, operationId: string, run: () => Promise<T>): Promise<T> {
   const ledger = ledgerOf(conn);
   const row = await ledger.findOne({ _id: key });
   if (row && row.fingerprint !== fingerprint) throw inUse('This Idempotency-Key was already used with a different method, endpoint or body.');

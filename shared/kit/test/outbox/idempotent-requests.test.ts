@@ -53,6 +53,9 @@ const OPS = defineOperations({
   },
 });
 
+/** Holds the first 'race' request before its write until resolved. */
+let holdFirstRace: Promise<void> | null = null;
+
 /** The next request dies after its commit, before answering (as a killed process would leave it). */
 let dieAfterCommit = false;
 const afterCommit = () => {
@@ -70,6 +73,12 @@ const definition = defineService({
   handlers: ({ conn, notes }) =>
     handlersFor(OPS)({
       createNote: async ({ ctx, body: b }) => {
+        // The first 'race' attempt looks for the key's record, then waits here while another attempt runs.
+        if (b.text === 'race' && holdFirstRace) {
+          const hold = holdFirstRace;
+          holdFirstRace = null;
+          await hold;
+        }
         const made = await withOutbox(conn, eventScopeOf(ctx), async (session) => {
           const doc = { _id: newId('ticket'), text: b.text };
           await scoped({ notes }, ctx).notes.create([doc], { session });
@@ -142,6 +151,21 @@ test('a first attempt that committed and died unanswered is answered on retry fr
   expect(await notesNamed('crash')).toBe(1);
   const third = await post('/notes', { text: 'crash' }, 'k-crash');
   expect(third.body.data).toEqual(retry.body.data);
+});
+
+test('two attempts with one key at once (the gateway gave up on the first): the later committer answers the first committer\'s result', async () => {
+  let release!: () => void;
+  holdFirstRace = new Promise<void>((r) => (release = r));
+  const slow = post('/notes', { text: 'race' }, 'k-race');
+  // The slow attempt has looked up the key (no record yet) and waits; the second runs to its end.
+  await new Promise((r) => setTimeout(r, 200));
+  const fast = await post('/notes', { text: 'race' }, 'k-race');
+  expect(fast.status).toBe(201);
+  release();
+  const late = await slow;
+  expect(late.status).toBe(201);
+  expect(late.body.data).toEqual(fast.body.data);
+  expect(await notesNamed('race')).toBe(1);
 });
 
 test('the same key with another body is 409 idempotency_key_in_use and writes nothing', async () => {

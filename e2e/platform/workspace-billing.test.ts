@@ -86,7 +86,11 @@ describe('billing', () => {
     expect(again.status).toBe(303);
     expect(expectOk(await getSubscription(), 200)).toEqual(sub);
     const shown = await (await fetch(onGateway(portal.url))).text();
-    expect(shown).toContain('<strong>Team</strong> (15.00 USD per member and month) <em>current plan</em>');
+    expect(shown).toContain('<strong>Team</strong> <span class="muted">15.00 USD per member and month</span></span><em>Current plan</em>');
+    // a styled, responsive page (the stylesheet shared with the help center: gateway/src/page-style.ts)
+    expect(shown).toMatch(/^<!doctype html>\n<html lang="en">/);
+    expect(shown).toContain('<meta name="viewport" content="width=device-width, initial-scale=1">');
+    expect(shown).toContain('<style>');
   });
 
   it('cancels: status canceled reaches whoami; reads and writes keep working (docs/adr/0024); a new plan reactivates', async () => {

@@ -2,7 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { PORTAL_SESSION_RE, STRIPE_WEBHOOK_MAX_BYTES, type Permission } from '@helpdesk/contracts';
 import { newId, type KeyClaims, type Logger } from '@helpdesk/kit';
 import type { TokenMinter } from './fast-token';
-import { messagePage, sendHtml } from './html-page';
+import { htmlPage, messagePage, sendHtml } from './html-page';
 import { answeredFailure, describeError, failureOf, noteAccess, withFailure } from './access-log';
 import { PUBLIC_ROOTS } from './public-roots';
 import type { Upstreams } from './proxy';
@@ -61,23 +61,23 @@ function renderPage(page: PortalPage, self: string): string {
     .map((p) => {
       const current = s.status === 'active' && s.plan === p.plan;
       return (
-        `<li><strong>${escapeHtml(p.name)}</strong> (${escapeHtml(p.pricePerMember)} per member and month) ` +
+        `<li><span><strong>${escapeHtml(p.name)}</strong> <span class="muted">${escapeHtml(p.pricePerMember)} per member and month</span></span>` +
         (current
-          ? '<em>current plan</em>'
-          : `<form method="post" action="${escapeHtml(self)}" style="display:inline"><input type="hidden" name="action" value="choose_plan">` +
+          ? '<em>Current plan</em>'
+          : `<form method="post" action="${escapeHtml(self)}"><input type="hidden" name="action" value="choose_plan">` +
             `<input type="hidden" name="plan" value="${escapeHtml(p.plan)}"><button type="submit">Choose ${escapeHtml(p.name)}</button></form>`) +
         '</li>'
       );
     })
-    .join('');
+    .join('\n');
   const cancel =
     s.status === 'canceled'
       ? ''
-      : `<form method="post" action="${escapeHtml(self)}"><input type="hidden" name="action" value="cancel"><button type="submit">Cancel subscription</button></form>`;
-  return (
-    '<!doctype html>\n<html lang="en"><head><meta charset="utf-8"><title>Billing</title></head><body style="font-family:sans-serif;max-width:40em;margin:2em auto">' +
-    `<h1>Billing</h1><p>Plan <strong>${escapeHtml(s.plan)}</strong>, status <strong>${escapeHtml(s.status)}</strong>${period}; ${s.memberCount} member(s).</p>` +
-    `<ul>${plans}</ul>${cancel}<p><a href="${escapeHtml(page.returnUrl)}">Back to the app</a></p></body></html>\n`
+      : `<form method="post" action="${escapeHtml(self)}"><input type="hidden" name="action" value="cancel"><button type="submit" class="secondary">Cancel subscription</button></form>`;
+  return htmlPage(
+    'Billing',
+    `<h1>Billing</h1>\n<p>Plan <strong>${escapeHtml(s.plan)}</strong>, status <strong>${escapeHtml(s.status)}</strong>${period}; ${s.memberCount} member(s).</p>\n` +
+      `<h2>Plans</h2>\n<ul class="plans">\n${plans}\n</ul>\n${cancel}\n<p><a href="${escapeHtml(page.returnUrl)}">Back to the app</a></p>`,
   );
 }
 

@@ -4,6 +4,7 @@ import { newId, type KeyClaims, type Logger } from '@helpdesk/kit';
 import type { ClientAddress } from './client-address';
 import type { TokenMinter } from './fast-token';
 import { messagePage, sendHtml } from './html-page';
+import { withPageStyle } from './page-style';
 import { answeredFailure, describeError, failureOf, noteAccess, withFailure } from './access-log';
 import { isUnder, PUBLIC_ROOTS } from './public-roots';
 import type { Upstreams } from './proxy';
@@ -135,7 +136,8 @@ export function withHelpCenter(deps: HelpCenterDeps, next: Listener): Listener {
       throw withFailure(new Error(`knowledge answered ${answer.status}: ${answer.body.toString('utf8').slice(0, 200)}`), answeredFailure('knowledge', answer.status, answer.body));
     }
     const page = (JSON.parse(answer.body.toString('utf8')) as { data: { status: number; html: string } }).data;
-    send(req, res, page.status, page.html);
+    // The knowledge service's page with the stylesheet the gateway's pages share (gateway/src/page-style.ts).
+    send(req, res, page.status, withPageStyle(page.html));
   }
 
   return (req, res) => {

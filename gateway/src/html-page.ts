@@ -1,8 +1,13 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { PAGE_STYLE_ELEMENT } from './page-style';
+
+/** A page of the gateway's own: doctype, language, viewport, the shared stylesheet (`title` and `body` are trusted HTML). */
+export const htmlPage = (title: string, body: string) =>
+  `<!doctype html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n<meta name="viewport" content="width=device-width, initial-scale=1">\n` +
+  `<meta name="referrer" content="no-referrer">\n<title>${title}</title>\n${PAGE_STYLE_ELEMENT}\n</head>\n<body>\n<main>\n${body}\n</main>\n</body>\n</html>\n`;
 
 /** A minimal page with a title and one paragraph (`text` is trusted: callers pass constants). */
-export const messagePage = (title: string, text: string) =>
-  `<!doctype html>\n<html lang="en"><head><meta charset="utf-8"><title>${title}</title></head><body><h1>${title}</h1><p>${text}</p></body></html>\n`;
+export const messagePage = (title: string, text: string) => htmlPage(title, `<h1>${title}</h1>\n<p>${text}</p>`);
 
 /**
  * Answers an HTML page the gateway serves without a key (help center, billing portal): the caller's

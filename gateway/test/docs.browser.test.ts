@@ -74,8 +74,8 @@ maybe('/docs "Try it out" under another host name', () => {
     });
     await page.goto(`${origin}/docs/`);
     await page.waitForSelector('.opblock', { timeout: 30_000 });
-    expect(await page.$eval('.servers select', (s) => (s as HTMLSelectElement).value)).toBe('/api/v1');
-    await page.evaluate((key) => (window as unknown as { ui: { preauthorizeApiKey(name: string, value: string): void } }).ui.preauthorizeApiKey('apiKey', key), h.keys.sk_test);
+    expect(await page.$eval('.servers select', (s) => (s as unknown as { value: string }).value)).toBe('/api/v1');
+    await page.evaluate(`window.ui.preauthorizeApiKey('apiKey', ${JSON.stringify(h.keys.sk_test)})`);
     const block = page.locator('.opblock', { has: page.locator('[data-path="/auth/whoami"]') });
     await block.locator('.opblock-summary').click();
     await block.locator('button.try-out__btn').click();

@@ -5,10 +5,11 @@ import { isUnder, PUBLIC_ROOTS } from '../../public-roots';
 import { withFailure } from '../../access-log';
 import { ERROR_DOCS_PATH, renderErrorReferenceHtml } from '@helpdesk/contracts';
 import { sendHtml } from '../../html-page';
+import { PAGE_STYLESHEET } from '../../page-style';
 
 /** The error reference every `doc_url` points into (`/docs/errors#<code>`), rendered once from the error catalog. */
 let errorReferenceHtml: string | undefined;
-const errorReferencePage = () => (errorReferenceHtml ??= renderErrorReferenceHtml());
+const errorReferencePage = () => (errorReferenceHtml ??= renderErrorReferenceHtml({ stylesheet: PAGE_STYLESHEET }));
 /** A static page: no script, its own inline style. */
 const PAGE_CSP = "default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
 

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import Redis from 'ioredis';
-import { ApiError, closeServer, type InternalTokens, type Logger } from '@helpdesk/kit';
+import { ApiError, closeServer, SLOW_CLIENT_LIMITS, type InternalTokens, type Logger, type SlowClientLimits } from '@helpdesk/kit';
 import { accessLogged, describeError, withFailure } from './access-log';
 import { adminOver, openRepository, type GatewayAdmin } from './admin';
 import { apiKeyOperations } from './api-keys/operations';
@@ -66,6 +66,8 @@ export interface GatewayOptions {
   idempotencyLockMs?: number;
   /** Largest request body. Default 1 MiB. */
   bodyLimitBytes?: number;
+  /** How slow a client may be (headers, then the body's rate) before it is disconnected. Default kit's SLOW_CLIENT_LIMITS (10 s, 1 KiB/s). */
+  slowClients?: SlowClientLimits;
   /** Replaces the rate-limit and idempotency stores (tests of a store that is down). */
   stores?: { rateLimits: RateLimitStore; idempotency: IdempotencyStore };
   /** Seals stream tokens (docs/adr/0031); every gateway of a deployment needs the same. Default: random (this process only). */
@@ -134,6 +136,7 @@ export async function startGateway(opts: GatewayOptions): Promise<RunningGateway
     upstreams,
     logger: opts.logger,
     bodyLimitBytes: opts.bodyLimitBytes ?? 1024 * 1024,
+    slowClients: opts.slowClients ?? SLOW_CLIENT_LIMITS,
     idempotencyTtlMs: opts.idempotencyTtlMs ?? 24 * 60 * 60 * 1000,
     idempotencyLockMs: opts.idempotencyLockMs ?? 60_000,
     openApiJson: () => (openApiJson ??= JSON.stringify(buildOpenApiDocument(operations))),
@@ -157,7 +160,7 @@ export async function startGateway(opts: GatewayOptions): Promise<RunningGateway
   };
   const pageDeps = { teams: repo, mint: context.mint, upstreams, logger: opts.logger, rateLimits, warnStoreDown, helpCenterPerMinute: opts.helpCenterPerMinute, clientAddress };
   const api = createListener(context);
-  const server = createGatewayServer(accessLogged(opts.logger, publicRootsOnly(withBillingPages(pageDeps, withHelpCenter(pageDeps, api)), api)));
+  const server = createGatewayServer(accessLogged(opts.logger, publicRootsOnly(withBillingPages(pageDeps, withHelpCenter(pageDeps, api)), api)), opts.slowClients);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(opts.port, host, () => {

@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { ApiError, errorBody, type Logger, type ReadinessChecks } from '@helpdesk/kit';
+import { ApiError, errorBody, type Logger, type ReadinessChecks, type SlowClientLimits } from '@helpdesk/kit';
 import type { ApiKeyOperations } from '../api-keys/operations';
 import type { KeyResolver, ResolvedKey } from '../auth';
 import type { ClientAddress } from '../client-address';
@@ -22,6 +22,8 @@ export interface GatewayContext {
   upstreams: Upstreams;
   logger: Logger;
   bodyLimitBytes: number;
+  /** How slow a client may be before it is disconnected (docs/adr/0063). */
+  slowClients: SlowClientLimits;
   idempotencyTtlMs: number;
   idempotencyLockMs: number;
   /** The OpenAPI document, serialised on first use (building it costs tens of ms: not at start-up). */

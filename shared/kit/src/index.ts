@@ -28,3 +28,4 @@ export * from './bulk';
 export * from './search';
 export * from './metrics';
 export * from './transaction';
+export * from './slow-clients';

@@ -1,6 +1,6 @@
 import { isUtf8 } from 'node:buffer';
 import type { IncomingMessage } from 'node:http';
-import { ApiError } from '@helpdesk/kit';
+import { ApiError, watchBodyRate, type SlowClientLimits } from '@helpdesk/kit';
 import type { Step } from '../exchange';
 
 function isJsonContentType(ct: string | undefined): boolean {
@@ -10,11 +10,13 @@ function isJsonContentType(ct: string | undefined): boolean {
   return media === 'application/json' || (media.startsWith('application/') && media.endsWith('+json'));
 }
 
-function readBody(req: IncomingMessage, limit: number): Promise<Buffer | null> {
+/** The body up to `limit` bytes (null when larger); a body slower than `slow` allows ends the connection (docs/adr/0063). */
+function readBody(req: IncomingMessage, limit: number, slow: SlowClientLimits): Promise<Buffer | null> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
     let tooLarge = false;
+    watchBodyRate(req, slow, () => reject(new ApiError('parameter_invalid', 'The request body arrived too slowly.', undefined, { status: 408 })));
     req.on('data', (c: Buffer) => {
       size += c.length;
       if (size > limit) tooLarge = true;
@@ -32,7 +34,7 @@ function readBody(req: IncomingMessage, limit: number): Promise<Buffer | null> {
  */
 export const body: Step = async (x, g) => {
   if (x.method === 'GET' || x.method === 'HEAD') return;
-  const raw = await readBody(x.req, x.route?.op.bodyLimitBytes ?? g.bodyLimitBytes);
+  const raw = await readBody(x.req, x.route?.op.bodyLimitBytes ?? g.bodyLimitBytes, g.slowClients);
   if (raw === null) throw new ApiError('parameter_invalid', 'The request body is too large.', undefined, { status: 413 });
   if (raw.length === 0) return;
   if (!isJsonContentType(x.req.headers['content-type'])) {

@@ -21,6 +21,7 @@ import {
   withOutbox,
   type InternalTokens,
   type Logger,
+  type SlowClientLimits,
   type RequestContext,
   type Scope,
   type TypedEvent,
@@ -47,16 +48,9 @@ export interface InboundEmailConfig {
   http: { host: string; port: number } | null;
   /** Mails an hour per sender and per partition (docs/adr/0063); default DEFAULT_INBOUND_MAIL_LIMITS. */
   limits?: InboundMailLimits;
-  /** Slow clients: the listeners' time for a request's headers, and the body's minimum rate; default SLOW_CLIENT_LIMITS. */
+  /** Slow clients: the listeners' time for a request's headers (SMTP: each command), and the body's minimum rate; default kit's SLOW_CLIENT_LIMITS. */
   slowClients?: SlowClientLimits;
 }
-
-/** How long a client may take (docs/adr/0063): headers (SMTP: each command) within `headersMs`, then the body at `minBytesPerSecond` at least, averaged after the first `headersMs`. */
-export interface SlowClientLimits {
-  headersMs: number;
-  minBytesPerSecond: number;
-}
-export const SLOW_CLIENT_LIMITS: SlowClientLimits = { headersMs: 10_000, minBytesPerSecond: 1024 };
 
 /** A mail over its sender's or its partition's hourly limit: nothing was stored; the sender retries later. */
 export class MailLimited extends Error {

@@ -1,8 +1,8 @@
-import type { Logger } from '@helpdesk/kit';
+import { SLOW_CLIENT_LIMITS, type Logger } from '@helpdesk/kit';
 import { SMTPServer, type SMTPServerOptions } from 'smtp-server';
 import { routeOf } from './addresses';
 import { MalformedMail, parseInboundMail } from './parse';
-import { MailLimited, SLOW_CLIENT_LIMITS, type InboundEmailConfig, type InboundEmailRules, type MailRoute } from './rules';
+import { MailLimited, type InboundEmailConfig, type InboundEmailRules, type MailRoute } from './rules';
 
 const smtpError = (code: number, message: string) => Object.assign(new Error(message), { responseCode: code });
 

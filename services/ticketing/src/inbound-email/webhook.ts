@@ -1,7 +1,7 @@
 import http from 'node:http';
-import { ApiError, errorBody, newId, type Logger } from '@helpdesk/kit';
+import { ApiError, errorBody, newId, slowClientServerOptions, SLOW_CLIENT_LIMITS, watchBodyRate, type Logger, type SlowClientLimits } from '@helpdesk/kit';
 import { MalformedMail, parseInboundMail } from './parse';
-import { MailLimited, SLOW_CLIENT_LIMITS, type InboundEmailConfig, type InboundEmailRules, type SlowClientLimits } from './rules';
+import { MailLimited, type InboundEmailConfig, type InboundEmailRules } from './rules';
 
 const PATH_RE = /^\/inbound-email\/([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\/messages\/?$/i;
 /** Raw MIME as providers post it (SendGrid's and Mailgun's raw forms are sent by a forwarder as this). */
@@ -22,35 +22,19 @@ function presentedSecret(header: string | undefined): string | null {
 
 /**
  * The body up to `limit` bytes; null when larger (the rest is drained, not kept). A body slower than
- * `slow.minBytesPerSecond` on average, once `slow.headersMs` have passed, ends the connection.
+ * `slow` allows ends the connection (kit's watchBodyRate).
  */
 function readBody(req: http.IncomingMessage, limit: number, slow: SlowClientLimits): Promise<Buffer | null> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
-    const started = Date.now();
-    const check = setInterval(() => {
-      const elapsed = Date.now() - started;
-      if (elapsed >= slow.headersMs && size < (slow.minBytesPerSecond * elapsed) / 1000) {
-        clearInterval(check);
-        req.socket.destroy();
-        reject(new ApiError('parameter_invalid', 'The request body arrived too slowly.', 'body', { status: 408 }));
-      }
-    }, Math.min(1000, slow.headersMs));
-    check.unref();
+    watchBodyRate(req, slow, () => reject(new ApiError('parameter_invalid', 'The request body arrived too slowly.', 'body', { status: 408 })));
     req.on('data', (c: Buffer) => {
       size += c.length;
       if (size <= limit) chunks.push(c);
     });
-    req.on('end', () => {
-      clearInterval(check);
-      resolve(size > limit ? null : Buffer.concat(chunks, size));
-    });
-    req.on('error', (err) => {
-      clearInterval(check);
-      reject(err);
-    });
-    req.on('close', () => clearInterval(check));
+    req.on('end', () => resolve(size > limit ? null : Buffer.concat(chunks, size)));
+    req.on('error', reject);
   });
 }
 
@@ -68,7 +52,7 @@ export function webhookListener(rules: InboundEmailRules, config: InboundEmailCo
   };
   const slow = config.slowClients ?? SLOW_CLIENT_LIMITS;
   // Headers within `headersMs` (checked every second, not Node's default 30 s), then the body's own rate (readBody).
-  const server = http.createServer({ headersTimeout: slow.headersMs, requestTimeout: 0, connectionsCheckingInterval: Math.min(1000, slow.headersMs) }, (req, res) => {
+  const server = http.createServer(slowClientServerOptions(slow), (req, res) => {
     const requestId = newId('request');
     res.setHeader('x-svc-request-id', requestId);
     (async () => {

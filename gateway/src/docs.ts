@@ -51,10 +51,17 @@ export function docsApp(): (req: IncomingMessage, res: ServerResponse) => void {
   const app = express();
   app.disable('x-powered-by');
   const swaggerOptions = { url: `${BASE_PATH}/openapi.json`, filter: true };
+  // customJsStr (an inline script) is in swagger-ui-express 5 but not in its @types.
+  const setupOptions: swaggerUi.SwaggerUiOptions & { customJsStr: string } = {
+    customSiteTitle: 'Helpdesk API reference',
+    swaggerOptions,
+    customCss: ACCESSIBLE_CSS,
+    customJsStr: ACCESSIBLE_JS,
+  };
   app.use(
     PUBLIC_ROOTS.docs,
     swaggerUi.serveFiles(undefined, { swaggerOptions }),
-    swaggerUi.setup(undefined, { customSiteTitle: 'Helpdesk API reference', swaggerOptions, customCss: ACCESSIBLE_CSS, customJsStr: ACCESSIBLE_JS }),
+    swaggerUi.setup(undefined, setupOptions),
   );
   return app as unknown as (req: IncomingMessage, res: ServerResponse) => void;
 }

@@ -58,11 +58,13 @@ export interface StartOptions {
 
 /**
  * The process groups started here and not yet stopped. They are detached (a signal to the caller's
- * group must not reach them), so they would outlive a caller that exits without stopping them (a
- * test runner ending a worker after a timed-out hook): on exit, the caller kills what is left.
+ * group must not reach them), so they would outlive a caller that ends without stopping them (a test
+ * runner ending a worker after a timed-out hook, Ctrl-C on a benchmark): when the caller exits, or a
+ * SIGINT, SIGTERM or SIGHUP ends it, what is left is killed. The signal is then raised again, so the
+ * caller ends as it would have (its own handlers, if any, still decide).
  */
 const liveGroups = new Set<number>();
-let exitHook = false;
+let hooked = false;
 const killPgid = (pgid: number) => {
   try {
     process.kill(-pgid, 'SIGKILL');
@@ -70,6 +72,20 @@ const killPgid = (pgid: number) => {
     /* the group is gone */
   }
 };
+function hookCallerEnd(): void {
+  if (hooked) return;
+  hooked = true;
+  process.once('exit', () => liveGroups.forEach(killPgid));
+  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
+    const onSignal = () => {
+      liveGroups.forEach(killPgid);
+      liveGroups.clear();
+      process.off(signal, onSignal);
+      if (process.listenerCount(signal) === 0) process.kill(process.pid, signal);
+    };
+    process.on(signal, onSignal);
+  }
+}
 
 /**
  * Spawns `command args` in its own process group and resolves once it printed `Ready: <url>`; rejects
@@ -79,10 +95,10 @@ export function startUntilReady(command: string, args: string[], opts: StartOpti
   const timeoutMs = opts.timeoutMs ?? 180_000;
   const child = spawn(command, args, { cwd: opts.cwd ?? REPOSITORY_ROOT, env: opts.env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
   if (child.pid) liveGroups.add(child.pid);
-  if (!exitHook) {
-    exitHook = true;
-    process.once('exit', () => liveGroups.forEach(killPgid));
-  }
+  hookCallerEnd();
+  // A caller with nothing else to do may exit (its exit kills the group): the child, its pipes and
+  // the start timeout do not hold it.
+  child.unref();
   let out = '';
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => {
     if (!child.pid) return resolve({ code: null, signal: null });
@@ -127,6 +143,7 @@ export function startUntilReady(command: string, args: string[], opts: StartOpti
     // Both streams are read to their end, so a chatty child never blocks on a full pipe.
     child.stdout!.on('data', onData);
     child.stderr!.on('data', onData);
+    for (const stream of [child.stdout, child.stderr] as Array<NodeJS.ReadableStream & { unref?: () => void }>) stream.unref?.();
     child.once('error', (err) => {
       clearTimeout(timer);
       reject(err);

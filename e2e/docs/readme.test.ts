@@ -240,9 +240,20 @@ describe('the README against `npm start`', () => {
     const out = await runBash(local(block('quick start')), { cwd: work, env: cleanEnv() });
     expect({ code: out.code, stderr: out.stderr }).toEqual({ code: 0, stderr: '' });
     const [whoami, ticket, player] = answers(out.stdout);
-    expect(whoami).toMatchObject({ success: true, data: { teamId: credentials.teamId, environment: 'test', keyType: 'secret' } });
+    expect(whoami).toMatchObject({ success: true, data: { teamId: credentials.teamId, environment: 'test', keyType: 'secret', memberId: credentials.ownerMemberId } });
     expect(ticket).toMatchObject({ success: true, data: { title: 'Printer on fire', priority: 'urgent' } });
     expect(player).toMatchObject({ success: true, data: { object: 'player_stats', memberId: credentials.ownerMemberId } });
+  });
+
+  it('an error\'s doc_url opens the error reference at its entry, on the platform itself', async () => {
+    const refused = await api('/auth/whoami', 'sk_test_notakeyatallnotakeyatallnotakeyatall');
+    expect(refused.status).toBe(401);
+    const docUrl: string = refused.body.error.doc_url;
+    expect(docUrl).toBe(`/docs/errors#${refused.body.error.code}`);
+    const page = await fetch(new URL(docUrl, `http://127.0.0.1:${port}`));
+    expect(page.status).toBe(200);
+    expect(page.headers.get('content-type')).toMatch(/^text\/html/);
+    expect(await page.text()).toContain(`id="${refused.body.error.code}"`);
   });
 
   it('the typed client\'s example runs as written in this repository (npx tsx, CommonJS)', async () => {

@@ -32,6 +32,12 @@ afterAll(async () => {
 const T = () => `/teams/${team.teamId}`;
 
 describe('userId defaults to the key\'s member', () => {
+  it('whoami names the key\'s member; a key of no member has none', async () => {
+    expect(expectOk(await tp.api.get('/auth/whoami', { key: ada.key }), 200)).toMatchObject({ teamId: team.teamId, environment: 'test', memberId: ada.id });
+    const operatorKey = (await tp.platform.gateway.admin.createKey({ teamId: team.teamId, type: 'secret', mode: 'test', memberId: null })).key;
+    expect(expectOk(await tp.api.get('/auth/whoami', { key: operatorKey }), 200).memberId).toBeNull();
+  });
+
   it('GET /game/player without userId is the caller\'s own player', async () => {
     const own = expectOk(await tp.api.get(`${T()}/game/player`, { key: ada.key }), 200);
     expect(own).toMatchObject({ object: 'player_stats', memberId: ada.id });

@@ -1,14 +1,19 @@
 // The gateway as its own process: `node --require tsx/cjs gateway/src/main.ts` (env: gatewayEnvSchema,
 // the README's table). Refuses to start without its servers unless HELPDESK_EMBEDDED=1 (docs/adr/0038);
 // SERVICE_URLS may name any subset of the services (they are deployed one at a time), one at least.
+// First: tracing starts before anything it instruments is loaded (OTEL_EXPORTER_OTLP_ENDPOINT set; kit telemetry/register.ts).
+import '@helpdesk/kit/src/telemetry/register';
 import { PUBLIC_OPERATIONS } from '@helpdesk/contracts';
-import { createLogger, InternalTokens, loadConfig, mongoDbName, onShutdown, startMetricsServer } from '@helpdesk/kit';
+import { createLogger, ensureTelemetry, InternalTokens, loadConfig, mongoDbName, onShutdown, shutdownTelemetry, startMetricsServer, useErrorDocsUrl } from '@helpdesk/kit';
 import { gatewayEnvSchema, servicesWithoutUrl } from './config';
 import { startGateway } from './index';
 
 async function main(): Promise<void> {
   const env = loadConfig(gatewayEnvSchema);
   const logger = createLogger('gateway', env.LOG_LEVEL);
+  // Says at start whether tracing is on, started too late, or could not start.
+  ensureTelemetry('gateway', logger);
+  useErrorDocsUrl(env.ERROR_DOCS_URL);
   if (!env.REDIS_URL) logger.warn('HELPDESK_EMBEDDED=1 and no REDIS_URL: in-memory rate limits and idempotency (one gateway only)');
   const unrouted = servicesWithoutUrl(PUBLIC_OPERATIONS, env.SERVICE_URLS);
   if (unrouted.length) logger.info({ servicesWithoutUrl: unrouted }, `no URL in SERVICE_URLS for ${unrouted.join(', ')}: their routes answer 503 service_unavailable`);
@@ -34,6 +39,7 @@ async function main(): Promise<void> {
   onShutdown(logger, [
     { name: 'metrics', close: () => metrics.stop() },
     { name: 'gateway', close: () => gateway.stop() },
+    { name: 'telemetry', close: () => shutdownTelemetry() },
   ]);
   logger.info({ url: gateway.url, metrics: metrics.url, services: Object.keys(env.SERVICE_URLS), redis: Boolean(env.REDIS_URL) }, 'gateway ready');
 }

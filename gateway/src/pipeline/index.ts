@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { ApiError, newId, requestDuration, requestsTotal } from '@helpdesk/kit';
+import { ApiError, isProbePath, newId, requestDuration, requestsTotal } from '@helpdesk/kit';
 import { DONE, sendError, type Exchange, type GatewayContext, type Step } from './exchange';
 import { access } from './steps/access';
 import { authenticate } from './steps/authenticate';
@@ -73,9 +73,9 @@ export function createListener(g: GatewayContext) {
         keyPrefix: x.auth?.key.prefix ?? null,
       }),
     });
-    // Counted once answered, by operation id (`unmatched`: no operation of the manifest) and status.
+    // Counted once answered, by operation id (`probe`: /healthz, /readyz; `unmatched`: no operation of the manifest) and status.
     res.once('close', () => {
-      const labels = { operation: x.route?.id ?? x.match?.route?.id ?? 'unmatched', status: String(res.statusCode) };
+      const labels = { operation: x.route?.id ?? x.match?.route?.id ?? (isProbePath(req.url) ? 'probe' : 'unmatched'), status: String(res.statusCode) };
       requestsTotal.inc(labels);
       requestDuration.observe(labels, Number(process.hrtime.bigint() - started) / 1e9);
     });

@@ -82,6 +82,7 @@ export const commonEnvSchema = z.object({
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info').describe('pino log level.'),
   METRICS_PORT: portNumber(9464).describe('Port of the Prometheus endpoint `GET /metrics` (its own port, never behind the gateway; 0 = any free port).'),
   OTEL_EXPORTER_OTLP_ENDPOINT: optionalUrl().describe('OTLP/HTTP collector for traces; unset = no export.'),
+  ERROR_DOCS_URL: optionalUrl().describe("Where errors' `doc_url` points (`<url>#<code>`), e.g. `https://api.example.com/docs/errors` for a public deployment; default the platform's own `/docs/errors`, relative to the API's origin."),
   INTERNAL_TOKEN_SECRET: z.string({ error: (i) => (i.input === undefined ? 'required: the shared secret of internal tokens' : 'must be a string') }).min(32, 'must be at least 32 characters').describe('Shared secret of the gateway → service tokens (same value in every process).'),
   [EMBEDDED_SWITCH]: boolFlag(false).describe('Development only: allow in-process stand-ins for the servers the process would otherwise refuse to start without.'),
 });

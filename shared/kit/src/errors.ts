@@ -1,4 +1,4 @@
-import { ERROR_CODES, DOC_URL_BASE, type ErrorCode, type ErrorBody } from '@helpdesk/contracts';
+import { ERROR_CODES, errorDocUrl, ERROR_DOCS_PATH, type ErrorCode, type ErrorBody } from '@helpdesk/contracts';
 
 /** An error with a documented code: thrown anywhere, turned into the error body by `errorHandler`. */
 export class ApiError extends Error {
@@ -35,6 +35,12 @@ export async function foundOr404<T>(lookup: PromiseLike<T | null | undefined>, w
 export const conflict = (message: string, param?: string) => new ApiError('resource_conflict', message, param);
 export const forbidden = (code: ErrorCode, message: string) => new ApiError(code, message);
 
+/** The error reference every `doc_url` points into: the platform's own page unless ERROR_DOCS_URL names a public one. */
+let errorDocsBase: string = ERROR_DOCS_PATH;
+export function useErrorDocsUrl(url: string | undefined): void {
+  errorDocsBase = url ?? ERROR_DOCS_PATH;
+}
+
 /** The documented error body. 5xx messages never carry internals. */
 export function errorBody(err: ApiError, requestId: string): ErrorBody & Record<string, unknown> {
   return {
@@ -44,7 +50,7 @@ export function errorBody(err: ApiError, requestId: string): ErrorBody & Record<
       code: err.code,
       message: err.message,
       ...(err.param !== undefined ? { param: err.param } : {}),
-      doc_url: DOC_URL_BASE + err.code.toLowerCase(),
+      doc_url: errorDocUrl(err.code, errorDocsBase),
       request_id: requestId,
       ...(err.extra ?? {}),
     },

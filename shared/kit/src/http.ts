@@ -87,6 +87,8 @@ export function errorHandler(logger: Logger): ErrorRequestHandler {
       ((res.locals.log as Logger | undefined) ?? logger).error({ err, requestId }, 'unhandled error');
       apiError = new ApiError('internal_error', 'An internal error occurred. Please retry the request.');
     }
+    // Every 5xx is logged with its cause where it is made (an unknown error above, at error level).
+    if (err instanceof ApiError && apiError.status >= 500) ((res.locals.log as Logger | undefined) ?? logger).warn({ code: apiError.code, err: apiError.message, requestId }, `answered ${apiError.status} ${apiError.code}`);
     if (apiError.headers) for (const [k, v] of Object.entries(apiError.headers)) res.setHeader(k, v);
     res.status(apiError.status).json(errorBody(apiError, requestId));
   };

@@ -10,6 +10,7 @@ import { describingOnly, loadConfig, mongoDbName, processSchemas, serviceEnvSche
 import { closeServer, createBootApp, createServiceApp, listen, type ReadinessChecks } from './http';
 import { inProcessServices } from './in-process';
 import { startMetricsServer } from './metrics';
+import { useErrorDocsUrl } from './errors';
 import { InternalTokens } from './internal-token';
 import { createLogger, type Logger } from './logger';
 import { connectMongo } from './mongo';
@@ -254,6 +255,7 @@ export function runServiceMain<S extends z.ZodObject<any>>(
     // Tracing wherever OTEL_EXPORTER_OTLP_ENDPOINT is set: on since the entry file's first import, or
     // started now with a warning, or a warning naming why it could not start.
     ensureTelemetry(name, logger);
+    useErrorDocsUrl(env.ERROR_DOCS_URL);
     if (!env.AMQP_URL) logger.warn('HELPDESK_EMBEDDED=1 and no AMQP_URL: the in-process bus; events reach no other process');
     const bus = createBus({ amqpUrl: env.AMQP_URL, exchange: env.AMQP_EXCHANGE, queuePrefix: env.AMQP_QUEUE_PREFIX, logger, onFatal: fatal });
     const metrics = await startMetricsServer(env.METRICS_PORT, env.HOST);

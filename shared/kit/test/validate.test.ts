@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { metadataSchema, paginationFields } from '@helpdesk/contracts';
-import { parseInput, ApiError, pageOf, changeSet } from '../src';
+import { parseInput, ApiError, pageOf, changeSet, errorBody, useErrorDocsUrl } from '../src';
 
 const schema = z.strictObject({
   title: z.string().min(1).max(255),
@@ -82,5 +82,15 @@ describe('changeSet', () => {
     expect(c.set).toEqual({ when: null, n: 2 });
     expect(c.previous).toEqual({ when: at.toISOString(), n: null });
     expect(c.changes()).toEqual(['when', 'n']);
+  });
+});
+
+describe("errors' doc_url", () => {
+  afterEach(() => useErrorDocsUrl(undefined));
+  it('points into the platform’s own error reference by default, and into ERROR_DOCS_URL when set', () => {
+    const err = new ApiError('invalid_api_key', 'nope');
+    expect(errorBody(err, 'req_1').error.doc_url).toBe('/docs/errors#invalid_api_key');
+    useErrorDocsUrl('https://api.example.com/docs/errors');
+    expect(errorBody(err, 'req_1').error.doc_url).toBe('https://api.example.com/docs/errors#invalid_api_key');
   });
 });

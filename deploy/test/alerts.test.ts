@@ -4,7 +4,7 @@
 // metrics, prom-client's process metrics, RabbitMQ's per-queue metrics and `up`. promtool itself runs in
 // promtool.platform.test.ts (npm run test:infra).
 import { EVENTS_EXCHANGE } from '@helpdesk/contracts';
-import { AmqpBus, metricsRegistry } from '@helpdesk/kit';
+import { AmqpBus, declaredMetricNames } from '@helpdesk/kit';
 import { PROCESSES } from '../registry';
 import { PROMETHEUS_RULE_FILE, prometheusRule } from '../generate';
 import { QUEUE_PREFIX, queueNames } from '../rabbitmq/topology';
@@ -67,7 +67,7 @@ describe('deploy/prometheus/alerts.yml', () => {
   });
 
   it('reads only series that exist: kit metrics, process metrics, RabbitMQ per-queue metrics, up', () => {
-    const kit = metricsRegistry.getMetricsAsArray().map((m) => m.name);
+    const kit = [...declaredMetricNames()];
     const known = new Set([...kit, ...PROCESS_METRICS, ...RABBITMQ_METRICS, 'up']);
     const used = new Set<string>();
     for (const r of rules) {

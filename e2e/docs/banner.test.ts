@@ -1,5 +1,5 @@
 /** The banner both launchers print (deploy/local/src/banner.ts): an unsafe development switch that is on shows. */
-import { banner, unsafeSwitchesOn, type BannerFacts } from '../../deploy/local/src/banner';
+import { banner, unsafeSwitchesOn, type BannerFacts } from '@helpdesk/local';
 
 const facts = (extra: Partial<BannerFacts> = {}): BannerFacts => ({
   title: 'Helpdesk platform',

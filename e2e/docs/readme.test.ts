@@ -14,7 +14,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { startUntilReady, type StartedProcess } from '@helpdesk/local';
-import { buildPackage } from '../../shared/client/scripts/package';
+import { buildPackage } from '@helpdesk/client/scripts/package';
 
 const root = path.resolve(__dirname, '../..');
 const README = readFileSync(path.join(root, 'README.md'), 'utf8');

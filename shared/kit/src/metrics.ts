@@ -17,8 +17,13 @@ let processMetrics = false;
 /** Families join the registry when first used (see `lazily`), never at declaration. */
 const registers: Registry[] = [];
 
+/** Every family the kit declares, used here or not (what dashboards and alert rules may read). */
+const declared: string[] = [];
+export const declaredMetricNames = (): readonly string[] => declared;
+
 /** `metric`, registered in the process's registry at its first use (any method: inc, observe, set, labels…). */
 function lazily<M extends object>(metric: M): M {
+  declared.push((metric as unknown as { name: string }).name);
   let registered = false;
   const ensure = () => {
     if (registered) return;

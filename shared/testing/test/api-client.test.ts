@@ -24,6 +24,7 @@ const whoami = {
   teamSlug: 'acme-support',
   keyId: 'key_abc',
   keyType: 'secret',
+  memberId: null,
   environment: 'test',
   createdAt: NOW,
   subscriptionStatus: 'active',

@@ -2,7 +2,7 @@ import { execFile } from 'node:child_process';
 import http from 'node:http';
 import * as path from 'node:path';
 
-const ROOT = path.resolve(__dirname, '../../../..');
+const ROOT = path.resolve(__dirname, '../..');
 const SERVER = 2;
 const PRODUCER = 4;
 const CONSUMER = 5;

@@ -128,6 +128,7 @@ export async function startGateway(opts: GatewayOptions): Promise<RunningGateway
   };
   let openApiJson: string | undefined;
   const context: GatewayContext = {
+    openStreams: new Set(),
     resolver,
     rateLimits,
     idempotency,
@@ -177,6 +178,8 @@ export async function startGateway(opts: GatewayOptions): Promise<RunningGateway
     admin,
     stop() {
       stopping ??= (async () => {
+        // Open event streams and downloads end now: they would hold the server's close for its grace.
+        for (const stream of context.openStreams) stream.abort();
         await closeServer(server);
         await upstreams.close();
         await rateLimits.close();

@@ -21,6 +21,8 @@ export interface GatewayContext {
   table: RouteTable;
   upstreams: Upstreams;
   logger: Logger;
+  /** Streams being relayed (event streams, downloads): ended at once when the gateway stops. */
+  openStreams: Set<AbortController>;
   bodyLimitBytes: number;
   /** How slow a client may be before it is disconnected (docs/adr/0063). */
   slowClients: SlowClientLimits;

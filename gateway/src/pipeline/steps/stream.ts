@@ -58,12 +58,14 @@ export async function dispatchStream(x: Exchange, g: GatewayContext): Promise<ty
     });
   }, STREAM_KEY_CHECK_MS);
   keyCheck.unref();
+  g.openStreams.add(abort);
   try {
     await pipeline(answer.body, res, { signal: abort.signal });
   } catch {
     // The client left, the service ended, or the key was revoked: either way both sides are closed now.
     res.destroy();
   } finally {
+    g.openStreams.delete(abort);
     clearInterval(keyCheck);
     answer.body.destroy();
     if (counted) sseStreamsOpen.dec();

@@ -24,7 +24,7 @@ export const PAGE_STYLESHEET = [
   'pre{background:var(--soft);padding:.75rem;overflow:auto;border-radius:4px}pre code{padding:0}',
   'img{max-width:100%;height:auto}blockquote{margin:1rem 0;padding-left:1rem;border-left:4px solid var(--line);color:var(--muted)}',
   '.muted,.category p{color:var(--muted)}.category{margin:1.5rem 0}.category h2{margin-bottom:.25rem}',
-  '.swatch,.icon{display:inline-block;width:1.1rem;height:1.1rem;vertical-align:-.15rem;margin-right:.5rem}.swatch{border-radius:50%;width:.75rem;height:.75rem;vertical-align:.05rem}',
+  '.swatch,.icon{display:inline-block;width:1.1rem;height:1.1rem;vertical-align:-.15rem;margin-right:.5rem}.swatch{border-radius:50%;width:.75rem;height:.75rem;vertical-align:.05rem}.icon svg{width:100%;height:100%}',
   'section:target{outline:3px solid var(--accent);outline-offset:4px}',
   '.plans{list-style:none;padding:0}.plans li{display:flex;flex-wrap:wrap;gap:.75rem;align-items:center;justify-content:space-between;border:1px solid var(--line);border-radius:6px;padding:.75rem 1rem;margin:.5rem 0}',
   '.plans form{margin:0}',

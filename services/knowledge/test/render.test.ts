@@ -64,3 +64,19 @@ describe('pages', () => {
     expect(articlePage({ ...site, mode: 'test' }, article({ content: '**hi**' }), null)).toContain('<input type="hidden" name="mode" value="test">');
   });
 });
+
+describe('first-hour details', () => {
+  const category = { id: 'c1', object: 'category' as const, name: 'Billing', slug: 'billing', description: null, icon: 'credit-card', color: '#2563eb', sortOrder: 0, isPublic: true, createdAt: '', updatedAt: '' };
+  it("draws each category's icon, decorative and in the category's colour", () => {
+    const home = homePage(site, [category], [article({ categoryId: 'c1' })]);
+    expect(home).toMatch(/<span class="icon" style="color:#2563eb"><svg aria-hidden="true" focusable="false" class="lucide lucide-credit-card"/);
+    expect(home).not.toContain('<!--');
+  });
+  it('shows the title once when the content starts with the same # heading, and keeps a different one', () => {
+    const same = articlePage(site, article({ content: '# Reset your password\n\nOpen settings.' }), null);
+    expect(same.match(/Reset your password<\/h1>/g)).toHaveLength(1);
+    expect(same).toContain('<p>Open settings.</p>');
+    const other = articlePage(site, article({ content: '# Before you start\n\nOpen settings.' }), null);
+    expect(other).toContain('<h1>Before you start</h1>');
+  });
+});

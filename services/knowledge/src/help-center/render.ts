@@ -2,6 +2,7 @@ import { Marked } from 'marked';
 import sanitizeHtml from 'sanitize-html';
 import slugify from 'slugify';
 import type { ArticleView, CategoryView } from '@helpdesk/contracts';
+import { iconSvg } from '../categories/icons';
 
 /**
  * The help center's HTML: article Markdown rendered by marked and sanitised by sanitize-html (no
@@ -64,7 +65,7 @@ header{display:flex;flex-wrap:wrap;gap:1rem;align-items:center;justify-content:s
 header a{color:inherit;text-decoration:none;font-weight:600;font-size:1.25rem}
 input[type=search]{padding:.4rem .6rem;min-width:16rem}
 .category{margin:1.5rem 0}.category h2{margin-bottom:.25rem}.category p{margin:.25rem 0;color:#4b5563}
-.swatch{display:inline-block;width:.75rem;height:.75rem;border-radius:50%;margin-right:.5rem}
+.icon{display:inline-block;width:1.1rem;height:1.1rem;vertical-align:-.15rem;margin-right:.5rem}.icon svg{width:100%;height:100%}
 article img{max-width:100%}pre{background:#f3f4f6;padding:.75rem;overflow:auto}
 </style>
 </head>
@@ -92,7 +93,7 @@ export function homePage(site: Site, categories: CategoryView[], articles: Artic
   const sections = categories.map((c) => {
     const inIt = articles.filter((a) => a.categoryId === c.id);
     return (
-      `<section class="category" id="${escapeHtml(c.slug)}"><h2><span class="swatch" style="background:${escapeHtml(c.color)}"></span>${escapeHtml(c.name)}</h2>` +
+      `<section class="category" id="${escapeHtml(c.slug)}"><h2><span class="icon" style="color:${escapeHtml(c.color)}">${iconSvg(c.icon)}</span>${escapeHtml(c.name)}</h2>` +
       (c.description ? `<p>${escapeHtml(c.description)}</p>` : '') +
       (inIt.length ? articleLinks(site, inIt) : '<p>No articles yet.</p>') +
       '</section>'
@@ -111,9 +112,15 @@ export function searchPage(site: Site, search: string, articles: ArticleView[]):
   return page(site, `Search: ${search} · ${site.title}`, `<h1>Search results for “${escapeHtml(search)}”</h1>\n<div id="results">${found}</div>`);
 }
 
+/** The content without its first line when that line is a `#` heading repeating the title (the page shows the title already). */
+function withoutRepeatedTitle(title: string, content: string): string {
+  const m = /^\s*#[ \t]+(.+?)[ \t#]*(?:\r?\n|$)/.exec(content);
+  return m && m[1]!.trim().toLowerCase() === title.trim().toLowerCase() ? content.slice(m[0].length) : content;
+}
+
 export function articlePage(site: Site, a: ArticleView, category: CategoryView | null): string {
   const crumb = category ? `<p><a href="${escapeHtml(`${site.base}${modeQuery(site, '?')}#${category.slug}`)}">${escapeHtml(category.name)}</a></p>` : '';
-  return page(site, `${a.title} · ${site.title}`, `${crumb}<article><h1>${escapeHtml(a.title)}</h1>\n${renderMarkdown(a.content)}</article>`);
+  return page(site, `${a.title} · ${site.title}`, `${crumb}<article><h1>${escapeHtml(a.title)}</h1>\n${renderMarkdown(withoutRepeatedTitle(a.title, a.content))}</article>`);
 }
 
 export function notFoundPage(site: Site): string {

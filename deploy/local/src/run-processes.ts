@@ -59,12 +59,16 @@ export interface StartOptions {
 /**
  * The process groups started here and not yet stopped. They are detached (a signal to the caller's
  * group must not reach them), so they would outlive a caller that ends without stopping them (a test
- * runner ending a worker after a timed-out hook, Ctrl-C on a benchmark): when the caller exits, or a
- * SIGINT, SIGTERM or SIGHUP ends it, what is left is killed. The signal is then raised again, so the
- * caller ends as it would have (its own handlers, if any, still decide).
+ * runner ending a worker after a timed-out hook, Ctrl-C on a benchmark). Two guards:
+ *
+ * - when the caller exits normally, it kills what is left;
+ * - a small watcher process per group (detached too, so Ctrl-C does not reach it) kills the group
+ *   once the caller is gone however it ended, and exits when the group is gone. It is a process of
+ *   its own because a test runner's sandbox gives tests a copy of `process` whose `exit` and signal
+ *   listeners never fire.
  */
 const liveGroups = new Set<number>();
-let hooked = false;
+let exitHooked = false;
 const killPgid = (pgid: number) => {
   try {
     process.kill(-pgid, 'SIGKILL');
@@ -72,19 +76,21 @@ const killPgid = (pgid: number) => {
     /* the group is gone */
   }
 };
-function hookCallerEnd(): void {
-  if (hooked) return;
-  hooked = true;
-  process.once('exit', () => liveGroups.forEach(killPgid));
-  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
-    const onSignal = () => {
-      liveGroups.forEach(killPgid);
-      liveGroups.clear();
-      process.off(signal, onSignal);
-      if (process.listenerCount(signal) === 0) process.kill(process.pid, signal);
-    };
-    process.on(signal, onSignal);
+const WATCHER = `
+const [caller, pgid] = process.argv.slice(1).map(Number);
+const alive = (pid) => { try { process.kill(pid, 0); return true; } catch (e) { return e.code === 'EPERM'; } };
+setInterval(() => {
+  if (!alive(-pgid)) process.exit(0);
+  if (!alive(caller)) { try { process.kill(-pgid, 'SIGKILL'); } catch {} process.exit(0); }
+}, 1000);
+`;
+function guard(pgid: number): void {
+  liveGroups.add(pgid);
+  if (!exitHooked) {
+    exitHooked = true;
+    process.once('exit', () => liveGroups.forEach(killPgid));
   }
+  spawn(process.execPath, ['-e', WATCHER, String(process.pid), String(pgid)], { detached: true, stdio: 'ignore' }).unref();
 }
 
 /**
@@ -94,8 +100,7 @@ function hookCallerEnd(): void {
 export function startUntilReady(command: string, args: string[], opts: StartOptions): Promise<StartedProcess> {
   const timeoutMs = opts.timeoutMs ?? 180_000;
   const child = spawn(command, args, { cwd: opts.cwd ?? REPOSITORY_ROOT, env: opts.env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
-  if (child.pid) liveGroups.add(child.pid);
-  hookCallerEnd();
+  if (child.pid) guard(child.pid);
   // A caller with nothing else to do may exit (its exit kills the group): the child, its pipes and
   // the start timeout do not hold it.
   child.unref();

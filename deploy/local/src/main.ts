@@ -1,4 +1,4 @@
-import { ConfigError, createLogger, loadConfig, onShutdown, startMetricsServer, type MetricsServer } from '@helpdesk/kit';
+import { ConfigError, createHostLogger, loadConfig, onShutdown, startMetricsServer, type MetricsServer } from '@helpdesk/kit';
 import { localEnvSchema } from './config';
 import { bootPlatform, type Platform } from './platform';
 import { banner } from './banner';
@@ -15,7 +15,7 @@ import { ensureDevCredentials } from './credentials';
  */
 async function main(): Promise<void> {
   const env = loadConfig(localEnvSchema);
-  const logger = createLogger('local', env.LOG_LEVEL);
+  const logger = createHostLogger('local', env.LOG_LEVEL);
   let stopping = false;
   let metrics: MetricsServer | undefined;
   const booting: Promise<Platform> = bootPlatform({

@@ -2,7 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { startEmbeddedMongo, type EmbeddedMongo } from '@helpdesk/mongo-embedded';
-import { createBus, createLogger, embeddedMongoStats, InternalTokens, type EventBus, type Logger } from '@helpdesk/kit';
+import { createBus, createHostLogger, embeddedMongoStats, InternalTokens, type EventBus, type Logger } from '@helpdesk/kit';
 import { startGateway, type RunningGateway } from '@helpdesk/gateway';
 import { startTicketing, type RunningTicketing, type TicketingConfig } from '@helpdesk/ticketing';
 import { startCustomers, type RunningCustomers } from '@helpdesk/customers';
@@ -83,7 +83,7 @@ export interface Platform {
  * The same start functions run each part as its own process in production.
  */
 export async function bootPlatform(opts: PlatformOptions): Promise<Platform> {
-  const logger = opts.logger ?? createLogger('platform', opts.logLevel ?? 'info');
+  const logger = opts.logger ?? createHostLogger('platform', opts.logLevel ?? 'info');
   const started: { name: string; stop: () => Promise<unknown> }[] = [];
   const stop = async () => {
     for (const part of started.reverse()) {

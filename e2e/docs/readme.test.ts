@@ -75,6 +75,9 @@ function handlingOf(b: CodeBlock): Handling | null {
   if (b.lang === 'sh' && first.startsWith('promtool ')) {
     return { kind: 'alert rules', how: 'not run', reason: "Prometheus' promtool: deploy/test/promtool.platform.test.ts runs these (npm run test:infra)" };
   }
+  if (b.lang === 'text' && first.startsWith('POST [server]')) {
+    return { kind: 'a trace', how: 'not run', reason: 'output, not a command: e2e/trace/otlp-trace.test.ts records this trace (one ticket create through the gateway, ticketing and the consumers)' };
+  }
   if (b.lang === 'bash' && b.code.includes('npm run cli') && b.code.includes('dead-letters')) {
     return { kind: 'dead letters', how: 'not run', reason: 'needs RabbitMQ: gateway/test (the operator CLI)' };
   }

@@ -13,7 +13,8 @@ export const whoamiSchema = z
     teamName: z.string(),
     teamSlug: z.string(),
     keyId: z.string(),
-    keyType: z.enum(['secret', 'publishable']),
+    /** `session`: the console's session cookie (docs/adr/0068); `keyId` is then the session's id. */
+    keyType: z.enum(['secret', 'publishable', 'session']),
     environment: z.enum(['test', 'live']),
     createdAt: z.string().datetime(),
     subscriptionStatus: z.enum(['active', 'trialing', 'past_due', 'canceled', 'unpaid']),

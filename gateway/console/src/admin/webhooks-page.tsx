@@ -156,7 +156,7 @@ export function WebhookDeliveriesPage({ webhookId }: { webhookId: string }) {
   });
   const redeliver = useMutation({
     mutationFn: (deliveryId: string) =>
-      api.data(api.POST('/teams/{teamId}/webhooks/{webhookId}/deliveries/{deliveryId}/redeliver', { params: { path: { teamId, webhookId, deliveryId } } })),
+      api.data(api.POST('/teams/{teamId}/webhooks/{webhookId}/deliveries/{deliveryId}/redeliver', { params: { path: { teamId, webhookId, deliveryId } }, body: {} })),
     onSuccess: () => {
       toast('Redelivery queued.');
       void qc.invalidateQueries({ queryKey: ['webhooks', webhookId] });

@@ -223,7 +223,7 @@ export function useEventStream(): void {
       setStatus(lastId ? 'reconnecting' : 'connecting');
       let token: string;
       try {
-        const minted = await api.data(api.POST('/teams/{teamId}/events/stream-tokens', { params: { path: { teamId } }, body: { types: [...STREAM_TYPES] } }));
+        const minted = await api.data(api.POST('/teams/{teamId}/events/stream-tokens', { params: { path: { teamId } }, body: { types: STREAM_TYPES.join(',') } }));
         token = minted.token;
       } catch (err) {
         // A 401 ends the session (the app shows it); anything else is retried with a growing pause.

@@ -53,14 +53,13 @@ async function fetchTicketPage(teamId: string, memberId: string, filter: InboxFi
     const res = await api.page(api.GET('/teams/{teamId}/views/{viewId}/execute', { params: { path: { teamId, viewId: filter.viewId }, query: { page, pageSize } } }));
     return { tickets: res.data as Ticket[], page, totalPages: res.pagination?.totalPages ?? 1, total: res.pagination?.total ?? res.data.length };
   }
-  const query: { page: number; pageSize: number; status?: typeof filter extends never ? never : any; assignedTo?: string; 'expand[]': ('customer')[] } = {
+  const query = {
     page,
     pageSize,
-    'expand[]': ['customer'],
+    'expand[]': ['customer' as const],
+    ...(filter.kind === 'mine' ? { assignedTo: memberId } : filter.kind === 'unassigned' ? { assignedTo: 'none' } : {}),
+    ...(filter.kind === 'status' ? { status: filter.status } : {}),
   };
-  if (filter.kind === 'mine') query.assignedTo = memberId;
-  if (filter.kind === 'unassigned') query.assignedTo = 'none';
-  if (filter.kind === 'status') query.status = filter.status;
   const res = await api.page(api.GET('/teams/{teamId}/tickets', { params: { path, query } }));
   return { tickets: res.data, page, totalPages: Math.max(1, res.pagination?.totalPages ?? 1), total: res.pagination?.total ?? res.data.length };
 }

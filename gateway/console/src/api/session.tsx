@@ -8,7 +8,7 @@ import { api, HelpdeskError, onUnauthorized, setCsrfToken, type Schemas } from '
  * any 401 later means the session ended (signed out elsewhere, revoked, expired, the member removed),
  * and the console says so instead of failing call by call.
  */
-export type Session = Schemas['Session'];
+export type Session = Schemas['CurrentSession'];
 
 interface SessionState {
   session: Session;

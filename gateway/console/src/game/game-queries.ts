@@ -55,7 +55,7 @@ export function useClaimQuest() {
   const { teamId } = useSession();
   const qc = useQueryClient();
   return useMutation({
-    mutationFn: (questKey: string) => api.data(api.POST('/teams/{teamId}/game/quests/{questKey}/claim', { params: { path: { teamId, questKey } } })),
+    mutationFn: (questKey: string) => api.data(api.POST('/teams/{teamId}/game/quests/{questKey}/claim', { params: { path: { teamId, questKey } }, body: {} })),
     onSettled: () => {
       void qc.invalidateQueries({ queryKey: keys.quests });
       void qc.invalidateQueries({ queryKey: ['game', 'player'] });

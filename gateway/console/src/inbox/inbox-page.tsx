@@ -3,7 +3,6 @@ import { Link, useLocation, useSearch } from 'wouter';
 import { messageOf, type Member, type Ticket } from '../api/client';
 import { onStreamEvent } from '../api/events';
 import { useMembers, useTicketPage, useViews, type InboxFilter } from '../api/queries';
-import { useSession } from '../api/session';
 import { PRIORITY_LABELS, relative, STATUS_LABELS } from '../ui/format';
 import { useHotkeys } from '../ui/hotkeys';
 

@@ -44,7 +44,7 @@ function sourceFiles(dir: string, top = dir): string[] {
   return out;
 }
 
-const IMPORT_RE = /(?:from\s+|import\s*\(\s*|require\(\s*|import\s+)'([^']+)'/g;
+const IMPORT_RE = /(?:from\s+|import\s*\(\s*|require\(\s*|import\s+)'([^'\s]+)'/g;
 const packageOf = (spec: string) => (spec.startsWith('@') ? spec.split('/').slice(0, 2).join('/') : spec.split('/')[0]);
 const BUILTINS = new Set(builtinModules);
 /** Types and tools jest and tsc provide to every workspace from the root. */

@@ -61,7 +61,8 @@ export default function GamePage() {
               ))}
             </select>
           </div>
-          <table>
+          {board.data.entries.length === 0 && <p className="muted">Nobody is on this board yet.</p>}
+          <table hidden={board.data.entries.length === 0}>
             <thead>
               <tr>
                 <th scope="col">Rank</th>

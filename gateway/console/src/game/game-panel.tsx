@@ -1,4 +1,4 @@
-import { Link } from 'wouter';
+import { Link, useLocation } from 'wouter';
 import { messageOf, type BossState, type PlayerStats, type Quest } from '../api/client';
 import { useSession } from '../api/session';
 import { relative } from '../ui/format';
@@ -13,7 +13,9 @@ import { isOff, useBoss, useClaimQuest, useLeaderboard, usePlayer, useQuests } f
  */
 export function GamePanel() {
   const player = usePlayer();
-  if (!player.data || isOff(player.data) || player.data.boringMode) return null;
+  const [location] = useLocation();
+  // The game page shows all of it already.
+  if (location === '/game' || !player.data || isOff(player.data) || player.data.boringMode) return null;
   return (
     <aside className="game-rail" aria-label="Game">
       <PlayerCard player={player.data} />

@@ -1,0 +1,197 @@
+/**
+ * The agent console's inbox and a ticket (issue 35 items 2 and 3), in Chromium: an inbox that updates
+ * live from the event stream, reply and note (told apart in the thread and stored as such), assignment,
+ * tags, merge, the customer's other tickets, folders and paging, and a pass with the keyboard alone.
+ * Every change is checked where a client sees it: through the API.
+ */
+import type { Browser, Page } from 'playwright-core';
+import { startTestPlatform, type TestPlatform } from '../support/platform';
+import { expectOk } from '../platform/helpdesk-helpers';
+import { addMember, WorkspaceEvents } from '../platform/workspace-helpers';
+import { browserDescribe, consoleBuilt, customerTicket, launchBrowser, memberOfKey, originOf, seriousViolations, signIn, until, type SignedIn } from './console-helpers';
+
+browserDescribe('inbox.browser.test')('the console: inbox and tickets', () => {
+  let tp: TestPlatform;
+  let browser: Browser;
+  let origin: string;
+  let me: SignedIn;
+  let page: Page;
+  let owner: { id: string; name: string; email: string };
+  let teammate: { id: string; key: string };
+
+  const api = (path: string) => `/teams/${tp.team.teamId}${path}`;
+  const getTicket = async (id: string) => expectOk(await tp.api.get(api(`/tickets/${id}`), { key: tp.team.sk_live }), 200);
+  const row = (id: string) => page.locator(`li[data-ticket-id="${id}"]`);
+
+  beforeAll(async () => {
+    consoleBuilt();
+    tp = await startTestPlatform();
+    origin = originOf(tp);
+    const log = await WorkspaceEvents.start(tp);
+    const mate = await addMember(tp, log, tp.team, 'agent', tp.team.sk_live);
+    teammate = { id: mate.id, key: mate.key };
+    owner = await memberOfKey(tp, tp.team.sk_live);
+    browser = await launchBrowser();
+    me = await signIn(browser, tp, tp.team);
+    page = me.page;
+  }, 120_000);
+  afterAll(async () => {
+    await browser?.close();
+    await tp?.stop();
+  }, 60_000);
+  afterEach(() => expect(me.problems).toEqual([]));
+
+  it('shows new tickets and their changes live, newest first, without a reload', async () => {
+    await page.goto(`${origin}/app/`);
+    await page.waitForSelector('.stream-live');
+    const first = await customerTicket(tp, tp.team, 'Live one');
+    await row(first.id).waitFor();
+    const second = await customerTicket(tp, tp.team, 'Live two', { priority: 'urgent' });
+    await row(second.id).waitFor();
+    const ids = await page.$$eval('li[data-ticket-id]', (els) => els.map((e) => e.getAttribute('data-ticket-id')));
+    expect(ids.indexOf(second.id)).toBeLessThan(ids.indexOf(first.id));
+    // A change made elsewhere (another member, through the API) reaches the row.
+    expectOk(await tp.api.patch(api(`/tickets/${first.id}`), { status: 'pending' }, { key: teammate.key }), 200);
+    await until('the row to say Pending', async () => (await row(first.id).textContent())?.includes('Pending'));
+    expect(await seriousViolations(page)).toEqual([]);
+  }, 60_000);
+
+  it('replies and notes: the thread tells them apart, the API stores a public reply and an internal note', async () => {
+    const t = await customerTicket(tp, tp.team, 'Reply and note');
+    await page.goto(`${origin}/app/tickets/${t.id}`);
+    await page.waitForSelector('#ticket-title');
+    await page.getByLabel('Reply to the customer').fill('We are on it.');
+    await page.getByRole('button', { name: 'Send reply' }).click();
+    await page.locator('.message', { hasText: 'We are on it.' }).waitFor();
+    await page.getByRole('radio', { name: 'Internal note' }).check();
+    await page.getByLabel(/Internal note/).fill('Customer is on the legacy plan.');
+    await page.getByRole('button', { name: 'Add note' }).click();
+    const note = page.locator('.message', { hasText: 'Customer is on the legacy plan.' });
+    await note.waitFor();
+    expect(await note.getAttribute('class')).toContain('note');
+    expect(await note.locator('.kind').textContent()).toBe('Internal note');
+    expect(await page.locator('.message', { hasText: 'We are on it.' }).locator('.kind').textContent()).toBe('Public reply');
+    const stored = (await getTicket(t.id)).messages.map((m: any) => [m.content, m.isInternal, m.sender, m.authorId]);
+    expect(stored).toEqual([
+      ['Reply and note: please help.', false, 'customer', null],
+      ['We are on it.', false, 'agent', owner.id],
+      ['Customer is on the legacy plan.', true, 'agent', owner.id],
+    ]);
+    expect(await seriousViolations(page)).toEqual([]);
+  }, 60_000);
+
+  it('a mention picks a member from the list', async () => {
+    const t = await customerTicket(tp, tp.team, 'Mention');
+    await page.goto(`${origin}/app/tickets/${t.id}?compose=note`);
+    const box = page.getByLabel(/Internal note/);
+    await box.waitFor();
+    await box.pressSequentially('Ask @Memb');
+    await page.getByRole('option', { name: /Member agent/ }).waitFor();
+    await box.press('Enter');
+    expect(await box.inputValue()).toBe('Ask @Member agent ');
+  }, 60_000);
+
+  it('assignment, priority, tags and status are saved as they change', async () => {
+    const t = await customerTicket(tp, tp.team, 'Properties');
+    await page.goto(`${origin}/app/tickets/${t.id}`);
+    await page.waitForSelector('#ticket-title');
+    await page.getByLabel('Assignee').selectOption(teammate.id);
+    await until('the assignment', async () => (await getTicket(t.id)).assignedTo === teammate.id);
+    await page.getByRole('button', { name: 'Assign to me' }).click();
+    await until('the assignment to me', async () => (await getTicket(t.id)).assignedTo === owner.id);
+    await page.getByLabel('Priority').selectOption('high');
+    await page.getByLabel('New tag').fill('billing');
+    await page.getByRole('button', { name: 'Add', exact: true }).click();
+    await page.getByRole('button', { name: 'Remove tag billing' }).waitFor();
+    await page.getByLabel('Status').selectOption('pending');
+    await until('the changes', async () => {
+      const now = await getTicket(t.id);
+      return now.priority === 'high' && now.status === 'pending' && now.tags.join() === 'billing';
+    });
+    // Mine shows it now.
+    await page.goto(`${origin}/app/?folder=mine`);
+    await row(t.id).waitFor();
+    expect(await seriousViolations(page)).toEqual([]);
+  }, 60_000);
+
+  it("the customer's card lists their other tickets; merge moves one into this ticket", async () => {
+    const email = `merge-${Date.now()}@example.com`;
+    expectOk(await tp.api.post(api('/customers'), { name: 'Mia Merge', email }, { key: tp.team.sk_live }), 201);
+    const a = await customerTicket(tp, tp.team, 'First of two', { customerEmail: email });
+    const b = await customerTicket(tp, tp.team, 'Second of two', { customerEmail: email });
+    await page.goto(`${origin}/app/tickets/${b.id}`);
+    await page.locator('.customer', { hasText: 'Mia Merge' }).waitFor();
+    await page.locator('.customer').getByRole('link', { name: 'First of two' }).waitFor();
+    await page.getByRole('button', { name: 'Merge tickets into this one…' }).click();
+    await page.getByRole('checkbox', { name: /First of two/ }).check();
+    expect(await seriousViolations(page)).toEqual([]);
+    await page.getByRole('button', { name: 'Merge 1 ticket' }).click();
+    await page.locator('.message', { hasText: 'First of two: please help.' }).waitFor();
+    expect((await getTicket(a.id)).status).toBe('merged');
+    expect((await getTicket(a.id)).mergedInto).toBe(b.id);
+  }, 60_000);
+
+  it('a keyboard-only pass: move, open, reply, note, assign, the shortcut list', async () => {
+    const t = await customerTicket(tp, tp.team, 'Keyboard only');
+    await page.goto(`${origin}/app/?folder=unassigned`);
+    await row(t.id).waitFor();
+    // The newest is first and selected; j moves down, k back up.
+    await page.keyboard.press('j');
+    await page.keyboard.press('k');
+    expect(await page.evaluate(`document.activeElement?.closest('li')?.getAttribute('data-ticket-id')`)).toBe(t.id);
+    await page.keyboard.press('Enter');
+    await page.waitForURL(`${origin}/app/tickets/${t.id}`);
+    await page.waitForSelector('#ticket-title');
+    await page.keyboard.press('r');
+    expect(await page.evaluate('document.activeElement?.id')).toBe('composer-text');
+    await page.keyboard.type('Typed without a mouse.');
+    await page.keyboard.press('Control+Enter');
+    await page.locator('.message', { hasText: 'Typed without a mouse.' }).waitFor();
+    await page.keyboard.press('Escape');
+    await page.keyboard.press('n');
+    await page.keyboard.type('A note by keyboard.');
+    await page.keyboard.press('Control+Enter');
+    await page.locator('.message.note', { hasText: 'A note by keyboard.' }).waitFor();
+    await page.keyboard.press('Escape');
+    await page.keyboard.press('a');
+    expect(await page.evaluate('document.activeElement?.id')).toBe('ticket-assignee');
+    await page.keyboard.press('ArrowDown'); // the first member: the owner
+    await until('the assignment by keyboard', async () => (await getTicket(t.id)).assignedTo !== null);
+    await page.keyboard.press('Escape');
+    await page.evaluate('document.activeElement?.blur()');
+    await page.keyboard.press('?');
+    await page.getByRole('dialog', { name: 'Keyboard shortcuts' }).waitFor();
+    expect(await seriousViolations(page)).toEqual([]);
+    await page.keyboard.press('Escape');
+    await page.getByRole('dialog', { name: 'Keyboard shortcuts' }).waitFor({ state: 'hidden' });
+    const stored = (await getTicket(t.id)).messages.map((m: any) => [m.content, m.isInternal]);
+    expect(stored.slice(1)).toEqual([
+      ['Typed without a mouse.', false],
+      ['A note by keyboard.', true],
+    ]);
+    // From the inbox, r opens the selected ticket with the reply box focused.
+    await page.goto(`${origin}/app/?folder=all`);
+    await page.waitForSelector('li[data-ticket-id]');
+    await page.keyboard.press('r');
+    await page.waitForSelector('#ticket-title');
+    await until('the composer focused', async () => (await page.evaluate('document.activeElement?.id')) === 'composer-text');
+  }, 90_000);
+
+  it('pages through many tickets: ] and [ move a page, the list never empties while the next loads', async () => {
+    for (let i = 0; i < 60; i += 20) {
+      await Promise.all(Array.from({ length: 20 }, (_, j) => customerTicket(tp, tp.team, `Bulk ${i + j}`)));
+    }
+    await page.goto(`${origin}/app/?folder=all`);
+    await page.waitForSelector('li[data-ticket-id]');
+    const firstPage = await page.$$eval('li[data-ticket-id]', (els) => els.map((e) => e.getAttribute('data-ticket-id')));
+    expect(firstPage.length).toBe(50);
+    await page.keyboard.press(']');
+    await page.waitForURL(/page=2/);
+    await until('page 2', async () => (await page.textContent('.pager [aria-current]'))?.startsWith('Page 2'));
+    const second = await page.$$eval('li[data-ticket-id]', (els) => els.map((e) => e.getAttribute('data-ticket-id')));
+    expect(second.length).toBeGreaterThan(0);
+    expect(second.filter((id) => firstPage.includes(id))).toEqual([]);
+    await page.keyboard.press('[');
+    await until('page 1', async () => (await page.textContent('.pager [aria-current]'))?.startsWith('Page 1'));
+  }, 90_000);
+});

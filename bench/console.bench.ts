@@ -15,8 +15,12 @@
  *     after another, `--gap` ms (150) apart; for each, the time from the API's answer (the ticket and
  *     its event are committed by then) to its row appearing in the page (a MutationObserver's clock),
  *     and, the floor, to its `ticket.created` frame on the plain SSE client. p50/p99.
+ *  3. paging: the team grown to `--many` (10,000) tickets (imported, 500 a request); `--flips` (30) page
+ *     turns with `]` from page 1, then from page 150: the time from the key to the new page's rows on
+ *     screen (the console fetched the next page ahead: a turn should not wait for the API), p50/p99,
+ *     beside one plain `GET /tickets?page=…` of the same page.
  *
- *   npx tsx bench/console.bench.ts [--loads 5] [--tickets 200] [--events 100] [--gap 150]
+ *   npx tsx bench/console.bench.ts [--loads 5] [--tickets 200] [--events 100] [--gap 150] [--many 10000] [--flips 30]
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
@@ -32,8 +36,12 @@ const { values } = parseArgs({
     tickets: { type: 'string', default: '200' },
     events: { type: 'string', default: '100' },
     gap: { type: 'string', default: '150' },
+    many: { type: 'string', default: '10000' },
+    flips: { type: 'string', default: '30' },
   },
 });
+const MANY = Number(values.many);
+const FLIPS = Number(values.flips);
 const LOADS = Number(values.loads);
 const TICKETS = Number(values.tickets);
 const EVENTS = Number(values.events);
@@ -247,6 +255,45 @@ async function main() {
     console.log(`event → inbox row (${EVENTS} tickets, ${GAP_MS} ms apart; from the API's answer)`);
     console.log(`  raw SSE client  p50 ${ms(pct(toFrame, 50)).padStart(6)}  p99 ${ms(pct(toFrame, 99)).padStart(6)}`);
     console.log(`  console row     p50 ${ms(pct(toRow, 50)).padStart(6)}  p99 ${ms(pct(toRow, 99)).padStart(6)}${missing ? `  (${missing} never appeared)` : ''}`);
+
+    // 3. paging through many tickets
+    const have = (await p.call('GET', `${p.base}/tickets?pageSize=1`)).meta.pagination.total as number;
+    for (let n = have; n < MANY; n += 500) {
+      const records = Array.from({ length: Math.min(500, MANY - n) }, (_, j) => ({ title: `Imported ${n + j}`, customer_email: `c${(n + j) % 500}@example.com`, customer_name: `Customer ${(n + j) % 500}` }));
+      await p.call('POST', `${p.base}/import`, { resource: 'tickets', records });
+    }
+    const flipTimes = async (startPage: number) => {
+      await page.goto(`${origin}/app/?folder=all&page=${startPage}`);
+      await page.waitForSelector('li[data-ticket-id]');
+      await sleep(500);
+      const times: number[] = [];
+      for (let i = 0; i < FLIPS; i++) {
+        const want = `Page ${(startPage + i + 1).toLocaleString('en-US')} of`;
+        const t0 = Date.now();
+        await page.keyboard.press(']');
+        await page.waitForFunction(
+          `(() => { const cur = document.querySelector('.pager [aria-current]'); const list = document.querySelector('ol.rows'); return cur && cur.textContent.startsWith(${JSON.stringify(want)}) && list && !list.classList.contains('stale') && list.querySelector('li[data-ticket-id]'); })()`,
+          undefined,
+          { polling: 'raf', timeout: 30_000 },
+        );
+        times.push(Date.now() - t0);
+      }
+      return times.sort((a, b) => a - b);
+    };
+    const apiPage = async (n: number) => {
+      const t0 = Date.now();
+      await p.call('GET', `${p.base}/tickets?page=${n}&pageSize=50&expand[]=customer`);
+      return Date.now() - t0;
+    };
+    const total = (await p.call('GET', `${p.base}/tickets?pageSize=1`)).meta.pagination.total as number;
+    const early = await flipTimes(1);
+    const deep = await flipTimes(150);
+    const apiTimes = [] as number[];
+    for (const n of [2, 50, 100, 151, 180]) apiTimes.push(await apiPage(n));
+    console.log(`paging (${total.toLocaleString('en-US')} tickets, 50 a page; ${FLIPS} turns with ] each)`);
+    console.log(`  from page 1     p50 ${ms(pct(early, 50)).padStart(6)}  p99 ${ms(pct(early, 99)).padStart(6)}`);
+    console.log(`  from page 150   p50 ${ms(pct(deep, 50)).padStart(6)}  p99 ${ms(pct(deep, 99)).padStart(6)}`);
+    console.log(`  one GET /tickets page (the API alone) median ${ms(median(apiTimes))}`);
     await ctx.close();
   } finally {
     await browser?.close();

@@ -32,13 +32,14 @@ export function PlayerBadge() {
   const p = player.data;
   if (!p || isOff(p) || p.boringMode) return null;
   return (
-    <Link href="/game" className="player-badge" aria-label={`Level ${p.level}, ${Math.round((p.xpProgress ?? 0) * 100)}% to the next level, streak ${p.streaks.current} days, ${p.gold} gold`}>
+    <Link href="/game" className="player-badge" title="Your game: level, XP, streak and gold">
       <span className="level">Lv {p.level}</span>
       <span className="xpbar" aria-hidden="true">
         <span style={{ width: `${Math.round((p.xpProgress ?? 0) * 100)}%` }} />
       </span>
-      <span aria-hidden="true">Streak {p.streaks.current}</span>
-      <span aria-hidden="true">{p.gold} gold</span>
+      <span className="visually-hidden">{Math.round((p.xpProgress ?? 0) * 100)}% to the next level,</span>
+      <span>Streak {p.streaks.current}</span>
+      <span>{p.gold} gold</span>
     </Link>
   );
 }

@@ -56,6 +56,39 @@ browserDescribe('inbox.browser.test')('the console: inbox and tickets', () => {
     expect(await seriousViolations(page)).toEqual([]);
   }, 60_000);
 
+  it('reconnects after the connection drops and shows what was committed meanwhile (Last-Event-ID)', async () => {
+    await page.goto(`${origin}/app/?folder=all`);
+    await page.waitForSelector('.stream-live');
+    await me.context.setOffline(true);
+    await page.waitForSelector('.stream-reconnecting, .stream-connecting');
+    const missed = await customerTicket(tp, tp.team, 'Committed while offline');
+    await me.context.setOffline(false);
+    await row(missed.id).waitFor({ timeout: 20_000 });
+    await page.waitForSelector('.stream-live');
+  }, 60_000);
+
+  it('inserts a knowledge article found by search, and the AI suggested reply, into the draft', async () => {
+    const article = expectOk(
+      await tp.api.post(api('/articles'), { title: 'Resetting your password', content: 'Open Settings, then Security, then Reset password.', status: 'published' }, { key: tp.team.sk_live }),
+      201,
+    );
+    const t = await customerTicket(tp, tp.team, 'How do I reset my password');
+    await page.goto(`${origin}/app/tickets/${t.id}`);
+    await page.waitForSelector('#ticket-title');
+    await page.getByRole('button', { name: 'Insert article…' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Insert a knowledge article' });
+    await dialog.getByLabel('Search published articles').fill('password');
+    await dialog.getByRole('button', { name: /Resetting your password/ }).waitFor();
+    expect(await seriousViolations(page)).toEqual([]);
+    await dialog.getByRole('button', { name: /Resetting your password/ }).click();
+    const box = page.getByLabel('Reply to the customer');
+    await until('the article in the draft', async () => (await box.inputValue()).includes('Open Settings, then Security'));
+    expect(article.id).toMatch(/^art_/);
+    await box.fill('');
+    await page.getByRole('button', { name: 'Suggest a reply' }).click();
+    await until('a suggestion in the draft', async () => (await box.inputValue()).trim().length > 0);
+  }, 60_000);
+
   it('replies and notes: the thread tells them apart, the API stores a public reply and an internal note', async () => {
     const t = await customerTicket(tp, tp.team, 'Reply and note');
     await page.goto(`${origin}/app/tickets/${t.id}`);

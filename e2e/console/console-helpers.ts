@@ -9,6 +9,7 @@ import { chromium, type Browser, type BrowserContext, type Page } from 'playwrig
 import { ensureConsoleBuilt } from '@helpdesk/gateway';
 import type { TestPlatform, TeamKeys } from '../support/platform';
 import { expectOk } from '../platform/helpdesk-helpers';
+import { addMember, WorkspaceEvents } from '../platform/workspace-helpers';
 
 export const CHROMIUM = '/usr/bin/chromium';
 export const hasChromium = existsSync(CHROMIUM);
@@ -122,4 +123,10 @@ export async function until<T>(what: string, check: () => Promise<T | null | und
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
     await new Promise((r) => setTimeout(r, 25));
   }
+}
+
+/** Another agent of the team ("Member agent", through the invitation flow), with their live secret key. */
+export async function addTeammate(tp: TestPlatform): Promise<{ id: string; key: string }> {
+  const mate = await addMember(tp, await WorkspaceEvents.start(tp), tp.team, 'agent', tp.team.sk_live);
+  return { id: mate.id, key: mate.key };
 }

@@ -7,8 +7,7 @@
 import type { Browser, Page } from 'playwright-core';
 import { startTestPlatform, type TestPlatform } from '../support/platform';
 import { expectOk } from '../platform/helpdesk-helpers';
-import { addMember, WorkspaceEvents } from '../platform/workspace-helpers';
-import { browserDescribe, consoleBuilt, customerTicket, launchBrowser, memberOfKey, originOf, seriousViolations, signIn, until, type SignedIn } from './console-helpers';
+import { addTeammate, browserDescribe, consoleBuilt, customerTicket, launchBrowser, memberOfKey, originOf, seriousViolations, signIn, until, type SignedIn } from './console-helpers';
 
 browserDescribe('game.browser.test')('the console: the game', () => {
   let tp: TestPlatform;
@@ -25,9 +24,7 @@ browserDescribe('game.browser.test')('the console: the game', () => {
     consoleBuilt();
     tp = await startTestPlatform();
     origin = originOf(tp);
-    const log = await WorkspaceEvents.start(tp);
-    const mate = await addMember(tp, log, tp.team, 'agent', tp.team.sk_live);
-    teammate = { id: mate.id, key: mate.key };
+    teammate = await addTeammate(tp);
     // A burst of customer tickets calls up a boss (5 in 5 minutes: the easy one).
     for (let i = 0; i < 5; i++) await customerTicket(tp, tp.team, `Burst ${i}`);
     expectOk(await tp.api.post(api('/game/boss/spawn'), {}, { key: tp.team.sk_live }), 201);

@@ -7,8 +7,7 @@
 import type { Browser, Page } from 'playwright-core';
 import { startTestPlatform, type TestPlatform } from '../support/platform';
 import { expectOk } from '../platform/helpdesk-helpers';
-import { addMember, WorkspaceEvents } from '../platform/workspace-helpers';
-import { browserDescribe, consoleBuilt, customerTicket, launchBrowser, memberOfKey, originOf, seriousViolations, signIn, until, type SignedIn } from './console-helpers';
+import { addTeammate, browserDescribe, consoleBuilt, customerTicket, launchBrowser, memberOfKey, originOf, seriousViolations, signIn, until, type SignedIn } from './console-helpers';
 
 browserDescribe('inbox.browser.test')('the console: inbox and tickets', () => {
   let tp: TestPlatform;
@@ -27,9 +26,7 @@ browserDescribe('inbox.browser.test')('the console: inbox and tickets', () => {
     consoleBuilt();
     tp = await startTestPlatform();
     origin = originOf(tp);
-    const log = await WorkspaceEvents.start(tp);
-    const mate = await addMember(tp, log, tp.team, 'agent', tp.team.sk_live);
-    teammate = { id: mate.id, key: mate.key };
+    teammate = await addTeammate(tp);
     owner = await memberOfKey(tp, tp.team.sk_live);
     browser = await launchBrowser();
     me = await signIn(browser, tp, tp.team);

@@ -5,6 +5,7 @@ import { keys, useMembers } from '../api/queries';
 import { useSession } from '../api/session';
 import { dateTime, relative } from '../ui/format';
 import { toast } from '../ui/toasts';
+import { ErrorText, ShownOnce } from '../ui/bits';
 
 /** API keys of this partition (the member's own, or everyone's for those who manage members): create (shown once) and revoke. */
 export function ApiKeysPage() {
@@ -42,22 +43,11 @@ export function ApiKeysPage() {
       <p className="muted">
         Keys of the {session.mode} partition. A secret key is for servers only; a publishable key may be in a web page (the chat widget).
       </p>
-      {error && (
-        <p role="alert" className="error">
-          {error}
-        </p>
-      )}
+      <ErrorText error={error} />
       {created && (
-        <div className="card reveal" role="status">
-          <p>
-            <strong>Copy the new key now:</strong> it is not shown again.
-          </p>
-          <label htmlFor="new-key">New key</label>
-          <input id="new-key" className="mono" readOnly value={created.key} onFocus={(e) => e.target.select()} />
-          <button type="button" className="secondary" onClick={() => setCreated(null)}>
-            Done
-          </button>
-        </div>
+        <ShownOnce id="new-key" label="New key" value={created.key} onDone={() => setCreated(null)}>
+          <strong>Copy the new key now:</strong> it is not shown again.
+        </ShownOnce>
       )}
       <form
         className="inline"

@@ -5,6 +5,7 @@ import { keys, useMembers } from '../api/queries';
 import { useSession } from '../api/session';
 import { dateTime } from '../ui/format';
 import { toast } from '../ui/toasts';
+import { ErrorText } from '../ui/bits';
 
 const ROLES = ['admin', 'manager', 'librarian', 'agent', 'spectator'] as const;
 
@@ -55,11 +56,7 @@ export function MembersPage() {
   return (
     <section aria-labelledby="members-title">
       <h1 id="members-title">Members and invites</h1>
-      {error && (
-        <p role="alert" className="error">
-          {error}
-        </p>
-      )}
+      <ErrorText error={error} />
       <table>
         <caption className="visually-hidden">Members</caption>
         <thead>

@@ -6,6 +6,7 @@ import { keys } from '../api/queries';
 import { useSession } from '../api/session';
 import { dateTime } from '../ui/format';
 import { toast } from '../ui/toasts';
+import { ErrorText, ShownOnce } from '../ui/bits';
 
 /** Webhooks: add one (its signing secret shown once), switch it on and off, delete it, open its delivery log. */
 export function WebhooksPage() {
@@ -45,22 +46,11 @@ export function WebhooksPage() {
   return (
     <section aria-labelledby="webhooks-title">
       <h1 id="webhooks-title">Webhooks</h1>
-      {error && (
-        <p role="alert" className="error">
-          {error}
-        </p>
-      )}
+      <ErrorText error={error} />
       {created && (
-        <div className="card reveal" role="status">
-          <p>
-            <strong>Copy the signing secret now:</strong> it is not shown again. Verify each delivery's <code>x-svc-signature</code> with it.
-          </p>
-          <label htmlFor="new-secret">Signing secret</label>
-          <input id="new-secret" className="mono" readOnly value={created.secret} onFocus={(e) => e.target.select()} />
-          <button type="button" className="secondary" onClick={() => setCreated(null)}>
-            Done
-          </button>
-        </div>
+        <ShownOnce id="new-secret" label="Signing secret" value={created.secret} onDone={() => setCreated(null)}>
+          <strong>Copy the signing secret now:</strong> it is not shown again. Verify each delivery's <code>x-svc-signature</code> with it.
+        </ShownOnce>
       )}
       {manage && (
         <form

@@ -4,6 +4,7 @@ import { api, messageOf, type WidgetSettings } from '../api/client';
 import { keys } from '../api/queries';
 import { useSession } from '../api/session';
 import { toast } from '../ui/toasts';
+import { ErrorText } from '../ui/bits';
 
 type Position = WidgetSettings['position'];
 const POSITIONS: Position[] = ['bottom-right', 'bottom-left', 'top-right', 'top-left'];
@@ -91,11 +92,7 @@ export function WidgetPage() {
             <label htmlFor="w-origins">Allowed origins (one per line; none: any site)</label>
             <textarea id="w-origins" rows={3} className="mono" value={draft.origins} onChange={(e) => setDraft({ ...draft, origins: e.target.value })} placeholder="https://shop.example.com" />
           </div>
-          {error && (
-            <p role="alert" className="error">
-              {error}
-            </p>
-          )}
+          <ErrorText error={error} />
           <button type="submit" disabled={save.isPending}>
             Save widget settings
           </button>

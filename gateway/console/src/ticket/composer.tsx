@@ -4,6 +4,7 @@ import { useAddMessage, useMembers, useSuggestReply } from '../api/queries';
 import { useSession } from '../api/session';
 import { toast } from '../ui/toasts';
 import { ArticlePicker } from './article-picker';
+import { ErrorText } from '../ui/bits';
 
 export interface ComposerHandle {
   focus(mode: 'reply' | 'note'): void;
@@ -157,11 +158,7 @@ export const Composer = forwardRef<ComposerHandle, { ticket: Ticket }>(function 
           ))}
         </ul>
       </div>
-      {error && (
-        <p role="alert" className="error">
-          {error}
-        </p>
-      )}
+      <ErrorText error={error} />
       <div className="composer-actions">
         <button type="button" className="secondary" onClick={() => setPicking(true)}>
           Insert article…

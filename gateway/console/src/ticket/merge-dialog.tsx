@@ -7,6 +7,7 @@ import { useSession } from '../api/session';
 import { Dialog } from '../ui/dialog';
 import { STATUS_LABELS } from '../ui/format';
 import { toast } from '../ui/toasts';
+import { ErrorText } from '../ui/bits';
 
 /** Merges chosen tickets (the customer's others, or any found by title) into this one (docs/adr/0027). */
 export function MergeDialog({ ticket, open, onClose }: { ticket: Ticket; open: boolean; onClose: () => void }) {
@@ -60,11 +61,7 @@ export function MergeDialog({ ticket, open, onClose }: { ticket: Ticket; open: b
           </div>
         ))}
       </fieldset>
-      {error && (
-        <p role="alert" className="error">
-          {error}
-        </p>
-      )}
+      <ErrorText error={error} />
       <div className="actions">
         <button type="button" className="secondary" onClick={onClose}>
           Cancel

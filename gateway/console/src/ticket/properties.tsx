@@ -5,6 +5,7 @@ import { useSession } from '../api/session';
 import { PRIORITY_LABELS, STATUS_LABELS } from '../ui/format';
 import { toast } from '../ui/toasts';
 import { useStatusChange } from './status-change';
+import { ErrorText } from '../ui/bits';
 
 /** Status, priority, assignee, tags and custom fields, each saved as soon as it changes. */
 export function TicketProperties({ ticket, assigneeRef, writable }: { ticket: Ticket; assigneeRef: RefObject<HTMLSelectElement | null>; writable: boolean }) {
@@ -26,11 +27,7 @@ export function TicketProperties({ ticket, assigneeRef, writable }: { ticket: Ti
   return (
     <section className="card" aria-labelledby="props-title">
       <h2 id="props-title">Properties</h2>
-      {error && (
-        <p role="alert" className="error">
-          {error}
-        </p>
-      )}
+      <ErrorText error={error} />
       <div className="field">
         <label htmlFor="ticket-status">Status</label>
         <select id="ticket-status" value={ticket.status} disabled={!writable} onChange={(e) => void save('Status', () => changeStatus(e.target.value))}>

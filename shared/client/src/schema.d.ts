@@ -2736,7 +2736,7 @@ export interface paths {
         put?: never;
         /**
          * Mail a sign-in link
-         * @description No credential. Mails a single-use sign-in link, valid 15 minutes, to the member with this email in each team they belong to (only `teamId`'s when given): `<console>/app/sign-in?token=…`. Always 202 with the same body, whether or not the address is a member (nothing is stored for an unknown address). At most 5 requests per email address and 20 per client address in 15 minutes: then 429 `rate_limit_exceeded` with `Retry-After` (docs/adr/0068).
+         * @description No credential. Mails a single-use sign-in link, valid 15 minutes, to the member with this email in each team they belong to (only `teamId`'s when given): `<console>/app/sign-in?token=…`. Always 202 with the same body, whether or not the address is a member (nothing is stored for an unknown address). At most 5 requests per email address and 20 per client address in 15 minutes: then 429 `rate_limit_exceeded` with `Retry-After`. A browser request from another site's page (an `Origin` other than the platform's) is 403 `origin_not_allowed` (docs/adr/0068).
          */
         post: operations["requestSignInLink"];
         delete?: never;
@@ -2756,7 +2756,7 @@ export interface paths {
         put?: never;
         /**
          * Sign in with a sign-in link's token
-         * @description No credential: the `token` of a sign-in link (the console's `/app/sign-in?token=…` page posts it, so a mail scanner opening the link does not use it up). Answers the new session and sets `Set-Cookie: helpdesk_session=…; HttpOnly; SameSite=Strict; Path=/` (`Secure` when the request came over https, directly or through TRUSTED_PROXIES), which then works like a secret key of the member on every operation, with their role's permissions, in `mode` (default live). The session ends after 24 hours unused, after 7 days in any case, at sign-out, when revoked, and when its member is removed or their role changes. Refused without a cookie: malformed or unknown token 400 `sign_in_link_invalid`; used 409 `sign_in_link_used`; older than 15 minutes 410 `sign_in_link_expired` (all param token). At most 30 attempts per client address in 15 minutes. Emits `session.created`.
+         * @description No credential: the `token` of a sign-in link (the console's `/app/sign-in?token=…` page posts it, so a mail scanner opening the link does not use it up). Answers the new session and sets `Set-Cookie: helpdesk_session=…; HttpOnly; SameSite=Strict; Path=/` (`Secure` when the request came over https, directly or through TRUSTED_PROXIES), which then works like a secret key of the member on every operation, with their role's permissions, in `mode` (default live). The session ends after 24 hours unused, after 7 days in any case, at sign-out, when revoked, and when its member is removed or their role changes. Refused without a cookie: malformed or unknown token 400 `sign_in_link_invalid`; used 409 `sign_in_link_used`; older than 15 minutes 410 `sign_in_link_expired` (all param token). At most 30 attempts per client address in 15 minutes; another site's page (a foreign `Origin`) is 403 `origin_not_allowed`. Emits `session.created`.
          */
         post: operations["signIn"];
         delete?: never;
@@ -25360,6 +25360,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error: `origin_not_allowed`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error: `parameter_invalid`. */
             413: {
                 headers: {
@@ -25443,6 +25452,15 @@ export interface operations {
             };
             /** @description Error: `parameter_missing`, `parameter_invalid`, `invalid_json`, `sign_in_link_invalid`. */
             400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: `origin_not_allowed`. */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -3,7 +3,7 @@ import { ERROR_CODES, ERROR_TYPES, type ErrorCode } from './errors';
 import { paginationSchema } from './fields';
 import { ID_PREFIX } from './ids';
 import { PUBLIC_OPERATIONS } from './manifest';
-import { SLUG_RE } from './manifest/access';
+import { SLUG_RE, takesSessionCookie } from './manifest/access';
 import type { OperationDef, ParamKind } from './manifest/operation';
 import { CSRF_HEADER, SESSION_COOKIE } from './manifest/sessions';
 
@@ -18,9 +18,6 @@ type Json = Record<string, any>;
 export const API_VERSION = '2.0.0';
 
 const SAFE_INT = 9007199254740991;
-
-/** Operations the console's session cookie works on: all but the keyless ones and the widget's (docs/adr/0068). */
-const takesSession = (op: OperationDef) => op.keys !== 'none' && op.keys !== 'visitor';
 
 /** Who may call: no credential, the session cookie only, a key only (the widget's), or a key or the session cookie. */
 function securityOf(op: OperationDef): Json {
@@ -37,7 +34,7 @@ function commonErrors(op: OperationDef): ErrorCode[] {
   if (op.keys === 'staff') codes.push(op.method === 'GET' ? 'publishable_key_forbidden' : 'publishable_key_write');
   else if (op.keys === 'visitor') codes.push('secret_key_forbidden', 'origin_not_allowed');
   else if (op.method !== 'GET' && op.keys !== 'session') codes.push('publishable_key_write');
-  if (takesSession(op)) {
+  if (takesSessionCookie(op)) {
     // The console's session cookie (docs/adr/0068): ended, another origin, a write without its CSRF token.
     codes.push('session_invalid', 'origin_not_allowed');
     if (op.method !== 'GET') codes.push('csrf_token_invalid');
@@ -208,7 +205,7 @@ export function buildOpenApiDocument(ops: Record<string, OperationDef> = PUBLIC_
       }
     }
     if (op.method === 'POST' || op.method === 'PATCH') parameters.push({ $ref: '#/components/parameters/IdempotencyKey' });
-    if (op.method !== 'GET' && takesSession(op)) parameters.push({ $ref: '#/components/parameters/CsrfToken' });
+    if (op.method !== 'GET' && takesSessionCookie(op)) parameters.push({ $ref: '#/components/parameters/CsrfToken' });
 
     const responses: Json = {
       [String(op.success.status)]: {

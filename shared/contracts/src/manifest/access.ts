@@ -19,6 +19,9 @@ export interface Caller {
   permissions: readonly Permission[];
 }
 
+/** Operations the console's session cookie works on: all but the keyless ones and the widget's (docs/adr/0068). */
+export const takesSessionCookie = (op: Pick<OperationDef, 'keys'>) => op.keys !== 'none' && op.keys !== 'visitor';
+
 /** Publishable keys first (ADR 0001's order), then the operation's permission. */
 export function accessRefusal(op: Pick<OperationDef, 'method' | 'keys' | 'permission'>, caller: Caller): Refusal | null {
   if (op.keys === 'none') return null;

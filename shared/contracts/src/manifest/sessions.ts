@@ -104,12 +104,12 @@ export const SESSIONS = defineOperations({
       '(only `teamId`\'s when given): `<console>/app/sign-in?token=…`. Always 202 with the same body, whether or not the address is a ' +
       `member (nothing is stored for an unknown address). At most ${SIGN_IN_LINKS_PER_ADDRESS} requests per email address and ` +
       `${SIGN_IN_LINKS_PER_CLIENT} per client address in ${SIGN_IN_LIMIT_WINDOW_MS / 60_000} minutes: then 429 \`rate_limit_exceeded\` ` +
-      'with `Retry-After` (docs/adr/0068).',
+      'with `Retry-After`. A browser request from another site\'s page (an `Origin` other than the platform\'s) is 403 `origin_not_allowed` (docs/adr/0068).',
     permission: null,
     params: {},
     body: requestSignInLinkBody,
     success: { status: 202, data: signInLinkRequestSchema, shape: 'envelope' },
-    errors: ['parameter_missing', 'parameter_invalid', 'invalid_json', 'rate_limit_exceeded', 'service_unavailable'],
+    errors: ['parameter_missing', 'parameter_invalid', 'invalid_json', 'origin_not_allowed', 'rate_limit_exceeded', 'service_unavailable'],
   },
   signIn: {
     ...auth,
@@ -124,12 +124,13 @@ export const SESSIONS = defineOperations({
       "member on every operation, with their role's permissions, in `mode` (default live). The session ends after 24 hours unused, " +
       'after 7 days in any case, at sign-out, when revoked, and when its member is removed or their role changes. Refused without a ' +
       'cookie: malformed or unknown token 400 `sign_in_link_invalid`; used 409 `sign_in_link_used`; older than 15 minutes 410 ' +
-      `\`sign_in_link_expired\` (all param token). At most ${SIGN_INS_PER_CLIENT} attempts per client address in 15 minutes. Emits \`session.created\`.`,
+      `\`sign_in_link_expired\` (all param token). At most ${SIGN_INS_PER_CLIENT} attempts per client address in 15 minutes; another site's page ` +
+      '(a foreign `Origin`) is 403 `origin_not_allowed`. Emits `session.created`.',
     permission: null,
     params: {},
     body: signInBody,
     success: { status: 201, data: currentSessionSchema, shape: 'envelope' },
-    errors: ['parameter_missing', 'parameter_invalid', 'invalid_json', ...TOKEN_ERRORS, 'rate_limit_exceeded', 'service_unavailable'],
+    errors: ['parameter_missing', 'parameter_invalid', 'invalid_json', ...TOKEN_ERRORS, 'origin_not_allowed', 'rate_limit_exceeded', 'service_unavailable'],
   },
   getCurrentSession: {
     ...auth,

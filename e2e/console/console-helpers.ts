@@ -4,10 +4,10 @@
  * page, and axe-core. Suites using it are skipped, saying so, where Chromium is not installed.
  */
 import { existsSync, readFileSync } from 'node:fs';
-import { randomBytes } from 'node:crypto';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { ensureConsoleBuilt } from '@helpdesk/gateway';
 import type { TestPlatform, TeamKeys } from '../support/platform';
+import { operatorSignInLink, originOf } from '../support/sessions';
 import { expectOk } from '../platform/helpdesk-helpers';
 import { addMember, WorkspaceEvents } from '../platform/workspace-helpers';
 
@@ -33,7 +33,7 @@ export function launchBrowser(): Promise<Browser> {
   });
 }
 
-export const originOf = (tp: TestPlatform) => new URL(tp.baseUrl).origin;
+export { originOf };
 
 /** The member a team key belongs to (the team's keys are its owner's). */
 export async function memberOfKey(tp: TestPlatform, key: string): Promise<{ id: string; name: string; email: string }> {
@@ -44,9 +44,7 @@ export async function memberOfKey(tp: TestPlatform, key: string): Promise<{ id: 
 
 /** A single-use sign-in token for the member with `email` (the owner when absent), as `npm start`'s banner gets one. */
 export async function signInToken(tp: TestPlatform, teamId: string, email?: string): Promise<string> {
-  const ctx = { teamId, mode: 'live' as const, keyId: 'operator', keyType: 'internal' as const, memberId: null, permissions: [], requestId: `req_${randomBytes(8).toString('hex')}` };
-  const link = await tp.platform.workspace.rules.signInLinks.createForOperator(ctx as any, email);
-  return link.token;
+  return (await operatorSignInLink(tp, teamId, email)).token;
 }
 
 export interface SignedIn {

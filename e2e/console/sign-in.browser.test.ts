@@ -67,7 +67,7 @@ browserDescribe('sign-in.browser.test')('the console: sign-in and sessions', () 
     expect(page.url()).toBe(`${origin}/app/`);
     expect(await page.textContent('.account-name')).toBe(owner.name);
     const [cookie] = await context.cookies();
-    expect(cookie).toMatchObject({ name: 'helpdesk_session', httpOnly: true, sameSite: 'Strict', path: '/' });
+    expect(cookie).toMatchObject({ name: 'helpdesk_session', httpOnly: true, sameSite: 'Strict', path: '/api/v1' });
     expect(await page.evaluate('document.cookie')).not.toContain('helpdesk_session');
 
     // The same link again, in another browser: "already used", and no session.

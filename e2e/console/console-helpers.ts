@@ -4,6 +4,7 @@
  * page, and axe-core. Suites using it are skipped, saying so, where Chromium is not installed.
  */
 import { existsSync, readFileSync } from 'node:fs';
+import { connect, createServer, type Socket } from 'node:net';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { ensureConsoleBuilt } from '@helpdesk/gateway';
 import type { TestPlatform, TeamKeys } from '../support/platform';
@@ -127,4 +128,42 @@ export async function until<T>(what: string, check: () => Promise<T | null | und
 export async function addTeammate(tp: TestPlatform): Promise<{ id: string; key: string }> {
   const mate = await addMember(tp, await WorkspaceEvents.start(tp), tp.team, 'agent', tp.team.sk_live);
   return { id: mate.id, key: mate.key };
+}
+
+/**
+ * A TCP relay in front of the gateway whose connections the test can cut, as a network drop would
+ * (Chromium's offline mode leaves an open stream alone). Pages opened at `origin` reach the platform
+ * through it, with their own origin (the gateway takes its origin from the Host it is sent).
+ */
+export async function startRelay(tp: TestPlatform): Promise<{ origin: string; cut(down: boolean): void; close(): Promise<void> }> {
+  const target = new URL(tp.baseUrl);
+  const open = new Set<Socket>();
+  let down = false;
+  const server = createServer((client) => {
+    if (down) return void client.destroy();
+    const upstream = connect(Number(target.port), target.hostname);
+    open.add(client).add(upstream);
+    const end = () => {
+      client.destroy();
+      upstream.destroy();
+      open.delete(client);
+      open.delete(upstream);
+    };
+    client.on('error', end).on('close', end);
+    upstream.on('error', end).on('close', end);
+    client.pipe(upstream).pipe(client);
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  return {
+    origin: `http://127.0.0.1:${(server.address() as { port: number }).port}`,
+    /** down: every open connection is cut and new ones are refused until `cut(false)`. */
+    cut(d: boolean) {
+      down = d;
+      if (d) for (const sock of open) sock.destroy();
+    },
+    close: () => new Promise<void>((r) => {
+      for (const sock of open) sock.destroy();
+      server.close(() => r());
+    }),
+  };
 }

@@ -14,7 +14,8 @@ import { toast } from '../ui/toasts';
  * Reconnecting: EventSource reconnects by itself, sending `Last-Event-ID`, so nothing is missed. A
  * token lasts 5 minutes for opening; once it has expired, a reconnection is refused and EventSource
  * gives up, so a new token is minted and a new EventSource opened from the last id seen
- * (`?lastEventId=`). A `stream.gap` frame (the id is older than the log keeps) refreshes everything.
+ * (`?lastEventId=`). A `stream.gap` frame (the id is older than the log keeps) refreshes everything;
+ * every reopening refreshes the inbox and the game (a drop before the first event has no id to replay from).
  */
 
 /** Exactly the events the console reacts to (EventSource needs a listener per event name). */
@@ -203,6 +204,7 @@ export function useEventStream(): void {
     let stopped = false;
     let timer: ReturnType<typeof setTimeout> | undefined;
     let failures = 0;
+    let openedBefore = false;
     const refreshLists = listRefresher(qc);
 
     const onFrame = (ev: MessageEvent) => {
@@ -245,6 +247,13 @@ export function useEventStream(): void {
       es.onopen = () => {
         failures = 0;
         setStatus('live');
+        // Back after a drop: Last-Event-ID replays what the log kept since the last event this page
+        // saw; what happened before any event arrived (no id yet) is fetched again instead.
+        if (openedBefore) {
+          refreshLists();
+          void qc.invalidateQueries({ queryKey: ['game'] });
+        }
+        openedBefore = true;
       };
       es.onerror = () => {
         if (es.readyState === EventSource.CLOSED) {

@@ -46,7 +46,11 @@ browserDescribe('game.browser.test')('the console: the game', () => {
     expect(before).toBe(500);
     const t = await customerTicket(tp, tp.team, 'Teammate closes', { priority: 'urgent' });
     expectOk(await tp.api.patch(api(`/tickets/${t.id}`), { status: 'closed' }, { key: teammate.key }), 200);
-    const hit = expectOk(await tp.api.post(api('/game/boss/damage'), { ticketId: t.id }, { key: teammate.key }), 200);
+    // The game learns of the close from its event: until then the ticket is not closed for it (422).
+    const hit = await until('the hit', async () => {
+      const res = await tp.api.post(api('/game/boss/damage'), { ticketId: t.id }, { key: teammate.key });
+      return res.status === 422 ? null : expectOk(res, 200);
+    });
     await until('the bar to fall', async () => (await health()) === hit.currentHealth);
     expect(hit.currentHealth).toBeLessThan(before);
     expect(Number(await page.getByRole('progressbar', { name: 'Health' }).getAttribute('aria-valuenow'))).toBe(hit.currentHealth);

@@ -69,7 +69,8 @@ export async function signIn(browser: Browser, tp: TestPlatform, team: TeamKeys,
   await page.waitForSelector('h1#inbox-title');
   if (opts.mode === 'test') {
     await page.getByLabel('Data').selectOption('test');
-    await page.waitForFunction(`document.querySelector('.mode select')?.value === 'test'`);
+    // A function, not a string: the console's CSP refuses eval, which a string predicate needs.
+    await page.waitForFunction(() => (globalThis as any).document.querySelector('.mode select')?.value === 'test');
     await page.waitForSelector('h1#inbox-title');
   }
   return { context, page, problems };

@@ -1,12 +1,10 @@
-import { lazy, Suspense, useState } from 'react';
+import { lazy, Suspense, useEffect, useState } from 'react';
 import { Link, Redirect, Route, Switch, useLocation } from 'wouter';
 import { messageOf } from './api/client';
 import { useEventStream, useStreamStatus } from './api/events';
 import { SessionProvider, useSession, useSessionEnded, useSessionQuery, useSignOut, useSwitchMode } from './api/session';
 import { GamePanel, PlayerBadge } from './game/game-panel';
 import { InboxPage } from './inbox/inbox-page';
-import { SignInPage } from './sign-in/sign-in-page';
-import { TicketPage } from './ticket/ticket-page';
 import { Dialog } from './ui/dialog';
 import { SHORTCUTS, useHotkeys } from './ui/hotkeys';
 import { Toasts } from './ui/toasts';
@@ -14,12 +12,20 @@ import { Toasts } from './ui/toasts';
 // Pages a member opens less often load when first opened: the first load stays small.
 const GamePage = lazy(() => import('./game/game-page'));
 const AdminPages = lazy(() => import('./admin/admin-pages'));
+const TicketPage = lazy(() => import('./ticket/ticket-page').then((m) => ({ default: m.TicketPage })));
+const SignInPage = lazy(() => import('./sign-in/sign-in-page').then((m) => ({ default: m.SignInPage })));
 
 /** The console: the sign-in pages for everyone, the rest for a signed-in member. */
 export function App() {
   const [location] = useLocation();
   const session = useSessionQuery();
-  if (location === '/sign-in' || location.startsWith('/sign-in/')) return <SignInPage signedIn={session.data ?? null} />;
+  if (location === '/sign-in' || location.startsWith('/sign-in/')) {
+    return (
+      <Suspense fallback={<p className="loading" role="status">Loading…</p>}>
+        <SignInPage signedIn={session.data ?? null} />
+      </Suspense>
+    );
+  }
   if (session.isPending) return <p className="loading" role="status">Loading…</p>;
   if (session.isError) return <FailurePage text={messageOf(session.error)} />;
   if (!session.data) return <Redirect to="/sign-in" replace />;
@@ -48,6 +54,11 @@ function Shell() {
   const [help, setHelp] = useState(false);
   useEventStream();
   useHotkeys({ '?': () => setHelp(true) });
+  // The ticket page is fetched once the inbox is up, so opening a ticket waits for no script.
+  useEffect(() => {
+    const t = setTimeout(() => void import('./ticket/ticket-page'), 500);
+    return () => clearTimeout(t);
+  }, []);
   if (ended) {
     return (
       <main className="center-page" id="main">

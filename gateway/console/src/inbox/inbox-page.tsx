@@ -110,7 +110,12 @@ export function InboxPage() {
         </header>
         {tickets.isPending && <p role="status">Loading tickets…</p>}
         {tickets.isError && <p role="alert">The tickets could not be loaded: {messageOf(tickets.error)}</p>}
-        {tickets.data && rows.length === 0 && <p className="empty">No tickets here.</p>}
+        {tickets.data && rows.length === 0 && page <= totalPages && <p className="empty">No tickets here.</p>}
+        {tickets.data && !tickets.isPlaceholderData && page > totalPages && (
+          <p className="empty">
+            There is no page {page} here. <Link href={folderHref(filter, totalPages)}>Go to the last page ({totalPages})</Link>
+          </p>
+        )}
         <ol ref={listRef} className={tickets.isPlaceholderData ? 'rows stale' : 'rows'} aria-label={`${title}, page ${page} of ${totalPages}`}>
           {rows.map((t, i) => (
             <TicketRow key={t.id} t={t} selected={i === clamped} fresh={fresh.has(t.id)} assignee={t.assignedTo ? names.get(t.assignedTo) ?? 'someone' : null} onFocus={() => setSelected(i)} />

@@ -10,7 +10,7 @@ import { createServer, type Server } from 'node:http';
 import type { Browser } from 'playwright-core';
 import { startTestPlatform, type TestPlatform } from '../support/platform';
 import { expectOk } from '../platform/helpdesk-helpers';
-import { browserDescribe, consoleBuilt, customerTicket, launchBrowser, memberOfKey, originOf, seriousViolations, signIn, signInToken, until, watchProblems } from './console-helpers';
+import { browserDescribe, consoleBuilt, customerTicket, launchBrowser, memberOfKey, originOf, seriousViolations, signIn, signInToken, watchProblems } from './console-helpers';
 
 browserDescribe('sign-in.browser.test')('the console: sign-in and sessions', () => {
   let tp: TestPlatform;
@@ -180,7 +180,11 @@ browserDescribe('sign-in.browser.test')('the console: sign-in and sessions', () 
     await page.goto(`${origin}/app/tickets/${theirs.id}`);
     await page.getByRole('heading', { name: 'Ticket not available' }).waitFor();
     expect(await page.textContent('[role=alert]')).toMatch(/not found|no such/i);
-    await until('the page to settle', async () => (await page.$('[role=alert]')) !== null);
+    expect(await seriousViolations(page)).toEqual([]);
+    // A path the console does not have: its own "not found" page.
+    await page.goto(`${origin}/app/no/such/page`);
+    await page.getByRole('heading', { name: 'Not found' }).waitFor();
+    expect(await seriousViolations(page)).toEqual([]);
     await context.close();
   }, 60_000);
 });

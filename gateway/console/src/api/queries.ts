@@ -1,3 +1,4 @@
+import { useEffect } from 'react';
 import { keepPreviousData, useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { api, HelpdeskError, type Ticket } from './client';
 import { useSession } from './session';
@@ -73,10 +74,10 @@ export function useTicketPage(filter: InboxFilter, page: number, pageSize = INBO
     queryFn: () => fetchTicketPage(teamId, memberId, filter, page, pageSize),
     placeholderData: keepPreviousData,
   });
-  const data = result.data;
-  if (data && !result.isPlaceholderData && page < data.totalPages) {
-    void qc.prefetchQuery({ queryKey: keys.ticketList(filter, page + 1, pageSize), queryFn: () => fetchTicketPage(teamId, memberId, filter, page + 1, pageSize), staleTime: 10_000 });
-  }
+  const more = !!result.data && !result.isPlaceholderData && page < result.data.totalPages;
+  useEffect(() => {
+    if (more) void qc.prefetchQuery({ queryKey: keys.ticketList(filter, page + 1, pageSize), queryFn: () => fetchTicketPage(teamId, memberId, filter, page + 1, pageSize), staleTime: 10_000 });
+  }, [more, result.dataUpdatedAt, page, pageSize, teamId, memberId, qc, JSON.stringify(filter)]);
   return result;
 }
 

@@ -303,6 +303,10 @@ describe('API keys are unchanged', () => {
     expectError(await tp.api.get('/auth/whoami', { key: `sk_test_${'A'.repeat(40)}`, headers: sessionHeaders(tp, s) }), 401, 'authentication_error', 'invalid_api_key');
     // the widget's endpoints (publishable keys only) ignore the cookie
     expectError(await anon().get(`${teamPath()}/widget/config`, { headers: sessionHeaders(tp, s) }), 401, 'authentication_error', 'authentication_required');
+    // the console may make the member a key (the session's partition, the member's own)
+    const made = expectOk(await asSession(tp, s, 'POST', `${teamPath()}/api-keys`, { name: 'from the console' }), 201);
+    expect(made).toMatchObject({ type: 'secret', mode: 'test', memberId: agent.id });
+    expect(expectOk(await tp.api.get('/auth/whoami', { key: made.key }), 200)).toMatchObject({ keyType: 'secret', memberId: agent.id });
     // sign out: cookie cleared, session over, the member's key still works
     const out = await asSession(tp, s, 'DELETE', '/auth/session');
     expect(expectOk(out, 200)).toEqual({ id: s.session.id, deleted: true });

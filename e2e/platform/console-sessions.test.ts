@@ -64,7 +64,7 @@ describe('a sign-in link by mail', () => {
     const mail = await mailedSignInLink(tp, agent.email, seen);
     expect(mail.subject).toBe('Sign in to Console Co');
     expect(mail.url).toBe(`http://127.0.0.1:8080/app/sign-in?token=${mail.token}`);
-    const [requested] = sessionEvents.filter((e) => e.type === 'sign_in_link.requested' && e.requestId === member.body.meta.requestId);
+    const requested = await eventually('sign_in_link.requested', () => sessionEvents.find((e) => e.type === 'sign_in_link.requested' && e.requestId === member.body.meta.requestId));
     expect(requested.data.signInLink).toMatchObject({ memberId: agent.id, delivery: 'mail' });
     expect(JSON.stringify(sessionEvents)).not.toContain(mail.token);
     const s = await signIn(tp, mail.token);
@@ -110,7 +110,7 @@ describe('signing in', () => {
     expect(Date.parse(s.idleExpiresAt) - Date.parse(s.createdAt)).toBe(24 * 3600_000);
     const cookie = res.headers.get('set-cookie')!;
     expect(cookie).toMatch(/^helpdesk_session=hdses_[0-9a-f]{32}_[A-Za-z0-9]{43}; Path=\/api\/v1; Max-Age=60479\d; HttpOnly; SameSite=Strict$/);
-    const [created] = await eventually('session.created', () => sessionEvents.filter((e) => e.type === 'session.created' && e.data.session.id === s.id));
+    const created = await eventually('session.created', () => sessionEvents.find((e) => e.type === 'session.created' && e.data.session.id === s.id));
     expect(created).toMatchObject({ requestId: res.body.meta.requestId, mode: 'live', actor: { type: 'member', id: agent.id, sessionId: s.id } });
     expect(JSON.stringify(created)).not.toContain(cookie.slice('helpdesk_session='.length, cookie.indexOf(';')));
   });
@@ -303,13 +303,17 @@ describe('API keys are unchanged', () => {
     expectError(await tp.api.get('/auth/whoami', { key: `sk_test_${'A'.repeat(40)}`, headers: sessionHeaders(tp, s) }), 401, 'authentication_error', 'invalid_api_key');
     // the widget's endpoints (publishable keys only) ignore the cookie
     expectError(await anon().get(`${teamPath()}/widget/config`, { headers: sessionHeaders(tp, s) }), 401, 'authentication_error', 'authentication_required');
+    // the console may make the member a key (the session's partition, the member's own)
+    const made = expectOk(await asSession(tp, s, 'POST', `${teamPath()}/api-keys`, { name: 'from the console' }), 201);
+    expect(made).toMatchObject({ type: 'secret', mode: 'test', memberId: agent.id });
+    expect(expectOk(await tp.api.get('/auth/whoami', { key: made.key }), 200)).toMatchObject({ keyType: 'secret', memberId: agent.id });
     // sign out: cookie cleared, session over, the member's key still works
     const out = await asSession(tp, s, 'DELETE', '/auth/session');
     expect(expectOk(out, 200)).toEqual({ id: s.session.id, deleted: true });
     expect(out.headers.get('set-cookie')).toBe('helpdesk_session=; Path=/api/v1; Max-Age=0; HttpOnly; SameSite=Strict');
     expectError(await asSession(tp, s, 'GET', '/auth/session'), 401, 'authentication_error', 'session_invalid');
     expectOk(await tp.api.get(`${teamPath()}/tickets`, { key: agent.key }), 200);
-    const [ended] = await eventually('session.ended', () => sessionEvents.filter((e) => e.type === 'session.ended' && e.data.session.id === s.session.id));
+    const ended = await eventually('session.ended', () => sessionEvents.find((e) => e.type === 'session.ended' && e.data.session.id === s.session.id));
     expect(ended).toMatchObject({ actor: { type: 'member', id: agent.id, sessionId: s.session.id }, data: { reason: 'signed_out' } });
   });
 });

@@ -3,7 +3,7 @@ import { ensureConsoleBuilt } from '@helpdesk/gateway';
 import { localEnvSchema } from './config';
 import { bootPlatform, type Platform } from './platform';
 import { banner } from './banner';
-import { ensureDevCredentials } from './credentials';
+import { ensureDevCredentials, ownerSignInRow } from './credentials';
 
 /**
  * `npm start`: the whole platform in one process on embedded defaults.
@@ -72,6 +72,7 @@ async function main(): Promise<void> {
     if (env.METRICS_PORT !== undefined) metrics = await startMetricsServer(env.METRICS_PORT, env.HOST);
     const inbound = await platform.ticketing.rules.inboundEmail.listening?.catch(() => null);
     const details: Array<[string, string]> = [
+      await ownerSignInRow(platform.gateway.admin, credentials),
       ['MongoDB', `${platform.mongoUrl}${platform.embeddedMongo ? ` (embedded, journal in ${env.DATA_DIR}/mongo)` : ''}`],
       ['bus', `${env.AMQP_URL ? 'RabbitMQ' : 'in-process'}; rate limits and idempotency ${env.REDIS_URL ? 'in Redis' : 'in-process'}`],
       ...(metrics ? [['metrics', metrics.url] as [string, string]] : []),

@@ -12,7 +12,7 @@ export interface paths {
         };
         /**
          * The team and key behind this API key
-         * @description `createdAt` is when the key was created; `environment` is the partition (`test` or `live`); `memberId` is the key's member (null for a key that belongs to no member), which `userId` defaults to in the game and notifications operations. Any key kind may call it.
+         * @description `createdAt` is when the key was created; `environment` is the partition (`test` or `live`); `memberId` is the key's member (null for a key that belongs to no member), which `userId` defaults to in the game and notifications operations. Any key kind may call it; with the console's session cookie `keyType` is `session` and `keyId` the session's id (docs/adr/0068).
          */
         get: operations["whoami"];
         put?: never;

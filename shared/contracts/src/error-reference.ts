@@ -186,11 +186,11 @@ export const ERROR_REFERENCE: Record<ErrorCode, ErrorReferenceEntry> = {
   },
   origin_not_allowed: {
     meaning:
-      "The page's origin is not in the widget settings' `allowedOrigins`; or a request made with the console's session cookie came from " +
-      "another origin than the platform's own (a write without an `Origin` header, or a page of another site).",
+      "The page's origin is not in the widget settings' `allowedOrigins`; or a request made with the console's session cookie was sent " +
+      "by a page of another origin than the platform's own (or a write without an `Origin` header).",
     action:
-      'Widget: add the origin (`PATCH /teams/{teamId}/settings/widget`), or embed the widget on an allowed site. Session: call the API from ' +
-      'the console (`/app`) on the same origin; behind a TLS-terminating proxy, set TRUSTED_PROXIES so the gateway sees `https`.',
+      'Widget: add the origin (`PATCH /teams/{teamId}/settings/widget`), or embed the widget on an allowed site. Session: call the API with the ' +
+      'console (`/app`) on its own origin; behind a TLS-terminating proxy, set TRUSTED_PROXIES so the gateway sees `https`.',
     retryable: false,
   },
   session_invalid: {

@@ -1,8 +1,8 @@
 import type mongoose from 'mongoose';
 import type { CreateCustomerInput, CustomerSnapshot, ListCustomersQuery, MessageSnapshot, Page, UpdateCustomerInput } from '@helpdesk/contracts';
 import {
+  bulkWriteInScopes,
   changeSet,
-  collectionOf,
   conflictOnDuplicate,
   escapeRegex,
   eventScopeOf,
@@ -248,8 +248,9 @@ export function customerRules({ conn, models, statuses, customFields }: Customer
      */
     async adjustTicketCounts(adjustments: readonly { scope: Scope; customerId: string; delta: number }[], session: mongoose.ClientSession): Promise<void> {
       if (!adjustments.length) return;
-      await collectionOf(models.customers).bulkWrite(
-        adjustments.map((a) => ({ updateOne: { filter: { _id: a.customerId, teamId: a.scope.teamId, mode: a.scope.mode } as mongoose.mongo.Document, update: { $inc: { ticketCount: a.delta } } } })),
+      await bulkWriteInScopes(
+        models.customers,
+        adjustments.map((a) => ({ scope: a.scope, updateOne: { filter: { _id: a.customerId }, update: { $inc: { ticketCount: a.delta } } } })),
         { session, ordered: true },
       );
     },

@@ -36,7 +36,7 @@ export {
   type ScopedHandles,
   type TeamKey,
 } from './data-layer';
-export type { AnyScopedModel, InScope, LeanBulkOp, LeanFilter, LeanPaths, ScopedModel, Unscoped } from './scoped';
+export type { AnyScopedModel, InScope, LeanBulkOp, LeanFilter, LeanPaths, ScopedFilter, ScopedModel, Unscoped } from './scoped';
 // The driver collection behind a model: for kit's tests and services' tests (refused under services/*/src by eslint).
 export { collectionOf } from './lean-reads';
 // TRANSITIONAL (docs/adr/0065): removed once every service declares its collections.

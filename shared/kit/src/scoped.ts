@@ -20,6 +20,9 @@ export type Unscoped<T> = Omit<T, 'teamId' | 'mode'>;
 /** The document type a handle's queries are typed with: the scope's fields cannot be named, the layer adds them. */
 export type InScope<T> = Unscoped<T> & { teamId?: never; mode?: never };
 
+/** A handle's mongoose filter on documents `T` (built apart from the call): the scope's fields cannot be named. */
+export type ScopedFilter<T> = mongoose.QueryFilter<InScope<T>>;
+
 /** A driver filter or document without the scope's fields. */
 export type LeanFilter = mongo.Document & { teamId?: never; mode?: never };
 

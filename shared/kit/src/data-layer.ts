@@ -162,14 +162,16 @@ export function scopedCollection<M extends AnyModel>(c: Collection<'team-and-par
 }
 
 type RawOf<M> = M extends mongoose.Model<infer T, any, any, any, any, any, any> ? T : never;
+/** A stored document as the driver types it (a mapped copy: the driver's filters and updates are typed by its fields). */
+export type Swept<T> = { [K in keyof T]: T[K] };
 
 /**
  * The driver's collection of every team collection, for the sweeps that span every team on purpose
  * (the SLA scan's due clocks, the webhook and mail work queues): no scope is added, so each use is a
  * line a reviewer reads. Whatever such a sweep then does to one team's data goes through `scoped`.
  */
-export function acrossTeams<D extends DataLayer>(data: D): { readonly [P in KeysOf<D, 'team-and-partition' | 'team-wide'>]: mongo.Collection<RawOf<ModelOf<D[P]>> & mongo.Document> } {
-  const out: Record<string, mongo.Collection> = {};
+export function acrossTeams<D extends DataLayer>(data: D): { readonly [P in KeysOf<D, 'team-and-partition' | 'team-wide'>]: mongo.Collection<Swept<RawOf<ModelOf<D[P]>>>> } {
+  const out: Record<string, mongo.Collection<any>> = {};
   for (const [key, c] of Object.entries(data)) if (c.kind !== 'platform-wide') Object.defineProperty(out, key, { get: () => collectionOf(c[MODEL]), enumerable: true });
   return out as any;
 }

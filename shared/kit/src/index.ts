@@ -34,6 +34,7 @@ export {
   type CollectionKind,
   type DataLayer,
   type ScopedHandles,
+  type Swept,
   type TeamKey,
 } from './data-layer';
 export type { AnyScopedModel, InScope, LeanBulkOp, LeanFilter, LeanPaths, ScopedFilter, ScopedModel, Unscoped } from './scoped';

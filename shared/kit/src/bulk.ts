@@ -36,8 +36,7 @@ const SCOPE_FIELDS = { teamId: 0, mode: 0 } as const;
  * a resource does not have (a customer's priority) are the resource's `filterOf` to drop.
  */
 export async function exportPage<D extends { _id: string; createdAt: Date; updatedAt: Date }>(
-  // TRANSITIONAL (docs/adr/0065): or a legacy scoped mongoose model, until every service declares its collections.
-  model: (AnyScopedModel & Stored<D>) | import('mongoose').Model<D>,
+  model: AnyScopedModel & Stored<D>,
   input: ExportPageInput,
   opts: { view: (doc: D) => Record<string, unknown>; filterOf: (f: NonNullable<ExportPageInput['filters']>) => Record<string, unknown>; projection?: Record<string, 0> },
 ): Promise<ExportPageAnswer> {
@@ -56,13 +55,13 @@ export async function exportPage<D extends { _id: string; createdAt: Date; updat
   }
   if (and.length) filter.$and = and;
   const [rows, remaining] = await Promise.all([
-    (model as AnyScopedModel)
+    model
       .find(filter, { ...SCOPE_FIELDS, ...opts.projection })
       .sort({ [field]: 1, _id: 1 })
       .skip(input.skip ?? 0)
       .limit(input.limit)
       .lean<D[]>(),
-    input.count ? (model as AnyScopedModel).countDocuments(filter) : undefined,
+    input.count ? model.countDocuments(filter) : undefined,
   ]);
   const lastDoc = rows.at(-1);
   return {

@@ -11,7 +11,6 @@ import type { Scope } from './context';
 import { parameterInvalid } from './errors';
 import { LookupCache } from './lookup-cache';
 import { scopedCollection, type Collection } from './data-layer';
-import { scopedModel } from './legacy-scoped';
 import { on } from './subscriptions';
 import { tenancyPlugin } from './tenancy';
 
@@ -56,9 +55,9 @@ const PARTITIONS = ['test', 'live'] as const;
 /** Checks one record type's `customFields` against the team's definitions for it, and follows `custom_field.*`. */
 export function customFieldRules({ definitions, records, contentType, soleInstance = false }: {
   /** Team-wide: a team's definitions are the same in both partitions, whichever key changed them. */
-  definitions: Collection<'team-wide', CustomFieldDefModel> | CustomFieldDefModel;
+  definitions: Collection<'team-wide', CustomFieldDefModel>;
   /** The records that carry the values (a deleted definition's values are removed from them). */
-  records: Collection<'team-and-partition'> | mongoose.Model<any>;
+  records: Collection<'team-and-partition'>;
   contentType: CustomFieldContentType;
   /**
    * The service's `soleInstance` (ServiceDeps): the team's definitions are then kept per process and
@@ -66,9 +65,7 @@ export function customFieldRules({ definitions, records, contentType, soleInstan
    */
   soleInstance?: boolean;
 }) {
-  // TRANSITIONAL: a service not yet on kit's data layer hands its mongoose models.
-  const defs = (teamId: string) =>
-    'kind' in definitions ? scopedCollection(definitions, { teamId }) : (scopedModel(definitions, { teamId, mode: 'live' }) as unknown as ReturnType<typeof scopedCollection<CustomFieldDefModel>>);
+  const defs = (teamId: string) => scopedCollection(definitions, { teamId });
   const cache = new LookupCache<CustomFieldRule[]>({ enabled: soleInstance });
   const load = async (teamId: string): Promise<CustomFieldRule[]> =>
     (await defs(teamId).find({ deleted: false }).lean<CustomFieldDefDoc[]>()).map((r) => ({ ...r, id: r._id }));
@@ -113,7 +110,7 @@ export function customFieldRules({ definitions, records, contentType, soleInstan
       if (!deleted) return;
       const path = `customFields.${f.id}`;
       for (const mode of PARTITIONS) {
-        await ('kind' in records ? scopedCollection(records, { teamId: event.teamId, mode }) : scopedModel(records, { teamId: event.teamId, mode })).updateMany({ [path]: { $exists: true } }, { $unset: { [path]: '' }, $inc: { rev: 1 } });
+        await scopedCollection(records, { teamId: event.teamId, mode }).updateMany({ [path]: { $exists: true } }, { $unset: { [path]: '' }, $inc: { rev: 1 } });
       }
     },
   };

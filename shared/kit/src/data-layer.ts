@@ -2,7 +2,7 @@ import type mongoose from 'mongoose';
 import type { mongo } from 'mongoose';
 import type { Scope } from './context';
 import { collectionOf } from './lean-reads';
-import { legacyScoped } from './legacy-scoped';
+import { idempotentRequestModel, leaseModel, outboxModel, processedModel } from './outbox/models';
 import { newScopedHandle, withScopeFields, type LeanBulkOp, type ScopedModel, type ScopeFields } from './scoped';
 import { teamTenancyPlugin, tenancyPlugin, TenancyError } from './tenancy';
 
@@ -100,9 +100,6 @@ function fieldsOf(c: Collection, scope: { teamId: string; mode?: string }): Scop
   throw new TenancyError(`tenancy: ${c.name} is platform-wide`);
 }
 
-/** TRANSITIONAL: a declared layer, or (until every service declares its collections) a map of mongoose models. */
-const isDataLayer = (data: object): data is DataLayer => Object.values(data).every((c) => typeof c === 'object' && c !== null && MODEL in c);
-
 const STATE = Symbol('scope');
 interface ScopedState {
   [STATE]: { teamId: string; mode?: string };
@@ -145,15 +142,12 @@ function prototypesOf(data: DataLayer): { partition: object; team: object } {
  */
 export function scoped<D extends DataLayer>(data: D, scope: Scope): ScopedHandles<D>;
 export function scoped<D extends DataLayer>(data: D, team: { teamId: string; mode?: undefined }): ScopedHandles<D, 'team-wide'>;
-/** @deprecated TRANSITIONAL: a map of mongoose models (./legacy-scoped.ts), until every service declares its collections. */
-export function scoped<M extends Record<string, mongoose.Model<any>>>(models: M, scope: Scope): M;
-export function scoped(data: any, scope: { teamId: string; mode?: Scope['mode'] }): any {
+export function scoped<D extends DataLayer>(data: D, scope: { teamId: string; mode?: Scope['mode'] }): ScopedHandles<D, CollectionKind> {
   if (typeof scope?.teamId !== 'string') throw new TenancyError('tenancy: scoped() without a team');
-  if (!isDataLayer(data)) return legacyScoped(data, scope as Scope);
   const protos = prototypesOf(data);
   const out = Object.create(scope.mode === undefined ? protos.team : protos.partition) as ScopedState;
   out[STATE] = { teamId: scope.teamId, mode: scope.mode };
-  return out;
+  return out as unknown as ScopedHandles<D, CollectionKind>;
 }
 
 /** One declared collection bound to one scope (kit's own helpers over one collection, e.g. custom field definitions). */
@@ -200,11 +194,58 @@ export function platform<D extends DataLayer>(data: D): { readonly [P in KeysOf<
 }
 
 /** What a service declared: each collection's key, kind, MongoDB name and team key (the census test reads it). */
-export function describeCollections(data: DataLayer): { key: string; kind: CollectionKind; name: string; teamKey: TeamKey | null }[] {
+export function describeCollections(data: DataLayer): CollectionDescription[] {
   return Object.entries(data).map(([key, c]) => ({ key, kind: c.kind, name: c.name, teamKey: c.teamKey }));
 }
 
+/** A declared collection as the census reads it. */
+export interface CollectionDescription {
+  key: string;
+  kind: CollectionKind;
+  name: string;
+  teamKey: TeamKey | null;
+}
+
+/**
+ * kit's own collections in every service's database: the outbox, the relay's lease, the consumers'
+ * de-duplication records and the idempotent requests, all platform-wide (keyed by event id, relay
+ * group or request key; each outbox row's envelope names its team).
+ */
+export const kitCollections = (conn: mongoose.Connection) => ({
+  'kit.outbox': platformWide(outboxModel(conn)),
+  'kit.outboxLease': platformWide(leaseModel(conn)),
+  'kit.processedEvents': platformWide(processedModel(conn)),
+  'kit.idempotentRequests': platformWide(idempotentRequestModel(conn)),
+});
+
+/** Per database of this process, its service's declaration and connection (recorded by startService). */
+const declaredDatabases = new Map<string, { conn: mongoose.Connection; collections: CollectionDescription[] }>();
+
+/** @internal startService records what the service on `conn` declared, kit's own collections included. */
+export function recordDeclaration(conn: mongoose.Connection, data: DataLayer): void {
+  declaredDatabases.set(conn.name, { conn, collections: [...describeCollections(data), ...describeCollections(kitCollections(conn))] });
+}
+
+/**
+ * The census (deploy/local/test/registry-platform.test.ts): every collection each running service's
+ * database holds and every model registered on its connection that the service did not declare.
+ * Empty when every collection is declared.
+ */
+export async function undeclaredCollections(): Promise<Record<string, string[]>> {
+  const out: Record<string, string[]> = {};
+  for (const [db, { conn, collections }] of declaredDatabases) {
+    if (conn.readyState !== 1) continue;
+    const declared = new Set(collections.map((c) => c.name));
+    const stored = (await conn.db!.listCollections({}, { nameOnly: true }).toArray()).map((c) => c.name);
+    const modelled = Object.values(conn.models).map((m) => m.collection.collectionName);
+    out[db] = [...new Set([...stored, ...modelled])].filter((name) => !declared.has(name) && !name.startsWith('system.')).sort();
+  }
+  return out;
+}
+
+/** What each running service of this process declared, by database (the census reads it). */
+export const declarations = (): Record<string, CollectionDescription[]> =>
+  Object.fromEntries([...declaredDatabases].map(([db, d]) => [db, d.collections]));
+
 /** @internal every declared model (kit's start-up builds their indexes). */
-export const declaredModels = (data: DataLayer): mongoose.Model<any>[] =>
-  // TRANSITIONAL: a service not yet moved onto the layer hands its mongoose models.
-  isDataLayer(data) ? Object.values(data).map((c) => c[MODEL]) : (Object.values(data) as unknown as mongoose.Model<any>[]);
+export const declaredModels = (data: DataLayer): mongoose.Model<any>[] => Object.values(data).map((c) => c[MODEL]);

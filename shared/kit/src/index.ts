@@ -29,6 +29,9 @@ export {
   bulkWriteInScopes,
   platform,
   describeCollections,
+  declarations,
+  undeclaredCollections,
+  type CollectionDescription,
   type BulkOpInScope,
   type Collection,
   type CollectionKind,
@@ -40,8 +43,6 @@ export {
 export type { AnyScopedModel, InScope, LeanBulkOp, LeanFilter, LeanPaths, ScopedFilter, ScopedModel, Unscoped } from './scoped';
 // The driver collection behind a model: for kit's tests and services' tests (refused under services/*/src by eslint).
 export { collectionOf } from './lean-reads';
-// TRANSITIONAL (docs/adr/0065): removed once every service declares its collections.
-export { scopedModel, leanFind, leanFindOne, leanCount, leanPage, leanInsert } from './legacy-scoped';
 export * from './lookup-cache';
 export * from './internal-client';
 export * from './in-process';

@@ -1,6 +1,6 @@
 import type mongoose from 'mongoose';
 import type { Pagination } from '@helpdesk/contracts';
-import type { AnyScopedModel, LeanFilter, Stored } from './scoped';
+import type { AnyScopedModel, LeanFilter, ScopedFilter, Stored } from './scoped';
 
 export function pageOf(page: number, pageSize: number, total: number): Pagination {
   const totalPages = Math.ceil(total / pageSize);
@@ -17,15 +17,14 @@ export const NEWEST_FIRST = { createdAt: -1, _id: -1 } as const;
  * `model` is a scoped handle (kit's `scoped`), so the filter needs no scope.
  */
 export async function findPage<T>(
-  // TRANSITIONAL (docs/adr/0065): or a legacy scoped mongoose model, until every service declares its collections.
-  model: (AnyScopedModel & Stored<T>) | mongoose.Model<T>,
-  filter: LeanFilter | mongoose.QueryFilter<T>,
+  model: AnyScopedModel & Stored<T>,
+  filter: LeanFilter | ScopedFilter<T>,
   q: { page: number; pageSize: number },
   opts: { sort?: Record<string, 1 | -1>; projection?: mongoose.ProjectionType<any> } = {},
 ): Promise<{ rows: T[]; pagination: Pagination }> {
   const [total, rows] = await Promise.all([
-    (model as AnyScopedModel).countDocuments(filter),
-    (model as AnyScopedModel)
+    model.countDocuments(filter),
+    model
       .find(filter, opts.projection)
       .sort(opts.sort ?? NEWEST_FIRST)
       .skip(skipOf(q.page, q.pageSize))

@@ -13,10 +13,7 @@ import { startMetricsServer } from './metrics';
 import { useErrorDocsUrl } from './errors';
 import { InternalTokens } from './internal-token';
 import { createLogger, type Logger } from './logger';
-import { declaredModels, type DataLayer } from './data-layer';
-
-/** TRANSITIONAL (docs/adr/0065): a service not yet moved onto kit's data layer. */
-type LegacyModels = Record<string, mongoose.Model<any>>;
+import { declaredModels, recordDeclaration, type DataLayer } from './data-layer';
 import { connectMongo } from './mongo';
 import { mountOperations, type Handlers } from './operations';
 import { idempotentRequestModel, startOutboxRelay, type OutboxRelay } from './outbox';
@@ -62,7 +59,7 @@ export interface ServiceWorker {
   stop(): Promise<void>;
 }
 
-export interface ServiceDefinition<Ops extends Operations = Operations, M extends DataLayer | LegacyModels = any, R = any> {
+export interface ServiceDefinition<Ops extends Operations = Operations, M extends DataLayer = any, R = any> {
   /** The service's name: its default database and its bus queue (`helpdesk.<name>`). */
   name: string;
   /** The operations it answers: its manifest file (and its internal manifest). */
@@ -88,7 +85,7 @@ export interface ServiceDefinition<Ops extends Operations = Operations, M extend
 }
 
 /** Declares a service (keeps the operation ids, models and rules typed). */
-export const defineService = <Ops extends Operations, M extends DataLayer | LegacyModels, R>(
+export const defineService = <Ops extends Operations, M extends DataLayer, R>(
   def: ServiceDefinition<Ops, M, R>,
 ): ServiceDefinition<Ops, M, R> => def;
 
@@ -99,7 +96,7 @@ export interface BuiltService<M = any, R = any> {
   rules: R;
 }
 
-export function buildService<Ops extends Operations, M extends DataLayer | LegacyModels, R>(
+export function buildService<Ops extends Operations, M extends DataLayer, R>(
   def: ServiceDefinition<Ops, M, R>,
   opts: { conn: mongoose.Connection; tokens: InternalTokens; logger: Logger; bus?: EventBus },
 ): BuiltService<M, R> {
@@ -174,7 +171,7 @@ export interface RunningService<R = any> {
  * its models' indexes, start the outbox relay, subscribe the consumers (which waits for the broker),
  * start workers, then hand the port to the service's app. Failure part-way undoes what started.
  */
-export async function startService<Ops extends Operations, M extends DataLayer | LegacyModels, R>(
+export async function startService<Ops extends Operations, M extends DataLayer, R>(
   def: ServiceDefinition<Ops, M, R>,
   opts: ServiceOptions,
 ): Promise<RunningService<R>> {
@@ -196,7 +193,8 @@ export async function startService<Ops extends Operations, M extends DataLayer |
     conn = await connectMongo(opts.mongoUrl, opts.dbName ?? def.name);
     useTransactionLogger(conn, logger);
     const built = buildService(def, { conn, tokens: opts.tokens, logger, bus: opts.bus });
-    await Promise.all([...declaredModels(built.deps.models as DataLayer), idempotentRequestModel(conn)].map((m) => m.init()));
+    await Promise.all([...declaredModels(built.deps.models), idempotentRequestModel(conn)].map((m) => m.init()));
+    recordDeclaration(conn, built.deps.models);
     // Sole instance (process-local bus): every outbox row is written here, through withOutbox, which
     // wakes the relay at each commit; polling only backs that up (docs/adr/0045).
     relay = startOutboxRelay({ conn, bus: opts.bus, logger, service: def.name, ...(opts.bus.processLocal ? { pollIntervalMs: SOLE_INSTANCE_POLL_MS } : {}) });
@@ -214,7 +212,7 @@ export async function startService<Ops extends Operations, M extends DataLayer |
       conn: db,
       relay: started,
       rules: built.rules,
-      models: built.deps.models as DataLayer,
+      models: built.deps.models,
       stop() {
         stopping ??= (async () => {
           // In-process callers go back to the URL (refused from now on); requests under way finish first.

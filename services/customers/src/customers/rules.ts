@@ -17,6 +17,7 @@ import {
   type RequestContext,
   type Scope,
   type Unscoped,
+  type ScopedFilter,
 } from '@helpdesk/kit';
 import type { MembershipDoc } from '../customer-groups/members/model';
 import { memberSnapshot } from '../customer-groups/members/view';
@@ -107,7 +108,7 @@ export function customerRules({ conn, models, statuses, customFields }: Customer
     /** `sort`: a saved view's order (docs/adr/0035); newest first otherwise. */
     async list(ctx: RequestContext, q: ListCustomersQuery, sort?: Record<string, 1 | -1>): Promise<Page<CustomerView>> {
       const db = scoped(models, ctx);
-      const filter: mongoose.QueryFilter<CustomerDoc> = {};
+      const filter: ScopedFilter<CustomerDoc> = {};
       if (q.status !== undefined) {
         await statuses.assertKnown(ctx, q.status, 'status');
         filter.status = q.status;

@@ -78,7 +78,7 @@ export function webhookRules({ conn, models, settings, soleInstance = false }: W
 
     async list(ctx: RequestContext, q: ListWebhooksQuery): Promise<Page<WebhookSnapshot>> {
       const db = scoped(models, ctx);
-      const filter: mongoose.QueryFilter<WebhookDoc> = {};
+      const filter: ScopedFilter<WebhookDoc> = {};
       if (q.isActive !== undefined) filter.isActive = q.isActive;
       const { rows, pagination } = await findPage(db.webhooks, filter, q);
       return { data: rows.map(webhookSnapshot), pagination };

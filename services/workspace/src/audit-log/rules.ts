@@ -1,6 +1,6 @@
 import type mongoose from 'mongoose';
 import type { EventEnvelope, ListAuditLogQuery, Page } from '@helpdesk/contracts';
-import { findPage, microBatches, newId, parameterInvalid, retrying, scoped, type RequestContext, type Scope, type Unscoped } from '@helpdesk/kit';
+import { findPage, microBatches, newId, parameterInvalid, retrying, scoped, type RequestContext, type Scope, type ScopedFilter, type Unscoped } from '@helpdesk/kit';
 import type { MemberRules } from '../members/rules';
 import type { WorkspaceModels } from '../models';
 import { entryHash } from './chain';
@@ -196,7 +196,7 @@ export function auditLogRules({ models, members }: AuditLogRulesDeps) {
 
     /** Newest first, in the key's partition. */
     async list(ctx: RequestContext, q: ListAuditLogQuery): Promise<Page<ReturnType<typeof auditEntryView>>> {
-      const filter: mongoose.QueryFilter<AuditEntryDoc> = {};
+      const filter: ScopedFilter<AuditEntryDoc> = {};
       if (q.action) filter.action = q.action;
       if (q.resourceType) filter.resourceType = q.resourceType;
       if (q.actorId) filter.actorId = q.actorId;

@@ -102,7 +102,8 @@ function fieldsOf(c: Collection, scope: { teamId: string; mode?: string }): Scop
 
 const STATE = Symbol('scope');
 interface ScopedState {
-  [STATE]: { teamId: string; mode?: string };
+  /** The scope, and its team-and-partition fields once a handle needed them (shared by that kind's handles). */
+  [STATE]: { teamId: string; mode?: string; fields?: ScopeFields };
 }
 
 /**
@@ -122,7 +123,9 @@ function prototypesOf(data: DataLayer): { partition: object; team: object } {
         enumerable: true,
         configurable: true,
         get(this: ScopedState) {
-          const handle = newScopedHandle(c[MODEL], fieldsOf(c, this[STATE]));
+          const st = this[STATE];
+          const fields = c.kind === 'team-and-partition' ? (st.fields ??= fieldsOf(c, st)) : fieldsOf(c, st);
+          const handle = newScopedHandle(c[MODEL], fields);
           Object.defineProperty(this, key, { value: handle, enumerable: true });
           return handle;
         },

@@ -7,7 +7,8 @@ import { adminOver, openRepository, type GatewayAdmin } from './admin';
 import { apiKeyOperations } from './api-keys/operations';
 import { workspaceLink } from './api-keys/workspace-link';
 import { KeyResolver } from './auth';
-import { clientAddressOf } from './client-address';
+import { clientAddressOf, requestProtocolOf } from './client-address';
+import { createConsoleSessions } from './sessions/sessions';
 import { tokenMinter } from './fast-token';
 import { DEFAULT_PUBLISHABLE_PER_MINUTE, DEFAULT_SECRET_PER_MINUTE, routedServices } from './config';
 import { buildOpenApiDocument, PUBLIC_OPERATIONS, RouteTable, type OperationDef } from '@helpdesk/contracts';
@@ -72,6 +73,8 @@ export interface GatewayOptions {
   stores?: { rateLimits: RateLimitStore; idempotency: IdempotencyStore };
   /** Seals stream tokens (docs/adr/0031); every gateway of a deployment needs the same. Default: random (this process only). */
   streamTokenSecret?: string;
+  /** How long a console session's look-up is kept; its revocation takes effect within it. Default 2000 ms (docs/adr/0068). */
+  sessionCacheTtlMs?: number;
   /** Replaces the API manifest's public operations (tests of the gateway alone). */
   operations?: Record<string, OperationDef>;
 }
@@ -115,6 +118,21 @@ export async function startGateway(opts: GatewayOptions): Promise<RunningGateway
   const operations = opts.operations ?? PUBLIC_OPERATIONS;
   const clientAddress = clientAddressOf(opts.trustedProxies);
   const upstreams = new Upstreams(opts.services, opts.logger);
+  // Sign-in and the console's session cookie need the workspace service, which keeps links and sessions (docs/adr/0068).
+  const sessions = opts.services.workspace
+    ? createConsoleSessions({
+        workspaceUrl: opts.services.workspace,
+        tokens: opts.tokens,
+        repo,
+        upstreams,
+        secretPerMinute: opts.rateLimits?.secretPerMinute ?? DEFAULT_SECRET_PER_MINUTE,
+        protocol: requestProtocolOf(opts.trustedProxies),
+        clientAddress,
+        cacheTtlMs: opts.sessionCacheTtlMs,
+      })
+    : undefined;
+  /** A stream token's issuer: a console session, or a key (docs/adr/0031, 0068). */
+  const streamIssuers = { authenticateHash: (hash: string) => sessions?.resolver.issuerOf(hash) ?? resolver.authenticateHash(hash) };
   const services = routedServices(operations);
   const admin = adminOver(repo, () => resolver.invalidate(), workspace);
   let lastStoreWarning = 0;
@@ -148,7 +166,8 @@ export async function startGateway(opts: GatewayOptions): Promise<RunningGateway
     upstreamStates: () => upstreams.states(services),
     clientAddress,
     docs: docsApp(),
-    streamTokens: new StreamTokens(opts.streamTokenSecret ?? randomBytes(32).toString('hex'), resolver),
+    streamTokens: new StreamTokens(opts.streamTokenSecret ?? randomBytes(32).toString('hex'), streamIssuers, undefined, sessions?.streamIssuer),
+    sessions,
     apiKeys: apiKeyOperations({ repo, admin, resolver, upstreams, logger: opts.logger, workspace }),
     storeDown(err, requestId) {
       warnStoreDown(err, requestId);

@@ -2,7 +2,7 @@ import { ConfigError, createHostLogger, loadConfig, onShutdown, startMetricsServ
 import { localEnvSchema } from './config';
 import { bootPlatform, type Platform } from './platform';
 import { banner } from './banner';
-import { ensureDevCredentials } from './credentials';
+import { ensureDevCredentials, ownerSignInRow } from './credentials';
 
 /**
  * `npm start`: the whole platform in one process on embedded defaults.
@@ -69,6 +69,7 @@ async function main(): Promise<void> {
     if (env.METRICS_PORT !== undefined) metrics = await startMetricsServer(env.METRICS_PORT, env.HOST);
     const inbound = await platform.ticketing.rules.inboundEmail.listening?.catch(() => null);
     const details: Array<[string, string]> = [
+      await ownerSignInRow(platform.gateway.admin, credentials),
       ['MongoDB', `${platform.mongoUrl}${platform.embeddedMongo ? ` (embedded, journal in ${env.DATA_DIR}/mongo)` : ''}`],
       ['bus', `${env.AMQP_URL ? 'RabbitMQ' : 'in-process'}; rate limits and idempotency ${env.REDIS_URL ? 'in Redis' : 'in-process'}`],
       ...(metrics ? [['metrics', metrics.url] as [string, string]] : []),

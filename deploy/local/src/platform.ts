@@ -40,6 +40,8 @@ export interface PlatformOptions {
   stream?: { heartbeatMs?: number; maxBufferedBytes?: number };
   /** The page invitation links open (workspace's INVITE_ACCEPT_URL); default the local gateway's. */
   inviteAcceptUrl?: string;
+  /** The console's sign-in page sign-in links open (workspace's SIGN_IN_URL); default this gateway's `/app/sign-in`. */
+  signInUrl?: string;
   /** The workspace's billing: Stripe instead of the local provider, where the local portal page is (docs/adr/0024). */
   billing?: Pick<WorkspaceOptions, 'stripe' | 'billingPortalUrl'>;
   /** The game's clock (tests move it to try seasons, streaks and the boss's timers); default the system clock. */
@@ -73,6 +75,8 @@ export interface Platform {
   embeddedMongo: EmbeddedMongo | null;
   /** Each service's own bus connection (one in-process bus or one AMQP connection each). */
   buses: Record<string, EventBus>;
+  /** Where outgoing mail is written as `.eml` files (`<folder>/mail`), null when it goes over SMTP. */
+  mailDir: string | null;
   stop(): Promise<void>;
 }
 
@@ -135,7 +139,7 @@ export async function bootPlatform(opts: PlatformOptions): Promise<Platform> {
     const webhooks = await startWebhooks({ ...serviceOpts('webhooks'), settings: opts.webhooks });
     started.push({ name: 'webhooks', stop: () => webhooks.stop() });
     // newer services start here, one block each (workspace, knowledge, community)
-    const workspace = await startWorkspace({ ...serviceOpts('workspace'), inviteAcceptUrl: opts.inviteAcceptUrl, ...opts.billing });
+    const workspace = await startWorkspace({ ...serviceOpts('workspace'), inviteAcceptUrl: opts.inviteAcceptUrl, signInUrl: opts.signInUrl ?? localSignInUrl(opts), ...opts.billing });
     started.push({ name: 'workspace', stop: () => workspace.stop() });
     const knowledge = await startKnowledge(serviceOpts('knowledge'));
     started.push({ name: 'knowledge', stop: () => knowledge.stop() });
@@ -199,11 +203,19 @@ export async function bootPlatform(opts: PlatformOptions): Promise<Platform> {
     });
     started.push({ name: 'gateway', stop: () => gateway.stop() });
 
-    return { baseUrl: gateway.url, gateway, ticketing, customers, webhooks, knowledge, workspace, community, dataops, game, mongoUrl: embeddedMongo?.uri() ?? mongoUrl, embeddedMongo, buses, stop };
+    const mailFolder = opts.smtpUrl ? null : path.join(mailDir, 'mail');
+    return { baseUrl: gateway.url, gateway, ticketing, customers, webhooks, knowledge, workspace, community, dataops, game, mongoUrl: embeddedMongo?.uri() ?? mongoUrl, embeddedMongo, buses, mailDir: mailFolder, stop };
   } catch (err) {
     await stop();
     throw err;
   }
+}
+
+/** The console's sign-in page on this gateway's port (a fixed one; any free port keeps the workspace's default). */
+function localSignInUrl(opts: PlatformOptions): string | undefined {
+  if (!opts.port) return undefined;
+  const host = !opts.host || opts.host === '0.0.0.0' || opts.host === '::' ? '127.0.0.1' : opts.host.includes(':') ? `[${opts.host}]` : opts.host;
+  return `http://${host}:${opts.port}/app/sign-in`;
 }
 
 async function startEmbeddedMongoOnPreferredPort(opts: PlatformOptions, logger: Logger): Promise<EmbeddedMongo> {

@@ -7,6 +7,8 @@ import { inviteModel } from './invites/model';
 import { memberModel } from './members/model';
 import { settingsModel } from './settings/model';
 import { savedViewModel } from './views/model';
+import { sessionModel } from './sessions/model';
+import { signInLinkModel } from './sign-in-links/model';
 
 /**
  * Every collection of the service, declared once with its kind (kit's data layer, docs/adr/0065);
@@ -23,5 +25,7 @@ export const workspaceModels = (conn: mongoose.Connection, auditRetentionDays?: 
   subscriptions: teamWide(subscriptionModel(conn)),
   portalSessions: teamWide(portalSessionModel(conn)),
   savedViews: teamAndPartition(savedViewModel(conn)),
+  signInLinks: teamWide(signInLinkModel(conn)),
+  sessions: teamWide(sessionModel(conn)),
 });
 export type WorkspaceModels = ReturnType<typeof workspaceModels>;

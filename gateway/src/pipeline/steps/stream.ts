@@ -50,9 +50,11 @@ export async function dispatchStream(x: Exchange, g: GatewayContext): Promise<ty
   if (counted) sseStreamsOpen.inc();
   const authorization = req.headers.authorization;
   const token = x.streamToken;
+  const cookie = x.session?.token;
   const keyCheck = setInterval(() => {
-    // A stream opened with a stream token is checked through its issuing key (it outlives the token itself).
-    (token ? g.resolver.authenticateHash(token.keyHash) : g.resolver.authenticate(authorization)).catch((err) => {
+    // A stream opened with a stream token is checked through its issuing key (it outlives the token
+    // itself); one opened with the console's cookie through its session (docs/adr/0068).
+    (token ? g.streamTokens.issuer(token) : cookie !== undefined && g.sessions ? g.sessions.resolver.authenticate(cookie) : g.resolver.authenticate(authorization)).catch((err) => {
       // Revoked or expired: end the stream (a store outage is not a revocation: keep it open).
       if (err instanceof ApiError && err.status === 401) abort.abort();
     });

@@ -22,6 +22,7 @@ export const consumers = ({ members, notifications, mail }: NotificationsRules, 
     on('member.removed', workspace.removed),
     on('member.preferences_updated', workspace.preferencesUpdated),
     on('member.invited', workspace.invited), // the invitation mail
+    on('sign_in_link.requested', workspace.signInLinkRequested), // the sign-in mail (docs/adr/0068)
     on('invite.accepted', workspace.inviteAccepted), // invite_accepted for the inviter
     on('ticket.updated', tickets.updated), // assigned
     on('ticket.message_added', tickets.messageAdded), // customer_replied, mentioned

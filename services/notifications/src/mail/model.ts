@@ -14,6 +14,14 @@ export interface InvitationMail {
   expiresAt: string;
 }
 
+/** What the sign-in mail needs (from `sign_in_link.requested`, docs/adr/0068); the link is asked for at send time. */
+export interface SignInMail {
+  signInLinkId: string;
+  teamName: string;
+  memberName: string;
+  expiresAt: string;
+}
+
 /** What the notification template needs: the notification as it was made. */
 export interface NotificationMail {
   notificationId: string;
@@ -46,12 +54,13 @@ export interface MailDoc {
   _id: string;
   teamId: string;
   mode: 'test' | 'live';
-  kind: 'invitation' | 'notification' | 'reply';
+  kind: 'invitation' | 'notification' | 'reply' | 'sign_in';
   to: string;
   sourceEventId: string;
   invitation: InvitationMail | null;
   notification: NotificationMail | null;
   reply?: ReplyMail | null;
+  signIn?: SignInMail | null;
   status: MailStatus;
   attempts: number;
   nextAttemptAt: Date;
@@ -65,12 +74,13 @@ export interface MailDoc {
 const mailSchema = new mongoose.Schema<MailDoc>(
   {
     _id: { type: String, required: true },
-    kind: { type: String, enum: ['invitation', 'notification', 'reply'], required: true },
+    kind: { type: String, enum: ['invitation', 'notification', 'reply', 'sign_in'], required: true },
     to: { type: String, required: true },
     sourceEventId: { type: String, required: true },
     invitation: { type: mongoose.Schema.Types.Mixed, default: null },
     notification: { type: mongoose.Schema.Types.Mixed, default: null },
     reply: { type: mongoose.Schema.Types.Mixed, default: null },
+    signIn: { type: mongoose.Schema.Types.Mixed, default: null },
     status: { type: String, enum: MAIL_STATUSES, required: true },
     attempts: { type: Number, required: true, default: 0 },
     nextAttemptAt: { type: Date, required: true },

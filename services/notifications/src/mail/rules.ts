@@ -3,7 +3,7 @@ import type mongoose from 'mongoose';
 import type { EventEnvelope } from '@helpdesk/contracts';
 import { scoped, type TypedEvent, type Unscoped } from '@helpdesk/kit';
 import type { NotificationsModels } from '../models';
-import type { InvitationMail, MailDoc, NotificationMail, ReplyMail } from './model';
+import type { InvitationMail, MailDoc, NotificationMail, ReplyMail, SignInMail } from './model';
 
 /** The mail outbox's writes: rows the worker (./worker.ts) sends. */
 export function mailRules({ models }: { models: NotificationsModels }) {
@@ -11,7 +11,11 @@ export function mailRules({ models }: { models: NotificationsModels }) {
   async function queue(
     e: Pick<EventEnvelope, 'id' | 'teamId' | 'mode'>,
     to: string,
-    content: { kind: 'invitation'; invitation: InvitationMail } | { kind: 'notification'; notification: NotificationMail } | { kind: 'reply'; reply: ReplyMail },
+    content:
+      | { kind: 'invitation'; invitation: InvitationMail }
+      | { kind: 'notification'; notification: NotificationMail }
+      | { kind: 'reply'; reply: ReplyMail }
+      | { kind: 'sign_in'; signIn: SignInMail },
     session: mongoose.ClientSession,
   ) {
     const now = new Date();
@@ -39,6 +43,14 @@ export function mailRules({ models }: { models: NotificationsModels }) {
       const { invite, teamName, inviterName } = e.data;
       const invitation = { inviteId: invite.id, teamName, inviterName, role: invite.role, expiresAt: invite.expiresAt };
       return queue(e, invite.email, { kind: 'invitation', invitation }, session);
+    },
+
+    /** The sign-in mail of `sign_in_link.requested` (a link for the operator is handed over, never mailed; docs/adr/0068). */
+    queueSignIn(e: TypedEvent<'sign_in_link.requested'>, session: mongoose.ClientSession) {
+      const { signInLink, teamName, memberName } = e.data;
+      if (signInLink.delivery !== 'mail') return Promise.resolve();
+      const signIn = { signInLinkId: signInLink.id, teamName, memberName, expiresAt: signInLink.expiresAt };
+      return queue(e, signInLink.email, { kind: 'sign_in', signIn }, session);
     },
 
     /** The email of a notification, for a member who turned notification emails on. */

@@ -122,6 +122,7 @@ export function auditLogRules({ models, members }: AuditLogRulesDeps) {
         resourceId: resourceIdOf(event.type, event.data),
         actorType: event.actor.type,
         actorId: event.actor.id,
+        ...(event.actor.sessionId ? { actorSessionId: event.actor.sessionId } : {}),
         actorName: names[i]!,
         details: event.data,
         createdAt: new Date(event.occurredAt),

@@ -54,6 +54,8 @@ memberSchema.plugin(tenancyPlugin);
 memberSchema.index({ teamId: 1, mode: 1, emailLower: 1 }, { unique: true });
 memberSchema.index({ teamId: 1, mode: 1, joinedAt: 1, _id: 1 });
 memberSchema.index({ teamId: 1, mode: 1, role: 1 });
+// A sign-in link request names an email, not a team: its memberships across teams (docs/adr/0068).
+memberSchema.index({ emailLower: 1 });
 
 export type MemberModel = mongoose.Model<MemberDoc>;
 

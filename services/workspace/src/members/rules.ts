@@ -17,6 +17,7 @@ import {
   type Unscoped,
 } from '@helpdesk/kit';
 import type { WorkspaceModels } from '../models';
+import { endMemberSessions } from '../sessions/end';
 import type { MemberDoc } from './model';
 import { memberView } from './view';
 
@@ -91,6 +92,8 @@ export function memberRules({ conn, models, soleInstance = false }: MemberRulesD
         ).lean<MemberDoc>();
         if (!next) throw conflict('The member changed meanwhile; retry.');
         emit({ type: 'member.role_changed', data: { member: memberView(next), previousRole: cur.role } });
+        // A new role starts with a new sign-in (docs/adr/0068).
+        await endMemberSessions(models, ctx.teamId, id, 'role_changed', session, emit);
         return { id, role };
       });
     },
@@ -102,6 +105,7 @@ export function memberRules({ conn, models, soleInstance = false }: MemberRulesD
           if (cur.role === 'owner') throw conflict('The owner cannot be removed.');
           await db(ctx).members.deleteOne({ _id: id, role: cur.role }, { session });
           emit({ type: 'member.removed', data: { memberId: id, member: memberView(cur) } });
+          await endMemberSessions(models, ctx.teamId, id, 'member_removed', session, emit);
         }),
       );
       return { id, deleted: true };

@@ -234,6 +234,18 @@ describe('listing and revoking sessions', () => {
     const { token } = expectOk(await asSession(tp, s, 'POST', `${teamPath()}/events/stream-tokens`, {}), 201);
     const stream = new StreamClient(`${tp.baseUrl}${streamPath(team.teamId)}?token=${token}`, null);
     await stream.opened;
+    // a stream opened with the cookie itself (a same-origin EventSource sends it)
+    const byCookie = await fetch(`${tp.baseUrl}${streamPath(team.teamId)}`, { headers: sessionHeaders(tp, s) });
+    expect(byCookie.status).toBe(200);
+    const cookieStreamEnded = (async () => {
+      const reader = byCookie.body!.getReader();
+      try {
+        while (!(await reader.read()).done);
+      } catch {
+        // cut: ended all the same
+      }
+      return true;
+    })();
     // revoked by the owner's key while the page is open
     const sessions = expectOk(await tp.api.get(`${teamPath()}/sessions`, { key: team.sk_test, query: { memberId: agent.id } }), 200);
     expect(sessions.map((x: any) => x.id)).toContain(s.session.id);
@@ -242,6 +254,7 @@ describe('listing and revoking sessions', () => {
     expectError(await asSession(tp, s, 'POST', `${teamPath()}/tickets`, newTicket()), 401, 'authentication_error', 'session_invalid');
     // the stream ends within its periodic check (2 s) and cannot be opened again with the token
     await eventually('the stream to end', () => stream.failures.length > 0 || stream.es.readyState !== 1, 15_000);
+    expect(await cookieStreamEnded).toBe(true);
     stream.close();
     const again = await fetch(`${tp.baseUrl}${streamPath(team.teamId)}?token=${token}`);
     expect(again.status).toBe(401);

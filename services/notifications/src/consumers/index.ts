@@ -15,7 +15,7 @@ import { widgetConfirmationConsumers } from './widget-confirmations';
 export const consumers = ({ members, notifications, mail }: NotificationsRules, { conn }: ServiceDeps<NotificationsModels>): Subscription[] => {
   const workspace = workspaceConsumers(conn, members, notifications, mail);
   const tickets = ticketConsumers(conn, members, notifications);
-  const game = gameConsumers(conn, notifications);
+  const game = gameConsumers(conn, members, notifications);
   return [
     on('member.joined', workspace.joined), // the member list: userId and @mentions
     on('member.role_changed', workspace.roleChanged),

@@ -1,4 +1,5 @@
 import mongoose from 'mongoose';
+import { tenancyPlugin } from '@helpdesk/kit';
 import type { EmailReplyThread } from '@helpdesk/contracts';
 
 export const MAIL_STATUSES = ['queued', 'sent', 'failed', 'cancelled'] as const;
@@ -46,8 +47,8 @@ export interface ReplyMail {
  * The mail outbox: one row per message to send, written in the same transaction as the event that
  * causes it is recorded as processed, then sent by the mail worker with retries (docs/adr/0020).
  * `{teamId, mode, sourceEventId, to}` is unique: a message is sent once per event. A work queue across
- * teams (like webhooks' deliveries), so it is not under kit's tenancy plugin: the worker claims due
- * rows of every team, and each row names its team and partition.
+ * teams (like webhooks' deliveries): rows are written in their event's scope, and the worker claims due
+ * rows of every team through the data layer's named way across teams (`acrossTeams(models).mails`).
  */
 export interface MailDoc {
   _id: string;
@@ -73,8 +74,6 @@ export interface MailDoc {
 const mailSchema = new mongoose.Schema<MailDoc>(
   {
     _id: { type: String, required: true },
-    teamId: { type: String, required: true },
-    mode: { type: String, enum: ['test', 'live'], required: true },
     kind: { type: String, enum: ['invitation', 'notification', 'reply', 'sign_in'], required: true },
     to: { type: String, required: true },
     sourceEventId: { type: String, required: true },
@@ -92,6 +91,7 @@ const mailSchema = new mongoose.Schema<MailDoc>(
   },
   { collection: 'mails', versionKey: false, minimize: false, strict: 'throw' },
 );
+mailSchema.plugin(tenancyPlugin);
 mailSchema.index({ teamId: 1, mode: 1, sourceEventId: 1, to: 1 }, { unique: true });
 // The worker's scan for due rows, across teams.
 mailSchema.index({ status: 1, nextAttemptAt: 1, leaseUntil: 1 });

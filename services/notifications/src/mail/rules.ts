@@ -1,11 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import type mongoose from 'mongoose';
 import type { EventEnvelope } from '@helpdesk/contracts';
-import type { TypedEvent } from '@helpdesk/kit';
-import type { InvitationMail, MailDoc, MailModel, NotificationMail, ReplyMail, SignInMail } from './model';
+import { scoped, type TypedEvent, type Unscoped } from '@helpdesk/kit';
+import type { NotificationsModels } from '../models';
+import type { InvitationMail, MailDoc, NotificationMail, ReplyMail, SignInMail } from './model';
 
 /** The mail outbox's writes: rows the worker (./worker.ts) sends. */
-export function mailRules({ Mails }: { Mails: MailModel }) {
+export function mailRules({ models }: { models: NotificationsModels }) {
   /** Queues one message, in the caller's transaction; the unique (event, recipient) index makes it once per event. */
   async function queue(
     e: Pick<EventEnvelope, 'id' | 'teamId' | 'mode'>,
@@ -18,10 +19,8 @@ export function mailRules({ Mails }: { Mails: MailModel }) {
     session: mongoose.ClientSession,
   ) {
     const now = new Date();
-    const row: MailDoc = {
+    const row: Unscoped<MailDoc> = {
       _id: randomUUID(),
-      teamId: e.teamId,
-      mode: e.mode,
       to,
       sourceEventId: e.id,
       invitation: null,
@@ -35,7 +34,7 @@ export function mailRules({ Mails }: { Mails: MailModel }) {
       sentAt: null,
       createdAt: now,
     };
-    await Mails.create([row], { session });
+    await scoped(models, e).mails.create([row], { session });
   }
 
   return {

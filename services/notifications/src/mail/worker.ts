@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { WORKSPACE_INTERNAL, WORKSPACE_SESSIONS_INTERNAL } from '@helpdesk/contracts';
-import { internalClient, type InternalTokens, type Logger, type ServiceWorker } from '@helpdesk/kit';
-import type { MailDoc, MailModel } from './model';
+import { internalClient, type InternalTokens, type Logger, type ServiceWorker, type Swept } from '@helpdesk/kit';
+import type { mongo } from 'mongoose';
+import type { MailDoc } from './model';
 import { invitationMail, notificationMail, replyMail, signInMail, type RenderedMail } from './templates';
 import type { MailTransport, OutgoingMail } from './transport';
 
@@ -32,7 +33,7 @@ const NO_LEASE = new Date(0);
  * outcome back; an invite that is no longer pending cancels its mail. A sign-in mail asks for its link the
  * same way (a used or expired link cancels it). A notification's email needs nothing more.
  */
-export function startMailWorker(Mails: MailModel, settings: MailWorkerSettings, logger: Logger): ServiceWorker {
+export function startMailWorker(Mails: mongo.Collection<Swept<MailDoc>>, settings: MailWorkerSettings, logger: Logger): ServiceWorker {
   const workspace = internalClient({ ...WORKSPACE_INTERNAL, ...WORKSPACE_SESSIONS_INTERNAL }, settings.workspaceUrl, { service: 'workspace' });
   let stopped = false;
   let wake: (() => void) | null = null;
@@ -52,7 +53,7 @@ export function startMailWorker(Mails: MailModel, settings: MailWorkerSettings, 
       { status: 'queued', nextAttemptAt: { $lte: now }, leaseUntil: { $lte: now } },
       { $set: { leaseUntil: new Date(now.getTime() + LEASE_MS) } },
       { sort: { nextAttemptAt: 1 }, returnDocument: 'after' },
-    ).lean<MailDoc>();
+    );
   }
 
   async function report(m: MailDoc, body: { status: 'sent' | 'failed'; error?: string }) {

@@ -2,7 +2,7 @@ import mongoose from 'mongoose';
 import { ROLES, type Role } from '@helpdesk/contracts';
 import { tenancyPlugin } from '@helpdesk/kit';
 
-/** A member of a team. `_id` is the public `mem_…` id; stored under the team scope (../team-scope.ts). */
+/** A member of a team. `_id` is the public `mem_…` id; team-wide (../models.ts). */
 export interface MemberDoc {
   _id: string;
   teamId: string;

@@ -2,7 +2,6 @@ import type mongoose from 'mongoose';
 import { SESSION_IDLE_TIMEOUT_MS, type SessionEndReason } from '@helpdesk/contracts';
 import { scoped, type Emit, type Unscoped } from '@helpdesk/kit';
 import type { WorkspaceModels } from '../models';
-import { teamScope } from '../team-scope';
 import type { SessionDoc } from './model';
 import { sessionSnapshot } from './view';
 
@@ -18,7 +17,7 @@ export async function endSession(
   emit: Emit,
 ): Promise<boolean> {
   const now = new Date();
-  const done = await scoped(models, teamScope(s)).sessions.updateOne({ _id: s._id, endedAt: null }, { $set: { endedAt: now, endReason: reason } }, { session });
+  const done = await scoped(models, { teamId: s.teamId }).sessions.updateOne({ _id: s._id, endedAt: null }, { $set: { endedAt: now, endReason: reason } }, { session });
   if (done.modifiedCount === 0) return false;
   emit({ type: 'session.ended', data: { session: sessionSnapshot({ ...s, endedAt: now, endReason: reason }), reason } });
   return true;
@@ -36,6 +35,6 @@ export async function endMemberSessions(
   session: mongoose.ClientSession,
   emit: Emit,
 ): Promise<void> {
-  const open = await scoped(models, teamScope({ teamId })).sessions.find({ memberId, ...openAt(new Date()) }).session(session).lean<SessionDoc[]>();
+  const open = await scoped(models, { teamId }).sessions.find({ memberId, ...openAt(new Date()) }).session(session).lean<SessionDoc[]>();
   for (const s of open) await endSession(models, s, reason, session, emit);
 }

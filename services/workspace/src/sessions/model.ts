@@ -3,7 +3,7 @@ import { SESSION_END_REASONS, type SessionEndReason } from '@helpdesk/contracts'
 import { tenancyPlugin } from '@helpdesk/kit';
 
 /**
- * A member's console session (docs/adr/0068), under the team scope (../team-scope.ts): `mode` is the
+ * A member's console session (docs/adr/0068), team-wide (docs/adr/0065): `mode` is the
  * scope, `partition` the partition the session works in. Only the sha256 of its token is kept (the
  * gateway drew the token and keeps it in the browser's cookie).
  */

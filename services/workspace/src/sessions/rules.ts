@@ -7,7 +7,6 @@ import type { MemberRules } from '../members/rules';
 import type { WorkspaceModels } from '../models';
 import type { SettingsRules } from '../settings/rules';
 import type { SignInLinkDoc } from '../sign-in-links/model';
-import { teamScope } from '../team-scope';
 import { endSession, openAt } from './end';
 import type { SessionDoc } from './model';
 import { sessionSnapshot, sessionView } from './view';
@@ -27,7 +26,7 @@ const USER_AGENT_MAX = 300;
 
 /** Console sessions (docs/adr/0068): opened by a sign-in link, looked up by the gateway, listed and ended by members. */
 export function sessionRules({ conn, models, members, settings, billing }: SessionRulesDeps) {
-  const db = (ctx: { teamId: string }) => scoped(models, teamScope(ctx));
+  const db = (ctx: { teamId: string }) => scoped(models, { teamId: ctx.teamId });
 
   async function accessOf(teamId: string, s: Unscoped<SessionDoc>, m: MemberDoc): Promise<SessionAccess> {
     const [name, subscriptionStatus] = await Promise.all([settings.nameOf(teamId), billing.statusOf(teamId)]);

@@ -3,7 +3,7 @@ import { SIGN_IN_LINK_DELIVERIES } from '@helpdesk/contracts';
 import { tenancyPlugin } from '@helpdesk/kit';
 
 /**
- * A one-time sign-in link of a member (docs/adr/0068), under the team scope (../team-scope.ts). Only
+ * A one-time sign-in link of a member (docs/adr/0068), team-wide (docs/adr/0065). Only
  * the sha256 of its token is kept, and the token itself is made when the link is handed out (its
  * mail is sent, or an operator asks), replacing the stored hash.
  */

@@ -1,11 +1,10 @@
 import type mongoose from 'mongoose';
 import { SIGN_IN_LINK_TTL_MS, type Actor, type RequestSignInLinkInput } from '@helpdesk/contracts';
-import { eventScopeOf, foundOr404, newId, notFound, scoped, SYSTEM_ACTOR, withOutbox, type RequestContext, type Unscoped } from '@helpdesk/kit';
+import { acrossTeams, eventScopeOf, foundOr404, newId, notFound, scoped, SYSTEM_ACTOR, withOutbox, type RequestContext, type Unscoped } from '@helpdesk/kit';
 import type { MemberDoc } from '../members/model';
 import type { MemberRules } from '../members/rules';
 import type { WorkspaceModels } from '../models';
 import type { SettingsRules } from '../settings/rules';
-import { teamScope } from '../team-scope';
 import type { SignInLinkDoc } from './model';
 import { newSignInToken } from './token';
 import { signInLinkSnapshot } from './view';
@@ -26,7 +25,7 @@ type Membership = Pick<MemberDoc, '_id' | 'teamId' | 'name' | 'email'>;
 
 /** Sign-in links (docs/adr/0068): made for a member, handed out once with a fresh token, used once by a sign-in. */
 export function signInLinkRules({ conn, models, members, settings, signInUrl }: SignInLinkRulesDeps) {
-  const db = (ctx: { teamId: string }) => scoped(models, teamScope(ctx));
+  const db = (ctx: { teamId: string }) => scoped(models, { teamId: ctx.teamId });
   const urlOf = (token: string) => `${signInUrl}${signInUrl.includes('?') ? '&' : '?'}token=${token}`;
 
   /** A new link of `member`, with its `sign_in_link.requested`; its token is known to the caller only when it keeps it. */
@@ -64,8 +63,8 @@ export function signInLinkRules({ conn, models, members, settings, signInUrl }: 
       const projection = { _id: 1, teamId: 1, name: 1, email: 1 };
       const found: Membership[] = input.teamId
         ? await db({ teamId: input.teamId }).members.find({ emailLower }, projection).lean<Membership[]>()
-        : // Across teams on purpose (the person names no team): the raw collection, as the scoped models refuse it.
-          ((await models.members.collection.find({ emailLower, mode: 'live' }, { projection }).limit(TEAMS_PER_REQUEST_MAX).toArray()) as unknown as Membership[]);
+        : // Across teams on purpose: the person names no team (kit's named way across teams, docs/adr/0065).
+          ((await acrossTeams(models).members.find({ emailLower }, { projection }).limit(TEAMS_PER_REQUEST_MAX).toArray()) as unknown as Membership[]);
       for (const member of found) await make(member, 'mail', requestId, SYSTEM_ACTOR);
       return { count: found.length };
     },

@@ -90,6 +90,24 @@ browserDescribe('admin.browser.test')('the console: admin pages and accessibilit
     await until('the redelivery', async () => receiver.requests.length > before);
   }, 60_000);
 
+  it("sessions: another browser's session is listed and revoked; that browser is signed out", async () => {
+    const other = await signIn(browser, tp, tp.team);
+    const otherCookie = (await other.context.cookies()).find((c) => c.name === 'helpdesk_session')!.value;
+    await page.goto(`${origin}/app/admin/sessions`);
+    await page.getByRole('heading', { name: 'Sessions' }).waitFor();
+    await page.getByText('(this browser)').waitFor();
+    expect(await seriousViolations(page)).toEqual([]);
+    // The other browser's session, as it answers itself.
+    const theirs = ((await (await fetch(`${origin}/api/v1/auth/session`, { headers: { cookie: `helpdesk_session=${otherCookie}`, origin } })).json()) as any).data.id as string;
+    expect(expectOk(await tp.api.get(api('/sessions'), { key: tp.team.sk_live }), 200).map((s: any) => s.id)).toContain(theirs);
+    await page.getByRole('button', { name: `Revoke session ${theirs}` }).click();
+    await page.getByRole('button', { name: `Revoke session ${theirs}` }).waitFor({ state: 'detached' });
+    await until('the other browser signed out', async () => (await fetch(`${origin}/api/v1/auth/session`, { headers: { cookie: `helpdesk_session=${otherCookie}`, origin } })).status === 401);
+    await other.page.reload();
+    await other.page.waitForURL(`${origin}/app/sign-in`);
+    await other.context.close();
+  }, 60_000);
+
   it('the widget: settings saved, the preview follows each change as it is typed', async () => {
     await page.goto(`${origin}/app/admin/widget`);
     await page.getByRole('heading', { name: 'Chat widget' }).waitFor();

@@ -83,7 +83,8 @@ function Shell() {
           </Link>
           <NavLink href="/">Inbox</NavLink>
           {can('game_participation') && <NavLink href="/game">Game</NavLink>}
-          {admin && <NavLink href="/admin">Admin</NavLink>}
+          {/* Everyone has API keys and sessions; those who manage the team, the rest. */}
+          <NavLink href="/admin">{admin ? 'Admin' : 'Account'}</NavLink>
         </nav>
         <div className="topbar-side">
           <StreamBadge />

@@ -14,6 +14,7 @@ import { DEFAULT_PUBLISHABLE_PER_MINUTE, DEFAULT_SECRET_PER_MINUTE, routedServic
 import { buildOpenApiDocument, PUBLIC_OPERATIONS, RouteTable, type OperationDef } from '@helpdesk/contracts';
 import { docsApp } from './docs';
 import { withBillingPages } from './billing-pages';
+import { withConsole } from './console';
 import { withHelpCenter } from './help-center';
 import { createListener } from './pipeline';
 import type { GatewayContext } from './pipeline/exchange';
@@ -77,6 +78,8 @@ export interface GatewayOptions {
   sessionCacheTtlMs?: number;
   /** Replaces the API manifest's public operations (tests of the gateway alone). */
   operations?: Record<string, OperationDef>;
+  /** Where the agent console's build is (default gateway/console/dist; tests serve a fixture). */
+  consoleDistDir?: string;
 }
 
 export interface RunningGateway {
@@ -180,7 +183,7 @@ export async function startGateway(opts: GatewayOptions): Promise<RunningGateway
   };
   const pageDeps = { teams: repo, mint: context.mint, upstreams, logger: opts.logger, rateLimits, warnStoreDown, helpCenterPerMinute: opts.helpCenterPerMinute, clientAddress };
   const api = createListener(context);
-  const server = createGatewayServer(accessLogged(opts.logger, publicRootsOnly(withBillingPages(pageDeps, withHelpCenter(pageDeps, api)), api)), opts.slowClients);
+  const server = createGatewayServer(accessLogged(opts.logger, publicRootsOnly(withConsole(withBillingPages(pageDeps, withHelpCenter(pageDeps, api)), { distDir: opts.consoleDistDir }), api)), opts.slowClients);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(opts.port, host, () => {
@@ -216,6 +219,7 @@ export { workspaceLink, type WorkspaceLink } from './api-keys/workspace-link';
 export { gatewayEnvSchema, parseServiceUrls, type GatewayEnv } from './config';
 export { clientAddressOf, parseTrustedProxies, type ClientAddress } from './client-address';
 export { publicRootPaths } from './public-roots';
+export { CONSOLE_CSP, ensureConsoleBuilt } from './console';
 export type { UpstreamState } from './proxy';
 export { STEPS } from './pipeline';
 export type { Team, ApiKeyRecord, TeamRateLimits, SubscriptionStatus } from './store/types';

@@ -1,4 +1,5 @@
 import { ConfigError, createHostLogger, loadConfig, onShutdown, startMetricsServer, type MetricsServer } from '@helpdesk/kit';
+import { ensureConsoleBuilt } from '@helpdesk/gateway';
 import { localEnvSchema } from './config';
 import { bootPlatform, type Platform } from './platform';
 import { banner } from './banner';
@@ -16,6 +17,8 @@ import { ensureDevCredentials, ownerSignInRow } from './credentials';
 async function main(): Promise<void> {
   const env = loadConfig(localEnvSchema);
   const logger = createHostLogger('local', env.LOG_LEVEL);
+  // The console's build, fresh for these sources (a no-op after npm install; docs/adr/0069).
+  ensureConsoleBuilt((line) => logger.info(line));
   let stopping = false;
   let metrics: MetricsServer | undefined;
   const booting: Promise<Platform> = bootPlatform({

@@ -20,7 +20,7 @@ import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import path from 'node:path';
 import { ConfigError, InternalTokens, loadConfig } from '@helpdesk/kit';
-import { createGatewayAdmin, workspaceLink } from '@helpdesk/gateway';
+import { createGatewayAdmin, ensureConsoleBuilt, workspaceLink } from '@helpdesk/gateway';
 import { PROCESSES, SERVICES, type ProcessEntry } from '../../registry';
 import { startBalancer, type Balancer } from './balancer';
 import { banner } from './banner';
@@ -148,6 +148,8 @@ async function main(): Promise<void> {
   const env = loadConfig(processesEnvSchema);
   const dataDir = path.resolve(env.DATA_DIR);
   mkdirSync(dataDir, { recursive: true });
+  // The console's build, fresh for these sources (a no-op after npm install; docs/adr/0069).
+  ensureConsoleBuilt();
   let stopping = false;
   const children: Child[] = [];
   const balancers: Balancer[] = [];

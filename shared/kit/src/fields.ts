@@ -65,15 +65,28 @@ export async function conflictOnDuplicate<R>(fn: () => Promise<R>, fields: Recor
 export function changeSet<D extends object>(cur: D) {
   const set: Partial<D> = {};
   const previous: Record<string, unknown> = {};
+  function change<K extends keyof D & string>(field: K, value: D[K]): boolean {
+    const old = cur[field] ?? null;
+    if (sameJson(old, value)) return false;
+    set[field] = value;
+    previous[field] = old instanceof Date ? old.toISOString() : old;
+    return true;
+  }
   return {
     set,
     previous,
-    change<K extends keyof D & string>(field: K, value: D[K]): boolean {
-      const old = cur[field] ?? null;
-      if (sameJson(old, value)) return false;
-      set[field] = value;
-      previous[field] = old instanceof Date ? old.toISOString() : old;
-      return true;
+    change,
+    /**
+     * `change(field, input[field])` for each of `fields` the input defines: a PATCH's plain fields,
+     * stored under the names the input gives them (an absent or `undefined` field is left alone;
+     * `null` is a value). Fields that are renamed, merged or checked against the stored value go
+     * through `change` themselves.
+     */
+    applyDefined<F extends keyof D & string>(input: { readonly [K in F]?: D[K] | undefined }, fields: readonly F[]): void {
+      for (const field of fields) {
+        const value = input[field];
+        if (value !== undefined) change(field, value as D[F]);
+      }
     },
     /** The changed fields, in the order they were changed. */
     changes: (): string[] => Object.keys(previous),

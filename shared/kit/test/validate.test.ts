@@ -83,6 +83,13 @@ describe('changeSet', () => {
     expect(c.previous).toEqual({ when: at.toISOString(), n: null });
     expect(c.changes()).toEqual(['when', 'n']);
   });
+  it('applyDefined changes the listed fields the input defines, null included, and leaves the rest', () => {
+    const c = changeSet<{ a: string; b: string | null; n: number; other: string }>({ a: 'x', b: 'y', n: 1, other: 'o' });
+    const input: { a?: string; b?: string | null; n?: number; other?: string } = { a: 'x', b: null, n: undefined, other: 'changed' };
+    c.applyDefined(input, ['a', 'b', 'n']);
+    expect(c.set).toEqual({ b: null });
+    expect(c.changes()).toEqual(['b']);
+  });
 });
 
 describe("errors' doc_url", () => {

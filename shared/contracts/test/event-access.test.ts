@@ -4,6 +4,7 @@ import {
   eventAccess,
   eventPermission,
   eventReadOperation,
+  hasMemberRule,
   mayRead,
   PERMISSIONS,
   PUBLIC_OPERATIONS,
@@ -68,7 +69,7 @@ describe('every event type names who may read it (docs/adr/0066)', () => {
     const r = reader(ROLE_PERMISSIONS[role], null, null);
     for (const type of EVENT_TYPES) {
       const permission = eventPermission(type);
-      const owned = EVENT_CATALOG[type].read.member !== undefined;
+      const owned = hasMemberRule(type);
       if (owned && permission === null) continue; // saved views: per record, below
       expect([type, mayRead(eventAccess(type, {}), r)]).toEqual([type, permission === null || ROLE_PERMISSIONS[role].includes(permission)]);
     }

@@ -1,10 +1,10 @@
 import { randomBytes } from 'node:crypto';
-import type { DeliveryStatus } from '@helpdesk/contracts';
+import { mayRead, type DeliveryStatus } from '@helpdesk/contracts';
 import { scoped, webhookDeliveries, webhookDeliveryDuration, type Logger, type Scope, type ServiceWorker, type Unscoped } from '@helpdesk/kit';
 import type { WebhooksModels } from '../models';
 import type { WebhookSettings } from '../settings';
-import { ATTEMPTS_KEPT, NO_LEASE, type DeliveryDoc } from '../webhooks/deliveries/model';
-import type { WebhookDoc } from '../webhooks/model';
+import { ATTEMPTS_KEPT, deliveryAccess, NO_LEASE, type DeliveryDoc } from '../webhooks/deliveries/model';
+import { readerOf, type WebhookDoc } from '../webhooks/model';
 import type { DisableReason } from '../webhooks/rules';
 import { nextAttemptAt } from './schedule';
 import { Sender, type AttemptOutcome } from './sender';
@@ -214,8 +214,9 @@ class RunningWorker {
   }
 
   private async attempt(row: Claimed, scope: Scope, hook: WebhookDoc | undefined): Promise<void> {
-    if (!hook || !hook.isActive) {
-      // Deleted or disabled after the row was created: inactive webhooks receive nothing.
+    if (!hook || !hook.isActive || !mayRead(deliveryAccess(row), readerOf(hook))) {
+      // Deleted or disabled after the row was created: inactive webhooks receive nothing; nor does one
+      // that may no longer read the event (its member's role narrowed it, docs/adr/0066).
       await this.Queue.updateOne(
         { _id: row._id, leaseOwner: row.leaseOwner },
         { $set: { status: 'cancelled', nextAttemptAt: null, leaseOwner: null, leaseUntil: NO_LEASE, updatedAt: new Date() }, $inc: { generation: 1 } },

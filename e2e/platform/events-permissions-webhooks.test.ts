@@ -31,7 +31,7 @@ const bodyOf = (r: { body: string }) => JSON.parse(r.body);
 const deliveredTo = (path: string) => rx.forPath(path).map(bodyOf);
 
 /** Every delivery row of a webhook, as the owner reads its log. */
-async function deliveryLog(t: Team, webhookId: string): Promise<{ eventId: string; eventType: string }[]> {
+async function deliveryLog(t: Team, webhookId: string): Promise<{ id: string; eventId: string; eventType: string }[]> {
   return expectOk(await t.api.get(`${W(t)}/${webhookId}/deliveries`, { query: { pageSize: '100' } }), 200);
 }
 

@@ -28,7 +28,11 @@ export interface WebhookDoc {
   events: string[];
   /** The patterns sorted and joined: part of the url+events uniqueness. */
   eventsKey: string;
-  /** `whsec_…`. Never selected unless asked for (`+secret`): only the delivery worker reads it. */
+  /**
+   * The signing secret (`whsec_…`), sealed with SECRETS_KEY (`enc:v1:<keyId>:…`, webhooks/secrets.ts,
+   * docs/adr/0067); a webhook from before encryption at rest holds it in the clear until the next start
+   * seals it. Never selected unless asked for (`+secret`): only the delivery worker reads it.
+   */
   secret: string;
   isActive: boolean;
   /** Whom its deliveries read as; absent on webhooks from before it (see readerOf). */

@@ -28,6 +28,7 @@ import {
   withOutbox,
   type RequestContext,
   type Scope,
+  type SecretBox,
   type Unscoped,
 } from '@helpdesk/kit';
 import { urlProblem } from '../delivery/safety';
@@ -36,6 +37,7 @@ import type { WebhooksModels } from '../models';
 import type { WebhookSettings } from '../settings';
 import { cancelPending } from './deliveries/rules';
 import { quotaId, type ReadAs, type WebhookDoc } from './model';
+import { secretContext } from './secrets';
 import { iso, webhookSnapshot } from './view';
 
 export interface WebhookRulesDeps {
@@ -44,6 +46,8 @@ export interface WebhookRulesDeps {
   settings: WebhookSettings;
   /** The service's `soleInstance`: what the partitions' active webhooks subscribe to is then kept per process (docs/adr/0045). */
   soleInstance?: boolean;
+  /** Seals signing secrets (SECRETS_KEY, docs/adr/0067). */
+  secrets: SecretBox;
 }
 
 /** Why the delivery worker disables a webhook (`webhook.disabled`'s `reason`). */
@@ -73,7 +77,7 @@ class StaleWebhook extends Error {}
 const STALE_RETRIES = 10;
 
 /** The rules of webhook subscriptions (docs/adr/0007). */
-export function webhookRules({ conn, models, settings, soleInstance = false }: WebhookRulesDeps) {
+export function webhookRules({ conn, models, settings, soleInstance = false, secrets }: WebhookRulesDeps) {
   /**
    * Per partition, the event patterns of its active webhooks: most events no webhook wants are then
    * acknowledged without a read. Kept only when this is the service's sole instance; dropped by each
@@ -113,13 +117,16 @@ export function webhookRules({ conn, models, settings, soleInstance = false }: W
       const url = checkedUrl(input.url);
       const readAs = readAsOf(ctx, input.events);
       const now = new Date();
+      const id = newId('webhook');
+      // Shown once, in this answer; stored sealed, bound to this webhook (docs/adr/0067).
+      const secret = newSecret();
       const doc: Unscoped<WebhookDoc> = {
-        _id: newId('webhook'),
+        _id: id,
         name: input.name,
         url,
         events: input.events,
         eventsKey: patternsKey(input.events),
-        secret: newSecret(),
+        secret: secrets.seal(secret, secretContext(id)),
         isActive: true,
         readAs,
         failingSince: null,
@@ -151,7 +158,7 @@ export function webhookRules({ conn, models, settings, soleInstance = false }: W
         if (isDuplicateKey(err)) throw duplicate();
         throw err;
       }
-      return { ...webhookSnapshot(doc), secret: doc.secret };
+      return { ...webhookSnapshot(doc), secret };
     },
 
     async update(ctx: RequestContext, id: string, input: UpdateWebhookInput): Promise<WebhookSnapshot> {

@@ -187,6 +187,7 @@ export async function bootPlatform(opts: PlatformOptions): Promise<Platform> {
       redisKeyPrefix: opts.redisKeyPrefix,
       tokens,
       streamTokenSecret: opts.internalTokenSecret,
+      secrets,
       services: {
         ticketing: ticketing.url,
         customers: customers.url,

@@ -63,7 +63,7 @@ const gatewayEnvFields = commonEnvSchema.extend({
     .preprocess((v) => (v === '' || v === undefined ? 5000 : Number(v)), z.number().int().min(0).max(60_000))
     .describe('How long a resolved key stays cached in memory (bounds how late a revocation takes effect).'),
   // The Idempotency-Key answers kept in Redis are sealed with it (a new API key is in one; docs/adr/0067).
-  SECRETS_KEY: secretsEnvSchema.shape.SECRETS_KEY.optional(),
+  SECRETS_KEY: secretsEnvSchema.shape.SECRETS_KEY.optional().describe('Key of the secrets kept at rest: the Idempotency-Key answers kept in Redis (a new API key can be in one) are sealed with it; at least 32 random characters, the same in every gateway (docs/adr/0067).'),
   SECRETS_KEY_PREVIOUS: secretsEnvSchema.shape.SECRETS_KEY_PREVIOUS,
 });
 export const gatewayEnvSchema = unlessEmbedded(gatewayEnvFields, {

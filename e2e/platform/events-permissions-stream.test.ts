@@ -9,6 +9,7 @@ import { ROLES, type Role } from '@helpdesk/contracts';
 import { startTestPlatform, type TeamKeys, type TestPlatform } from '../support/platform';
 import { eventually, expectError, expectOk } from './helpdesk-helpers';
 import { receive, streamPath, StreamClient } from './stream-helpers';
+import { READABLE_BY_ROLE } from './events-permissions-helpers';
 import { addMember, WorkspaceEvents } from './workspace-helpers';
 
 /** The event types this file makes, whatever the stream helpers collect by default. */
@@ -54,17 +55,6 @@ async function touchAiSettings(): Promise<void> {
   expectOk(await as(team.sk_test).patch(path('/ai/settings'), { includeInternalNotes: aiSetting }), 200);
 }
 
-/** What each role may read of what `makeEvents` makes, besides the ticket markers. */
-const EXPECTED: Record<Role, string[]> = {
-  owner: ['webhook.created', 'automation.created', 'ai_settings.updated', 'inbound_email.secret_rotated', "api_key.created (owner's)", "api_key.created (spectator's)", 'saved_view.created (private)'],
-  admin: ['webhook.created', 'automation.created', 'ai_settings.updated', 'inbound_email.secret_rotated', "api_key.created (owner's)", "api_key.created (spectator's)"],
-  manager: ['webhook.created', 'automation.created', 'ai_settings.updated'],
-  librarian: ['ai_settings.updated'],
-  agent: ['ai_settings.updated'],
-  // Its own key's event only: none of the rest may it read through the API.
-  spectator: ["api_key.created (spectator's)"],
-};
-
 /** One event of each kind, through the API; the spectator's own key last. */
 let round = 0;
 async function makeEvents(): Promise<void> {
@@ -78,7 +68,7 @@ async function makeEvents(): Promise<void> {
   expectOk(await as(keys.spectator).post(path('/api-keys'), { name: 'spectator script' }), 201);
 }
 
-/** A stream's frames of TYPES, named as EXPECTED names them. */
+/** A stream's frames of TYPES, named as READABLE_BY_ROLE names them. */
 function seen(c: StreamClient): string[] {
   return c.frames
     .filter((f) => f.event !== 'ticket.created')
@@ -100,11 +90,11 @@ describe.each(['an API key', 'a stream token'])('each role over %s', (transport)
     await Promise.all(ROLES.map((r) => streams[r].opened));
     await makeEvents();
     // The owner reads everything: once it has all of it, a marker made now comes after all of it in the log.
-    await receive(streams.owner, EXPECTED.owner.length, "the owner's stream");
+    await receive(streams.owner, READABLE_BY_ROLE.owner.length, "the owner's stream");
     const id = await marker();
     for (const role of ROLES) {
       await eventually(`${role} stream has the marker`, () => hasTicket(streams[role], id), 20_000);
-      expect([role, seen(streams[role]).sort()]).toEqual([role, [...EXPECTED[role]].sort()]);
+      expect([role, seen(streams[role]).sort()]).toEqual([role, [...READABLE_BY_ROLE[role]].sort()]);
       streams[role].close();
     }
   }, 60_000);

@@ -59,9 +59,12 @@ describe('deploy/docker/Dockerfile', () => {
     expect(runs).toMatch(/npm prune --omit=dev/);
     expect(runs).toMatch(/runtime-tools\.mjs tsx/);
     expect(runs).toMatch(/node --require tsx\/cjs/);
-    // The final stage takes the whole install (workspaces may get nested node_modules), then the sources.
+    // The final stage takes the whole install (workspaces may get nested node_modules), then the
+    // sources, then the agent console's build (made in its own stage: Vite is a dev dependency).
     const copies = finalStage.filter((i) => i.keyword === 'COPY').map((i) => i.args);
-    expect(copies).toEqual(['--from=deps /app ./', '. .']);
+    expect(copies).toEqual(['--from=deps /app ./', '. .', '--from=console /src/gateway/console/dist gateway/console/dist']);
+    const consoleStage = all.slice(all.findIndex((i) => i.keyword === 'FROM' && / AS console$/i.test(i.args)), lastFrom);
+    expect(consoleStage.filter((i) => i.keyword === 'RUN').map((i) => i.args).join('\n')).toMatch(/gateway\/console\/scripts\/build\.mjs/);
   });
 
   it('runs as the non-root user 10001 in the final stage', () => {

@@ -39,7 +39,7 @@ const PROCESS_ENV: Record<string, string[]> = {
   webhooks: [...SERVICE_ENV, 'SECRETS_KEY', 'WEBHOOKS_TIMEOUT_MS'],
   community: [...SERVICE_ENV, 'CUSTOMERS_URL', 'ATTACHMENTS_S3_URL'],
   notifications: [...SERVICE_ENV, 'WORKSPACE_URL', 'TICKETING_URL', 'SMTP_URL', 'REDIS_URL'],
-  workspace: [...SERVICE_ENV, 'AUDIT_RETENTION_DAYS'],
+  workspace: [...SERVICE_ENV, 'AUDIT_RETENTION_DAYS', 'SIGN_IN_URL'],
   dataops: [...SERVICE_ENV, 'TICKETING_URL', 'CUSTOMERS_URL', 'KNOWLEDGE_URL', 'COMMUNITY_URL', 'WORKSPACE_URL'],
 };
 /** Documented variables a process may also be given (ARCHITECTURE.md, Embedded defaults). */

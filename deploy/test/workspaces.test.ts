@@ -30,25 +30,31 @@ function workspaces(): Workspace[] {
   });
 }
 
-function sourceFiles(dir: string): string[] {
+/** A workspace's TypeScript files, without those of a workspace nested in its folder (gateway/console in gateway). */
+function sourceFiles(dir: string, top = dir): string[] {
   const out: string[] = [];
   for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    if (entry.name === 'node_modules' || entry.name === 'data') continue;
+    if (entry.name === 'node_modules' || entry.name === 'data' || entry.name === 'dist') continue;
     const p = path.join(dir, entry.name);
-    if (entry.isDirectory()) out.push(...sourceFiles(p));
-    else if (/\.(ts|mts|cts)$/.test(entry.name) && !entry.name.endsWith('.d.ts')) out.push(p);
+    if (entry.isDirectory()) {
+      if (p !== top && nestedDirs.has(p)) continue;
+      out.push(...sourceFiles(p, top));
+    } else if (/\.(ts|tsx|mts|cts)$/.test(entry.name) && !entry.name.endsWith('.d.ts')) out.push(p);
   }
   return out;
 }
 
-const IMPORT_RE = /(?:from\s+|import\s*\(\s*|require\(\s*|import\s+)'([^']+)'/g;
+const IMPORT_RE = /(?:from\s+|import\s*\(\s*|require\(\s*|import\s+)'([^'\s]+)'/g;
 const packageOf = (spec: string) => (spec.startsWith('@') ? spec.split('/').slice(0, 2).join('/') : spec.split('/')[0]);
 const BUILTINS = new Set(builtinModules);
 /** Types and tools jest and tsc provide to every workspace from the root. */
 const FROM_ROOT = new Set(['@jest/globals']);
 
 const all = workspaces();
-const owner = (file: string) => all.find((w) => file.startsWith(w.dir + path.sep));
+const nestedDirs = new Set(all.map((w) => w.dir));
+/** The innermost workspace holding `file`. */
+const owner = (file: string) =>
+  all.filter((w) => file.startsWith(w.dir + path.sep)).sort((a, b) => b.dir.length - a.dir.length)[0];
 
 describe.each(all.map((w) => [w.name, w] as const))('%s', (_name, ws) => {
   const files = sourceFiles(ws.dir);

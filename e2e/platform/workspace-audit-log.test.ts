@@ -57,7 +57,7 @@ describe('audit log', () => {
     const created = entries[0];
     expect(created).toEqual({
       id: expect.stringMatching(AUD_ID), object: 'audit_log_entry', action: 'ticket.created', resourceType: 'ticket', resourceId: ticketId,
-      actorType: expect.any(String), actorId: expect.any(String), actorName: expect.any(String), details: expect.objectContaining({ ticket: expect.objectContaining({ id: ticketId, title: 'Printer on fire' }) }),
+      actorType: expect.any(String), actorId: expect.any(String), actorSessionId: null, actorName: expect.any(String), details: expect.objectContaining({ ticket: expect.objectContaining({ id: ticketId, title: 'Printer on fire' }) }),
       createdAt: expect.stringMatching(ISO), sequence: expect.any(Number), previousHash: expect.any(String), hash: expect.stringMatching(/^[0-9a-f]{64}$/),
     });
     expect(created.actorName.length).toBeGreaterThan(0);

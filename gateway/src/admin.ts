@@ -37,6 +37,11 @@ export interface GatewayAdmin {
   listKeys(teamId: string): Promise<ApiKeyRecord[]>;
   revokeKey(keyId: string): Promise<boolean>;
   setTeamRateLimits(teamId: string, limits: TeamRateLimits): Promise<void>;
+  /**
+   * A one-time sign-in link to the console (15 minutes) for the team's member with `email`, else its
+   * owner, handed to the operator instead of mailed (docs/adr/0068). Needs the workspace service.
+   */
+  createSignInLink(input: { teamId: string; email?: string }): Promise<{ url: string; token: string; expiresAt: string; memberId: string }>;
   close(): Promise<void>;
 }
 
@@ -144,6 +149,13 @@ export function adminOver(repo: KeyRepository, onKeyChange: () => void = () => {
       }
       if (!(await repo.setTeamRateLimits(teamId, limits))) throw new AdminError(`no team ${teamId}`);
       onKeyChange();
+    },
+    async createSignInLink({ teamId, email }) {
+      if (!workspace) throw new AdminError('sign-in links need the workspace service (--workspace-url, WORKSPACE_URL or SERVICE_URLS)');
+      if (!(await repo.getTeam(teamId))) throw new AdminError(`no team ${teamId}`);
+      const link = await workspace.operatorSignInLink(teamId, email);
+      if (!link) throw new AdminError(email ? `no member with email ${email} in team ${teamId}` : `team ${teamId} has no owner`);
+      return link;
     },
     close: () => repo.close(),
   };

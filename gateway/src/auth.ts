@@ -6,9 +6,12 @@ import type { WorkspaceLink } from './api-keys/workspace-link';
 import { hashKey, hasValidBody, kindOf, sameHash } from './keys';
 import type { KeyRepository, StoredKey, Team } from './store/types';
 
-/** A key as the gateway uses it per request, cached for `ttlMs`. */
+/** A console session (gateway/src/sessions, docs/adr/0068) as the pipeline sees it: a key of type `session`. */
+export type SessionKey = Omit<StoredKey, 'type'> & { type: 'session' };
+
+/** A key as the gateway uses it per request, cached for `ttlMs` (or a console session, shaped the same). */
 export interface ResolvedKey {
-  key: StoredKey;
+  key: StoredKey | SessionKey;
   team: Team;
   permissions: Permission[];
   /** Requests per minute for this key (team override, else the deployment's figure). */

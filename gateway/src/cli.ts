@@ -17,13 +17,14 @@ export const USAGE = `Usage: cli <command> [options]
              [--member MEMBER_ID | --no-member]   (default: the team's owner)
   key list --team TEAM_ID
   key revoke --key KEY_ID
+  sign-in-link --team TEAM_ID [--email EMAIL]   (a one-time console sign-in link, 15 minutes; default: the owner's)
   dead-letters list --service NAME[,NAME…]
   dead-letters replay|discard --service NAME (--event EVENT_ID[,…] | --all) [--yes] [--operator NAME]
              (asks before acting unless --yes; writes an audit line to stderr naming the operator:
               --operator, else env HELPDESK_OPERATOR, else USER; a service without a queue is skipped)
 
 Connection: --mongo-url URL, else env MONGO_URL, else mongoUrl in ./data/credentials.json.
-Owner member (team create): the workspace service at --workspace-url URL, else env WORKSPACE_URL, else
+Owner member (team create) and sign-in links: the workspace service at --workspace-url URL, else env WORKSPACE_URL, else
 the workspace entry of SERVICE_URLS, with env INTERNAL_TOKEN_SECRET; without one the team has no owner.
 Dead letters: RabbitMQ at --amqp-url URL, else env AMQP_URL, with AMQP_QUEUE_PREFIX (default helpdesk).
 Options: --db NAME (default gateway), --json (machine-readable output).`;
@@ -132,6 +133,7 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
         key: { type: 'string' },
         'owner-name': { type: 'string' },
         'owner-email': { type: 'string' },
+        email: { type: 'string' },
         'workspace-url': { type: 'string' },
         member: { type: 'string' },
         'no-member': { type: 'boolean' },
@@ -165,7 +167,7 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
       return value;
     };
     if (command.startsWith('dead-letters ')) return await deadLetters(command.slice('dead-letters '.length), v, io);
-    const known = ['team create', 'key create', 'key list', 'key revoke'];
+    const known = ['team create', 'key create', 'key list', 'key revoke', 'sign-in-link'];
     if (!known.includes(command)) throw new UsageError(`unknown command "${command}"`);
     // validate before connecting
     let expiresAt: Date | undefined;
@@ -175,10 +177,12 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
       'key create': ['team', 'type', 'mode'],
       'key list': ['team'],
       'key revoke': ['key'],
+      'sign-in-link': ['team'],
     };
     for (const name of required[command]) need(name);
     const workspace = io.admin ? undefined : workspaceOf(v['workspace-url'], io);
     if (command === 'team create' && workspace) for (const name of ['owner-name', 'owner-email'] as const) need(name);
+    if (command === 'sign-in-link' && !workspace && !io.admin) throw new UsageError('sign-in-link: the workspace service keeps sign-in links: pass --workspace-url or set WORKSPACE_URL (with INTERNAL_TOKEN_SECRET)');
     if (v.member && v['no-member']) throw new UsageError('use --member or --no-member, not both');
     if (command === 'key create') {
       if (v.type !== 'secret' && v.type !== 'publishable') throw new UsageError('--type must be secret or publishable');
@@ -220,6 +224,11 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
         if (v.json) print('', keys);
         else if (keys.length === 0) io.out('No keys.');
         else for (const k of keys) io.out(describeKey(k));
+        return 0;
+      }
+      case 'sign-in-link': {
+        const link = await admin.createSignInLink({ teamId: need('team'), email: v.email });
+        print(`Sign-in link for member ${link.memberId} (works once, until ${link.expiresAt}):\n\n  ${link.url}\n`, link);
         return 0;
       }
       case 'key revoke': {

@@ -50,3 +50,24 @@ export function clientAddressOf(trustedProxies: readonly string[] = []): ClientA
   const app = { get: (name: string) => (name === 'trust proxy fn' ? trust : undefined) };
   return (req) => (ipGetter.call({ app, headers: req.headers, socket: req.socket, connection: req.socket }) as string | undefined) ?? 'unknown';
 }
+
+/** The scheme a request came over: `https` when the connection is TLS or, behind trusted proxies, their `X-Forwarded-Proto` says so. */
+export type RequestProtocol = (req: IncomingMessage) => 'http' | 'https';
+
+/**
+ * The request-protocol function for a deployment's trusted proxies: the connection's own scheme,
+ * unless the peer is a trusted proxy, whose `X-Forwarded-Proto` (its first value, as express reads
+ * it) is believed. The console's cookie is `Secure` and its writes' `Origin` checked by it (docs/adr/0068).
+ */
+export function requestProtocolOf(trustedProxies: readonly string[] = []): RequestProtocol {
+  const direct = (req: IncomingMessage): 'http' | 'https' => ((req.socket as { encrypted?: boolean }).encrypted ? 'https' : 'http');
+  if (!trustedProxies.length) return direct;
+  const trust = compileTrust(trustedProxies);
+  return (req) => {
+    const own = direct(req);
+    const header = req.headers['x-forwarded-proto'];
+    if (typeof header !== 'string' || !trust(req.socket.remoteAddress ?? '', 0)) return own;
+    const first = header.split(',')[0].trim().toLowerCase();
+    return first === 'https' || first === 'http' ? first : own;
+  };
+}

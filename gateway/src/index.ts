@@ -7,12 +7,14 @@ import { adminOver, openRepository, type GatewayAdmin } from './admin';
 import { apiKeyOperations } from './api-keys/operations';
 import { workspaceLink } from './api-keys/workspace-link';
 import { KeyResolver } from './auth';
-import { clientAddressOf } from './client-address';
+import { clientAddressOf, requestProtocolOf } from './client-address';
+import { createConsoleSessions } from './sessions/sessions';
 import { tokenMinter } from './fast-token';
 import { DEFAULT_PUBLISHABLE_PER_MINUTE, DEFAULT_SECRET_PER_MINUTE, routedServices } from './config';
 import { buildOpenApiDocument, PUBLIC_OPERATIONS, RouteTable, type OperationDef } from '@helpdesk/contracts';
 import { docsApp } from './docs';
 import { withBillingPages } from './billing-pages';
+import { withConsole } from './console';
 import { withHelpCenter } from './help-center';
 import { createListener } from './pipeline';
 import type { GatewayContext } from './pipeline/exchange';
@@ -74,8 +76,12 @@ export interface GatewayOptions {
   streamTokenSecret?: string;
   /** The key of secrets at rest (SECRETS_KEY): Idempotency-Key answers kept in Redis are sealed with it (docs/adr/0067). */
   secrets?: SecretBox;
+  /** How long a console session's look-up is kept; its revocation takes effect within it. Default 2000 ms (docs/adr/0068). */
+  sessionCacheTtlMs?: number;
   /** Replaces the API manifest's public operations (tests of the gateway alone). */
   operations?: Record<string, OperationDef>;
+  /** Where the agent console's build is (default gateway/console/dist; tests serve a fixture). */
+  consoleDistDir?: string;
 }
 
 export interface RunningGateway {
@@ -117,6 +123,21 @@ export async function startGateway(opts: GatewayOptions): Promise<RunningGateway
   const operations = opts.operations ?? PUBLIC_OPERATIONS;
   const clientAddress = clientAddressOf(opts.trustedProxies);
   const upstreams = new Upstreams(opts.services, opts.logger);
+  // Sign-in and the console's session cookie need the workspace service, which keeps links and sessions (docs/adr/0068).
+  const sessions = opts.services.workspace
+    ? createConsoleSessions({
+        workspaceUrl: opts.services.workspace,
+        tokens: opts.tokens,
+        repo,
+        upstreams,
+        secretPerMinute: opts.rateLimits?.secretPerMinute ?? DEFAULT_SECRET_PER_MINUTE,
+        protocol: requestProtocolOf(opts.trustedProxies),
+        clientAddress,
+        cacheTtlMs: opts.sessionCacheTtlMs,
+      })
+    : undefined;
+  /** A stream token's issuer: a console session, or a key (docs/adr/0031, 0068). */
+  const streamIssuers = { authenticateHash: (hash: string) => sessions?.resolver.issuerOf(hash) ?? resolver.authenticateHash(hash) };
   const services = routedServices(operations);
   const admin = adminOver(repo, () => resolver.invalidate(), workspace);
   let lastStoreWarning = 0;
@@ -150,7 +171,8 @@ export async function startGateway(opts: GatewayOptions): Promise<RunningGateway
     upstreamStates: () => upstreams.states(services),
     clientAddress,
     docs: docsApp(),
-    streamTokens: new StreamTokens(opts.streamTokenSecret ?? randomBytes(32).toString('hex'), resolver),
+    streamTokens: new StreamTokens(opts.streamTokenSecret ?? randomBytes(32).toString('hex'), streamIssuers, undefined, sessions?.streamIssuer),
+    sessions,
     apiKeys: apiKeyOperations({ repo, admin, resolver, upstreams, logger: opts.logger, workspace }),
     storeDown(err, requestId) {
       warnStoreDown(err, requestId);
@@ -163,7 +185,7 @@ export async function startGateway(opts: GatewayOptions): Promise<RunningGateway
   };
   const pageDeps = { teams: repo, mint: context.mint, upstreams, logger: opts.logger, rateLimits, warnStoreDown, helpCenterPerMinute: opts.helpCenterPerMinute, clientAddress };
   const api = createListener(context);
-  const server = createGatewayServer(accessLogged(opts.logger, publicRootsOnly(withBillingPages(pageDeps, withHelpCenter(pageDeps, api)), api)), opts.slowClients);
+  const server = createGatewayServer(accessLogged(opts.logger, publicRootsOnly(withConsole(withBillingPages(pageDeps, withHelpCenter(pageDeps, api)), { distDir: opts.consoleDistDir }), api)), opts.slowClients);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(opts.port, host, () => {
@@ -199,6 +221,7 @@ export { workspaceLink, type WorkspaceLink } from './api-keys/workspace-link';
 export { gatewayEnvSchema, parseServiceUrls, type GatewayEnv } from './config';
 export { clientAddressOf, parseTrustedProxies, type ClientAddress } from './client-address';
 export { publicRootPaths } from './public-roots';
+export { CONSOLE_CSP, ensureConsoleBuilt } from './console';
 export type { UpstreamState } from './proxy';
 export { STEPS } from './pipeline';
 export type { Team, ApiKeyRecord, TeamRateLimits, SubscriptionStatus } from './store/types';

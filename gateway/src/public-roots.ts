@@ -15,6 +15,8 @@ export const PUBLIC_ROOTS = {
   help: '/help',
   /** The local billing portal's pages and Stripe's webhook (gateway/src/billing-pages.ts). */
   billing: '/billing',
+  /** The agent console, a browser app for signed-in members (gateway/src/console.ts). */
+  app: '/app',
 } as const;
 
 const ROOTS: readonly string[] = Object.values(PUBLIC_ROOTS);

@@ -13,6 +13,7 @@ const MOUNTED: [method: string, path: string][] = [
   ['GET', '/help/some-team'],
   ['GET', '/billing/portal/00000000-0000-4000-8000-000000000000/a-session'],
   ['POST', '/billing/stripe/webhook'],
+  ['GET', '/app/'],
 ];
 
 let gw: RunningGateway;
@@ -49,6 +50,6 @@ it('every listed root serves something', () => {
   for (const root of publicRootPaths()) expect([root, MOUNTED.some(([, path]) => isUnder(path, root))]).toEqual([root, true]);
 });
 
-it.each(['/', '/app', '/widgets/v1.js', '/helpdesk', '/metrics', '/api', '/docsx'])('%s, outside every root and /api/v1, is 404 route_not_found', async (path) => {
+it.each(['/', '/apps', '/widgets/v1.js', '/helpdesk', '/metrics', '/api', '/docsx'])('%s, outside every root and /api/v1, is 404 route_not_found', async (path) => {
   expect(await served('GET', path)).toBe(false);
 });

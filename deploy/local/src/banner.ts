@@ -29,6 +29,9 @@ export function unsafeSwitchesOn(env: NodeJS.ProcessEnv = process.env): string[]
     .map(([name, what]) => `${name}=${env[name]}: ${what}`);
 }
 
+/** The agent console's address (gateway/src/console.ts) beside the API's `…/api/v1`. */
+export const consoleUrl = (apiBaseUrl: string) => `${new URL(apiBaseUrl).origin}/app/`;
+
 export function banner(f: BannerFacts): string {
   const row = (label: string, text: string) => `  ${label.padEnd(11)} ${text}`;
   const unsafe = f.unsafe ?? unsafeSwitchesOn();
@@ -39,6 +42,7 @@ export function banner(f: BannerFacts): string {
     ...(f.credentials.ownerMemberId ? [row('owner', `${f.credentials.ownerMemberId} (the keys below are the owner's)`)] : []),
     ...Object.entries(f.credentials.keys).map(([kind, key]) => row(kind, key)),
     ...f.details.map(([label, text]) => row(label, text)),
+    row('console', consoleUrl(f.baseUrl)),
     row('credentials', f.file),
     ...unsafe.map((text) => row('UNSAFE', text)),
     `Ready: ${f.baseUrl}`,

@@ -56,6 +56,20 @@ export async function ensureDevCredentials(
   return { credentials, created, file };
 }
 
+/**
+ * The banner's sign-in row: a fresh one-time link to the console for the development team's owner
+ * (15 minutes; docs/adr/0068), on this gateway's origin. Every start prints a new one; later, ask for
+ * one by mail (it lands in DATA_DIR/mail) or with the operator CLI (`sign-in-link`).
+ */
+export async function ownerSignInRow(admin: GatewayAdmin, credentials: DevCredentials): Promise<[string, string]> {
+  try {
+    const { token } = await admin.createSignInLink({ teamId: credentials.teamId });
+    return ['sign in', `${new URL(credentials.baseUrl).origin}/app/sign-in?token=${token} (the owner; once, within 15 minutes)`];
+  } catch (err) {
+    return ['sign in', `no link: ${(err as Error).message}`];
+  }
+}
+
 async function readCredentials(file: string): Promise<DevCredentials | null> {
   try {
     return JSON.parse(await fs.readFile(file, 'utf8')) as DevCredentials;

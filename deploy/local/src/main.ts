@@ -1,8 +1,9 @@
 import { ConfigError, createHostLogger, loadConfig, onShutdown, SecretBox, startMetricsServer, type MetricsServer } from '@helpdesk/kit';
+import { ensureConsoleBuilt } from '@helpdesk/gateway';
 import { localEnvSchema } from './config';
 import { bootPlatform, type Platform } from './platform';
 import { banner } from './banner';
-import { ensureDevCredentials } from './credentials';
+import { ensureDevCredentials, ownerSignInRow } from './credentials';
 import { ensureSecretsKey } from './secrets-key';
 
 /**
@@ -17,6 +18,8 @@ import { ensureSecretsKey } from './secrets-key';
 async function main(): Promise<void> {
   const env = loadConfig(localEnvSchema);
   const logger = createHostLogger('local', env.LOG_LEVEL);
+  // The console's build, fresh for these sources (a no-op after npm install; docs/adr/0069).
+  ensureConsoleBuilt((line) => logger.info(line));
   let stopping = false;
   let metrics: MetricsServer | undefined;
   const secrets = new SecretBox(await ensureSecretsKey(env.DATA_DIR, env.SECRETS_KEY), env.SECRETS_KEY_PREVIOUS);
@@ -72,6 +75,7 @@ async function main(): Promise<void> {
     if (env.METRICS_PORT !== undefined) metrics = await startMetricsServer(env.METRICS_PORT, env.HOST);
     const inbound = await platform.ticketing.rules.inboundEmail.listening?.catch(() => null);
     const details: Array<[string, string]> = [
+      await ownerSignInRow(platform.gateway.admin, credentials),
       ['MongoDB', `${platform.mongoUrl}${platform.embeddedMongo ? ` (embedded, journal in ${env.DATA_DIR}/mongo)` : ''}`],
       ['bus', `${env.AMQP_URL ? 'RabbitMQ' : 'in-process'}; rate limits and idempotency ${env.REDIS_URL ? 'in Redis' : 'in-process'}`],
       ...(metrics ? [['metrics', metrics.url] as [string, string]] : []),

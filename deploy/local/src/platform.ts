@@ -42,6 +42,8 @@ export interface PlatformOptions {
   stream?: { heartbeatMs?: number; maxBufferedBytes?: number };
   /** The page invitation links open (workspace's INVITE_ACCEPT_URL); default the local gateway's. */
   inviteAcceptUrl?: string;
+  /** The console's sign-in page sign-in links open (workspace's SIGN_IN_URL); default this gateway's `/app/sign-in`. */
+  signInUrl?: string;
   /** The workspace's billing: Stripe instead of the local provider, where the local portal page is (docs/adr/0024). */
   billing?: Pick<WorkspaceOptions, 'stripe' | 'billingPortalUrl'>;
   /** The game's clock (tests move it to try seasons, streaks and the boss's timers); default the system clock. */
@@ -77,6 +79,8 @@ export interface Platform {
   buses: Record<string, EventBus>;
   /** The key of secrets at rest its services use. */
   secrets: SecretBox;
+  /** Where outgoing mail is written as `.eml` files (`<folder>/mail`), null when it goes over SMTP. */
+  mailDir: string | null;
   stop(): Promise<void>;
 }
 
@@ -140,7 +144,7 @@ export async function bootPlatform(opts: PlatformOptions): Promise<Platform> {
     const webhooks = await startWebhooks({ ...serviceOpts('webhooks'), secrets, settings: opts.webhooks });
     started.push({ name: 'webhooks', stop: () => webhooks.stop() });
     // newer services start here, one block each (workspace, knowledge, community)
-    const workspace = await startWorkspace({ ...serviceOpts('workspace'), inviteAcceptUrl: opts.inviteAcceptUrl, ...opts.billing });
+    const workspace = await startWorkspace({ ...serviceOpts('workspace'), inviteAcceptUrl: opts.inviteAcceptUrl, signInUrl: opts.signInUrl ?? localSignInUrl(opts), ...opts.billing });
     started.push({ name: 'workspace', stop: () => workspace.stop() });
     const knowledge = await startKnowledge(serviceOpts('knowledge'));
     started.push({ name: 'knowledge', stop: () => knowledge.stop() });
@@ -205,11 +209,19 @@ export async function bootPlatform(opts: PlatformOptions): Promise<Platform> {
     });
     started.push({ name: 'gateway', stop: () => gateway.stop() });
 
-    return { baseUrl: gateway.url, gateway, ticketing, customers, webhooks, knowledge, workspace, community, dataops, game, mongoUrl: embeddedMongo?.uri() ?? mongoUrl, embeddedMongo, buses, secrets, stop };
+    const mailFolder = opts.smtpUrl ? null : path.join(mailDir, 'mail');
+    return { baseUrl: gateway.url, gateway, ticketing, customers, webhooks, knowledge, workspace, community, dataops, game, mongoUrl: embeddedMongo?.uri() ?? mongoUrl, embeddedMongo, buses, secrets, mailDir: mailFolder, stop };
   } catch (err) {
     await stop();
     throw err;
   }
+}
+
+/** The console's sign-in page on this gateway's port (a fixed one; any free port keeps the workspace's default). */
+function localSignInUrl(opts: PlatformOptions): string | undefined {
+  if (!opts.port) return undefined;
+  const host = !opts.host || opts.host === '0.0.0.0' || opts.host === '::' ? '127.0.0.1' : opts.host.includes(':') ? `[${opts.host}]` : opts.host;
+  return `http://${host}:${opts.port}/app/sign-in`;
 }
 
 async function startEmbeddedMongoOnPreferredPort(opts: PlatformOptions, logger: Logger): Promise<EmbeddedMongo> {

@@ -20,12 +20,12 @@ import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import path from 'node:path';
 import { ConfigError, InternalTokens, loadConfig } from '@helpdesk/kit';
-import { createGatewayAdmin, workspaceLink } from '@helpdesk/gateway';
+import { createGatewayAdmin, ensureConsoleBuilt, workspaceLink } from '@helpdesk/gateway';
 import { PROCESSES, SERVICES, type ProcessEntry } from '../../registry';
 import { startBalancer, type Balancer } from './balancer';
 import { banner } from './banner';
 import { processesEnvSchema, type ProcessesEnv } from './config';
-import { ensureDevCredentials } from './credentials';
+import { ensureDevCredentials, ownerSignInRow } from './credentials';
 import { ensureSecretsKey } from './secrets-key';
 
 const ROOT = path.resolve(__dirname, '../../..');
@@ -149,6 +149,8 @@ async function main(): Promise<void> {
   const env = loadConfig(processesEnvSchema);
   const dataDir = path.resolve(env.DATA_DIR);
   mkdirSync(dataDir, { recursive: true });
+  // The console's build, fresh for these sources (a no-op after npm install; docs/adr/0069).
+  ensureConsoleBuilt();
   let stopping = false;
   const children: Child[] = [];
   const balancers: Balancer[] = [];
@@ -226,10 +228,11 @@ async function main(): Promise<void> {
         for (const call of entry.calls) own[call.env] = url(call.service);
         if (entry.kind === 'gateway') own.SERVICE_URLS = SERVICES.map((s) => `${s.name}=${url(s.name)}`).join(',');
         if (entry.name === 'ticketing') Object.assign(own, { INBOUND_SMTP_HOST: env.HOST, INBOUND_HTTP_HOST: env.HOST, INBOUND_SMTP_PORT: String(env.INBOUND_SMTP_PORT), INBOUND_HTTP_PORT: String(env.INBOUND_HTTP_PORT) });
-        // Links in invitation mail and the local billing portal point at this gateway unless set.
+        // Links in invitation and sign-in mail and the local billing portal point at this gateway unless set.
         if (entry.name === 'workspace') {
           own.INVITE_ACCEPT_URL = process.env.INVITE_ACCEPT_URL || `${baseUrl}/invites/accept`;
           own.BILLING_PORTAL_URL = process.env.BILLING_PORTAL_URL || `${baseUrl}/billing/portal`;
+          own.SIGN_IN_URL = process.env.SIGN_IN_URL || `${baseUrl}/app/sign-in`;
         }
         children.push({ entry, replica, port, metricsPort: Number(own.METRICS_PORT), env: { ...inherited, ...own }, proc: null, restarts: 0, tail: [] });
       }
@@ -269,6 +272,7 @@ async function main(): Promise<void> {
     const gatewayDb = databaseEnv(env, mongoUrl, 'gateway');
     const admin = await createGatewayAdmin(gatewayDb.MONGO_URL, 'gateway', workspaceLink(url('workspace'), tokens));
     const { credentials, created, file } = await ensureDevCredentials(admin, dataDir, { baseUrl: `${baseUrl}/api/v1`, mongoUrl });
+    const signInRow = await ownerSignInRow(admin, credentials);
     await admin.close();
     writeProcesses(dataDir, children, baseUrl, mongoPid);
     const count = (e: ProcessEntry) => (e.localProcesses > 1 ? ` ×${e.localProcesses}` : '');
@@ -279,6 +283,7 @@ async function main(): Promise<void> {
         created,
         file,
         details: [
+          signInRow,
           ['MongoDB', `${mongoUrl}${env.MONGO_URL ? '' : ` (embedded server process, journal in ${path.join(env.DATA_DIR, 'mongo')})`}`],
           ['bus', `RabbitMQ (${redact(env.AMQP_URL)}); Redis (${redact(env.REDIS_URL)})`],
           ['processes', `${PROCESSES.map((p) => `${p.name}${count(p)}`).join(', ')} (pids, URLs and metrics in ${path.join(env.DATA_DIR, 'processes.json')})`],

@@ -64,6 +64,19 @@ test('npm start prints the base URL and four keys, reuses them and keeps data ac
   });
   expect(created.status).toBe(201);
   const ticketId = ((await created.json()) as any).data.id;
+
+  // the banner's sign-in link (docs/adr/0068) signs the owner in to the console once
+  const origin = new URL(first.baseUrl).origin;
+  const link = new RegExp(`sign in +${origin.replace(/[.]/g, '\\.')}/app/sign-in\\?token=(hdsil_[0-9a-f]{32}_[A-Za-z0-9]{40}) \\(the owner`).exec(first.output());
+  expect(link).not.toBeNull();
+  const signIn = () => fetch(`${first.baseUrl}/auth/sessions`, { method: 'POST', headers: { 'content-type': 'application/json', origin }, body: JSON.stringify({ token: link![1], mode: 'test' }) });
+  const session = await signIn();
+  expect(session.status).toBe(201);
+  expect(((await session.json()) as any).data.member).toMatchObject({ id: creds.ownerMemberId, role: 'owner' });
+  const cookie = session.headers.get('set-cookie')!.split(';')[0];
+  const read = await fetch(`${first.baseUrl}/teams/${creds.teamId}/tickets/${ticketId}`, { headers: { cookie } });
+  expect(read.status).toBe(200);
+  expect((await signIn()).status).toBe(409);
   expect(await stopLocal(first.child, 'SIGTERM')).toBe(0);
 
   const second = await startLocal();

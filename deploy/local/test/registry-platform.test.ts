@@ -4,7 +4,7 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
-import { describeProcessesOnly, processSchemas } from '@helpdesk/kit';
+import { declarations, describeProcessesOnly, processSchemas, undeclaredCollections } from '@helpdesk/kit';
 import { bootPlatform, type Platform } from '../src/platform';
 import { PROCESSES, SERVICES } from '../../registry';
 
@@ -31,6 +31,17 @@ describe('npm start (one process)', () => {
     platform = await bootPlatform({ port: 0, dataDir: null, internalTokenSecret: randomBytes(32).toString('hex'), logLevel: 'silent' });
   }, 60_000);
   afterAll(() => platform?.stop());
+
+  // One way to reach a team's data (docs/adr/0065): every collection a service creates is declared in
+  // its models.ts as team-and-partition, team-wide or platform-wide (kit's own are platform-wide).
+  it("declares every collection each service's database holds", async () => {
+    const declared = declarations();
+    expect(Object.keys(declared).sort()).toEqual(SERVICES.map((s) => s.name).sort());
+    expect(await undeclaredCollections()).toEqual(Object.fromEntries(SERVICES.map((s) => [s.name, []])));
+    // Team data is never platform-wide: only kit's bookkeeping and ticketing's scan lease are.
+    const platformWide = Object.entries(declared).flatMap(([db, cs]) => cs.filter((c) => c.kind === 'platform-wide' && !c.key.startsWith('kit.')).map((c) => `${db}.${c.name}`));
+    expect(platformWide).toEqual(['ticketing.scheduler_leases']);
+  });
 
   it('boots every registry service, and its gateway routes to each of them', async () => {
     const res = await fetch(new URL('/readyz', platform.baseUrl));

@@ -117,6 +117,13 @@ describeInfra('npm run start:processes on RabbitMQ and Redis', () => {
     const readyz = (await (await fetch(new URL('/readyz', run.baseUrl))).json()) as { data: { upstreams: Record<string, string> } };
     expect(Object.values(readyz.data.upstreams)).toEqual(Array(PROCESSES.length - 1).fill('ready'));
     expect(run.output()).toMatch(/notifications ×2/);
+    // the banner's sign-in link (docs/adr/0068) opens a session on the separate gateway and workspace
+    const link = /sign in +(http:\/\/\S+)\/app\/sign-in\?token=(hdsil_\S+) \(the owner/.exec(run.output());
+    expect(link?.[1]).toBe(new URL(run.baseUrl).origin);
+    const session = await fetch(new URL('/api/v1/auth/sessions', run.baseUrl), { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ token: link![2] }) });
+    expect(session.status).toBe(201);
+    const cookie = session.headers.get('set-cookie')!.split(';')[0];
+    expect((await fetch(new URL('/api/v1/auth/session', run.baseUrl), { headers: { cookie } })).status).toBe(200);
   });
 
   it('a stream on each notifications replica receives every event; a reconnection to the other replica with Last-Event-ID gets what it missed', async () => {

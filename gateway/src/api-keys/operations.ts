@@ -39,12 +39,13 @@ export function apiKeyView(k: ApiKeyRecord) {
   return { object: 'api_key' as const, ...rest, lastUsedAt: k.lastUsedAt ? k.lastUsedAt.toISOString() : null };
 }
 
-const json = (x: Exchange): unknown => (x.body ? JSON.parse(x.body.toString('utf8')) : {});
+/** The request's JSON body (the body step checked it parses), `{}` when it has none. */
+export const json = (x: Exchange): unknown => (x.body ? JSON.parse(x.body.toString('utf8')) : {});
 
 const NO_QUERY = z.strictObject({});
 
 /** The query string checked against the operation's schema (none: any parameter is unknown, 400), as services do. */
-function queryOf<S extends z.ZodType>(x: Exchange, schema: S = NO_QUERY as unknown as S): z.output<S> {
+export function queryOf<S extends z.ZodType>(x: Exchange, schema: S = NO_QUERY as unknown as S): z.output<S> {
   return parseInput(schema, Object.fromEntries(new URLSearchParams(x.query.startsWith('?') ? x.query.slice(1) : x.query)));
 }
 

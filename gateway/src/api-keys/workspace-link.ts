@@ -1,4 +1,4 @@
-import { WORKSPACE_INTERNAL, type ApiKeySnapshot, type KeyAccess, type MemberSnapshot } from '@helpdesk/contracts';
+import { WORKSPACE_INTERNAL, WORKSPACE_SESSIONS_INTERNAL, type ApiKeySnapshot, type KeyAccess, type MemberSnapshot } from '@helpdesk/contracts';
 import { ApiError, internalClient, newId, type InternalTokens, type KeyClaims } from '@helpdesk/kit';
 import type { ApiKeyRecord } from '../store/types';
 
@@ -13,12 +13,17 @@ export interface WorkspaceLink {
   access(key: Pick<ApiKeyRecord, 'id' | 'teamId' | 'mode' | 'memberId'>): Promise<KeyAccess>;
   createOwner(teamId: string, input: { name: string; email: string; teamName: string; teamSlug: string }): Promise<MemberSnapshot>;
   recordKeyEvent(by: KeyClaims, requestId: string, type: 'api_key.created' | 'api_key.revoked', apiKey: ApiKeySnapshot): Promise<void>;
+  /**
+   * A sign-in link for the team's member with `email` (default: the owner), handed to an operator
+   * rather than mailed (docs/adr/0068); null when the team has no such member.
+   */
+  operatorSignInLink(teamId: string, email?: string): Promise<{ url: string; token: string; expiresAt: string; memberId: string } | null>;
   /** The internal token of a call the gateway makes on its own account for a team. */
   tokenFor(teamId: string, requestId: string, memberId?: string | null): string;
 }
 
 export function workspaceLink(url: string, tokens: InternalTokens): WorkspaceLink {
-  const client = internalClient(WORKSPACE_INTERNAL, url, { service: 'workspace' });
+  const client = internalClient({ ...WORKSPACE_INTERNAL, ...WORKSPACE_SESSIONS_INTERNAL }, url, { service: 'workspace' });
   const systemClaims = (teamId: string, mode: 'test' | 'live', keyId: string, memberId: string | null): KeyClaims => ({
     teamId, mode, keyId, keyType: 'internal', memberId, permissions: [],
   });
@@ -41,6 +46,7 @@ export function workspaceLink(url: string, tokens: InternalTokens): WorkspaceLin
     async recordKeyEvent(by, requestId, type, apiKey) {
       await client.forRequest(tokens.mint(by, requestId), requestId).call('recordApiKeyEvent', { body: { type, apiKey } });
     },
+    operatorSignInLink: (teamId, email) => calls(systemClaims(teamId, 'live', 'gateway', null)).call('createOperatorSignInLink', { body: email ? { email } : {} }),
     tokenFor: (teamId, requestId, memberId = null) => tokens.mint(systemClaims(teamId, 'live', 'gateway', memberId), requestId),
   };
 }

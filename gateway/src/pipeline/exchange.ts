@@ -8,6 +8,8 @@ import type { Upstreams, UpstreamState } from '../proxy';
 import type { Route, RouteMatch, RouteTable } from '@helpdesk/contracts';
 import type { IdempotencyStore, RateLimitStore } from '../stores';
 import type { StreamTokenClaims, StreamTokens } from '../stream-tokens/stream-tokens';
+import type { ConsoleSessions } from '../sessions/sessions';
+import type { ResolvedSession } from '../sessions/resolver';
 
 export const BASE_PATH = '/api/v1';
 export const JSON_CT = 'application/json; charset=utf-8';
@@ -42,6 +44,8 @@ export interface GatewayContext {
   upstreamStates?: () => Promise<Record<string, UpstreamState>>;
   /** The client's address behind the trusted proxies (every per-address limit). */
   clientAddress: ClientAddress;
+  /** Sign-in and the console's session cookie (gateway/src/sessions, docs/adr/0068); absent without a workspace service. */
+  sessions?: ConsoleSessions;
   /** Redis unreachable: a retryable 503 (fail closed), warned about at most every 10 s. */
   storeDown(err: unknown, requestId: string): ApiError;
 }
@@ -69,6 +73,8 @@ export interface Exchange {
   idempotency: { key: string; fingerprint: string } | null;
   /** Set when the event stream was opened with `?token=` instead of a key (`auth` is then the token's issuing key). */
   streamToken?: StreamTokenClaims;
+  /** Set when the console's session cookie authenticated the request (`auth` is then the session, docs/adr/0068). */
+  session?: { token: string; resolved: ResolvedSession };
 }
 
 /** What a step returns when it has answered the request: no later step runs. */

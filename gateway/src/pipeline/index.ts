@@ -12,6 +12,7 @@ import { rateLimit } from './steps/rate-limit';
 import { route } from './steps/route';
 import { team } from './steps/team';
 import { unauthenticated } from './steps/unauthenticated';
+import { sessionWrites } from '../sessions/steps';
 import { widget } from '../widget';
 import { describeError, failureOf, noteAccess } from '../access-log';
 
@@ -25,6 +26,7 @@ export const STEPS: readonly (readonly [name: string, step: Step])[] = [
   ['preflight', preflight], // CORS preflights, before any key
   ['unauthenticated', unauthenticated], // health, /docs, the OpenAPI document; 404 outside /api/v1
   ['authenticate', authenticate], // 401s
+  ['sessionWrites', sessionWrites], // the session cookie's writes: 403 origin_not_allowed, csrf_token_invalid (docs/adr/0068)
   ['allowBrowser', allowBrowser], // CORS headers for publishable keys
   ['rateLimit', rateLimit], // 429, rate headers
   ['route', route], // 404, 405

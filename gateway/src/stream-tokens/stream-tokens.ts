@@ -7,6 +7,7 @@ import type { Exchange } from '../pipeline/exchange';
 
 /** What a stream token carries (docs/adr/0031): its issuing key (by hash), its patterns, its end. */
 export interface StreamTokenClaims {
+  /** The issuing key's hash, or a console session's `session:<teamId>:<hash>` (docs/adr/0068). */
   keyHash: string;
   /** The `types` the token's streams carry; null: everything. */
   types: string | null;
@@ -28,8 +29,11 @@ export class StreamTokens {
 
   constructor(
     secret: string,
-    private readonly resolver: KeyResolver,
+    /** The issuer of a token by its `keyHash`: a key, or a console session (gateway/src/index.ts). */
+    private readonly resolver: Pick<KeyResolver, 'authenticateHash'>,
     private readonly ttlMs = STREAM_TOKEN_TTL_MS,
+    /** How a console session names itself as a token's issuer (null for a key's request). */
+    private readonly sessionIssuer: (x: Exchange) => string | null = () => null,
   ) {
     this.key = Buffer.from(hkdfSync('sha256', secret, 'helpdesk', 'gateway stream token v1', 32));
   }
@@ -70,11 +74,14 @@ export class StreamTokens {
     if (problem !== null) throw new ApiError('parameter_invalid', problem, 'types');
     const unreadable = unreadablePattern(patterns, x.auth!.claims);
     if (unreadable !== null) throw new ApiError('insufficient_permissions', unreadable, 'types');
-    const header = x.req.headers.authorization!;
+    const keyHash = this.sessionIssuer(x) ?? hashKey(x.req.headers.authorization!.slice('Bearer '.length));
     const expiresAtMs = Date.now() + this.ttlMs;
-    const token = this.seal({ keyHash: hashKey(header.slice('Bearer '.length)), types: body.types === undefined ? null : patterns.join(','), expiresAtMs });
+    const token = this.seal({ keyHash, types: body.types === undefined ? null : patterns.join(','), expiresAtMs });
     return { object: 'stream_token' as const, token, expiresAt: new Date(expiresAtMs).toISOString(), types: patterns };
   }
+
+  /** A token's issuer again (an open stream's check): its key or session, or the 401 it now gets. */
+  issuer = (claims: StreamTokenClaims): Promise<ResolvedKey> => this.resolver.authenticateHash(claims.keyHash);
 
   /** The issuing key of a `?token=`: 401 `invalid_api_key` (bad token, revoked key) or `key_expired` (param `token`). */
   async authenticate(token: string): Promise<{ auth: ResolvedKey; claims: StreamTokenClaims }> {
@@ -83,7 +90,7 @@ export class StreamTokens {
     if (claims.expiresAtMs <= Date.now()) {
       throw new ApiError('key_expired', 'This stream token has expired; create a new one (POST /teams/{teamId}/events/stream-tokens).', 'token');
     }
-    return { auth: await this.resolver.authenticateHash(claims.keyHash), claims };
+    return { auth: await this.issuer(claims), claims };
   }
 }
 

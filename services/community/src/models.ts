@@ -1,3 +1,4 @@
+import { teamAndPartition } from '@helpdesk/kit';
 import type mongoose from 'mongoose';
 import { attachmentModel } from './attachments/model';
 import { commentModel } from './posts/comments/model';
@@ -5,12 +6,15 @@ import { postModel } from './posts/model';
 import { voteModel } from './posts/votes/model';
 import { topicModel } from './topics/model';
 
-/** Every model of the service on its connection (kit builds their indexes at start-up). */
+/**
+ * Every collection of the service, declared once with its kind (kit's data layer, docs/adr/0065);
+ * kit builds their indexes at start-up. Reached only through `scoped(models, scope)`.
+ */
 export const communityModels = (conn: mongoose.Connection) => ({
-  topics: topicModel(conn),
-  posts: postModel(conn),
-  comments: commentModel(conn),
-  votes: voteModel(conn),
-  attachments: attachmentModel(conn),
+  topics: teamAndPartition(topicModel(conn)),
+  posts: teamAndPartition(postModel(conn)),
+  comments: teamAndPartition(commentModel(conn)),
+  votes: teamAndPartition(voteModel(conn)),
+  attachments: teamAndPartition(attachmentModel(conn)),
 });
 export type CommunityModels = ReturnType<typeof communityModels>;

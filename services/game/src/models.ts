@@ -1,3 +1,4 @@
+import { teamAndPartition, teamWide } from '@helpdesk/kit';
 import type mongoose from 'mongoose';
 import { bossHitModel, bossModel } from './boss/model';
 import { kudosModel } from './kudos/model';
@@ -7,19 +8,23 @@ import { puzzleAnswerModel } from './puzzles/model';
 import { questClaimModel } from './quests/model';
 import { gameTicketModel } from './tickets/model';
 
-/** Every model of the service on its connection (kit builds their indexes at start-up). */
+/**
+ * Every collection of the service, declared once with its kind (kit's data layer, docs/adr/0065);
+ * kit builds their indexes at start-up. Reached only through `scoped(models, scope)`. Members and
+ * feature switches are the team's (team-wide); each partition plays its own world (docs/adr/0033).
+ */
 export const gameModels = (conn: mongoose.Connection) => ({
-  members: gameMemberModel(conn),
-  switches: teamSwitchesModel(conn),
-  tickets: gameTicketModel(conn),
-  players: playerModel(conn),
-  ledger: ledgerModel(conn),
-  standings: standingModel(conn),
-  payouts: payoutModel(conn),
-  bosses: bossModel(conn),
-  hits: bossHitModel(conn),
-  questClaims: questClaimModel(conn),
-  puzzleAnswers: puzzleAnswerModel(conn),
-  kudos: kudosModel(conn),
+  members: teamWide(gameMemberModel(conn)),
+  switches: teamWide(teamSwitchesModel(conn)),
+  tickets: teamAndPartition(gameTicketModel(conn)),
+  players: teamAndPartition(playerModel(conn)),
+  ledger: teamAndPartition(ledgerModel(conn)),
+  standings: teamAndPartition(standingModel(conn)),
+  payouts: teamAndPartition(payoutModel(conn)),
+  bosses: teamAndPartition(bossModel(conn)),
+  hits: teamAndPartition(bossHitModel(conn)),
+  questClaims: teamAndPartition(questClaimModel(conn)),
+  puzzleAnswers: teamAndPartition(puzzleAnswerModel(conn)),
+  kudos: teamAndPartition(kudosModel(conn)),
 });
 export type GameModels = ReturnType<typeof gameModels>;

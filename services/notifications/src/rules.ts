@@ -8,7 +8,7 @@ import { notificationRules } from './notifications/rules';
 /** Every resource's rules, wired once; handlers and consumers share them. */
 export function notificationsRules({ conn, models }: ServiceDeps<NotificationsModels>) {
   const members = teamMemberRules({ models });
-  const mail = mailRules({ Mails: models.mails });
+  const mail = mailRules({ models });
   const notifications = notificationRules({ conn, models, members, mail });
   const preferences = notificationPreferenceRules({ conn, members });
   return { members, notifications, mail, preferences };

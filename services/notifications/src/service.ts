@@ -1,5 +1,5 @@
 import { NOTIFICATIONS, WIDGET_STREAM } from '@helpdesk/contracts';
-import { defineService, onEvery } from '@helpdesk/kit';
+import { acrossTeams, defineService, onEvery } from '@helpdesk/kit';
 import { consumers } from './consumers';
 import { eventStreamHandlers, type StreamSettings } from './events/stream/handlers';
 import { streamableOf, type EventLog } from './events/stream/log';
@@ -37,5 +37,5 @@ export const notificationsService = (settings: NotificationsSettings) =>
       ...(settings.ticketingUrl ? emailReplyConsumers(deps.conn, rules.mail, settings.ticketingUrl, settings.mail.tokens) : []),
       onEvery('#', (event) => settings.stream.log.append(streamableOf(event))),
     ],
-    workers: (_rules, { models, logger }) => [startMailWorker(models.mails, settings.mail, logger), { stop: () => settings.stream.log.close() }],
+    workers: (_rules, { models, logger }) => [startMailWorker(acrossTeams(models).mails, settings.mail, logger), { stop: () => settings.stream.log.close() }],
   });

@@ -92,7 +92,7 @@ function emailTicket(customer = `c${Math.random().toString(36).slice(2, 8)}@cust
 }
 const messageAdded = (ticket: ReturnType<typeof ticketFixture>, message: ReturnType<typeof messageFixture>) =>
   envelope('ticket.message_added', { ticket, message }, { teamId: TEAM_A });
-const mailRows = (ticketId: string) => h.svc.conn.models.Mail.countDocuments({ 'reply.ticketId': ticketId });
+const mailRows = (ticketId: string) => h.svc.conn.collection('mails').countDocuments({ 'reply.ticketId': ticketId });
 
 describe('agents\' replies on email tickets', () => {
   it('a public agent reply is mailed to the customer from the team\'s address, threaded, with a reply address', async () => {

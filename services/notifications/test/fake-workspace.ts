@@ -13,9 +13,10 @@ export interface WorkspaceCall {
 /**
  * The workspace service's two invitation endpoints as the notifications service uses them
  * (`/internal/invites/{id}/link`, `/internal/invites/{id}/message`), answering from `invites`; an
- * invite not there is a 404 (no longer pending). Each call's internal token is verified.
+ * invite not there is a 404 (no longer pending). Also a sign-in link's (`/internal/sign-in-links/{id}/link`),
+ * for the ids in `signInLinks` (any other: used or expired, 404). Each call's internal token is verified.
  */
-export async function startFakeWorkspace(invites: Map<string, InviteSnapshot>) {
+export async function startFakeWorkspace(invites: Map<string, InviteSnapshot>, signInLinks = new Set<string>()) {
   const calls: WorkspaceCall[] = [];
   let links = 0;
   const server = http.createServer((req, res) => {
@@ -28,6 +29,13 @@ export async function startFakeWorkspace(invites: Map<string, InviteSnapshot>) {
         res.end(JSON.stringify(data === undefined ? { success: false } : { success: true, data, meta: { requestId: 'req_fake', timestamp: new Date().toISOString() } }));
       };
       if (!claims) return send(401);
+      const signIn = /^\/internal\/sign-in-links\/([^/]+)\/link$/.exec(req.url ?? '');
+      if (signIn) {
+        calls.push({ path: req.url ?? '', teamId: claims.teamId, body: null });
+        if (!signInLinks.has(signIn[1])) return send(404);
+        const token = `hdsil_token${++links}`;
+        return send(201, { url: `https://app.example.com/app/sign-in?token=${token}`, token, expiresAt: new Date(Date.now() + 15 * 60_000).toISOString() });
+      }
       const m = /^\/internal\/invites\/([^/]+)\/(link|message)$/.exec(req.url ?? '');
       const invite = m ? invites.get(m[1]) : undefined;
       calls.push({ path: req.url ?? '', teamId: claims.teamId, body: raw ? JSON.parse(raw) : null });

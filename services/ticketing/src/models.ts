@@ -1,4 +1,4 @@
-import { customFieldDefModel } from '@helpdesk/kit';
+import { customFieldDefModel, platformWide, teamAndPartition, teamWide } from '@helpdesk/kit';
 import type mongoose from 'mongoose';
 import { businessHoursModel } from './business-hours/model';
 import { customerRefModel } from './customer-refs/model';
@@ -12,23 +12,33 @@ import { ticketFactModel } from './analytics/model';
 import { inboundEmailModels } from './inbound-email/model';
 import { widgetConversationModel } from './widget/model';
 
-/** Every model of the service on its connection (kit builds their indexes at start-up). */
-export const ticketingModels = (conn: mongoose.Connection) => ({
-  tickets: ticketModel(conn),
-  messages: messageModel(conn),
-  customerRefs: customerRefModel(conn),
-  customFieldDefs: customFieldDefModel(conn),
-  memberRefs: memberRefModel(conn),
-  businessHours: businessHoursModel(conn),
-  slaRules: slaRuleModel(conn),
-  schedulerLeases: schedulerLeaseModel(conn),
-  automations: automationModel(conn),
-  executions: executionModel(conn),
-  automationCauses: automationCauseModel(conn),
-  aiSettings: aiSettingsModel(conn),
-  articleRefs: articleRefModel(conn),
-  ticketFacts: ticketFactModel(conn),
-  ...inboundEmailModels(conn),
-  widgetConversations: widgetConversationModel(conn),
-});
+/**
+ * Every collection of the service, declared once with its kind (kit's data layer, docs/adr/0065);
+ * kit builds their indexes at start-up. Reached only through `scoped(models, scope)` (and the named
+ * cross-team and platform ways in).
+ */
+export const ticketingModels = (conn: mongoose.Connection) => {
+  const inbound = inboundEmailModels(conn);
+  return {
+    tickets: teamAndPartition(ticketModel(conn)),
+    messages: teamAndPartition(messageModel(conn)),
+    customerRefs: teamAndPartition(customerRefModel(conn)),
+    customFieldDefs: teamWide(customFieldDefModel(conn)),
+    memberRefs: teamWide(memberRefModel(conn), { key: 'teamId' }),
+    businessHours: teamWide(businessHoursModel(conn), { key: '_id' }),
+    slaRules: teamAndPartition(slaRuleModel(conn)),
+    schedulerLeases: platformWide(schedulerLeaseModel(conn)),
+    automations: teamAndPartition(automationModel(conn)),
+    executions: teamAndPartition(executionModel(conn)),
+    automationCauses: teamAndPartition(automationCauseModel(conn)),
+    aiSettings: teamAndPartition(aiSettingsModel(conn)),
+    articleRefs: teamAndPartition(articleRefModel(conn)),
+    ticketFacts: teamAndPartition(ticketFactModel(conn)),
+    emailMails: teamAndPartition(inbound.emailMails),
+    inboundSecrets: teamAndPartition(inbound.inboundSecrets),
+    teamMailIdentities: teamWide(inbound.teamMailIdentities, { key: '_id' }),
+    inboundMailCounters: teamAndPartition(inbound.inboundMailCounters),
+    widgetConversations: teamAndPartition(widgetConversationModel(conn)),
+  };
+};
 export type TicketingModels = ReturnType<typeof ticketingModels>;

@@ -6,7 +6,7 @@ import { randomUUID } from 'node:crypto';
 import type { CustomerSnapshot, EventEnvelope, EventType } from '@helpdesk/contracts';
 import { newId } from '@helpdesk/kit';
 import { eventually } from '@helpdesk/testing';
-import { ticketingModels } from '../src/models';
+import { ticketModel } from '../src/tickets/model';
 import { expectError, useHarness, type Caller, type Harness } from './helpers';
 
 let h: Harness;
@@ -204,7 +204,7 @@ describe('customer.* events', () => {
   test('a deletion that arrives while a link is uncommitted waits for it, then unlinks that ticket too', async () => {
     const { customerRefs: refs } = h.svc.rules;
     const { conn } = h.svc;
-    const Tickets = ticketingModels(conn).tickets;
+    const Tickets = ticketModel(conn);
     const as = team();
     const scope = { teamId: as.teamId, mode: 'test' as const };
     const c = h.customers.put(as.teamId, 'test', { name: 'Racer', email: 'racer@example.com' });

@@ -2,6 +2,7 @@
 // (in a container: `node --require tsx/cjs services/webhooks/src/cli.ts secrets rotate`).
 import { z } from 'zod';
 import { connectMongo, loadConfig, mongoDbName, requiredUrl, resealIdempotentRecords, secretBoxOf, secretsEnvSchema } from '@helpdesk/kit';
+import { webhooksModels } from './models';
 import { resealSigningSecrets } from './webhooks/secrets';
 
 export const USAGE = `Usage: cli secrets rotate
@@ -38,7 +39,7 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
   const box = secretBoxOf(config);
   const conn = await connectMongo(config.MONGO_URL, mongoDbName(config.MONGO_URL, config.MONGO_DB, 'webhooks'));
   try {
-    const secrets = await resealSigningSecrets(conn, box, { rotate: true });
+    const secrets = await resealSigningSecrets(webhooksModels(conn), box, { rotate: true });
     const records = await resealIdempotentRecords(conn, box, { rotate: true });
     io.out(
       `signing secrets: ${secrets.rotated} moved to key ${box.keyId}, ${secrets.sealed} sealed from the clear; ` +

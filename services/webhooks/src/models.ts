@@ -1,16 +1,16 @@
+import { teamAndPartition } from '@helpdesk/kit';
 import type mongoose from 'mongoose';
-import { deliveryModel, deliveryQueueModel } from './webhooks/deliveries/model';
+import { deliveryModel } from './webhooks/deliveries/model';
 import { quotaModel, webhookModel } from './webhooks/model';
 
 /**
- * Every model of the service on its connection (kit builds their indexes at start-up). `deliveryQueue`
- * is the delivery worker's view of `deliveries`, deliberately NOT tenant-scoped (it claims due rows of
- * every team); it also carries the collection's indexes. Nothing reads it through `scoped(…)`.
+ * Every collection of the service, declared once with its kind (kit's data layer, docs/adr/0065);
+ * kit builds their indexes at start-up. Reached through `scoped(models, scope)`; the delivery worker
+ * claims due deliveries of every team through `acrossTeams(models).deliveries`.
  */
 export const webhooksModels = (conn: mongoose.Connection) => ({
-  webhooks: webhookModel(conn),
-  quotas: quotaModel(conn),
-  deliveries: deliveryModel(conn),
-  deliveryQueue: deliveryQueueModel(conn),
+  webhooks: teamAndPartition(webhookModel(conn)),
+  quotas: teamAndPartition(quotaModel(conn)),
+  deliveries: teamAndPartition(deliveryModel(conn)),
 });
 export type WebhooksModels = ReturnType<typeof webhooksModels>;

@@ -17,5 +17,5 @@ export const webhooksService = (settings: WebhookSettings) =>
     rules: (deps) => webhooksRules(deps, settings),
     handlers: (rules) => ({ ...webhookHandlers(rules), ...deliveryHandlers(rules) }),
     consumers,
-    workers: ({ worker, secrets }, { conn, logger }) => [sealOnStart(conn, secrets, logger), worker.start()],
+    workers: ({ worker, secrets }, { models, logger }) => [sealOnStart(models, secrets, logger), worker.start()],
   });

@@ -14,10 +14,14 @@ import { settingsRules } from './settings/rules';
 import { statusRules } from './settings/statuses/rules';
 import { widgetRules } from './settings/widget/rules';
 import { savedViewRules } from './views/rules';
+import { sessionRules } from './sessions/rules';
+import { signInLinkRules } from './sign-in-links/rules';
 
 /** The service's own settings (main.ts reads them from the environment). */
 export interface WorkspaceSettings {
   inviteAcceptUrl: string;
+  /** The console's sign-in page sign-in links open (SIGN_IN_URL, docs/adr/0068). */
+  signInUrl: string;
   /** Where subscriptions are kept and paid: the local provider, or Stripe (docs/adr/0024). */
   billingProvider: (models: WorkspaceModels) => BillingProvider;
   /** Set with the Stripe provider: verifies and applies its webhook. */
@@ -43,6 +47,8 @@ export function workspaceRules({ conn, models, soleInstance }: ServiceDeps<Works
     auditLog: auditLogRules({ conn, models, members }),
     billing,
     savedViews: savedViewRules({ conn, models }),
+    signInLinks: signInLinkRules({ conn, models, members, settings, signInUrl: opts.signInUrl }),
+    sessions: sessionRules({ conn, models, members, settings, billing }),
   };
 }
 export type WorkspaceRules = ReturnType<typeof workspaceRules>;

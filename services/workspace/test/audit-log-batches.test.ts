@@ -29,7 +29,7 @@ const ctx = (teamId: string, mode: 'test' | 'live' = 'test') =>
 const entries = (teamId: string, mode: 'test' | 'live' = 'test') =>
   h.svc.conn.collection<AuditEntryDoc>('audit_log').find({ teamId, mode }).sort({ sequence: 1 }).toArray();
 const audit = () => h.svc.rules.auditLog;
-const auditCollection = () => collectionOf(workspaceModels(h.svc.conn).auditEntries);
+const auditCollection = () => collectionOf(h.svc.conn.models.AuditEntry!);
 const insertSpy = () => jest.spyOn(auditCollection(), 'insertMany');
 
 /** Every entry's place, link and hash as appending them one by one makes them: sequence 1.., the previous entry's hash, the hash of the entry. */
@@ -72,7 +72,7 @@ test('a batch of events writes each chain as appending them one by one would, in
 
   // The next batch continues the chain from where this one ended, with no read of its end.
   const next = Array.from({ length: 4 }, () => event(many));
-  const finds = jest.spyOn(workspaceModels(h.svc.conn).auditEntries, 'findOne');
+  const finds = jest.spyOn(h.svc.conn.models.AuditEntry!, 'findOne');
   await Promise.all(next.map((e) => audit().record(e)));
   expect(finds).not.toHaveBeenCalled();
   const after = await entries(many);

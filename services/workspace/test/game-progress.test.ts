@@ -46,7 +46,7 @@ test('a batch of progress for several members leaves what one by one leaves: one
   const c = consumer();
   for (const e of script(a)) await c.handle(e, {} as never);
 
-  const bulks = jest.spyOn(collectionOf(models().members), 'bulkWrite');
+  const bulks = jest.spyOn(collectionOf(h.svc.conn.models.Member!), 'bulkWrite');
   const inserts = jest.spyOn(collectionOf(processedModel(h.svc.conn)), 'insertMany');
   const transactions = jest.spyOn(h.svc.conn, 'transaction');
   const batch = script(b);

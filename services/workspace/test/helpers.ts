@@ -7,7 +7,7 @@ export type Harness = ServiceHarness<WorkspaceRules>;
 
 /** The workspace service on the shared harness; records every event it publishes. */
 export const startHarness = (): Promise<Harness> =>
-  startServiceHarness(startWorkspace, { observe: ['member.#', 'invite.#', 'settings.#', 'feature_flags.#', 'api_key.#'] });
+  startServiceHarness(startWorkspace, { observe: ['member.#', 'invite.#', 'settings.#', 'feature_flags.#', 'api_key.#', 'session.#', 'sign_in_link.#'] });
 
 /** One workspace for the file's tests: started before them (handed to `ready`), stopped after them. */
 export function useHarness(ready: (h: Harness) => void): void {

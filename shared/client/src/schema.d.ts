@@ -12,7 +12,7 @@ export interface paths {
         };
         /**
          * The team and key behind this API key
-         * @description `createdAt` is when the key was created; `environment` is the partition (`test` or `live`); `memberId` is the key's member (null for a key that belongs to no member), which `userId` defaults to in the game and notifications operations. Any key kind may call it.
+         * @description `createdAt` is when the key was created; `environment` is the partition (`test` or `live`); `memberId` is the key's member (null for a key that belongs to no member), which `userId` defaults to in the game and notifications operations. Any key kind may call it; with the console's session cookie `keyType` is `session` and `keyId` the session's id (docs/adr/0068).
          */
         get: operations["whoami"];
         put?: never;
@@ -2725,6 +2725,114 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/auth/sign-in-links": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Mail a sign-in link
+         * @description No credential. Mails a single-use sign-in link, valid 15 minutes, to the member with this email in each team they belong to (only `teamId`'s when given): `<console>/app/sign-in?token=…`. Always 202 with the same body, whether or not the address is a member (nothing is stored for an unknown address). At most 5 requests per email address and 20 per client address in 15 minutes: then 429 `rate_limit_exceeded` with `Retry-After`. A browser request from another site's page (an `Origin` other than the platform's) is 403 `origin_not_allowed` (docs/adr/0068).
+         */
+        post: operations["requestSignInLink"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/auth/sessions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Sign in with a sign-in link's token
+         * @description No credential: the `token` of a sign-in link (the console's `/app/sign-in?token=…` page posts it, so a mail scanner opening the link does not use it up). Answers the new session and sets `Set-Cookie: helpdesk_session=…; HttpOnly; SameSite=Strict; Path=/` (`Secure` when the request came over https, directly or through TRUSTED_PROXIES), which then works like a secret key of the member on every operation, with their role's permissions, in `mode` (default live). The session ends after 24 hours unused, after 7 days in any case, at sign-out, when revoked, and when its member is removed or their role changes. Refused without a cookie: malformed or unknown token 400 `sign_in_link_invalid`; used 409 `sign_in_link_used`; older than 15 minutes 410 `sign_in_link_expired` (all param token). At most 30 attempts per client address in 15 minutes; another site's page (a foreign `Origin`) is 403 `origin_not_allowed`. Emits `session.created`.
+         */
+        post: operations["signIn"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/auth/session": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The signed-in session
+         * @description The session of the `helpdesk_session` cookie, with a fresh `csrfToken` (every token the session was given stays valid). 401 `authentication_required` without the cookie, `session_invalid` when it ended; an API key is 403.
+         */
+        get: operations["getCurrentSession"];
+        put?: never;
+        post?: never;
+        /**
+         * Sign out
+         * @description Ends the session and clears the cookie. Needs `X-CSRF-Token`. Emits `session.ended` (reason `signed_out`).
+         */
+        delete: operations["signOut"];
+        options?: never;
+        head?: never;
+        /**
+         * Switch the session's partition
+         * @description Switches the partition (`test` or `live`) the session works in. Needs `X-CSRF-Token`. Emits `session.updated`.
+         */
+        patch: operations["updateCurrentSession"];
+        trace?: never;
+    };
+    "/teams/{teamId}/sessions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List a member's sessions
+         * @description The open sessions of the caller's member, most recently used first; `memberId` names another member's, which needs `manage_members` (403 otherwise; 404 for no such member). A key that belongs to no member lists none unless it names one. Not paginated: a member has few sessions at a time (docs/adr/0068).
+         */
+        get: operations["listSessions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/teams/{teamId}/sessions/{sessionId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Revoke a session
+         * @description Ends a session at once (the gateway refuses its cookie within 2 seconds): one of the caller's member's own, or any member's with `manage_members` (403 otherwise). An ended or unknown session is 404. Emits `session.ended` (reason `revoked`).
+         */
+        delete: operations["revokeSession"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -2896,6 +3004,7 @@ export interface components {
             /** @enum {string} */
             actorType: "key" | "member" | "system";
             actorId: string | null;
+            actorSessionId: string | null;
             actorName: string;
             details: {
                 [key: string]: unknown;
@@ -3278,6 +3387,41 @@ export interface components {
             /** Format: date-time */
             updatedAt: string;
             secret: string;
+        };
+        CurrentSession: {
+            /** @constant */
+            object: "session";
+            id: string;
+            memberId: string;
+            /** @enum {string} */
+            mode: "test" | "live";
+            userAgent: string | null;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            lastUsedAt: string;
+            /** Format: date-time */
+            idleExpiresAt: string;
+            /** Format: date-time */
+            expiresAt: string;
+            current: boolean;
+            /** Format: uuid */
+            teamId: string;
+            permissions: ("view_tickets" | "manage_tickets" | "view_customers" | "manage_customers" | "view_articles" | "manage_articles" | "view_community" | "manage_community" | "view_webhooks" | "manage_webhooks" | "view_members" | "manage_members" | "manage_settings" | "view_analytics" | "manage_automations" | "view_audit_log" | "manage_billing" | "import_export" | "use_ai" | "game_participation")[];
+            csrfToken: string;
+            member: {
+                id: string;
+                name: string;
+                email: string;
+                /** @enum {string} */
+                role: "owner" | "admin" | "manager" | "librarian" | "agent" | "spectator";
+            };
+            team: {
+                /** Format: uuid */
+                id: string;
+                name: string;
+                slug: string;
+            };
         };
         Customer: {
             id: string;
@@ -3805,6 +3949,24 @@ export interface components {
             total: number;
             query: string;
         };
+        Session: {
+            /** @constant */
+            object: "session";
+            id: string;
+            memberId: string;
+            /** @enum {string} */
+            mode: "test" | "live";
+            userAgent: string | null;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            lastUsedAt: string;
+            /** Format: date-time */
+            idleExpiresAt: string;
+            /** Format: date-time */
+            expiresAt: string;
+            current: boolean;
+        };
         Settings: {
             /** @constant */
             object: "settings";
@@ -3814,6 +3976,12 @@ export interface components {
             defaultLanguage: string;
             supportEmail: string | null;
             autoCloseResolvedAfterDays: number | null;
+        };
+        SignInLinkRequest: {
+            /** @constant */
+            object: "sign_in_link_request";
+            email: string;
+            expiresInSeconds: number;
         };
         SkillDefinition: {
             /** @enum {string} */
@@ -4050,7 +4218,7 @@ export interface components {
             teamSlug: string;
             keyId: string;
             /** @enum {string} */
-            keyType: "secret" | "publishable";
+            keyType: "secret" | "publishable" | "session";
             /** @enum {string} */
             environment: "test" | "live";
             /** Format: date-time */
@@ -4145,6 +4313,8 @@ export interface components {
     };
     responses: never;
     parameters: {
+        /** @description Required with the session cookie (not with a key): the session's `csrfToken` (`GET /auth/session`). */
+        CsrfToken: string;
         /** @description Replays the first answer for the same request within 24 hours. */
         IdempotencyKey: string;
     };
@@ -4208,7 +4378,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: `authentication_required`, `invalid_api_key`, `invalid_key_format`, `key_expired`. */
+            /** @description Error: `authentication_required`, `invalid_api_key`, `invalid_key_format`, `key_expired`, `session_invalid`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -4217,7 +4387,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: `insufficient_permissions`. */
+            /** @description Error: `insufficient_permissions`, `origin_not_allowed`. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4302,7 +4472,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: `authentication_required`, `invalid_api_key`, `invalid_key_format`, `key_expired`. */
+            /** @description Error: `authentication_required`, `invalid_api_key`, `invalid_key_format`, `key_expired`, `session_invalid`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -4311,7 +4481,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: `insufficient_permissions`, `team_access_denied`. */
+            /** @description Error: `insufficient_permissions`, `origin_not_allowed`, `team_access_denied`. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4356,6 +4526,8 @@ export interface operations {
             header?: {
                 /** @description Replays the first answer for the same request within 24 hours. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Required with the session cookie (not with a key): the session's `csrfToken` (`GET /auth/session`). */
+                "X-CSRF-Token"?: components["parameters"]["CsrfToken"];
             };
             path: {
                 /** @description The team's UUID (the key's team). */
@@ -4414,7 +4586,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: `authentication_required`, `invalid_api_key`, `invalid_key_format`, `key_expired`. */
+            /** @description Error: `authentication_required`, `invalid_api_key`, `invalid_key_format`, `key_expired`, `session_invalid`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -4423,7 +4595,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: `insufficient_permissions`, `publishable_key_write`, `team_access_denied`. */
+            /** @description Error: `insufficient_permissions`, `publishable_key_write`, `origin_not_allowed`, `csrf_token_invalid`, `team_access_denied`. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4483,7 +4655,10 @@ export interface operations {
     revokeApiKey: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Required with the session cookie (not with a key): the session's `csrfToken` (`GET /auth/session`). */
+                "X-CSRF-Token"?: components["parameters"]["CsrfToken"];
+            };
             path: {
                 /** @description The team's UUID (the key's team). */
                 teamId: string;
@@ -4526,7 +4701,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: `authentication_required`, `invalid_api_key`, `invalid_key_format`, `key_expired`. */
+            /** @description Error: `authentication_required`, `invalid_api_key`, `invalid_key_format`, `key_expired`, `session_invalid`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -4535,7 +4710,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: `insufficient_permissions`, `publishable_key_write`, `team_access_denied`. */
+            /** @description Error: `insufficient_permissions`, `publishable_key_write`, `origin_not_allowed`, `csrf_token_invalid`, `team_access_denied`. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4694,6 +4869,8 @@ export interface operations {
             header?: {
                 /** @description Replays the first answer for the same request within 24 hours. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Required with the session cookie (not with a key): the session's `csrfToken` (`GET /auth/session`). */
+                "X-CSRF-Token"?: components["parameters"]["CsrfToken"];
             };
             path: {
                 /** @description The team's UUID (the key's team). */
@@ -4741,7 +4918,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: `authentication_required`, `invalid_api_key`, `invalid_key_format`, `key_expired`. */
+            /** @description Error: `authentication_required`, `invalid_api_key`, `invalid_key_format`, `key_expired`, `session_invalid`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -4750,7 +4927,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: `insufficient_permissions`, `publishable_key_write`, `team_access_denied`. */
+            /** @description Error: `insufficient_permissions`, `publishable_key_write`, `origin_not_allowed`, `csrf_token_invalid`, `team_access_denied`. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4885,7 +5062,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: `authentication_required`, `invalid_api_key`, `invalid_key_format`, `key_expired`. */
+            /** @description Error: `authentication_required`, `invalid_api_key`, `invalid_key_format`, `key_expired`, `session_invalid`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -4894,7 +5071,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: `insufficient_permissions`, `publishable_key_forbidden`, `team_access_denied`. */
+            /** @description Error: `insufficient_permissions`, `publishable_key_forbidden`, `origin_not_allowed`, `team_access_denied`. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4939,6 +5116,8 @@ export interface operations {
             header?: {
                 /** @description Replays the first answer for the same request within 24 hours. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Required with the session cookie (not with a key): the session's `csrfToken` (`GET /auth/session`). */
+                "X-CSRF-Token"?: components["parameters"]["CsrfToken"];
             };
             path: {
                 /** @description The team's UUID (the key's team). */
@@ -5010,7 +5189,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: `authentication_required`, `invalid_api_key`, `invalid_key_format`, `key_expired`. */
+            /** @description Error: `authentication_required`, `invalid_api_key`, `invalid_key_format`, `key_expired`, `session_invalid`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -5019,7 +5198,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: `insufficient_permissions`, `publishable_key_write`, `team_access_denied`. */
+            /** @description Error: `insufficient_permissions`, `publishable_key_write`, `origin_not_allowed`, `csrf_token_invalid`, `team_access_denied`. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5143,7 +5322,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: `authentication_required`, `invalid_api_key`, `invalid_key_format`, `key_expired`. */
+            /** @description Error: `authentication_required`, `invalid_api_key`, `invalid_key_format`, `key_expired`, `session_invalid`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -5152,7 +5331,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: `insufficient_permissions`, `publishable_key_forbidden`, `team_access_denied`. */
+            /** @description Error: `insufficient_permissions`, `publishable_key_forbidden`, `origin_not_allowed`, `team_access_denied`. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5203,7 +5382,10 @@ export interface operations {
     deleteTicket: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Required with the session cookie (not with a key): the session's `csrfToken` (`GET /auth/session`). */
+                "X-CSRF-Token"?: components["parameters"]["CsrfToken"];
+            };
             path: {
                 /** @description The team's UUID (the key's team). */
                 teamId: string;
@@ -5246,7 +5428,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: `authentication_required`, `invalid_api_key`, `invalid_key_format`, `key_expired`. */
+            /** @description Error: `authentication_required`, `invalid_api_key`, `invalid_key_format`, `key_expired`, `session_invalid`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -5255,7 +5437,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: `insufficient_permissions`, `publishable_key_write`, `team_access_denied`. */
+            /** @description Error: `insufficient_permissions`, `publishable_key_write`, `origin_not_allowed`, `csrf_token_invalid`, `team_access_denied`. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5309,6 +5491,8 @@ export interface operations {
             header?: {
                 /** @description Replays the first answer for the same request within 24 hours. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Required with the session cookie (not with a key): the session's `csrfToken` (`GET /auth/session`). */
+                "X-CSRF-Token"?: components["parameters"]["CsrfToken"];
             };
             path: {
                 /** @description The team's UUID (the key's team). */
@@ -5374,7 +5558,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: `authentication_required`, `invalid_api_key`, `invalid_key_format`, `key_expired`. */
+            /** @description Error: `authentication_required`, `invalid_api_key`, `invalid_key_format`, `key_expired`, `session_invalid`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -5383,7 +5567,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: `insufficient_permissions`, `publishable_key_write`, `team_access_denied`. */
+            /** @description Error: `insufficient_permissions`, `publishable_key_write`, `origin_not_allowed`, `csrf_token_invalid`, `team_access_denied`. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5499,7 +5683,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: `authentication_required`, `invalid_api_key`, `invalid_key_format`, `key_expired`. */
+            /** @description Error: `authentication_required`, `invalid_api_key`, `invalid_key_format`, `key_expired`, `session_invalid`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -5508,7 +5692,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: `insufficient_permissions`, `publishable_key_forbidden`, `team_access_denied`. */
+            /** @description Error: `insufficient_permissions`, `publishable_key_forbidden`, `origin_not_allowed`, `team_access_denied`. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5562,6 +5746,8 @@ export interface operations {
             header?: {
                 /** @description Replays the first answer for the same request within 24 hours. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Required with the session cookie (not with a key): the session's `csrfToken` (`GET /auth/session`). */
+                "X-CSRF-Token"?: components["parameters"]["CsrfToken"];
             };
             path: {
                 /** @description The team's UUID (the key's team). */
@@ -5617,7 +5803,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: `authentication_required`, `invalid_api_key`, `invalid_key_format`, `key_expired`. */
+            /** @description Error: `authentication_required`, `invalid_api_key`, `invalid_key_format`, `key_expired`, `session_invalid`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -5626,7 +5812,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: `insufficient_permissions`, `publishable_key_write`, `team_access_denied`. */
+            /** @description Error: `insufficient_permissions`, `publishable_key_write`, `origin_not_allowed`, `csrf_token_invalid`, `team_access_denied`. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5698,6 +5884,8 @@ export interface operations {
             header?: {
                 /** @description Replays the first answer for the same request within 24 hours. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Required with the session cookie (not with a key): the session's `csrfToken` (`GET /auth/session`). */
+                "X-CSRF-Token"?: components["parameters"]["CsrfToken"];
             };
             path: {
                 /** @description The team's UUID (the key's team). */
@@ -5747,7 +5935,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: `authentication_required`, `invalid_api_key`, `invalid_key_format`, `key_expired`. */
+            /** @description Error: `authentication_required`, `invalid_api_key`, `invalid_key_format`, `key_expired`, `session_invalid`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -5756,7 +5944,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: `insufficient_permissions`, `publishable_key_write`, `team_access_denied`. */
+            /** @description Error: `insufficient_permissions`, `publishable_key_write`, `origin_not_allowed`, `csrf_token_invalid`, `team_access_denied`. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5866,7 +6054,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: `authentication_required`, `invalid_api_key`, `invalid_key_format`, `key_expired`. */
+            /** @description Error: `authentication_required`, `invalid_api_key`, `invalid_key_format`, `key_expired`, `session_invalid`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -5875,7 +6063,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: `insufficient_permissions`, `publishable_key_forbidden`, `team_access_denied`. */
+            /** @description Error: `insufficient_permissions`, `publishable_key_forbidden`, `origin_not_allowed`, `team_access_denied`. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5920,6 +6108,8 @@ export interface operations {
             header?: {
                 /** @description Replays the first answer for the same request within 24 hours. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Required with the session cookie (not with a key): the session's `csrfToken` (`GET /auth/session`). */
+                "X-CSRF-Token"?: components["parameters"]["CsrfToken"];
             };
             path: {
                 /** @description The team's UUID (the key's team). */
@@ -5975,7 +6165,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: `authentication_required`, `invalid_api_key`, `invalid_key_format`, `key_expired`. */
+            /** @description Error: `authentication_required`, `invalid_api_key`, `invalid_key_format`, `key_expired`, `session_invalid`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -5984,7 +6174,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: `insufficient_permissions`, `publishable_key_write`, `team_access_denied`. */
+            /** @description Error: `insufficient_permissions`, `publishable_key_write`, `origin_not_allowed`, `csrf_token_invalid`, `team_access_denied`. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6087,7 +6277,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: `authentication_required`, `invalid_api_key`, `invalid_key_format`, `key_expired`. */
+            /** @description Error: `authentication_required`, `invalid_api_key`, `invalid_key_format`, `key_expired`, `session_invalid`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -6096,7 +6286,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: `insufficient_permissions`, `publishable_key_forbidden`, `team_access_denied`. */
+            /** @description Error: `insufficient_permissions`, `publishable_key_forbidden`, `origin_not_allowed`, `team_access_denied`. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6147,7 +6337,10 @@ export interface operations {
     deleteSlaRule: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Required with the session cookie (not with a key): the session's `csrfToken` (`GET /auth/session`). */
+                "X-CSRF-Token"?: components["parameters"]["CsrfToken"];
+            };
             path: {
                 /** @description The team's UUID (the key's team). */
                 teamId: string;
@@ -6190,7 +6383,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: `authentication_required`, `invalid_api_key`, `invalid_key_format`, `key_expired`. */
+            /** @description Error: `authentication_required`, `invalid_api_key`, `invalid_key_format`, `key_expired`, `session_invalid`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -6199,7 +6392,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: `insufficient_permissions`, `publishable_key_write`, `team_access_denied`. */
+            /** @description Error: `insufficient_permissions`, `publishable_key_write`, `origin_not_allowed`, `csrf_token_invalid`, `team_access_denied`. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6253,6 +6446,8 @@ export interface operations {
             header?: {
                 /** @description Replays the first answer for the same request within 24 hours. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Required with the session cookie (not with a key): the session's `csrfToken` (`GET /auth/session`). */
+                "X-CSRF-Token"?: components["parameters"]["CsrfToken"];
             };
             path: {
                 /** @description The team's UUID (the key's team). */
@@ -6308,7 +6503,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: `authentication_required`, `invalid_api_key`, `invalid_key_format`, `key_expired`. */
+            /** @description Error: `authentication_required`, `invalid_api_key`, `invalid_key_format`, `key_expired`, `session_invalid`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -6317,7 +6512,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: `insufficient_permissions`, `publishable_key_write`, `team_access_denied`. */
+            /** @description Error: `insufficient_permissions`, `publishable_key_write`, `origin_not_allowed`, `csrf_token_invalid`, `team_access_denied`. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6389,6 +6584,8 @@ export interface operations {
             header?: {
                 /** @description Replays the first answer for the same request within 24 hours. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Required with the session cookie (not with a key): the session's `csrfToken` (`GET /auth/session`). */
+                "X-CSRF-Token"?: components["parameters"]["CsrfToken"];
             };
             path: {
                 /** @description The team's UUID (the key's team). */
@@ -6436,7 +6633,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: `authentication_required`, `invalid_api_key`, `invalid_key_format`, `key_expired`. */
+            /** @description Error: `authentication_required`, `invalid_api_key`, `invalid_key_format`, `key_expired`, `session_invalid`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -6445,7 +6642,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: `insufficient_permissions`, `publishable_key_write`, `team_access_denied`. */
+            /** @description Error: `insufficient_permissions`, `publishable_key_write`, `origin_not_allowed`, `csrf_token_invalid`, `team_access_denied`. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6546,7 +6743,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: `authentication_required`, `invalid_api_key`, `invalid_key_format`, `key_expired`. */
+            /** @description Error: `authentication_required`, `invalid_api_key`, `invalid_key_format`, `key_expired`, `session_invalid`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -6555,7 +6752,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: `insufficient_permissions`, `publishable_key_forbidden`, `team_access_denied`. */
+            /** @description Error: `insufficient_permissions`, `publishable_key_forbidden`, `origin_not_allowed`, `team_access_denied`. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6600,6 +6797,8 @@ export interface operations {
             header?: {
                 /** @description Replays the first answer for the same request within 24 hours. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Required with the session cookie (not with a key): the session's `csrfToken` (`GET /auth/session`). */
+                "X-CSRF-Token"?: components["parameters"]["CsrfToken"];
             };
             path: {
                 /** @description The team's UUID (the key's team). */
@@ -6702,7 +6901,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: `authentication_required`, `invalid_api_key`, `invalid_key_format`, `key_expired`. */
+            /** @description Error: `authentication_required`, `invalid_api_key`, `invalid_key_format`, `key_expired`, `session_invalid`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -6711,7 +6910,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: `insufficient_permissions`, `publishable_key_write`, `team_access_denied`. */
+            /** @description Error: `insufficient_permissions`, `publishable_key_write`, `origin_not_allowed`, `csrf_token_invalid`, `team_access_denied`. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6823,7 +7022,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: `authentication_required`, `invalid_api_key`, `invalid_key_format`, `key_expired`. */
+            /** @description Error: `authentication_required`, `invalid_api_key`, `invalid_key_format`, `key_expired`, `session_invalid`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -6832,7 +7031,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: `insufficient_permissions`, `publishable_key_forbidden`, `team_access_denied`. */
+            /** @description Error: `insufficient_permissions`, `publishable_key_forbidden`, `origin_not_allowed`, `team_access_denied`. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6883,7 +7082,10 @@ export interface operations {
     deleteAutomation: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Required with the session cookie (not with a key): the session's `csrfToken` (`GET /auth/session`). */
+                "X-CSRF-Token"?: components["parameters"]["CsrfToken"];
+            };
             path: {
                 /** @description The team's UUID (the key's team). */
                 teamId: string;
@@ -6926,7 +7128,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: `authentication_required`, `invalid_api_key`, `invalid_key_format`, `key_expired`. */
+            /** @description Error: `authentication_required`, `invalid_api_key`, `invalid_key_format`, `key_expired`, `session_invalid`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -6935,7 +7137,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: `insufficient_permissions`, `publishable_key_write`, `team_access_denied`. */
+            /** @description Error: `insufficient_permissions`, `publishable_key_write`, `origin_not_allowed`, `csrf_token_invalid`, `team_access_denied`. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6989,6 +7191,8 @@ export interface operations {
             header?: {
                 /** @description Replays the first answer for the same request within 24 hours. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Required with the session cookie (not with a key): the session's `csrfToken` (`GET /auth/session`). */
+                "X-CSRF-Token"?: components["parameters"]["CsrfToken"];
             };
             path: {
                 /** @description The team's UUID (the key's team). */
@@ -7094,7 +7298,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: `authentication_required`, `invalid_api_key`, `invalid_key_format`, `key_expired`. */
+            /** @description Error: `authentication_required`, `invalid_api_key`, `invalid_key_format`, `key_expired`, `session_invalid`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -7103,7 +7307,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: `insufficient_permissions`, `publishable_key_write`, `team_access_denied`. */
+            /** @description Error: `insufficient_permissions`, `publishable_key_write`, `origin_not_allowed`, `csrf_token_invalid`, `team_access_denied`. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7175,6 +7379,8 @@ export interface operations {
             header?: {
                 /** @description Replays the first answer for the same request within 24 hours. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Required with the session cookie (not with a key): the session's `csrfToken` (`GET /auth/session`). */
+                "X-CSRF-Token"?: components["parameters"]["CsrfToken"];
             };
             path: {
                 /** @description The team's UUID (the key's team). */
@@ -7226,7 +7432,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: `authentication_required`, `invalid_api_key`, `invalid_key_format`, `key_expired`. */
+            /** @description Error: `authentication_required`, `invalid_api_key`, `invalid_key_format`, `key_expired`, `session_invalid`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -7235,7 +7441,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: `insufficient_permissions`, `publishable_key_write`, `team_access_denied`. */
+            /** @description Error: `insufficient_permissions`, `publishable_key_write`, `origin_not_allowed`, `csrf_token_invalid`, `team_access_denied`. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7342,7 +7548,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: `authentication_required`, `invalid_api_key`, `invalid_key_format`, `key_expired`. */
+            /** @description Error: `authentication_required`, `invalid_api_key`, `invalid_key_format`, `key_expired`, `session_invalid`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -7351,7 +7557,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: `insufficient_permissions`, `publishable_key_forbidden`, `team_access_denied`. */
+            /** @description Error: `insufficient_permissions`, `publishable_key_forbidden`, `origin_not_allowed`, `team_access_denied`. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7405,6 +7611,8 @@ export interface operations {
             header?: {
                 /** @description Replays the first answer for the same request within 24 hours. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Required with the session cookie (not with a key): the session's `csrfToken` (`GET /auth/session`). */
+                "X-CSRF-Token"?: components["parameters"]["CsrfToken"];
             };
             path: {
                 /** @description The team's UUID (the key's team). */
@@ -7455,7 +7663,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: `authentication_required`, `invalid_api_key`, `invalid_key_format`, `key_expired`. */
+            /** @description Error: `authentication_required`, `invalid_api_key`, `invalid_key_format`, `key_expired`, `session_invalid`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -7464,7 +7672,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: `insufficient_permissions`, `publishable_key_write`, `team_access_denied`. */
+            /** @description Error: `insufficient_permissions`, `publishable_key_write`, `origin_not_allowed`, `csrf_token_invalid`, `team_access_denied`. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7574,7 +7782,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: `authentication_required`, `invalid_api_key`, `invalid_key_format`, `key_expired`. */
+            /** @description Error: `authentication_required`, `invalid_api_key`, `invalid_key_format`, `key_expired`, `session_invalid`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -7583,7 +7791,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: `insufficient_permissions`, `publishable_key_forbidden`, `team_access_denied`. */
+            /** @description Error: `insufficient_permissions`, `publishable_key_forbidden`, `origin_not_allowed`, `team_access_denied`. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7628,6 +7836,8 @@ export interface operations {
             header?: {
                 /** @description Replays the first answer for the same request within 24 hours. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Required with the session cookie (not with a key): the session's `csrfToken` (`GET /auth/session`). */
+                "X-CSRF-Token"?: components["parameters"]["CsrfToken"];
             };
             path: {
                 /** @description The team's UUID (the key's team). */
@@ -7680,7 +7890,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: `authentication_required`, `invalid_api_key`, `invalid_key_format`, `key_expired`. */
+            /** @description Error: `authentication_required`, `invalid_api_key`, `invalid_key_format`, `key_expired`, `session_invalid`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -7689,7 +7899,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: `insufficient_permissions`, `publishable_key_write`, `team_access_denied`. */
+            /** @description Error: `insufficient_permissions`, `publishable_key_write`, `origin_not_allowed`, `csrf_token_invalid`, `team_access_denied`. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7795,7 +8005,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: `authentication_required`, `invalid_api_key`, `invalid_key_format`, `key_expired`. */
+            /** @description Error: `authentication_required`, `invalid_api_key`, `invalid_key_format`, `key_expired`, `session_invalid`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -7804,7 +8014,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: `insufficient_permissions`, `publishable_key_forbidden`, `team_access_denied`. */
+            /** @description Error: `insufficient_permissions`, `publishable_key_forbidden`, `origin_not_allowed`, `team_access_denied`. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7890,7 +8100,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: `authentication_required`, `invalid_api_key`, `invalid_key_format`, `key_expired`. */
+            /** @description Error: `authentication_required`, `invalid_api_key`, `invalid_key_format`, `key_expired`, `session_invalid`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -7899,7 +8109,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: `insufficient_permissions`, `publishable_key_forbidden`, `team_access_denied`. */
+            /** @description Error: `insufficient_permissions`, `publishable_key_forbidden`, `origin_not_allowed`, `team_access_denied`. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7989,7 +8199,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: `authentication_required`, `invalid_api_key`, `invalid_key_format`, `key_expired`. */
+            /** @description Error: `authentication_required`, `invalid_api_key`, `invalid_key_format`, `key_expired`, `session_invalid`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -7998,7 +8208,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: `insufficient_permissions`, `publishable_key_forbidden`, `team_access_denied`. */
+            /** @description Error: `insufficient_permissions`, `publishable_key_forbidden`, `origin_not_allowed`, `team_access_denied`. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8043,6 +8253,8 @@ export interface operations {
             header?: {
                 /** @description Replays the first answer for the same request within 24 hours. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Required with the session cookie (not with a key): the session's `csrfToken` (`GET /auth/session`). */
+                "X-CSRF-Token"?: components["parameters"]["CsrfToken"];
             };
             path: {
                 /** @description The team's UUID (the key's team). */
@@ -8102,7 +8314,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: `authentication_required`, `invalid_api_key`, `invalid_key_format`, `key_expired`. */
+            /** @description Error: `authentication_required`, `invalid_api_key`, `invalid_key_format`, `key_expired`, `session_invalid`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -8111,7 +8323,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: `insufficient_permissions`, `publishable_key_write`, `team_access_denied`. */
+            /** @description Error: `insufficient_permissions`, `publishable_key_write`, `origin_not_allowed`, `csrf_token_invalid`, `team_access_denied`. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8214,7 +8426,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: `authentication_required`, `invalid_api_key`, `invalid_key_format`, `key_expired`. */
+            /** @description Error: `authentication_required`, `invalid_api_key`, `invalid_key_format`, `key_expired`, `session_invalid`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -8223,7 +8435,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: `insufficient_permissions`, `publishable_key_forbidden`, `team_access_denied`. */
+            /** @description Error: `insufficient_permissions`, `publishable_key_forbidden`, `origin_not_allowed`, `team_access_denied`. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8274,7 +8486,10 @@ export interface operations {
     deleteCustomer: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Required with the session cookie (not with a key): the session's `csrfToken` (`GET /auth/session`). */
+                "X-CSRF-Token"?: components["parameters"]["CsrfToken"];
+            };
             path: {
                 /** @description The team's UUID (the key's team). */
                 teamId: string;
@@ -8317,7 +8532,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: `authentication_required`, `invalid_api_key`, `invalid_key_format`, `key_expired`. */
+            /** @description Error: `authentication_required`, `invalid_api_key`, `invalid_key_format`, `key_expired`, `session_invalid`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -8326,7 +8541,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: `insufficient_permissions`, `publishable_key_write`, `team_access_denied`. */
+            /** @description Error: `insufficient_permissions`, `publishable_key_write`, `origin_not_allowed`, `csrf_token_invalid`, `team_access_denied`. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8380,6 +8595,8 @@ export interface operations {
             header?: {
                 /** @description Replays the first answer for the same request within 24 hours. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Required with the session cookie (not with a key): the session's `csrfToken` (`GET /auth/session`). */
+                "X-CSRF-Token"?: components["parameters"]["CsrfToken"];
             };
             path: {
                 /** @description The team's UUID (the key's team). */
@@ -8443,7 +8660,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: `authentication_required`, `invalid_api_key`, `invalid_key_format`, `key_expired`. */
+            /** @description Error: `authentication_required`, `invalid_api_key`, `invalid_key_format`, `key_expired`, `session_invalid`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -8452,7 +8669,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: `insufficient_permissions`, `publishable_key_write`, `team_access_denied`. */
+            /** @description Error: `insufficient_permissions`, `publishable_key_write`, `origin_not_allowed`, `csrf_token_invalid`, `team_access_denied`. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8560,7 +8777,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: `authentication_required`, `invalid_api_key`, `invalid_key_format`, `key_expired`. */
+            /** @description Error: `authentication_required`, `invalid_api_key`, `invalid_key_format`, `key_expired`, `session_invalid`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -8569,7 +8786,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: `insufficient_permissions`, `publishable_key_forbidden`, `team_access_denied`. */
+            /** @description Error: `insufficient_permissions`, `publishable_key_forbidden`, `origin_not_allowed`, `team_access_denied`. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8614,6 +8831,8 @@ export interface operations {
             header?: {
                 /** @description Replays the first answer for the same request within 24 hours. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Required with the session cookie (not with a key): the session's `csrfToken` (`GET /auth/session`). */
+                "X-CSRF-Token"?: components["parameters"]["CsrfToken"];
             };
             path: {
                 /** @description The team's UUID (the key's team). */
@@ -8659,7 +8878,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: `authentication_required`, `invalid_api_key`, `invalid_key_format`, `key_expired`. */
+            /** @description Error: `authentication_required`, `invalid_api_key`, `invalid_key_format`, `key_expired`, `session_invalid`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -8668,7 +8887,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: `insufficient_permissions`, `publishable_key_write`, `team_access_denied`. */
+            /** @description Error: `insufficient_permissions`, `publishable_key_write`, `origin_not_allowed`, `csrf_token_invalid`, `team_access_denied`. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8762,7 +8981,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: `authentication_required`, `invalid_api_key`, `invalid_key_format`, `key_expired`. */
+            /** @description Error: `authentication_required`, `invalid_api_key`, `invalid_key_format`, `key_expired`, `session_invalid`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -8771,7 +8990,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: `insufficient_permissions`, `publishable_key_forbidden`, `team_access_denied`. */
+            /** @description Error: `insufficient_permissions`, `publishable_key_forbidden`, `origin_not_allowed`, `team_access_denied`. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8822,7 +9041,10 @@ export interface operations {
     deleteCustomerGroup: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Required with the session cookie (not with a key): the session's `csrfToken` (`GET /auth/session`). */
+                "X-CSRF-Token"?: components["parameters"]["CsrfToken"];
+            };
             path: {
                 /** @description The team's UUID (the key's team). */
                 teamId: string;
@@ -8860,7 +9082,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: `authentication_required`, `invalid_api_key`, `invalid_key_format`, `key_expired`. */
+            /** @description Error: `authentication_required`, `invalid_api_key`, `invalid_key_format`, `key_expired`, `session_invalid`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -8869,7 +9091,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: `insufficient_permissions`, `publishable_key_write`, `team_access_denied`. */
+            /** @description Error: `insufficient_permissions`, `publishable_key_write`, `origin_not_allowed`, `csrf_token_invalid`, `team_access_denied`. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8923,6 +9145,8 @@ export interface operations {
             header?: {
                 /** @description Replays the first answer for the same request within 24 hours. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Required with the session cookie (not with a key): the session's `csrfToken` (`GET /auth/session`). */
+                "X-CSRF-Token"?: components["parameters"]["CsrfToken"];
             };
             path: {
                 /** @description The team's UUID (the key's team). */
@@ -8969,7 +9193,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: `authentication_required`, `invalid_api_key`, `invalid_key_format`, `key_expired`. */
+            /** @description Error: `authentication_required`, `invalid_api_key`, `invalid_key_format`, `key_expired`, `session_invalid`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -8978,7 +9202,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: `insufficient_permissions`, `publishable_key_write`, `team_access_denied`. */
+            /** @description Error: `insufficient_permissions`, `publishable_key_write`, `origin_not_allowed`, `csrf_token_invalid`, `team_access_denied`. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9087,7 +9311,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: `authentication_required`, `invalid_api_key`, `invalid_key_format`, `key_expired`. */
+            /** @description Error: `authentication_required`, `invalid_api_key`, `invalid_key_format`, `key_expired`, `session_invalid`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -9096,7 +9320,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: `insufficient_permissions`, `publishable_key_forbidden`, `team_access_denied`. */
+            /** @description Error: `insufficient_permissions`, `publishable_key_forbidden`, `origin_not_allowed`, `team_access_denied`. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9150,6 +9374,8 @@ export interface operations {
             header?: {
                 /** @description Replays the first answer for the same request within 24 hours. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Required with the session cookie (not with a key): the session's `csrfToken` (`GET /auth/session`). */
+                "X-CSRF-Token"?: components["parameters"]["CsrfToken"];
             };
             path: {
                 /** @description The team's UUID (the key's team). */
@@ -9195,7 +9421,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: `authentication_required`, `invalid_api_key`, `invalid_key_format`, `key_expired`. */
+            /** @description Error: `authentication_required`, `invalid_api_key`, `invalid_key_format`, `key_expired`, `session_invalid`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -9204,7 +9430,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: `insufficient_permissions`, `publishable_key_write`, `team_access_denied`. */
+            /** @description Error: `insufficient_permissions`, `publishable_key_write`, `origin_not_allowed`, `csrf_token_invalid`, `team_access_denied`. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9275,7 +9501,10 @@ export interface operations {
             query: {
                 customerId: string;
             };
-            header?: never;
+            header?: {
+                /** @description Required with the session cookie (not with a key): the session's `csrfToken` (`GET /auth/session`). */
+                "X-CSRF-Token"?: components["parameters"]["CsrfToken"];
+            };
             path: {
                 /** @description The team's UUID (the key's team). */
                 teamId: string;
@@ -9314,7 +9543,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: `authentication_required`, `invalid_api_key`, `invalid_key_format`, `key_expired`. */
+            /** @description Error: `authentication_required`, `invalid_api_key`, `invalid_key_format`, `key_expired`, `session_invalid`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -9323,7 +9552,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: `insufficient_permissions`, `publishable_key_write`, `team_access_denied`. */
+            /** @description Error: `insufficient_permissions`, `publishable_key_write`, `origin_not_allowed`, `csrf_token_invalid`, `team_access_denied`. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9415,7 +9644,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: `authentication_required`, `invalid_api_key`, `invalid_key_format`, `key_expired`. */
+            /** @description Error: `authentication_required`, `invalid_api_key`, `invalid_key_format`, `key_expired`, `session_invalid`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -9424,7 +9653,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: `insufficient_permissions`, `publishable_key_forbidden`, `team_access_denied`. */
+            /** @description Error: `insufficient_permissions`, `publishable_key_forbidden`, `origin_not_allowed`, `team_access_denied`. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9469,6 +9698,8 @@ export interface operations {
             header?: {
                 /** @description Replays the first answer for the same request within 24 hours. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Required with the session cookie (not with a key): the session's `csrfToken` (`GET /auth/session`). */
+                "X-CSRF-Token"?: components["parameters"]["CsrfToken"];
             };
             path: {
                 /** @description The team's UUID (the key's team). */
@@ -9519,7 +9750,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: `authentication_required`, `invalid_api_key`, `invalid_key_format`, `key_expired`. */
+            /** @description Error: `authentication_required`, `invalid_api_key`, `invalid_key_format`, `key_expired`, `session_invalid`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -9528,7 +9759,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: `insufficient_permissions`, `publishable_key_write`, `team_access_denied`. */
+            /** @description Error: `insufficient_permissions`, `publishable_key_write`, `origin_not_allowed`, `csrf_token_invalid`, `team_access_denied`. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9588,7 +9819,10 @@ export interface operations {
     deleteCustomerStatus: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Required with the session cookie (not with a key): the session's `csrfToken` (`GET /auth/session`). */
+                "X-CSRF-Token"?: components["parameters"]["CsrfToken"];
+            };
             path: {
                 /** @description The team's UUID (the key's team). */
                 teamId: string;
@@ -9635,7 +9869,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: `authentication_required`, `invalid_api_key`, `invalid_key_format`, `key_expired`. */
+            /** @description Error: `authentication_required`, `invalid_api_key`, `invalid_key_format`, `key_expired`, `session_invalid`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -9644,7 +9878,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: `insufficient_permissions`, `publishable_key_write`, `team_access_denied`. */
+            /** @description Error: `insufficient_permissions`, `publishable_key_write`, `origin_not_allowed`, `csrf_token_invalid`, `team_access_denied`. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9707,6 +9941,8 @@ export interface operations {
             header?: {
                 /** @description Replays the first answer for the same request within 24 hours. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Required with the session cookie (not with a key): the session's `csrfToken` (`GET /auth/session`). */
+                "X-CSRF-Token"?: components["parameters"]["CsrfToken"];
             };
             path: {
                 /** @description The team's UUID (the key's team). */
@@ -9758,7 +9994,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: `authentication_required`, `invalid_api_key`, `invalid_key_format`, `key_expired`. */
+            /** @description Error: `authentication_required`, `invalid_api_key`, `invalid_key_format`, `key_expired`, `session_invalid`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -9767,7 +10003,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: `insufficient_permissions`, `publishable_key_write`, `team_access_denied`. */
+            /** @description Error: `insufficient_permissions`, `publishable_key_write`, `origin_not_allowed`, `csrf_token_invalid`, `team_access_denied`. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9882,7 +10118,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: `authentication_required`, `invalid_api_key`, `invalid_key_format`, `key_expired`. */
+            /** @description Error: `authentication_required`, `invalid_api_key`, `invalid_key_format`, `key_expired`, `session_invalid`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -9891,7 +10127,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: `insufficient_permissions`, `publishable_key_forbidden`, `team_access_denied`. */
+            /** @description Error: `insufficient_permissions`, `publishable_key_forbidden`, `origin_not_allowed`, `team_access_denied`. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9936,6 +10172,8 @@ export interface operations {
             header?: {
                 /** @description Replays the first answer for the same request within 24 hours. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Required with the session cookie (not with a key): the session's `csrfToken` (`GET /auth/session`). */
+                "X-CSRF-Token"?: components["parameters"]["CsrfToken"];
             };
             path: {
                 /** @description The team's UUID (the key's team). */
@@ -9985,7 +10223,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: `authentication_required`, `invalid_api_key`, `invalid_key_format`, `key_expired`. */
+            /** @description Error: `authentication_required`, `invalid_api_key`, `invalid_key_format`, `key_expired`, `session_invalid`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -9994,7 +10232,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: `insufficient_permissions`, `publishable_key_write`, `team_access_denied`. */
+            /** @description Error: `insufficient_permissions`, `publishable_key_write`, `origin_not_allowed`, `csrf_token_invalid`, `team_access_denied`. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -10057,6 +10295,8 @@ export interface operations {
             header?: {
                 /** @description Replays the first answer for the same request within 24 hours. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Required with the session cookie (not with a key): the session's `csrfToken` (`GET /auth/session`). */
+                "X-CSRF-Token"?: components["parameters"]["CsrfToken"];
             };
             path: {
                 /** @description The team's UUID (the key's team). */
@@ -10104,7 +10344,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: `authentication_required`, `invalid_api_key`, `invalid_key_format`, `key_expired`. */
+            /** @description Error: `authentication_required`, `invalid_api_key`, `invalid_key_format`, `key_expired`, `session_invalid`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -10113,7 +10353,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: `insufficient_permissions`, `publishable_key_write`, `team_access_denied`. */
+            /** @description Error: `insufficient_permissions`, `publishable_key_write`, `origin_not_allowed`, `csrf_token_invalid`, `team_access_denied`. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -10216,7 +10456,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: `authentication_required`, `invalid_api_key`, `invalid_key_format`, `key_expired`. */
+            /** @description Error: `authentication_required`, `invalid_api_key`, `invalid_key_format`, `key_expired`, `session_invalid`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -10225,7 +10465,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: `insufficient_permissions`, `publishable_key_forbidden`, `team_access_denied`. */
+            /** @description Error: `insufficient_permissions`, `publishable_key_forbidden`, `origin_not_allowed`, `team_access_denied`. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -10276,7 +10516,10 @@ export interface operations {
     deleteWebhook: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Required with the session cookie (not with a key): the session's `csrfToken` (`GET /auth/session`). */
+                "X-CSRF-Token"?: components["parameters"]["CsrfToken"];
+            };
             path: {
                 /** @description The team's UUID (the key's team). */
                 teamId: string;
@@ -10319,7 +10562,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: `authentication_required`, `invalid_api_key`, `invalid_key_format`, `key_expired`. */
+            /** @description Error: `authentication_required`, `invalid_api_key`, `invalid_key_format`, `key_expired`, `session_invalid`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -10328,7 +10571,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: `insufficient_permissions`, `publishable_key_write`, `team_access_denied`. */
+            /** @description Error: `insufficient_permissions`, `publishable_key_write`, `origin_not_allowed`, `csrf_token_invalid`, `team_access_denied`. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -10382,6 +10625,8 @@ export interface operations {
             header?: {
                 /** @description Replays the first answer for the same request within 24 hours. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Required with the session cookie (not with a key): the session's `csrfToken` (`GET /auth/session`). */
+                "X-CSRF-Token"?: components["parameters"]["CsrfToken"];
             };
             path: {
                 /** @description The team's UUID (the key's team). */
@@ -10434,7 +10679,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: `authentication_required`, `invalid_api_key`, `invalid_key_format`, `key_expired`. */
+            /** @description Error: `authentication_required`, `invalid_api_key`, `invalid_key_format`, `key_expired`, `session_invalid`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -10443,7 +10688,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: `insufficient_permissions`, `publishable_key_write`, `team_access_denied`. */
+            /** @description Error: `insufficient_permissions`, `publishable_key_write`, `origin_not_allowed`, `csrf_token_invalid`, `team_access_denied`. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -10561,7 +10806,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: `authentication_required`, `invalid_api_key`, `invalid_key_format`, `key_expired`. */
+            /** @description Error: `authentication_required`, `invalid_api_key`, `invalid_key_format`, `key_expired`, `session_invalid`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -10570,7 +10815,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: `insufficient_permissions`, `publishable_key_forbidden`, `team_access_denied`. */
+            /** @description Error: `insufficient_permissions`, `publishable_key_forbidden`, `origin_not_allowed`, `team_access_denied`. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -10666,7 +10911,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: `authentication_required`, `invalid_api_key`, `invalid_key_format`, `key_expired`. */
+            /** @description Error: `authentication_required`, `invalid_api_key`, `invalid_key_format`, `key_expired`, `session_invalid`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -10675,7 +10920,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: `insufficient_permissions`, `publishable_key_forbidden`, `team_access_denied`. */
+            /** @description Error: `insufficient_permissions`, `publishable_key_forbidden`, `origin_not_allowed`, `team_access_denied`. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -10729,6 +10974,8 @@ export interface operations {
             header?: {
                 /** @description Replays the first answer for the same request within 24 hours. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Required with the session cookie (not with a key): the session's `csrfToken` (`GET /auth/session`). */
+                "X-CSRF-Token"?: components["parameters"]["CsrfToken"];
             };
             path: {
                 /** @description The team's UUID (the key's team). */
@@ -10778,7 +11025,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: `authentication_required`, `invalid_api_key`, `invalid_key_format`, `key_expired`. */
+            /** @description Error: `authentication_required`, `invalid_api_key`, `invalid_key_format`, `key_expired`, `session_invalid`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -10787,7 +11034,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: `insufficient_permissions`, `publishable_key_write`, `team_access_denied`. */
+            /** @description Error: `insufficient_permissions`, `publishable_key_write`, `origin_not_allowed`, `csrf_token_invalid`, `team_access_denied`. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -10902,7 +11149,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: `authentication_required`, `invalid_api_key`, `invalid_key_format`, `key_expired`. */
+            /** @description Error: `authentication_required`, `invalid_api_key`, `invalid_key_format`, `key_expired`, `session_invalid`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -10911,7 +11158,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: `insufficient_permissions`, `publishable_key_forbidden`, `team_access_denied`. */
+            /** @description Error: `insufficient_permissions`, `publishable_key_forbidden`, `origin_not_allowed`, `team_access_denied`. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -10996,7 +11243,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: `authentication_required`, `invalid_api_key`, `invalid_key_format`, `key_expired`. */
+            /** @description Error: `authentication_required`, `invalid_api_key`, `invalid_key_format`, `key_expired`, `session_invalid`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -11005,7 +11252,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: `insufficient_permissions`, `publishable_key_forbidden`, `team_access_denied`. */
+            /** @description Error: `insufficient_permissions`, `publishable_key_forbidden`, `origin_not_allowed`, `team_access_denied`. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -11056,7 +11303,10 @@ export interface operations {
     deleteMember: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Required with the session cookie (not with a key): the session's `csrfToken` (`GET /auth/session`). */
+                "X-CSRF-Token"?: components["parameters"]["CsrfToken"];
+            };
             path: {
                 /** @description The team's UUID (the key's team). */
                 teamId: string;
@@ -11099,7 +11349,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: `authentication_required`, `invalid_api_key`, `invalid_key_format`, `key_expired`. */
+            /** @description Error: `authentication_required`, `invalid_api_key`, `invalid_key_format`, `key_expired`, `session_invalid`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -11108,7 +11358,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: `insufficient_permissions`, `publishable_key_write`, `team_access_denied`. */
+            /** @description Error: `insufficient_permissions`, `publishable_key_write`, `origin_not_allowed`, `csrf_token_invalid`, `team_access_denied`. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -11171,6 +11421,8 @@ export interface operations {
             header?: {
                 /** @description Replays the first answer for the same request within 24 hours. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Required with the session cookie (not with a key): the session's `csrfToken` (`GET /auth/session`). */
+                "X-CSRF-Token"?: components["parameters"]["CsrfToken"];
             };
             path: {
                 /** @description The team's UUID (the key's team). */
@@ -11221,7 +11473,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: `authentication_required`, `invalid_api_key`, `invalid_key_format`, `key_expired`. */
+            /** @description Error: `authentication_required`, `invalid_api_key`, `invalid_key_format`, `key_expired`, `session_invalid`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -11230,7 +11482,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: `insufficient_permissions`, `publishable_key_write`, `team_access_denied`. */
+            /** @description Error: `insufficient_permissions`, `publishable_key_write`, `origin_not_allowed`, `csrf_token_invalid`, `team_access_denied`. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -11342,7 +11594,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: `authentication_required`, `invalid_api_key`, `invalid_key_format`, `key_expired`. */
+            /** @description Error: `authentication_required`, `invalid_api_key`, `invalid_key_format`, `key_expired`, `session_invalid`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -11351,7 +11603,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: `insufficient_permissions`, `publishable_key_forbidden`, `team_access_denied`. */
+            /** @description Error: `insufficient_permissions`, `publishable_key_forbidden`, `origin_not_allowed`, `team_access_denied`. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -11405,6 +11657,8 @@ export interface operations {
             header?: {
                 /** @description Replays the first answer for the same request within 24 hours. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Required with the session cookie (not with a key): the session's `csrfToken` (`GET /auth/session`). */
+                "X-CSRF-Token"?: components["parameters"]["CsrfToken"];
             };
             path: {
                 /** @description The team's UUID (the key's team). */
@@ -11456,7 +11710,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: `authentication_required`, `invalid_api_key`, `invalid_key_format`, `key_expired`. */
+            /** @description Error: `authentication_required`, `invalid_api_key`, `invalid_key_format`, `key_expired`, `session_invalid`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -11465,7 +11719,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: `insufficient_permissions`, `publishable_key_write`, `team_access_denied`. */
+            /** @description Error: `insufficient_permissions`, `publishable_key_write`, `origin_not_allowed`, `csrf_token_invalid`, `team_access_denied`. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -11575,7 +11829,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: `authentication_required`, `invalid_api_key`, `invalid_key_format`, `key_expired`. */
+            /** @description Error: `authentication_required`, `invalid_api_key`, `invalid_key_format`, `key_expired`, `session_invalid`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -11584,7 +11838,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: `insufficient_permissions`, `publishable_key_forbidden`, `team_access_denied`. */
+            /** @description Error: `insufficient_permissions`, `publishable_key_forbidden`, `origin_not_allowed`, `team_access_denied`. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -11629,6 +11883,8 @@ export interface operations {
             header?: {
                 /** @description Replays the first answer for the same request within 24 hours. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Required with the session cookie (not with a key): the session's `csrfToken` (`GET /auth/session`). */
+                "X-CSRF-Token"?: components["parameters"]["CsrfToken"];
             };
             path: {
                 /** @description The team's UUID (the key's team). */
@@ -11684,7 +11940,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: `authentication_required`, `invalid_api_key`, `invalid_key_format`, `key_expired`. */
+            /** @description Error: `authentication_required`, `invalid_api_key`, `invalid_key_format`, `key_expired`, `session_invalid`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -11693,7 +11949,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: `insufficient_permissions`, `publishable_key_write`, `team_access_denied`. */
+            /** @description Error: `insufficient_permissions`, `publishable_key_write`, `origin_not_allowed`, `csrf_token_invalid`, `team_access_denied`. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -11753,7 +12009,10 @@ export interface operations {
     revokeInvite: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Required with the session cookie (not with a key): the session's `csrfToken` (`GET /auth/session`). */
+                "X-CSRF-Token"?: components["parameters"]["CsrfToken"];
+            };
             path: {
                 /** @description The team's UUID (the key's team). */
                 teamId: string;
@@ -11796,7 +12055,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: `authentication_required`, `invalid_api_key`, `invalid_key_format`, `key_expired`. */
+            /** @description Error: `authentication_required`, `invalid_api_key`, `invalid_key_format`, `key_expired`, `session_invalid`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -11805,7 +12064,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: `insufficient_permissions`, `publishable_key_write`, `team_access_denied`. */
+            /** @description Error: `insufficient_permissions`, `publishable_key_write`, `origin_not_allowed`, `csrf_token_invalid`, `team_access_denied`. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -11897,7 +12156,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: `authentication_required`, `invalid_api_key`, `invalid_key_format`, `key_expired`. */
+            /** @description Error: `authentication_required`, `invalid_api_key`, `invalid_key_format`, `key_expired`, `session_invalid`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -11906,7 +12165,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: `insufficient_permissions`, `publishable_key_forbidden`, `team_access_denied`. */
+            /** @description Error: `insufficient_permissions`, `publishable_key_forbidden`, `origin_not_allowed`, `team_access_denied`. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -11951,6 +12210,8 @@ export interface operations {
             header?: {
                 /** @description Replays the first answer for the same request within 24 hours. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Required with the session cookie (not with a key): the session's `csrfToken` (`GET /auth/session`). */
+                "X-CSRF-Token"?: components["parameters"]["CsrfToken"];
             };
             path: {
                 /** @description The team's UUID (the key's team). */
@@ -12003,7 +12264,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: `authentication_required`, `invalid_api_key`, `invalid_key_format`, `key_expired`. */
+            /** @description Error: `authentication_required`, `invalid_api_key`, `invalid_key_format`, `key_expired`, `session_invalid`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -12012,7 +12273,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: `insufficient_permissions`, `publishable_key_write`, `team_access_denied`. */
+            /** @description Error: `insufficient_permissions`, `publishable_key_write`, `origin_not_allowed`, `csrf_token_invalid`, `team_access_denied`. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -12113,7 +12374,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: `authentication_required`, `invalid_api_key`, `invalid_key_format`, `key_expired`. */
+            /** @description Error: `authentication_required`, `invalid_api_key`, `invalid_key_format`, `key_expired`, `session_invalid`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -12122,7 +12383,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: `insufficient_permissions`, `publishable_key_forbidden`, `team_access_denied`. */
+            /** @description Error: `insufficient_permissions`, `publishable_key_forbidden`, `origin_not_allowed`, `team_access_denied`. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -12167,6 +12428,8 @@ export interface operations {
             header?: {
                 /** @description Replays the first answer for the same request within 24 hours. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Required with the session cookie (not with a key): the session's `csrfToken` (`GET /auth/session`). */
+                "X-CSRF-Token"?: components["parameters"]["CsrfToken"];
             };
             path: {
                 /** @description The team's UUID (the key's team). */
@@ -12218,7 +12481,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: `authentication_required`, `invalid_api_key`, `invalid_key_format`, `key_expired`. */
+            /** @description Error: `authentication_required`, `invalid_api_key`, `invalid_key_format`, `key_expired`, `session_invalid`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -12227,7 +12490,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: `insufficient_permissions`, `publishable_key_write`, `team_access_denied`. */
+            /** @description Error: `insufficient_permissions`, `publishable_key_write`, `origin_not_allowed`, `csrf_token_invalid`, `team_access_denied`. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -12337,7 +12600,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: `authentication_required`, `invalid_api_key`, `invalid_key_format`, `key_expired`. */
+            /** @description Error: `authentication_required`, `invalid_api_key`, `invalid_key_format`, `key_expired`, `session_invalid`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -12346,7 +12609,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: `insufficient_permissions`, `publishable_key_forbidden`, `team_access_denied`. */
+            /** @description Error: `insufficient_permissions`, `publishable_key_forbidden`, `origin_not_allowed`, `team_access_denied`. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -12391,6 +12654,8 @@ export interface operations {
             header?: {
                 /** @description Replays the first answer for the same request within 24 hours. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Required with the session cookie (not with a key): the session's `csrfToken` (`GET /auth/session`). */
+                "X-CSRF-Token"?: components["parameters"]["CsrfToken"];
             };
             path: {
                 /** @description The team's UUID (the key's team). */
@@ -12480,7 +12745,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: `authentication_required`, `invalid_api_key`, `invalid_key_format`, `key_expired`. */
+            /** @description Error: `authentication_required`, `invalid_api_key`, `invalid_key_format`, `key_expired`, `session_invalid`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -12489,7 +12754,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: `insufficient_permissions`, `publishable_key_write`, `team_access_denied`. */
+            /** @description Error: `insufficient_permissions`, `publishable_key_write`, `origin_not_allowed`, `csrf_token_invalid`, `team_access_denied`. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -12590,7 +12855,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: `authentication_required`, `invalid_api_key`, `invalid_key_format`, `key_expired`. */
+            /** @description Error: `authentication_required`, `invalid_api_key`, `invalid_key_format`, `key_expired`, `session_invalid`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -12599,7 +12864,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: `insufficient_permissions`, `publishable_key_forbidden`, `team_access_denied`. */
+            /** @description Error: `insufficient_permissions`, `publishable_key_forbidden`, `origin_not_allowed`, `team_access_denied`. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -12644,6 +12909,8 @@ export interface operations {
             header?: {
                 /** @description Replays the first answer for the same request within 24 hours. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Required with the session cookie (not with a key): the session's `csrfToken` (`GET /auth/session`). */
+                "X-CSRF-Token"?: components["parameters"]["CsrfToken"];
             };
             path: {
                 /** @description The team's UUID (the key's team). */
@@ -12695,7 +12962,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: `authentication_required`, `invalid_api_key`, `invalid_key_format`, `key_expired`. */
+            /** @description Error: `authentication_required`, `invalid_api_key`, `invalid_key_format`, `key_expired`, `session_invalid`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -12704,7 +12971,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: `insufficient_permissions`, `publishable_key_write`, `team_access_denied`. */
+            /** @description Error: `insufficient_permissions`, `publishable_key_write`, `origin_not_allowed`, `csrf_token_invalid`, `team_access_denied`. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -12805,7 +13072,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: `authentication_required`, `invalid_api_key`, `invalid_key_format`, `key_expired`. */
+            /** @description Error: `authentication_required`, `invalid_api_key`, `invalid_key_format`, `key_expired`, `session_invalid`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -12814,7 +13081,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: `insufficient_permissions`, `publishable_key_forbidden`, `team_access_denied`. */
+            /** @description Error: `insufficient_permissions`, `publishable_key_forbidden`, `origin_not_allowed`, `team_access_denied`. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -12859,6 +13126,8 @@ export interface operations {
             header?: {
                 /** @description Replays the first answer for the same request within 24 hours. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Required with the session cookie (not with a key): the session's `csrfToken` (`GET /auth/session`). */
+                "X-CSRF-Token"?: components["parameters"]["CsrfToken"];
             };
             path: {
                 /** @description The team's UUID (the key's team). */
@@ -12914,7 +13183,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: `authentication_required`, `invalid_api_key`, `invalid_key_format`, `key_expired`. */
+            /** @description Error: `authentication_required`, `invalid_api_key`, `invalid_key_format`, `key_expired`, `session_invalid`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -12923,7 +13192,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: `insufficient_permissions`, `publishable_key_write`, `team_access_denied`. */
+            /** @description Error: `insufficient_permissions`, `publishable_key_write`, `origin_not_allowed`, `csrf_token_invalid`, `team_access_denied`. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -13024,7 +13293,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: `authentication_required`, `invalid_api_key`, `invalid_key_format`, `key_expired`. */
+            /** @description Error: `authentication_required`, `invalid_api_key`, `invalid_key_format`, `key_expired`, `session_invalid`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -13033,7 +13302,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: `insufficient_permissions`, `publishable_key_forbidden`, `team_access_denied`. */
+            /** @description Error: `insufficient_permissions`, `publishable_key_forbidden`, `origin_not_allowed`, `team_access_denied`. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -13078,6 +13347,8 @@ export interface operations {
             header?: {
                 /** @description Replays the first answer for the same request within 24 hours. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Required with the session cookie (not with a key): the session's `csrfToken` (`GET /auth/session`). */
+                "X-CSRF-Token"?: components["parameters"]["CsrfToken"];
             };
             path: {
                 /** @description The team's UUID (the key's team). */
@@ -13125,7 +13396,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: `authentication_required`, `invalid_api_key`, `invalid_key_format`, `key_expired`. */
+            /** @description Error: `authentication_required`, `invalid_api_key`, `invalid_key_format`, `key_expired`, `session_invalid`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -13134,7 +13405,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: `insufficient_permissions`, `publishable_key_write`, `team_access_denied`. */
+            /** @description Error: `insufficient_permissions`, `publishable_key_write`, `origin_not_allowed`, `csrf_token_invalid`, `team_access_denied`. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -13237,7 +13508,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: `authentication_required`, `invalid_api_key`, `invalid_key_format`, `key_expired`. */
+            /** @description Error: `authentication_required`, `invalid_api_key`, `invalid_key_format`, `key_expired`, `session_invalid`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -13246,7 +13517,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: `insufficient_permissions`, `publishable_key_forbidden`, `team_access_denied`. */
+            /** @description Error: `insufficient_permissions`, `publishable_key_forbidden`, `origin_not_allowed`, `team_access_denied`. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -13291,6 +13562,8 @@ export interface operations {
             header?: {
                 /** @description Replays the first answer for the same request within 24 hours. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Required with the session cookie (not with a key): the session's `csrfToken` (`GET /auth/session`). */
+                "X-CSRF-Token"?: components["parameters"]["CsrfToken"];
             };
             path: {
                 /** @description The team's UUID (the key's team). */
@@ -13350,7 +13623,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: `authentication_required`, `invalid_api_key`, `invalid_key_format`, `key_expired`. */
+            /** @description Error: `authentication_required`, `invalid_api_key`, `invalid_key_format`, `key_expired`, `session_invalid`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -13359,7 +13632,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: `insufficient_permissions`, `publishable_key_write`, `team_access_denied`. */
+            /** @description Error: `insufficient_permissions`, `publishable_key_write`, `origin_not_allowed`, `csrf_token_invalid`, `team_access_denied`. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -13462,7 +13735,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: `authentication_required`, `invalid_api_key`, `invalid_key_format`, `key_expired`. */
+            /** @description Error: `authentication_required`, `invalid_api_key`, `invalid_key_format`, `key_expired`, `session_invalid`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -13471,7 +13744,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: `insufficient_permissions`, `publishable_key_forbidden`, `team_access_denied`. */
+            /** @description Error: `insufficient_permissions`, `publishable_key_forbidden`, `origin_not_allowed`, `team_access_denied`. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -13522,7 +13795,10 @@ export interface operations {
     deleteCustomField: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Required with the session cookie (not with a key): the session's `csrfToken` (`GET /auth/session`). */
+                "X-CSRF-Token"?: components["parameters"]["CsrfToken"];
+            };
             path: {
                 /** @description The team's UUID (the key's team). */
                 teamId: string;
@@ -13565,7 +13841,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: `authentication_required`, `invalid_api_key`, `invalid_key_format`, `key_expired`. */
+            /** @description Error: `authentication_required`, `invalid_api_key`, `invalid_key_format`, `key_expired`, `session_invalid`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -13574,7 +13850,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: `insufficient_permissions`, `publishable_key_write`, `team_access_denied`. */
+            /** @description Error: `insufficient_permissions`, `publishable_key_write`, `origin_not_allowed`, `csrf_token_invalid`, `team_access_denied`. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -13628,6 +13904,8 @@ export interface operations {
             header?: {
                 /** @description Replays the first answer for the same request within 24 hours. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Required with the session cookie (not with a key): the session's `csrfToken` (`GET /auth/session`). */
+                "X-CSRF-Token"?: components["parameters"]["CsrfToken"];
             };
             path: {
                 /** @description The team's UUID (the key's team). */
@@ -13682,7 +13960,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: `authentication_required`, `invalid_api_key`, `invalid_key_format`, `key_expired`. */
+            /** @description Error: `authentication_required`, `invalid_api_key`, `invalid_key_format`, `key_expired`, `session_invalid`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -13691,7 +13969,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: `insufficient_permissions`, `publishable_key_write`, `team_access_denied`. */
+            /** @description Error: `insufficient_permissions`, `publishable_key_write`, `origin_not_allowed`, `csrf_token_invalid`, `team_access_denied`. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -13763,6 +14041,8 @@ export interface operations {
             header?: {
                 /** @description Replays the first answer for the same request within 24 hours. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Required with the session cookie (not with a key): the session's `csrfToken` (`GET /auth/session`). */
+                "X-CSRF-Token"?: components["parameters"]["CsrfToken"];
             };
             path: {
                 /** @description The team's UUID (the key's team). */
@@ -13812,7 +14092,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: `authentication_required`, `invalid_api_key`, `invalid_key_format`, `key_expired`. */
+            /** @description Error: `authentication_required`, `invalid_api_key`, `invalid_key_format`, `key_expired`, `session_invalid`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -13821,7 +14101,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: `insufficient_permissions`, `publishable_key_write`, `team_access_denied`. */
+            /** @description Error: `insufficient_permissions`, `publishable_key_write`, `origin_not_allowed`, `csrf_token_invalid`, `team_access_denied`. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -13931,7 +14211,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: `authentication_required`, `invalid_api_key`, `invalid_key_format`, `key_expired`. */
+            /** @description Error: `authentication_required`, `invalid_api_key`, `invalid_key_format`, `key_expired`, `session_invalid`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -13940,7 +14220,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: `insufficient_permissions`, `publishable_key_forbidden`, `team_access_denied`. */
+            /** @description Error: `insufficient_permissions`, `publishable_key_forbidden`, `origin_not_allowed`, `team_access_denied`. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -14023,7 +14303,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: `authentication_required`, `invalid_api_key`, `invalid_key_format`, `key_expired`. */
+            /** @description Error: `authentication_required`, `invalid_api_key`, `invalid_key_format`, `key_expired`, `session_invalid`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -14032,7 +14312,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: `insufficient_permissions`, `publishable_key_forbidden`, `team_access_denied`. */
+            /** @description Error: `insufficient_permissions`, `publishable_key_forbidden`, `origin_not_allowed`, `team_access_denied`. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -14115,7 +14395,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: `authentication_required`, `invalid_api_key`, `invalid_key_format`, `key_expired`. */
+            /** @description Error: `authentication_required`, `invalid_api_key`, `invalid_key_format`, `key_expired`, `session_invalid`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -14124,7 +14404,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: `insufficient_permissions`, `publishable_key_forbidden`, `team_access_denied`. */
+            /** @description Error: `insufficient_permissions`, `publishable_key_forbidden`, `origin_not_allowed`, `team_access_denied`. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -14169,6 +14449,8 @@ export interface operations {
             header?: {
                 /** @description Replays the first answer for the same request within 24 hours. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Required with the session cookie (not with a key): the session's `csrfToken` (`GET /auth/session`). */
+                "X-CSRF-Token"?: components["parameters"]["CsrfToken"];
             };
             path: {
                 /** @description The team's UUID (the key's team). */
@@ -14217,7 +14499,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: `authentication_required`, `invalid_api_key`, `invalid_key_format`, `key_expired`. */
+            /** @description Error: `authentication_required`, `invalid_api_key`, `invalid_key_format`, `key_expired`, `session_invalid`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -14226,7 +14508,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: `insufficient_permissions`, `publishable_key_write`, `team_access_denied`. */
+            /** @description Error: `insufficient_permissions`, `publishable_key_write`, `origin_not_allowed`, `csrf_token_invalid`, `team_access_denied`. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -14335,7 +14617,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: `authentication_required`, `invalid_api_key`, `invalid_key_format`, `key_expired`. */
+            /** @description Error: `authentication_required`, `invalid_api_key`, `invalid_key_format`, `key_expired`, `session_invalid`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -14344,7 +14626,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: `insufficient_permissions`, `team_access_denied`. */
+            /** @description Error: `insufficient_permissions`, `origin_not_allowed`, `team_access_denied`. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -14389,6 +14671,8 @@ export interface operations {
             header?: {
                 /** @description Replays the first answer for the same request within 24 hours. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Required with the session cookie (not with a key): the session's `csrfToken` (`GET /auth/session`). */
+                "X-CSRF-Token"?: components["parameters"]["CsrfToken"];
             };
             path: {
                 /** @description The team's UUID (the key's team). */
@@ -14451,7 +14735,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: `authentication_required`, `invalid_api_key`, `invalid_key_format`, `key_expired`. */
+            /** @description Error: `authentication_required`, `invalid_api_key`, `invalid_key_format`, `key_expired`, `session_invalid`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -14460,7 +14744,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: `insufficient_permissions`, `publishable_key_write`, `team_access_denied`. */
+            /** @description Error: `insufficient_permissions`, `publishable_key_write`, `origin_not_allowed`, `csrf_token_invalid`, `team_access_denied`. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -14563,7 +14847,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: `authentication_required`, `invalid_api_key`, `invalid_key_format`, `key_expired`. */
+            /** @description Error: `authentication_required`, `invalid_api_key`, `invalid_key_format`, `key_expired`, `session_invalid`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -14572,7 +14856,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: `insufficient_permissions`, `team_access_denied`. */
+            /** @description Error: `insufficient_permissions`, `origin_not_allowed`, `team_access_denied`. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -14623,7 +14907,10 @@ export interface operations {
     deleteArticle: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Required with the session cookie (not with a key): the session's `csrfToken` (`GET /auth/session`). */
+                "X-CSRF-Token"?: components["parameters"]["CsrfToken"];
+            };
             path: {
                 /** @description The team's UUID (the key's team). */
                 teamId: string;
@@ -14666,7 +14953,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: `authentication_required`, `invalid_api_key`, `invalid_key_format`, `key_expired`. */
+            /** @description Error: `authentication_required`, `invalid_api_key`, `invalid_key_format`, `key_expired`, `session_invalid`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -14675,7 +14962,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: `insufficient_permissions`, `publishable_key_write`, `team_access_denied`. */
+            /** @description Error: `insufficient_permissions`, `publishable_key_write`, `origin_not_allowed`, `csrf_token_invalid`, `team_access_denied`. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -14729,6 +15016,8 @@ export interface operations {
             header?: {
                 /** @description Replays the first answer for the same request within 24 hours. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Required with the session cookie (not with a key): the session's `csrfToken` (`GET /auth/session`). */
+                "X-CSRF-Token"?: components["parameters"]["CsrfToken"];
             };
             path: {
                 /** @description The team's UUID (the key's team). */
@@ -14793,7 +15082,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: `authentication_required`, `invalid_api_key`, `invalid_key_format`, `key_expired`. */
+            /** @description Error: `authentication_required`, `invalid_api_key`, `invalid_key_format`, `key_expired`, `session_invalid`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -14802,7 +15091,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: `insufficient_permissions`, `publishable_key_write`, `team_access_denied`. */
+            /** @description Error: `insufficient_permissions`, `publishable_key_write`, `origin_not_allowed`, `csrf_token_invalid`, `team_access_denied`. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -14918,7 +15207,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: `authentication_required`, `invalid_api_key`, `invalid_key_format`, `key_expired`. */
+            /** @description Error: `authentication_required`, `invalid_api_key`, `invalid_key_format`, `key_expired`, `session_invalid`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -14927,7 +15216,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: `insufficient_permissions`, `publishable_key_forbidden`, `team_access_denied`. */
+            /** @description Error: `insufficient_permissions`, `publishable_key_forbidden`, `origin_not_allowed`, `team_access_denied`. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -15024,7 +15313,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: `authentication_required`, `invalid_api_key`, `invalid_key_format`, `key_expired`. */
+            /** @description Error: `authentication_required`, `invalid_api_key`, `invalid_key_format`, `key_expired`, `session_invalid`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -15033,7 +15322,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: `insufficient_permissions`, `team_access_denied`. */
+            /** @description Error: `insufficient_permissions`, `origin_not_allowed`, `team_access_denied`. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -15078,6 +15367,8 @@ export interface operations {
             header?: {
                 /** @description Replays the first answer for the same request within 24 hours. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Required with the session cookie (not with a key): the session's `csrfToken` (`GET /auth/session`). */
+                "X-CSRF-Token"?: components["parameters"]["CsrfToken"];
             };
             path: {
                 /** @description The team's UUID (the key's team). */
@@ -15131,7 +15422,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: `authentication_required`, `invalid_api_key`, `invalid_key_format`, `key_expired`. */
+            /** @description Error: `authentication_required`, `invalid_api_key`, `invalid_key_format`, `key_expired`, `session_invalid`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -15140,7 +15431,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: `insufficient_permissions`, `publishable_key_write`, `team_access_denied`. */
+            /** @description Error: `insufficient_permissions`, `publishable_key_write`, `origin_not_allowed`, `csrf_token_invalid`, `team_access_denied`. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -15243,7 +15534,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: `authentication_required`, `invalid_api_key`, `invalid_key_format`, `key_expired`. */
+            /** @description Error: `authentication_required`, `invalid_api_key`, `invalid_key_format`, `key_expired`, `session_invalid`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -15252,7 +15543,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: `insufficient_permissions`, `team_access_denied`. */
+            /** @description Error: `insufficient_permissions`, `origin_not_allowed`, `team_access_denied`. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -15303,7 +15594,10 @@ export interface operations {
     deleteCategory: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Required with the session cookie (not with a key): the session's `csrfToken` (`GET /auth/session`). */
+                "X-CSRF-Token"?: components["parameters"]["CsrfToken"];
+            };
             path: {
                 /** @description The team's UUID (the key's team). */
                 teamId: string;
@@ -15346,7 +15640,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: `authentication_required`, `invalid_api_key`, `invalid_key_format`, `key_expired`. */
+            /** @description Error: `authentication_required`, `invalid_api_key`, `invalid_key_format`, `key_expired`, `session_invalid`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -15355,7 +15649,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: `insufficient_permissions`, `publishable_key_write`, `team_access_denied`. */
+            /** @description Error: `insufficient_permissions`, `publishable_key_write`, `origin_not_allowed`, `csrf_token_invalid`, `team_access_denied`. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -15409,6 +15703,8 @@ export interface operations {
             header?: {
                 /** @description Replays the first answer for the same request within 24 hours. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Required with the session cookie (not with a key): the session's `csrfToken` (`GET /auth/session`). */
+                "X-CSRF-Token"?: components["parameters"]["CsrfToken"];
             };
             path: {
                 /** @description The team's UUID (the key's team). */
@@ -15464,7 +15760,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: `authentication_required`, `invalid_api_key`, `invalid_key_format`, `key_expired`. */
+            /** @description Error: `authentication_required`, `invalid_api_key`, `invalid_key_format`, `key_expired`, `session_invalid`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -15473,7 +15769,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: `insufficient_permissions`, `publishable_key_write`, `team_access_denied`. */
+            /** @description Error: `insufficient_permissions`, `publishable_key_write`, `origin_not_allowed`, `csrf_token_invalid`, `team_access_denied`. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -15583,7 +15879,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: `authentication_required`, `invalid_api_key`, `invalid_key_format`, `key_expired`. */
+            /** @description Error: `authentication_required`, `invalid_api_key`, `invalid_key_format`, `key_expired`, `session_invalid`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -15592,7 +15888,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: `insufficient_permissions`, `publishable_key_forbidden`, `team_access_denied`. */
+            /** @description Error: `insufficient_permissions`, `publishable_key_forbidden`, `origin_not_allowed`, `team_access_denied`. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -15637,6 +15933,8 @@ export interface operations {
             header?: {
                 /** @description Replays the first answer for the same request within 24 hours. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Required with the session cookie (not with a key): the session's `csrfToken` (`GET /auth/session`). */
+                "X-CSRF-Token"?: components["parameters"]["CsrfToken"];
             };
             path: {
                 /** @description The team's UUID (the key's team). */
@@ -15685,7 +15983,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: `authentication_required`, `invalid_api_key`, `invalid_key_format`, `key_expired`. */
+            /** @description Error: `authentication_required`, `invalid_api_key`, `invalid_key_format`, `key_expired`, `session_invalid`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -15694,7 +15992,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: `insufficient_permissions`, `publishable_key_write`, `team_access_denied`. */
+            /** @description Error: `insufficient_permissions`, `publishable_key_write`, `origin_not_allowed`, `csrf_token_invalid`, `team_access_denied`. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -15795,7 +16093,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: `authentication_required`, `invalid_api_key`, `invalid_key_format`, `key_expired`. */
+            /** @description Error: `authentication_required`, `invalid_api_key`, `invalid_key_format`, `key_expired`, `session_invalid`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -15804,7 +16102,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: `insufficient_permissions`, `team_access_denied`. */
+            /** @description Error: `insufficient_permissions`, `origin_not_allowed`, `team_access_denied`. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -15849,6 +16147,8 @@ export interface operations {
             header?: {
                 /** @description Replays the first answer for the same request within 24 hours. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Required with the session cookie (not with a key): the session's `csrfToken` (`GET /auth/session`). */
+                "X-CSRF-Token"?: components["parameters"]["CsrfToken"];
             };
             path: {
                 /** @description The team's UUID (the key's team). */
@@ -15907,7 +16207,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: `authentication_required`, `invalid_api_key`, `invalid_key_format`, `key_expired`. */
+            /** @description Error: `authentication_required`, `invalid_api_key`, `invalid_key_format`, `key_expired`, `session_invalid`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -15916,7 +16216,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: `insufficient_permissions`, `publishable_key_write`, `team_access_denied`. */
+            /** @description Error: `insufficient_permissions`, `publishable_key_write`, `origin_not_allowed`, `csrf_token_invalid`, `team_access_denied`. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -15976,7 +16276,10 @@ export interface operations {
     deleteCommunityTopic: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Required with the session cookie (not with a key): the session's `csrfToken` (`GET /auth/session`). */
+                "X-CSRF-Token"?: components["parameters"]["CsrfToken"];
+            };
             path: {
                 /** @description The team's UUID (the key's team). */
                 teamId: string;
@@ -16019,7 +16322,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: `authentication_required`, `invalid_api_key`, `invalid_key_format`, `key_expired`. */
+            /** @description Error: `authentication_required`, `invalid_api_key`, `invalid_key_format`, `key_expired`, `session_invalid`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -16028,7 +16331,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: `insufficient_permissions`, `publishable_key_write`, `team_access_denied`. */
+            /** @description Error: `insufficient_permissions`, `publishable_key_write`, `origin_not_allowed`, `csrf_token_invalid`, `team_access_denied`. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -16091,6 +16394,8 @@ export interface operations {
             header?: {
                 /** @description Replays the first answer for the same request within 24 hours. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Required with the session cookie (not with a key): the session's `csrfToken` (`GET /auth/session`). */
+                "X-CSRF-Token"?: components["parameters"]["CsrfToken"];
             };
             path: {
                 /** @description The team's UUID (the key's team). */
@@ -16151,7 +16456,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: `authentication_required`, `invalid_api_key`, `invalid_key_format`, `key_expired`. */
+            /** @description Error: `authentication_required`, `invalid_api_key`, `invalid_key_format`, `key_expired`, `session_invalid`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -16160,7 +16465,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: `insufficient_permissions`, `publishable_key_write`, `team_access_denied`. */
+            /** @description Error: `insufficient_permissions`, `publishable_key_write`, `origin_not_allowed`, `csrf_token_invalid`, `team_access_denied`. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -16277,7 +16582,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: `authentication_required`, `invalid_api_key`, `invalid_key_format`, `key_expired`. */
+            /** @description Error: `authentication_required`, `invalid_api_key`, `invalid_key_format`, `key_expired`, `session_invalid`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -16286,7 +16591,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: `insufficient_permissions`, `team_access_denied`. */
+            /** @description Error: `insufficient_permissions`, `origin_not_allowed`, `team_access_denied`. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -16331,6 +16636,8 @@ export interface operations {
             header?: {
                 /** @description Replays the first answer for the same request within 24 hours. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Required with the session cookie (not with a key): the session's `csrfToken` (`GET /auth/session`). */
+                "X-CSRF-Token"?: components["parameters"]["CsrfToken"];
             };
             path: {
                 /** @description The team's UUID (the key's team). */
@@ -16398,7 +16705,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: `authentication_required`, `invalid_api_key`, `invalid_key_format`, `key_expired`. */
+            /** @description Error: `authentication_required`, `invalid_api_key`, `invalid_key_format`, `key_expired`, `session_invalid`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -16407,7 +16714,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: `insufficient_permissions`, `publishable_key_write`, `team_access_denied`. */
+            /** @description Error: `insufficient_permissions`, `publishable_key_write`, `origin_not_allowed`, `csrf_token_invalid`, `team_access_denied`. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -16519,7 +16826,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: `authentication_required`, `invalid_api_key`, `invalid_key_format`, `key_expired`. */
+            /** @description Error: `authentication_required`, `invalid_api_key`, `invalid_key_format`, `key_expired`, `session_invalid`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -16528,7 +16835,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: `insufficient_permissions`, `team_access_denied`. */
+            /** @description Error: `insufficient_permissions`, `origin_not_allowed`, `team_access_denied`. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -16579,7 +16886,10 @@ export interface operations {
     deleteCommunityPost: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Required with the session cookie (not with a key): the session's `csrfToken` (`GET /auth/session`). */
+                "X-CSRF-Token"?: components["parameters"]["CsrfToken"];
+            };
             path: {
                 /** @description The team's UUID (the key's team). */
                 teamId: string;
@@ -16622,7 +16932,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: `authentication_required`, `invalid_api_key`, `invalid_key_format`, `key_expired`. */
+            /** @description Error: `authentication_required`, `invalid_api_key`, `invalid_key_format`, `key_expired`, `session_invalid`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -16631,7 +16941,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: `insufficient_permissions`, `publishable_key_write`, `team_access_denied`. */
+            /** @description Error: `insufficient_permissions`, `publishable_key_write`, `origin_not_allowed`, `csrf_token_invalid`, `team_access_denied`. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -16685,6 +16995,8 @@ export interface operations {
             header?: {
                 /** @description Replays the first answer for the same request within 24 hours. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Required with the session cookie (not with a key): the session's `csrfToken` (`GET /auth/session`). */
+                "X-CSRF-Token"?: components["parameters"]["CsrfToken"];
             };
             path: {
                 /** @description The team's UUID (the key's team). */
@@ -16752,7 +17064,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: `authentication_required`, `invalid_api_key`, `invalid_key_format`, `key_expired`. */
+            /** @description Error: `authentication_required`, `invalid_api_key`, `invalid_key_format`, `key_expired`, `session_invalid`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -16761,7 +17073,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: `insufficient_permissions`, `publishable_key_write`, `team_access_denied`. */
+            /** @description Error: `insufficient_permissions`, `publishable_key_write`, `origin_not_allowed`, `csrf_token_invalid`, `team_access_denied`. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -16877,7 +17189,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: `authentication_required`, `invalid_api_key`, `invalid_key_format`, `key_expired`. */
+            /** @description Error: `authentication_required`, `invalid_api_key`, `invalid_key_format`, `key_expired`, `session_invalid`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -16886,7 +17198,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: `insufficient_permissions`, `team_access_denied`. */
+            /** @description Error: `insufficient_permissions`, `origin_not_allowed`, `team_access_denied`. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -16940,6 +17252,8 @@ export interface operations {
             header?: {
                 /** @description Replays the first answer for the same request within 24 hours. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Required with the session cookie (not with a key): the session's `csrfToken` (`GET /auth/session`). */
+                "X-CSRF-Token"?: components["parameters"]["CsrfToken"];
             };
             path: {
                 /** @description The team's UUID (the key's team). */
@@ -16998,7 +17312,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: `authentication_required`, `invalid_api_key`, `invalid_key_format`, `key_expired`. */
+            /** @description Error: `authentication_required`, `invalid_api_key`, `invalid_key_format`, `key_expired`, `session_invalid`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -17007,7 +17321,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: `insufficient_permissions`, `publishable_key_write`, `team_access_denied`. */
+            /** @description Error: `insufficient_permissions`, `publishable_key_write`, `origin_not_allowed`, `csrf_token_invalid`, `team_access_denied`. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -17079,6 +17393,8 @@ export interface operations {
             header?: {
                 /** @description Replays the first answer for the same request within 24 hours. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Required with the session cookie (not with a key): the session's `csrfToken` (`GET /auth/session`). */
+                "X-CSRF-Token"?: components["parameters"]["CsrfToken"];
             };
             path: {
                 /** @description The team's UUID (the key's team). */
@@ -17130,7 +17446,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: `authentication_required`, `invalid_api_key`, `invalid_key_format`, `key_expired`. */
+            /** @description Error: `authentication_required`, `invalid_api_key`, `invalid_key_format`, `key_expired`, `session_invalid`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -17139,7 +17455,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: `insufficient_permissions`, `publishable_key_write`, `team_access_denied`. */
+            /** @description Error: `insufficient_permissions`, `publishable_key_write`, `origin_not_allowed`, `csrf_token_invalid`, `team_access_denied`. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -17211,6 +17527,8 @@ export interface operations {
             header?: {
                 /** @description Replays the first answer for the same request within 24 hours. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Required with the session cookie (not with a key): the session's `csrfToken` (`GET /auth/session`). */
+                "X-CSRF-Token"?: components["parameters"]["CsrfToken"];
             };
             path: {
                 /** @description The team's UUID (the key's team). */
@@ -17260,7 +17578,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: `authentication_required`, `invalid_api_key`, `invalid_key_format`, `key_expired`. */
+            /** @description Error: `authentication_required`, `invalid_api_key`, `invalid_key_format`, `key_expired`, `session_invalid`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -17269,7 +17587,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: `insufficient_permissions`, `publishable_key_write`, `team_access_denied`. */
+            /** @description Error: `insufficient_permissions`, `publishable_key_write`, `origin_not_allowed`, `csrf_token_invalid`, `team_access_denied`. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -17340,7 +17658,10 @@ export interface operations {
             query?: {
                 customerId?: string;
             };
-            header?: never;
+            header?: {
+                /** @description Required with the session cookie (not with a key): the session's `csrfToken` (`GET /auth/session`). */
+                "X-CSRF-Token"?: components["parameters"]["CsrfToken"];
+            };
             path: {
                 /** @description The team's UUID (the key's team). */
                 teamId: string;
@@ -17383,7 +17704,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: `authentication_required`, `invalid_api_key`, `invalid_key_format`, `key_expired`. */
+            /** @description Error: `authentication_required`, `invalid_api_key`, `invalid_key_format`, `key_expired`, `session_invalid`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -17392,7 +17713,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: `insufficient_permissions`, `publishable_key_write`, `team_access_denied`. */
+            /** @description Error: `insufficient_permissions`, `publishable_key_write`, `origin_not_allowed`, `csrf_token_invalid`, `team_access_denied`. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -17446,6 +17767,8 @@ export interface operations {
             header?: {
                 /** @description Replays the first answer for the same request within 24 hours. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Required with the session cookie (not with a key): the session's `csrfToken` (`GET /auth/session`). */
+                "X-CSRF-Token"?: components["parameters"]["CsrfToken"];
             };
             path: {
                 /** @description The team's UUID (the key's team). */
@@ -17494,7 +17817,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: `authentication_required`, `invalid_api_key`, `invalid_key_format`, `key_expired`. */
+            /** @description Error: `authentication_required`, `invalid_api_key`, `invalid_key_format`, `key_expired`, `session_invalid`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -17503,7 +17826,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: `insufficient_permissions`, `publishable_key_write`, `team_access_denied`. */
+            /** @description Error: `insufficient_permissions`, `publishable_key_write`, `origin_not_allowed`, `csrf_token_invalid`, `team_access_denied`. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -17606,7 +17929,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: `authentication_required`, `invalid_api_key`, `invalid_key_format`, `key_expired`. */
+            /** @description Error: `authentication_required`, `invalid_api_key`, `invalid_key_format`, `key_expired`, `session_invalid`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -17615,7 +17938,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: `insufficient_permissions`, `team_access_denied`. */
+            /** @description Error: `insufficient_permissions`, `origin_not_allowed`, `team_access_denied`. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -17714,7 +18037,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: `authentication_required`, `invalid_api_key`, `invalid_key_format`, `key_expired`. */
+            /** @description Error: `authentication_required`, `invalid_api_key`, `invalid_key_format`, `key_expired`, `session_invalid`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -17723,7 +18046,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: `insufficient_permissions`, `publishable_key_forbidden`, `team_access_denied`. */
+            /** @description Error: `insufficient_permissions`, `publishable_key_forbidden`, `origin_not_allowed`, `team_access_denied`. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -17817,7 +18140,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: `authentication_required`, `invalid_api_key`, `invalid_key_format`, `key_expired`. */
+            /** @description Error: `authentication_required`, `invalid_api_key`, `invalid_key_format`, `key_expired`, `session_invalid`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -17826,7 +18149,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: `insufficient_permissions`, `publishable_key_forbidden`, `team_access_denied`. */
+            /** @description Error: `insufficient_permissions`, `publishable_key_forbidden`, `origin_not_allowed`, `team_access_denied`. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -17880,6 +18203,8 @@ export interface operations {
             header?: {
                 /** @description Replays the first answer for the same request within 24 hours. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Required with the session cookie (not with a key): the session's `csrfToken` (`GET /auth/session`). */
+                "X-CSRF-Token"?: components["parameters"]["CsrfToken"];
             };
             path: {
                 /** @description The team's UUID (the key's team). */
@@ -17927,7 +18252,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: `authentication_required`, `invalid_api_key`, `invalid_key_format`, `key_expired`. */
+            /** @description Error: `authentication_required`, `invalid_api_key`, `invalid_key_format`, `key_expired`, `session_invalid`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -17936,7 +18261,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: `insufficient_permissions`, `publishable_key_write`, `team_access_denied`. */
+            /** @description Error: `insufficient_permissions`, `publishable_key_write`, `origin_not_allowed`, `csrf_token_invalid`, `team_access_denied`. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -18008,6 +18333,8 @@ export interface operations {
             header?: {
                 /** @description Replays the first answer for the same request within 24 hours. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Required with the session cookie (not with a key): the session's `csrfToken` (`GET /auth/session`). */
+                "X-CSRF-Token"?: components["parameters"]["CsrfToken"];
             };
             path: {
                 /** @description The team's UUID (the key's team). */
@@ -18057,7 +18384,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: `authentication_required`, `invalid_api_key`, `invalid_key_format`, `key_expired`. */
+            /** @description Error: `authentication_required`, `invalid_api_key`, `invalid_key_format`, `key_expired`, `session_invalid`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -18066,7 +18393,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: `insufficient_permissions`, `publishable_key_write`, `team_access_denied`. */
+            /** @description Error: `insufficient_permissions`, `publishable_key_write`, `origin_not_allowed`, `csrf_token_invalid`, `team_access_denied`. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -18178,7 +18505,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: `authentication_required`, `invalid_api_key`, `invalid_key_format`, `key_expired`. */
+            /** @description Error: `authentication_required`, `invalid_api_key`, `invalid_key_format`, `key_expired`, `session_invalid`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -18187,7 +18514,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: `insufficient_permissions`, `publishable_key_forbidden`, `team_access_denied`. */
+            /** @description Error: `insufficient_permissions`, `publishable_key_forbidden`, `origin_not_allowed`, `team_access_denied`. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -18241,6 +18568,8 @@ export interface operations {
             header?: {
                 /** @description Replays the first answer for the same request within 24 hours. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Required with the session cookie (not with a key): the session's `csrfToken` (`GET /auth/session`). */
+                "X-CSRF-Token"?: components["parameters"]["CsrfToken"];
             };
             path: {
                 /** @description The team's UUID (the key's team). */
@@ -18289,7 +18618,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: `authentication_required`, `invalid_api_key`, `invalid_key_format`, `key_expired`. */
+            /** @description Error: `authentication_required`, `invalid_api_key`, `invalid_key_format`, `key_expired`, `session_invalid`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -18298,7 +18627,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: `insufficient_permissions`, `publishable_key_write`, `team_access_denied`. */
+            /** @description Error: `insufficient_permissions`, `publishable_key_write`, `origin_not_allowed`, `csrf_token_invalid`, `team_access_denied`. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -18403,7 +18732,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: `authentication_required`, `invalid_api_key`, `invalid_key_format`, `key_expired`. */
+            /** @description Error: `authentication_required`, `invalid_api_key`, `invalid_key_format`, `key_expired`, `session_invalid`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -18412,7 +18741,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: `insufficient_permissions`, `team_access_denied`. */
+            /** @description Error: `insufficient_permissions`, `origin_not_allowed`, `team_access_denied`. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -18457,6 +18786,8 @@ export interface operations {
             header?: {
                 /** @description Replays the first answer for the same request within 24 hours. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Required with the session cookie (not with a key): the session's `csrfToken` (`GET /auth/session`). */
+                "X-CSRF-Token"?: components["parameters"]["CsrfToken"];
             };
             path: {
                 /** @description The team's UUID (the key's team). */
@@ -18513,7 +18844,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: `authentication_required`, `invalid_api_key`, `invalid_key_format`, `key_expired`. */
+            /** @description Error: `authentication_required`, `invalid_api_key`, `invalid_key_format`, `key_expired`, `session_invalid`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -18522,7 +18853,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: `insufficient_permissions`, `publishable_key_write`, `team_access_denied`. */
+            /** @description Error: `insufficient_permissions`, `publishable_key_write`, `origin_not_allowed`, `csrf_token_invalid`, `team_access_denied`. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -18585,6 +18916,8 @@ export interface operations {
             header?: {
                 /** @description Replays the first answer for the same request within 24 hours. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Required with the session cookie (not with a key): the session's `csrfToken` (`GET /auth/session`). */
+                "X-CSRF-Token"?: components["parameters"]["CsrfToken"];
             };
             path: {
                 /** @description The team's UUID (the key's team). */
@@ -18650,7 +18983,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: `authentication_required`, `invalid_api_key`, `invalid_key_format`, `key_expired`. */
+            /** @description Error: `authentication_required`, `invalid_api_key`, `invalid_key_format`, `key_expired`, `session_invalid`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -18659,7 +18992,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: `insufficient_permissions`, `publishable_key_write`, `team_access_denied`. */
+            /** @description Error: `insufficient_permissions`, `publishable_key_write`, `origin_not_allowed`, `csrf_token_invalid`, `team_access_denied`. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -18756,7 +19089,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: `authentication_required`, `invalid_api_key`, `invalid_key_format`, `key_expired`. */
+            /** @description Error: `authentication_required`, `invalid_api_key`, `invalid_key_format`, `key_expired`, `session_invalid`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -18765,7 +19098,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: `insufficient_permissions`, `team_access_denied`. */
+            /** @description Error: `insufficient_permissions`, `origin_not_allowed`, `team_access_denied`. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -18853,7 +19186,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: `authentication_required`, `invalid_api_key`, `invalid_key_format`, `key_expired`. */
+            /** @description Error: `authentication_required`, `invalid_api_key`, `invalid_key_format`, `key_expired`, `session_invalid`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -18862,7 +19195,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: `insufficient_permissions`, `team_access_denied`. */
+            /** @description Error: `insufficient_permissions`, `origin_not_allowed`, `team_access_denied`. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -18907,6 +19240,8 @@ export interface operations {
             header?: {
                 /** @description Replays the first answer for the same request within 24 hours. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Required with the session cookie (not with a key): the session's `csrfToken` (`GET /auth/session`). */
+                "X-CSRF-Token"?: components["parameters"]["CsrfToken"];
             };
             path: {
                 /** @description The team's UUID (the key's team). */
@@ -18968,7 +19303,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: `authentication_required`, `invalid_api_key`, `invalid_key_format`, `key_expired`. */
+            /** @description Error: `authentication_required`, `invalid_api_key`, `invalid_key_format`, `key_expired`, `session_invalid`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -18977,7 +19312,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: `insufficient_permissions`, `publishable_key_write`, `team_access_denied`. */
+            /** @description Error: `insufficient_permissions`, `publishable_key_write`, `origin_not_allowed`, `csrf_token_invalid`, `team_access_denied`. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -19082,7 +19417,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: `authentication_required`, `invalid_api_key`, `invalid_key_format`, `key_expired`. */
+            /** @description Error: `authentication_required`, `invalid_api_key`, `invalid_key_format`, `key_expired`, `session_invalid`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -19091,7 +19426,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: `insufficient_permissions`, `team_access_denied`. */
+            /** @description Error: `insufficient_permissions`, `origin_not_allowed`, `team_access_denied`. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -19178,7 +19513,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: `authentication_required`, `invalid_api_key`, `invalid_key_format`, `key_expired`. */
+            /** @description Error: `authentication_required`, `invalid_api_key`, `invalid_key_format`, `key_expired`, `session_invalid`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -19187,7 +19522,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: `insufficient_permissions`, `team_access_denied`. */
+            /** @description Error: `insufficient_permissions`, `origin_not_allowed`, `team_access_denied`. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -19232,6 +19567,8 @@ export interface operations {
             header?: {
                 /** @description Replays the first answer for the same request within 24 hours. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Required with the session cookie (not with a key): the session's `csrfToken` (`GET /auth/session`). */
+                "X-CSRF-Token"?: components["parameters"]["CsrfToken"];
             };
             path: {
                 /** @description The team's UUID (the key's team). */
@@ -19284,7 +19621,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: `authentication_required`, `invalid_api_key`, `invalid_key_format`, `key_expired`. */
+            /** @description Error: `authentication_required`, `invalid_api_key`, `invalid_key_format`, `key_expired`, `session_invalid`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -19293,7 +19630,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: `insufficient_permissions`, `publishable_key_write`, `team_access_denied`. */
+            /** @description Error: `insufficient_permissions`, `publishable_key_write`, `origin_not_allowed`, `csrf_token_invalid`, `team_access_denied`. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -19344,7 +19681,10 @@ export interface operations {
     deleteTag: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Required with the session cookie (not with a key): the session's `csrfToken` (`GET /auth/session`). */
+                "X-CSRF-Token"?: components["parameters"]["CsrfToken"];
+            };
             path: {
                 /** @description The team's UUID (the key's team). */
                 teamId: string;
@@ -19393,7 +19733,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: `authentication_required`, `invalid_api_key`, `invalid_key_format`, `key_expired`. */
+            /** @description Error: `authentication_required`, `invalid_api_key`, `invalid_key_format`, `key_expired`, `session_invalid`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -19402,7 +19742,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: `insufficient_permissions`, `publishable_key_write`, `team_access_denied`. */
+            /** @description Error: `insufficient_permissions`, `publishable_key_write`, `origin_not_allowed`, `csrf_token_invalid`, `team_access_denied`. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -19500,7 +19840,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: `authentication_required`, `invalid_api_key`, `invalid_key_format`, `key_expired`. */
+            /** @description Error: `authentication_required`, `invalid_api_key`, `invalid_key_format`, `key_expired`, `session_invalid`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -19509,7 +19849,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: `insufficient_permissions`, `publishable_key_forbidden`, `team_access_denied`. */
+            /** @description Error: `insufficient_permissions`, `publishable_key_forbidden`, `origin_not_allowed`, `team_access_denied`. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -19603,7 +19943,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: `authentication_required`, `invalid_api_key`, `invalid_key_format`, `key_expired`. */
+            /** @description Error: `authentication_required`, `invalid_api_key`, `invalid_key_format`, `key_expired`, `session_invalid`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -19612,7 +19952,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: `insufficient_permissions`, `publishable_key_forbidden`, `team_access_denied`. */
+            /** @description Error: `insufficient_permissions`, `publishable_key_forbidden`, `origin_not_allowed`, `team_access_denied`. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -19657,6 +19997,8 @@ export interface operations {
             header?: {
                 /** @description Replays the first answer for the same request within 24 hours. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Required with the session cookie (not with a key): the session's `csrfToken` (`GET /auth/session`). */
+                "X-CSRF-Token"?: components["parameters"]["CsrfToken"];
             };
             path: {
                 /** @description The team's UUID (the key's team). */
@@ -19715,7 +20057,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: `authentication_required`, `invalid_api_key`, `invalid_key_format`, `key_expired`. */
+            /** @description Error: `authentication_required`, `invalid_api_key`, `invalid_key_format`, `key_expired`, `session_invalid`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -19724,7 +20066,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: `insufficient_permissions`, `publishable_key_write`, `team_access_denied`. */
+            /** @description Error: `insufficient_permissions`, `publishable_key_write`, `origin_not_allowed`, `csrf_token_invalid`, `team_access_denied`. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -19818,7 +20160,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: `authentication_required`, `invalid_api_key`, `invalid_key_format`, `key_expired`. */
+            /** @description Error: `authentication_required`, `invalid_api_key`, `invalid_key_format`, `key_expired`, `session_invalid`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -19827,7 +20169,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: `insufficient_permissions`, `publishable_key_forbidden`, `team_access_denied`. */
+            /** @description Error: `insufficient_permissions`, `publishable_key_forbidden`, `origin_not_allowed`, `team_access_denied`. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -19878,7 +20220,10 @@ export interface operations {
     deleteView: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Required with the session cookie (not with a key): the session's `csrfToken` (`GET /auth/session`). */
+                "X-CSRF-Token"?: components["parameters"]["CsrfToken"];
+            };
             path: {
                 /** @description The team's UUID (the key's team). */
                 teamId: string;
@@ -19921,7 +20266,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: `authentication_required`, `invalid_api_key`, `invalid_key_format`, `key_expired`. */
+            /** @description Error: `authentication_required`, `invalid_api_key`, `invalid_key_format`, `key_expired`, `session_invalid`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -19930,7 +20275,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: `insufficient_permissions`, `publishable_key_write`, `team_access_denied`. */
+            /** @description Error: `insufficient_permissions`, `publishable_key_write`, `origin_not_allowed`, `csrf_token_invalid`, `team_access_denied`. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -19984,6 +20329,8 @@ export interface operations {
             header?: {
                 /** @description Replays the first answer for the same request within 24 hours. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Required with the session cookie (not with a key): the session's `csrfToken` (`GET /auth/session`). */
+                "X-CSRF-Token"?: components["parameters"]["CsrfToken"];
             };
             path: {
                 /** @description The team's UUID (the key's team). */
@@ -20042,7 +20389,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: `authentication_required`, `invalid_api_key`, `invalid_key_format`, `key_expired`. */
+            /** @description Error: `authentication_required`, `invalid_api_key`, `invalid_key_format`, `key_expired`, `session_invalid`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -20051,7 +20398,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: `insufficient_permissions`, `publishable_key_write`, `team_access_denied`. */
+            /** @description Error: `insufficient_permissions`, `publishable_key_write`, `origin_not_allowed`, `csrf_token_invalid`, `team_access_denied`. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -20154,7 +20501,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: `authentication_required`, `invalid_api_key`, `invalid_key_format`, `key_expired`. */
+            /** @description Error: `authentication_required`, `invalid_api_key`, `invalid_key_format`, `key_expired`, `session_invalid`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -20163,7 +20510,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: `insufficient_permissions`, `publishable_key_forbidden`, `team_access_denied`, `feature_disabled`. */
+            /** @description Error: `insufficient_permissions`, `publishable_key_forbidden`, `origin_not_allowed`, `team_access_denied`, `feature_disabled`. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -20257,7 +20604,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: `authentication_required`, `invalid_api_key`, `invalid_key_format`, `key_expired`. */
+            /** @description Error: `authentication_required`, `invalid_api_key`, `invalid_key_format`, `key_expired`, `session_invalid`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -20266,7 +20613,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: `insufficient_permissions`, `publishable_key_forbidden`, `team_access_denied`, `feature_disabled`. */
+            /** @description Error: `insufficient_permissions`, `publishable_key_forbidden`, `origin_not_allowed`, `team_access_denied`, `feature_disabled`. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -20358,7 +20705,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: `authentication_required`, `invalid_api_key`, `invalid_key_format`, `key_expired`. */
+            /** @description Error: `authentication_required`, `invalid_api_key`, `invalid_key_format`, `key_expired`, `session_invalid`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -20367,7 +20714,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: `insufficient_permissions`, `publishable_key_forbidden`, `team_access_denied`, `feature_disabled`. */
+            /** @description Error: `insufficient_permissions`, `publishable_key_forbidden`, `origin_not_allowed`, `team_access_denied`, `feature_disabled`. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -20450,7 +20797,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: `authentication_required`, `invalid_api_key`, `invalid_key_format`, `key_expired`. */
+            /** @description Error: `authentication_required`, `invalid_api_key`, `invalid_key_format`, `key_expired`, `session_invalid`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -20459,7 +20806,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: `insufficient_permissions`, `publishable_key_forbidden`, `team_access_denied`, `feature_disabled`. */
+            /** @description Error: `insufficient_permissions`, `publishable_key_forbidden`, `origin_not_allowed`, `team_access_denied`, `feature_disabled`. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -20504,6 +20851,8 @@ export interface operations {
             header?: {
                 /** @description Replays the first answer for the same request within 24 hours. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Required with the session cookie (not with a key): the session's `csrfToken` (`GET /auth/session`). */
+                "X-CSRF-Token"?: components["parameters"]["CsrfToken"];
             };
             path: {
                 /** @description The team's UUID (the key's team). */
@@ -20549,7 +20898,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: `authentication_required`, `invalid_api_key`, `invalid_key_format`, `key_expired`. */
+            /** @description Error: `authentication_required`, `invalid_api_key`, `invalid_key_format`, `key_expired`, `session_invalid`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -20558,7 +20907,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: `insufficient_permissions`, `publishable_key_write`, `team_access_denied`, `feature_disabled`. */
+            /** @description Error: `insufficient_permissions`, `publishable_key_write`, `origin_not_allowed`, `csrf_token_invalid`, `team_access_denied`, `feature_disabled`. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -20630,6 +20979,8 @@ export interface operations {
             header?: {
                 /** @description Replays the first answer for the same request within 24 hours. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Required with the session cookie (not with a key): the session's `csrfToken` (`GET /auth/session`). */
+                "X-CSRF-Token"?: components["parameters"]["CsrfToken"];
             };
             path: {
                 /** @description The team's UUID (the key's team). */
@@ -20679,7 +21030,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: `authentication_required`, `invalid_api_key`, `invalid_key_format`, `key_expired`. */
+            /** @description Error: `authentication_required`, `invalid_api_key`, `invalid_key_format`, `key_expired`, `session_invalid`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -20688,7 +21039,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: `insufficient_permissions`, `publishable_key_write`, `team_access_denied`, `feature_disabled`. */
+            /** @description Error: `insufficient_permissions`, `publishable_key_write`, `origin_not_allowed`, `csrf_token_invalid`, `team_access_denied`, `feature_disabled`. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -20811,7 +21162,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: `authentication_required`, `invalid_api_key`, `invalid_key_format`, `key_expired`. */
+            /** @description Error: `authentication_required`, `invalid_api_key`, `invalid_key_format`, `key_expired`, `session_invalid`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -20820,7 +21171,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: `insufficient_permissions`, `publishable_key_forbidden`, `team_access_denied`, `feature_disabled`. */
+            /** @description Error: `insufficient_permissions`, `publishable_key_forbidden`, `origin_not_allowed`, `team_access_denied`, `feature_disabled`. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -20908,7 +21259,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: `authentication_required`, `invalid_api_key`, `invalid_key_format`, `key_expired`. */
+            /** @description Error: `authentication_required`, `invalid_api_key`, `invalid_key_format`, `key_expired`, `session_invalid`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -20917,7 +21268,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: `insufficient_permissions`, `publishable_key_forbidden`, `team_access_denied`, `feature_disabled`. */
+            /** @description Error: `insufficient_permissions`, `publishable_key_forbidden`, `origin_not_allowed`, `team_access_denied`, `feature_disabled`. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -21002,7 +21353,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: `authentication_required`, `invalid_api_key`, `invalid_key_format`, `key_expired`. */
+            /** @description Error: `authentication_required`, `invalid_api_key`, `invalid_key_format`, `key_expired`, `session_invalid`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -21011,7 +21362,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: `insufficient_permissions`, `publishable_key_forbidden`, `team_access_denied`, `feature_disabled`. */
+            /** @description Error: `insufficient_permissions`, `publishable_key_forbidden`, `origin_not_allowed`, `team_access_denied`, `feature_disabled`. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -21105,7 +21456,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: `authentication_required`, `invalid_api_key`, `invalid_key_format`, `key_expired`. */
+            /** @description Error: `authentication_required`, `invalid_api_key`, `invalid_key_format`, `key_expired`, `session_invalid`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -21114,7 +21465,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: `insufficient_permissions`, `publishable_key_forbidden`, `team_access_denied`, `feature_disabled`. */
+            /** @description Error: `insufficient_permissions`, `publishable_key_forbidden`, `origin_not_allowed`, `team_access_denied`, `feature_disabled`. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -21208,7 +21559,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: `authentication_required`, `invalid_api_key`, `invalid_key_format`, `key_expired`. */
+            /** @description Error: `authentication_required`, `invalid_api_key`, `invalid_key_format`, `key_expired`, `session_invalid`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -21217,7 +21568,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: `insufficient_permissions`, `publishable_key_forbidden`, `team_access_denied`, `feature_disabled`. */
+            /** @description Error: `insufficient_permissions`, `publishable_key_forbidden`, `origin_not_allowed`, `team_access_denied`, `feature_disabled`. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -21271,6 +21622,8 @@ export interface operations {
             header?: {
                 /** @description Replays the first answer for the same request within 24 hours. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Required with the session cookie (not with a key): the session's `csrfToken` (`GET /auth/session`). */
+                "X-CSRF-Token"?: components["parameters"]["CsrfToken"];
             };
             path: {
                 /** @description The team's UUID (the key's team). */
@@ -21320,7 +21673,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: `authentication_required`, `invalid_api_key`, `invalid_key_format`, `key_expired`. */
+            /** @description Error: `authentication_required`, `invalid_api_key`, `invalid_key_format`, `key_expired`, `session_invalid`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -21329,7 +21682,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: `insufficient_permissions`, `publishable_key_write`, `team_access_denied`, `feature_disabled`. */
+            /** @description Error: `insufficient_permissions`, `publishable_key_write`, `origin_not_allowed`, `csrf_token_invalid`, `team_access_denied`, `feature_disabled`. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -21450,7 +21803,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: `authentication_required`, `invalid_api_key`, `invalid_key_format`, `key_expired`. */
+            /** @description Error: `authentication_required`, `invalid_api_key`, `invalid_key_format`, `key_expired`, `session_invalid`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -21459,7 +21812,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: `insufficient_permissions`, `publishable_key_forbidden`, `team_access_denied`, `feature_disabled`. */
+            /** @description Error: `insufficient_permissions`, `publishable_key_forbidden`, `origin_not_allowed`, `team_access_denied`, `feature_disabled`. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -21513,6 +21866,8 @@ export interface operations {
             header?: {
                 /** @description Replays the first answer for the same request within 24 hours. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Required with the session cookie (not with a key): the session's `csrfToken` (`GET /auth/session`). */
+                "X-CSRF-Token"?: components["parameters"]["CsrfToken"];
             };
             path: {
                 /** @description The team's UUID (the key's team). */
@@ -21561,7 +21916,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: `authentication_required`, `invalid_api_key`, `invalid_key_format`, `key_expired`. */
+            /** @description Error: `authentication_required`, `invalid_api_key`, `invalid_key_format`, `key_expired`, `session_invalid`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -21570,7 +21925,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: `insufficient_permissions`, `publishable_key_write`, `team_access_denied`, `feature_disabled`. */
+            /** @description Error: `insufficient_permissions`, `publishable_key_write`, `origin_not_allowed`, `csrf_token_invalid`, `team_access_denied`, `feature_disabled`. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -21685,7 +22040,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: `authentication_required`, `invalid_api_key`, `invalid_key_format`, `key_expired`. */
+            /** @description Error: `authentication_required`, `invalid_api_key`, `invalid_key_format`, `key_expired`, `session_invalid`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -21694,7 +22049,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: `insufficient_permissions`, `publishable_key_forbidden`, `team_access_denied`, `feature_disabled`. */
+            /** @description Error: `insufficient_permissions`, `publishable_key_forbidden`, `origin_not_allowed`, `team_access_denied`, `feature_disabled`. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -21748,6 +22103,8 @@ export interface operations {
             header?: {
                 /** @description Replays the first answer for the same request within 24 hours. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Required with the session cookie (not with a key): the session's `csrfToken` (`GET /auth/session`). */
+                "X-CSRF-Token"?: components["parameters"]["CsrfToken"];
             };
             path: {
                 /** @description The team's UUID (the key's team). */
@@ -21797,7 +22154,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: `authentication_required`, `invalid_api_key`, `invalid_key_format`, `key_expired`. */
+            /** @description Error: `authentication_required`, `invalid_api_key`, `invalid_key_format`, `key_expired`, `session_invalid`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -21806,7 +22163,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: `insufficient_permissions`, `publishable_key_write`, `team_access_denied`, `feature_disabled`. */
+            /** @description Error: `insufficient_permissions`, `publishable_key_write`, `origin_not_allowed`, `csrf_token_invalid`, `team_access_denied`, `feature_disabled`. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -21925,7 +22282,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: `authentication_required`, `invalid_api_key`, `invalid_key_format`, `key_expired`. */
+            /** @description Error: `authentication_required`, `invalid_api_key`, `invalid_key_format`, `key_expired`, `session_invalid`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -21934,7 +22291,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: `insufficient_permissions`, `publishable_key_forbidden`, `team_access_denied`, `feature_disabled`. */
+            /** @description Error: `insufficient_permissions`, `publishable_key_forbidden`, `origin_not_allowed`, `team_access_denied`, `feature_disabled`. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -21979,6 +22336,8 @@ export interface operations {
             header?: {
                 /** @description Replays the first answer for the same request within 24 hours. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Required with the session cookie (not with a key): the session's `csrfToken` (`GET /auth/session`). */
+                "X-CSRF-Token"?: components["parameters"]["CsrfToken"];
             };
             path: {
                 /** @description The team's UUID (the key's team). */
@@ -22028,7 +22387,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: `authentication_required`, `invalid_api_key`, `invalid_key_format`, `key_expired`. */
+            /** @description Error: `authentication_required`, `invalid_api_key`, `invalid_key_format`, `key_expired`, `session_invalid`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -22037,7 +22396,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: `insufficient_permissions`, `publishable_key_write`, `team_access_denied`, `feature_disabled`. */
+            /** @description Error: `insufficient_permissions`, `publishable_key_write`, `origin_not_allowed`, `csrf_token_invalid`, `team_access_denied`, `feature_disabled`. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -22118,6 +22477,8 @@ export interface operations {
             header?: {
                 /** @description Replays the first answer for the same request within 24 hours. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Required with the session cookie (not with a key): the session's `csrfToken` (`GET /auth/session`). */
+                "X-CSRF-Token"?: components["parameters"]["CsrfToken"];
             };
             path: {
                 /** @description The team's UUID (the key's team). */
@@ -22167,7 +22528,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: `authentication_required`, `invalid_api_key`, `invalid_key_format`, `key_expired`. */
+            /** @description Error: `authentication_required`, `invalid_api_key`, `invalid_key_format`, `key_expired`, `session_invalid`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -22176,7 +22537,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: `insufficient_permissions`, `publishable_key_write`, `team_access_denied`, `feature_disabled`. */
+            /** @description Error: `insufficient_permissions`, `publishable_key_write`, `origin_not_allowed`, `csrf_token_invalid`, `team_access_denied`, `feature_disabled`. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -22295,7 +22656,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: `authentication_required`, `invalid_api_key`, `invalid_key_format`, `key_expired`. */
+            /** @description Error: `authentication_required`, `invalid_api_key`, `invalid_key_format`, `key_expired`, `session_invalid`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -22304,7 +22665,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: `insufficient_permissions`, `publishable_key_forbidden`, `team_access_denied`, `feature_disabled`. */
+            /** @description Error: `insufficient_permissions`, `publishable_key_forbidden`, `origin_not_allowed`, `team_access_denied`, `feature_disabled`. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -22389,7 +22750,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: `authentication_required`, `invalid_api_key`, `invalid_key_format`, `key_expired`. */
+            /** @description Error: `authentication_required`, `invalid_api_key`, `invalid_key_format`, `key_expired`, `session_invalid`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -22398,7 +22759,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: `insufficient_permissions`, `publishable_key_forbidden`, `team_access_denied`, `feature_disabled`. */
+            /** @description Error: `insufficient_permissions`, `publishable_key_forbidden`, `origin_not_allowed`, `team_access_denied`, `feature_disabled`. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -22452,6 +22813,8 @@ export interface operations {
             header?: {
                 /** @description Replays the first answer for the same request within 24 hours. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Required with the session cookie (not with a key): the session's `csrfToken` (`GET /auth/session`). */
+                "X-CSRF-Token"?: components["parameters"]["CsrfToken"];
             };
             path: {
                 /** @description The team's UUID (the key's team). */
@@ -22499,7 +22862,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: `authentication_required`, `invalid_api_key`, `invalid_key_format`, `key_expired`. */
+            /** @description Error: `authentication_required`, `invalid_api_key`, `invalid_key_format`, `key_expired`, `session_invalid`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -22508,7 +22871,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: `insufficient_permissions`, `publishable_key_write`, `team_access_denied`, `feature_disabled`. */
+            /** @description Error: `insufficient_permissions`, `publishable_key_write`, `origin_not_allowed`, `csrf_token_invalid`, `team_access_denied`, `feature_disabled`. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -22627,7 +22990,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: `authentication_required`, `invalid_api_key`, `invalid_key_format`, `key_expired`. */
+            /** @description Error: `authentication_required`, `invalid_api_key`, `invalid_key_format`, `key_expired`, `session_invalid`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -22636,7 +22999,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: `insufficient_permissions`, `publishable_key_forbidden`, `team_access_denied`, `feature_disabled`. */
+            /** @description Error: `insufficient_permissions`, `publishable_key_forbidden`, `origin_not_allowed`, `team_access_denied`, `feature_disabled`. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -22681,6 +23044,8 @@ export interface operations {
             header?: {
                 /** @description Replays the first answer for the same request within 24 hours. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Required with the session cookie (not with a key): the session's `csrfToken` (`GET /auth/session`). */
+                "X-CSRF-Token"?: components["parameters"]["CsrfToken"];
             };
             path: {
                 /** @description The team's UUID (the key's team). */
@@ -22730,7 +23095,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: `authentication_required`, `invalid_api_key`, `invalid_key_format`, `key_expired`. */
+            /** @description Error: `authentication_required`, `invalid_api_key`, `invalid_key_format`, `key_expired`, `session_invalid`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -22739,7 +23104,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: `insufficient_permissions`, `publishable_key_write`, `team_access_denied`, `feature_disabled`. */
+            /** @description Error: `insufficient_permissions`, `publishable_key_write`, `origin_not_allowed`, `csrf_token_invalid`, `team_access_denied`, `feature_disabled`. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -22820,6 +23185,8 @@ export interface operations {
             header?: {
                 /** @description Replays the first answer for the same request within 24 hours. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Required with the session cookie (not with a key): the session's `csrfToken` (`GET /auth/session`). */
+                "X-CSRF-Token"?: components["parameters"]["CsrfToken"];
             };
             path: {
                 /** @description The team's UUID (the key's team). */
@@ -22867,7 +23234,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: `authentication_required`, `invalid_api_key`, `invalid_key_format`, `key_expired`. */
+            /** @description Error: `authentication_required`, `invalid_api_key`, `invalid_key_format`, `key_expired`, `session_invalid`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -22876,7 +23243,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: `insufficient_permissions`, `publishable_key_write`, `team_access_denied`, `feature_disabled`. */
+            /** @description Error: `insufficient_permissions`, `publishable_key_write`, `origin_not_allowed`, `csrf_token_invalid`, `team_access_denied`, `feature_disabled`. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -23001,7 +23368,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: `authentication_required`, `invalid_api_key`, `invalid_key_format`, `key_expired`. */
+            /** @description Error: `authentication_required`, `invalid_api_key`, `invalid_key_format`, `key_expired`, `session_invalid`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -23010,7 +23377,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: `insufficient_permissions`, `publishable_key_forbidden`, `team_access_denied`, `feature_disabled`. */
+            /** @description Error: `insufficient_permissions`, `publishable_key_forbidden`, `origin_not_allowed`, `team_access_denied`, `feature_disabled`. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -23104,7 +23471,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: `authentication_required`, `invalid_api_key`, `invalid_key_format`, `key_expired`. */
+            /** @description Error: `authentication_required`, `invalid_api_key`, `invalid_key_format`, `key_expired`, `session_invalid`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -23113,7 +23480,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: `insufficient_permissions`, `publishable_key_forbidden`, `team_access_denied`, `feature_disabled`. */
+            /** @description Error: `insufficient_permissions`, `publishable_key_forbidden`, `origin_not_allowed`, `team_access_denied`, `feature_disabled`. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -23207,7 +23574,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: `authentication_required`, `invalid_api_key`, `invalid_key_format`, `key_expired`. */
+            /** @description Error: `authentication_required`, `invalid_api_key`, `invalid_key_format`, `key_expired`, `session_invalid`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -23216,7 +23583,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: `insufficient_permissions`, `publishable_key_forbidden`, `team_access_denied`, `feature_disabled`. */
+            /** @description Error: `insufficient_permissions`, `publishable_key_forbidden`, `origin_not_allowed`, `team_access_denied`, `feature_disabled`. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -23314,7 +23681,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: `authentication_required`, `invalid_api_key`, `invalid_key_format`, `key_expired`. */
+            /** @description Error: `authentication_required`, `invalid_api_key`, `invalid_key_format`, `key_expired`, `session_invalid`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -23323,7 +23690,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: `insufficient_permissions`, `publishable_key_forbidden`, `team_access_denied`, `feature_disabled`. */
+            /** @description Error: `insufficient_permissions`, `publishable_key_forbidden`, `origin_not_allowed`, `team_access_denied`, `feature_disabled`. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -23417,7 +23784,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: `authentication_required`, `invalid_api_key`, `invalid_key_format`, `key_expired`. */
+            /** @description Error: `authentication_required`, `invalid_api_key`, `invalid_key_format`, `key_expired`, `session_invalid`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -23426,7 +23793,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: `insufficient_permissions`, `publishable_key_forbidden`, `team_access_denied`, `feature_disabled`. */
+            /** @description Error: `insufficient_permissions`, `publishable_key_forbidden`, `origin_not_allowed`, `team_access_denied`, `feature_disabled`. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -23525,7 +23892,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: `authentication_required`, `invalid_api_key`, `invalid_key_format`, `key_expired`. */
+            /** @description Error: `authentication_required`, `invalid_api_key`, `invalid_key_format`, `key_expired`, `session_invalid`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -23534,7 +23901,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: `insufficient_permissions`, `publishable_key_forbidden`, `team_access_denied`, `feature_disabled`. */
+            /** @description Error: `insufficient_permissions`, `publishable_key_forbidden`, `origin_not_allowed`, `team_access_denied`, `feature_disabled`. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -23621,7 +23988,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: `authentication_required`, `invalid_api_key`, `invalid_key_format`, `key_expired`. */
+            /** @description Error: `authentication_required`, `invalid_api_key`, `invalid_key_format`, `key_expired`, `session_invalid`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -23630,7 +23997,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: `insufficient_permissions`, `publishable_key_forbidden`, `team_access_denied`, `feature_disabled`. */
+            /** @description Error: `insufficient_permissions`, `publishable_key_forbidden`, `origin_not_allowed`, `team_access_denied`, `feature_disabled`. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -23724,7 +24091,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: `authentication_required`, `invalid_api_key`, `invalid_key_format`, `key_expired`. */
+            /** @description Error: `authentication_required`, `invalid_api_key`, `invalid_key_format`, `key_expired`, `session_invalid`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -23733,7 +24100,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: `insufficient_permissions`, `publishable_key_forbidden`, `team_access_denied`, `feature_disabled`. */
+            /** @description Error: `insufficient_permissions`, `publishable_key_forbidden`, `origin_not_allowed`, `team_access_denied`, `feature_disabled`. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -23827,7 +24194,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: `authentication_required`, `invalid_api_key`, `invalid_key_format`, `key_expired`. */
+            /** @description Error: `authentication_required`, `invalid_api_key`, `invalid_key_format`, `key_expired`, `session_invalid`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -23836,7 +24203,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: `insufficient_permissions`, `publishable_key_forbidden`, `team_access_denied`, `feature_disabled`. */
+            /** @description Error: `insufficient_permissions`, `publishable_key_forbidden`, `origin_not_allowed`, `team_access_denied`, `feature_disabled`. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -23928,7 +24295,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: `authentication_required`, `invalid_api_key`, `invalid_key_format`, `key_expired`. */
+            /** @description Error: `authentication_required`, `invalid_api_key`, `invalid_key_format`, `key_expired`, `session_invalid`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -23937,7 +24304,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: `insufficient_permissions`, `publishable_key_forbidden`, `team_access_denied`. */
+            /** @description Error: `insufficient_permissions`, `publishable_key_forbidden`, `origin_not_allowed`, `team_access_denied`. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -24674,7 +25041,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: `authentication_required`, `invalid_api_key`, `invalid_key_format`, `key_expired`. */
+            /** @description Error: `authentication_required`, `invalid_api_key`, `invalid_key_format`, `key_expired`, `session_invalid`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -24683,7 +25050,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: `insufficient_permissions`, `publishable_key_forbidden`, `team_access_denied`. */
+            /** @description Error: `insufficient_permissions`, `publishable_key_forbidden`, `origin_not_allowed`, `team_access_denied`. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -24728,6 +25095,8 @@ export interface operations {
             header?: {
                 /** @description Replays the first answer for the same request within 24 hours. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Required with the session cookie (not with a key): the session's `csrfToken` (`GET /auth/session`). */
+                "X-CSRF-Token"?: components["parameters"]["CsrfToken"];
             };
             path: {
                 /** @description The team's UUID (the key's team). */
@@ -24769,7 +25138,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: `authentication_required`, `invalid_api_key`, `invalid_key_format`, `key_expired`. */
+            /** @description Error: `authentication_required`, `invalid_api_key`, `invalid_key_format`, `key_expired`, `session_invalid`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -24778,7 +25147,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: `insufficient_permissions`, `publishable_key_write`, `team_access_denied`. */
+            /** @description Error: `insufficient_permissions`, `publishable_key_write`, `origin_not_allowed`, `csrf_token_invalid`, `team_access_denied`. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -24838,7 +25207,10 @@ export interface operations {
     revokeInboundEmailSecret: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Required with the session cookie (not with a key): the session's `csrfToken` (`GET /auth/session`). */
+                "X-CSRF-Token"?: components["parameters"]["CsrfToken"];
+            };
             path: {
                 /** @description The team's UUID (the key's team). */
                 teamId: string;
@@ -24882,7 +25254,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: `authentication_required`, `invalid_api_key`, `invalid_key_format`, `key_expired`. */
+            /** @description Error: `authentication_required`, `invalid_api_key`, `invalid_key_format`, `key_expired`, `session_invalid`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -24891,7 +25263,721 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: `insufficient_permissions`, `publishable_key_write`, `team_access_denied`. */
+            /** @description Error: `insufficient_permissions`, `publishable_key_write`, `origin_not_allowed`, `csrf_token_invalid`, `team_access_denied`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: `resource_not_found`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: `rate_limit_exceeded`. */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: `internal_error`, `database_error`. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: `service_unavailable`. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    requestSignInLink: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Replays the first answer for the same request within 24 hours. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** Format: email */
+                    email: string;
+                    /** Format: uuid */
+                    teamId?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Accepted */
+            202: {
+                headers: {
+                    "x-svc-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: components["schemas"]["SignInLinkRequest"];
+                        meta: {
+                            requestId: string;
+                            /** Format: date-time */
+                            timestamp: string;
+                        };
+                    };
+                };
+            };
+            /** @description Error: `parameter_missing`, `parameter_invalid`, `invalid_json`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: `origin_not_allowed`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: `parameter_invalid`. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: `rate_limit_exceeded`. */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: `internal_error`. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: `service_unavailable`. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    signIn: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Replays the first answer for the same request within 24 hours. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    token: string;
+                    /**
+                     * @default live
+                     * @enum {string}
+                     */
+                    mode?: "test" | "live";
+                };
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    "x-svc-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: components["schemas"]["CurrentSession"];
+                        meta: {
+                            requestId: string;
+                            /** Format: date-time */
+                            timestamp: string;
+                        };
+                    };
+                };
+            };
+            /** @description Error: `parameter_missing`, `parameter_invalid`, `invalid_json`, `sign_in_link_invalid`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: `origin_not_allowed`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: `sign_in_link_used`. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: `sign_in_link_expired`. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: `parameter_invalid`. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: `rate_limit_exceeded`. */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: `internal_error`. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: `service_unavailable`. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getCurrentSession: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "x-svc-request-id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-RateLimit-Window": components["headers"]["X-RateLimit-Window"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: components["schemas"]["CurrentSession"];
+                        meta: {
+                            requestId: string;
+                            /** Format: date-time */
+                            timestamp: string;
+                        };
+                    };
+                };
+            };
+            /** @description Error: `parameter_invalid`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: `authentication_required`, `invalid_api_key`, `invalid_key_format`, `key_expired`, `session_invalid`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: `insufficient_permissions`, `origin_not_allowed`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: `rate_limit_exceeded`. */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: `internal_error`, `database_error`. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: `service_unavailable`. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    signOut: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Required with the session cookie (not with a key): the session's `csrfToken` (`GET /auth/session`). */
+                "X-CSRF-Token"?: components["parameters"]["CsrfToken"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "x-svc-request-id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-RateLimit-Window": components["headers"]["X-RateLimit-Window"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: components["schemas"]["Deleted"];
+                        meta: {
+                            requestId: string;
+                            /** Format: date-time */
+                            timestamp: string;
+                        };
+                    };
+                };
+            };
+            /** @description Error: `parameter_invalid`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: `authentication_required`, `invalid_api_key`, `invalid_key_format`, `key_expired`, `session_invalid`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: `insufficient_permissions`, `origin_not_allowed`, `csrf_token_invalid`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: `rate_limit_exceeded`. */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: `internal_error`, `database_error`. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: `service_unavailable`. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    updateCurrentSession: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Replays the first answer for the same request within 24 hours. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Required with the session cookie (not with a key): the session's `csrfToken` (`GET /auth/session`). */
+                "X-CSRF-Token"?: components["parameters"]["CsrfToken"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @enum {string} */
+                    mode: "test" | "live";
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "x-svc-request-id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-RateLimit-Window": components["headers"]["X-RateLimit-Window"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: components["schemas"]["CurrentSession"];
+                        meta: {
+                            requestId: string;
+                            /** Format: date-time */
+                            timestamp: string;
+                        };
+                    };
+                };
+            };
+            /** @description Error: `parameter_invalid`, `parameter_missing`, `invalid_json`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: `authentication_required`, `invalid_api_key`, `invalid_key_format`, `key_expired`, `session_invalid`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: `insufficient_permissions`, `origin_not_allowed`, `csrf_token_invalid`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: `parameter_invalid`. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: `rate_limit_exceeded`. */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: `internal_error`, `database_error`. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: `service_unavailable`. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listSessions: {
+        parameters: {
+            query?: {
+                memberId?: string;
+            };
+            header?: never;
+            path: {
+                /** @description The team's UUID (the key's team). */
+                teamId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "x-svc-request-id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-RateLimit-Window": components["headers"]["X-RateLimit-Window"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: components["schemas"]["Session"][];
+                        meta: {
+                            requestId: string;
+                            /** Format: date-time */
+                            timestamp: string;
+                        };
+                    };
+                };
+            };
+            /** @description Error: `invalid_id_format`, `parameter_invalid`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: `authentication_required`, `invalid_api_key`, `invalid_key_format`, `key_expired`, `session_invalid`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: `insufficient_permissions`, `publishable_key_forbidden`, `origin_not_allowed`, `team_access_denied`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: `resource_not_found`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: `rate_limit_exceeded`. */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: `internal_error`, `database_error`. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: `service_unavailable`. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    revokeSession: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Required with the session cookie (not with a key): the session's `csrfToken` (`GET /auth/session`). */
+                "X-CSRF-Token"?: components["parameters"]["CsrfToken"];
+            };
+            path: {
+                /** @description The team's UUID (the key's team). */
+                teamId: string;
+                /** @description A ses_ id. */
+                sessionId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "x-svc-request-id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-RateLimit-Window": components["headers"]["X-RateLimit-Window"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: components["schemas"]["Deleted"];
+                        meta: {
+                            requestId: string;
+                            /** Format: date-time */
+                            timestamp: string;
+                        };
+                    };
+                };
+            };
+            /** @description Error: `invalid_id_format`, `parameter_invalid`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: `authentication_required`, `invalid_api_key`, `invalid_key_format`, `key_expired`, `session_invalid`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: `insufficient_permissions`, `publishable_key_write`, `origin_not_allowed`, `csrf_token_invalid`, `team_access_denied`. */
             403: {
                 headers: {
                     [name: string]: unknown;

@@ -35,7 +35,7 @@ export async function typedCalls(): Promise<void> {
     is<'customer'>()(m.object);
   }
   const me = await hd.data(hd.GET('/auth/whoami'));
-  is<'secret' | 'publishable'>()(me.keyType);
+  is<'secret' | 'publishable' | 'session'>()(me.keyType);
   await hd.PATCH('/teams/{teamId}/tickets/{ticketId}', { params: { path: { teamId, ticketId } }, body: { priority: 'low' }, retries: 0 });
   await hd.DELETE('/teams/{teamId}/tickets/{ticketId}', { params: { path: { teamId, ticketId } } });
 

@@ -185,12 +185,45 @@ export const ERROR_REFERENCE: Record<ErrorCode, ErrorReferenceEntry> = {
     retryable: false,
   },
   origin_not_allowed: {
-    meaning: "The page's origin is not in the widget settings' `allowedOrigins`.",
-    action: 'Add the origin (`PATCH /teams/{teamId}/settings/widget`), or embed the widget on an allowed site.',
+    meaning:
+      "The page's origin is not in the widget settings' `allowedOrigins`; or a request made with the console's session cookie was sent " +
+      "by a page of another origin than the platform's own (or a write without an `Origin` header).",
+    action:
+      'Widget: add the origin (`PATCH /teams/{teamId}/settings/widget`), or embed the widget on an allowed site. Session: call the API with the ' +
+      'console (`/app`) on its own origin; behind a TLS-terminating proxy, set TRUSTED_PROXIES so the gateway sees `https`.',
+    retryable: false,
+  },
+  session_invalid: {
+    meaning:
+      'The session cookie (`helpdesk_session`) opens no session: it was signed out or revoked, its member was removed or their role ' +
+      'changed, it expired (idle too long, or past its maximum age), or it was never issued.',
+    action: 'Sign in again: request a sign-in link (`POST /auth/sign-in-links`) and open it.',
+    retryable: false,
+  },
+  csrf_token_invalid: {
+    meaning: 'A write made with the session cookie carried no `X-CSRF-Token` header, or one that is not this session\'s.',
+    action: 'Send the `csrfToken` that `POST /auth/sessions` or `GET /auth/session` answered, in `X-CSRF-Token`, with every POST, PATCH and DELETE.',
+    retryable: false,
+  },
+  sign_in_link_invalid: {
+    meaning: 'The sign-in token is not one this platform issued (mistyped, cut, made up), or its member has left the team.',
+    action: 'Request a new sign-in link (`POST /auth/sign-in-links`) and open the newest mail.',
+    retryable: false,
+  },
+  sign_in_link_expired: {
+    meaning: 'The sign-in link is older than its 15 minutes.',
+    action: 'Request a new sign-in link (`POST /auth/sign-in-links`).',
+    retryable: false,
+  },
+  sign_in_link_used: {
+    meaning: 'The sign-in link was already used: each link signs in once.',
+    action: 'If that was you, you are signed in on that browser; otherwise request a new link (`POST /auth/sign-in-links`).',
     retryable: false,
   },
   rate_limit_exceeded: {
-    meaning: 'The key made more requests this minute than its limit (`X-RateLimit-Limit`).',
+    meaning:
+      'The key (or session) made more requests this minute than its limit (`X-RateLimit-Limit`); or too many sign-in links were asked ' +
+      'for one address, or from one client address, in the last 15 minutes.',
     action: 'Wait `Retry-After` seconds (also `error.retryAfter`), then retry; spread requests out. The typed client does this by itself.',
     retryable: true,
   },

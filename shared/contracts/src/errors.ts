@@ -56,6 +56,15 @@ export const ERROR_CODES = {
   /** The chat widget (docs/adr/0040): a secret key on its public endpoints; a page's origin not in the widget settings' allowedOrigins. */
   secret_key_forbidden: { status: 403, type: 'authorization_error' },
   origin_not_allowed: { status: 403, type: 'authorization_error' },
+  /**
+   * Console sessions (docs/adr/0068): a session cookie that opens no session; a write with the cookie
+   * but without its CSRF token; a sign-in link unknown, past its 15 minutes, or already used.
+   */
+  session_invalid: { status: 401, type: 'authentication_error' },
+  csrf_token_invalid: { status: 403, type: 'authorization_error' },
+  sign_in_link_invalid: { status: 400, type: 'invalid_request_error' },
+  sign_in_link_expired: { status: 410, type: 'invalid_request_error' },
+  sign_in_link_used: { status: 409, type: 'conflict_error' },
   rate_limit_exceeded: { status: 429, type: 'rate_limit_error' },
   internal_error: { status: 500, type: 'api_error' },
   database_error: { status: 500, type: 'api_error' },

@@ -9,6 +9,7 @@ import { TICKETING_EVENTS } from './catalog/ticketing';
 import { slaStateSchema } from './sla';
 import { AUTOMATION_EVENTS } from './catalog/automations';
 import { GAME_EVENTS } from './catalog/game';
+import { SESSION_EVENTS } from './catalog/sessions';
 
 /**
  * The event envelope and the catalog of every event type with its payload schema and version.
@@ -20,6 +21,8 @@ export const EVENTS_EXCHANGE = 'helpdesk.events';
 export const actorSchema = z.object({
   type: z.enum(['key', 'member', 'system']),
   id: z.string().nullable(),
+  /** The console session the member acted through (`ses_…`, docs/adr/0068); absent for a key or the system. */
+  sessionId: z.string().optional(),
 });
 export type Actor = z.infer<typeof actorSchema>;
 
@@ -250,6 +253,7 @@ export const EVENT_CATALOG = {
   ...TICKETING_EVENTS,
   ...AUTOMATION_EVENTS,
   ...GAME_EVENTS,
+  ...SESSION_EVENTS,
 } as const satisfies Record<string, CatalogEntry>;
 
 export type EventType = keyof typeof EVENT_CATALOG;

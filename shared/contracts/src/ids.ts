@@ -21,6 +21,9 @@ export const ID_PREFIX = {
   request: 'req',
   /** An import log entry (docs/adr/0037). */
   importLog: 'imp',
+  /** A console session and the sign-in link that opens one (docs/adr/0068). */
+  session: 'ses',
+  signInLink: 'sil',
 } as const;
 
 export type IdKind = keyof typeof ID_PREFIX;

@@ -11,6 +11,7 @@ export * from './catalog/community';
 export * from './catalog/notifications';
 export * from './catalog/automations';
 export * from './catalog/game';
+export * from './catalog/sessions';
 export * from './sla';
 export * from './catalog/ticketing';
 export * from './fields';

@@ -6,7 +6,8 @@ export const internalClaimsSchema = z.object({
   teamId: z.string().uuid(),
   mode: z.enum(['test', 'live']),
   keyId: z.string(),
-  keyType: z.enum(['secret', 'publishable', 'internal']),
+  /** `session`: a member signed in to the console (docs/adr/0068); `keyId` is then the session's id. */
+  keyType: z.enum(['secret', 'publishable', 'internal', 'session']),
   memberId: z.string().nullable(),
   permissions: z.array(z.enum(PERMISSIONS)),
   requestId: z.string(),

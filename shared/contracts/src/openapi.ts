@@ -5,8 +5,9 @@ import { ID_PREFIX } from './ids';
 import { PUBLIC_OPERATIONS } from './manifest';
 import { eventPermission, eventReadOperation } from './event-access';
 import { EVENT_TYPES } from './events';
-import { SLUG_RE } from './manifest/access';
+import { SLUG_RE, takesSessionCookie } from './manifest/access';
 import type { OperationDef, ParamKind } from './manifest/operation';
+import { CSRF_HEADER, SESSION_COOKIE } from './manifest/sessions';
 
 /**
  * The OpenAPI 3.1 document, derived from the API manifest with zod 4's own JSON Schema output (no
@@ -20,13 +21,26 @@ export const API_VERSION = '2.0.0';
 
 const SAFE_INT = 9007199254740991;
 
+/** Who may call: no credential, the session cookie only, a key only (the widget's), or a key or the session cookie. */
+function securityOf(op: OperationDef): Json {
+  if (op.keys === 'none') return { security: [] };
+  if (op.keys === 'session') return { security: [{ sessionCookie: [] }] };
+  if (op.keys === 'visitor') return { security: [{ apiKey: [] }] };
+  return {};
+}
+
 /** What every operation behind a key can answer, besides its own errors. */
 function commonErrors(op: OperationDef): ErrorCode[] {
   if (op.keys === 'none') return ['internal_error']; // served before any key or rate limit
   const codes: ErrorCode[] = ['authentication_required', 'invalid_api_key', 'invalid_key_format', 'key_expired', 'insufficient_permissions'];
   if (op.keys === 'staff') codes.push(op.method === 'GET' ? 'publishable_key_forbidden' : 'publishable_key_write');
   else if (op.keys === 'visitor') codes.push('secret_key_forbidden', 'origin_not_allowed');
-  else if (op.method !== 'GET') codes.push('publishable_key_write');
+  else if (op.method !== 'GET' && op.keys !== 'session') codes.push('publishable_key_write');
+  if (takesSessionCookie(op)) {
+    // The console's session cookie (docs/adr/0068): ended, another origin, a write without its CSRF token.
+    codes.push('session_invalid', 'origin_not_allowed');
+    if (op.method !== 'GET') codes.push('csrf_token_invalid');
+  }
   if ('teamId' in op.params) codes.push('team_access_denied');
   if (Object.keys(op.params).length) codes.push('invalid_id_format');
   codes.push('parameter_invalid'); // an unknown query parameter (any operation); Idempotency-Key; a body too large (413)
@@ -158,6 +172,8 @@ const INFO_DESCRIPTION = [
   'request within 24 hours replays the first answer with `Idempotent-Replayed: true`; another request with the key is 409).',
   'Rate limits: 120 requests a minute per secret key, 60 per publishable key (fixed 60-second window), with the `X-RateLimit-*`',
   'headers on every answer and `Retry-After` on 429. Browsers may call the API with a publishable key (CORS); never with a secret key.',
+  'People sign in to the console (`/app`) with a mailed one-time link (`POST /auth/sign-in-links`, then `POST /auth/sessions`): its',
+  'HttpOnly session cookie works like a secret key of the member on the same origin, with `X-CSRF-Token` on writes.',
   '',
   'Every free-form object (`metadata`, `customFields`) is bounded: see the schema descriptions. The design decisions where the spec',
   'says "not shown" are in each operation\'s description and in the repository\'s docs/adr.',
@@ -209,6 +225,7 @@ export function buildOpenApiDocument(ops: Record<string, OperationDef> = PUBLIC_
       }
     }
     if (op.method === 'POST' || op.method === 'PATCH') parameters.push({ $ref: '#/components/parameters/IdempotencyKey' });
+    if (op.method !== 'GET' && takesSessionCookie(op)) parameters.push({ $ref: '#/components/parameters/CsrfToken' });
 
     const responses: Json = {
       [String(op.success.status)]: {
@@ -239,7 +256,7 @@ export function buildOpenApiDocument(ops: Record<string, OperationDef> = PUBLIC_
       'x-service': op.service,
       'x-permission': op.permission,
       'x-keys': op.keys,
-      ...(op.keys === 'none' ? { security: [] } : {}),
+      ...securityOf(op),
       parameters,
       ...(op.body ? { requestBody: { required: true, content: { 'application/json': { schema: schemas.of(op.body, 'input') } } } } : {}),
       responses,
@@ -267,12 +284,29 @@ export function buildOpenApiDocument(ops: Record<string, OperationDef> = PUBLIC_
     // Relative: resolved against wherever the document was fetched from (`/docs` on localhost, 127.0.0.1 or behind an
     // Ingress), so "Try it out" calls the same origin; a client that reads the file itself adds its own host.
     servers: [{ url: '/api/v1', description: 'This platform (relative to the host serving the document; `npm start`: http://127.0.0.1:8080/api/v1)' }],
-    security: [{ apiKey: [] }],
+    security: [{ apiKey: [] }, { sessionCookie: [] }],
     tags: [...tags].map((name) => ({ name, description: name === 'Events' ? EVENTS_TAG_DESCRIPTION() : `${name} operations.` })),
     paths,
     components: {
-      securitySchemes: { apiKey: { type: 'http', scheme: 'bearer', description: '`sk_test_…`, `sk_live_…`, `pk_test_…` or `pk_live_…`.' } },
+      securitySchemes: {
+        apiKey: { type: 'http', scheme: 'bearer', description: '`sk_test_…`, `sk_live_…`, `pk_test_…` or `pk_live_…`.' },
+        sessionCookie: {
+          type: 'apiKey',
+          in: 'cookie',
+          name: SESSION_COOKIE,
+          description:
+            'The console\'s session (`POST /auth/sessions` sets it): a secret key of the signed-in member, in the session\'s partition. ' +
+            'Writes also need `X-CSRF-Token` and a same-origin `Origin`; a request with `Authorization` ignores the cookie (docs/adr/0068).',
+        },
+      },
       parameters: {
+        CsrfToken: {
+          name: CSRF_HEADER,
+          in: 'header',
+          required: false,
+          description: 'Required with the session cookie (not with a key): the session\'s `csrfToken` (`GET /auth/session`).',
+          schema: { type: 'string', maxLength: 200 },
+        },
         IdempotencyKey: {
           name: 'Idempotency-Key',
           in: 'header',

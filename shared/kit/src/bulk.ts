@@ -1,6 +1,6 @@
-import type mongoose from 'mongoose';
 import type { ExportPageAnswer, ExportPageInput, ImportRow, ImportRowOutcome, InternalBulkAnswer, MergeStrategy } from '@helpdesk/contracts';
 import { ApiError } from './errors';
+import type { AnyScopedModel, Stored } from './scoped';
 
 /**
  * The owning services' side of bulk, export and import (docs/adr/0036, 0037): the loop and the
@@ -36,7 +36,7 @@ const SCOPE_FIELDS = { teamId: 0, mode: 0 } as const;
  * a resource does not have (a customer's priority) are the resource's `filterOf` to drop.
  */
 export async function exportPage<D extends { _id: string; createdAt: Date; updatedAt: Date }>(
-  model: mongoose.Model<D>,
+  model: AnyScopedModel & Stored<D>,
   input: ExportPageInput,
   opts: { view: (doc: D) => Record<string, unknown>; filterOf: (f: NonNullable<ExportPageInput['filters']>) => Record<string, unknown>; projection?: Record<string, 0> },
 ): Promise<ExportPageAnswer> {
@@ -56,12 +56,12 @@ export async function exportPage<D extends { _id: string; createdAt: Date; updat
   if (and.length) filter.$and = and;
   const [rows, remaining] = await Promise.all([
     model
-      .find(filter as mongoose.QueryFilter<D>, { ...SCOPE_FIELDS, ...opts.projection })
+      .find(filter, { ...SCOPE_FIELDS, ...opts.projection })
       .sort({ [field]: 1, _id: 1 })
       .skip(input.skip ?? 0)
       .limit(input.limit)
       .lean<D[]>(),
-    input.count ? model.countDocuments(filter as mongoose.QueryFilter<D>) : undefined,
+    input.count ? model.countDocuments(filter) : undefined,
   ]);
   const lastDoc = rows.at(-1);
   return {

@@ -18,8 +18,10 @@ export function ctxOf(res: Response): RequestContext {
 
 export const scopeOf = (ctx: Pick<RequestContext, 'teamId' | 'mode'>): Scope => ({ teamId: ctx.teamId, mode: ctx.mode });
 
+/** The caller as events name it: the key's member (and the console session it acted through, docs/adr/0068), else the key. */
 export function actorOf(ctx: RequestContext): Actor {
-  return ctx.memberId ? { type: 'member', id: ctx.memberId } : { type: 'key', id: ctx.keyId };
+  if (!ctx.memberId) return { type: 'key', id: ctx.keyId };
+  return ctx.keyType === 'session' ? { type: 'member', id: ctx.memberId, sessionId: ctx.keyId } : { type: 'member', id: ctx.memberId };
 }
 
 /**

@@ -10,7 +10,7 @@ import {
 import type { Scope } from './context';
 import { parameterInvalid } from './errors';
 import { LookupCache } from './lookup-cache';
-import { scopedModel } from './scoped';
+import { scopedCollection, type Collection } from './data-layer';
 import { on } from './subscriptions';
 import { tenancyPlugin } from './tenancy';
 
@@ -51,14 +51,13 @@ export function customFieldDefModel(conn: mongoose.Connection): CustomFieldDefMo
 }
 
 const PARTITIONS = ['test', 'live'] as const;
-/** Definitions are per team: kept under the live scope, whichever key changed them. */
-const teamScope = (teamId: string): Scope => ({ teamId, mode: 'live' });
 
 /** Checks one record type's `customFields` against the team's definitions for it, and follows `custom_field.*`. */
 export function customFieldRules({ definitions, records, contentType, soleInstance = false }: {
-  definitions: CustomFieldDefModel;
+  /** Team-wide: a team's definitions are the same in both partitions, whichever key changed them. */
+  definitions: Collection<'team-wide', CustomFieldDefModel>;
   /** The records that carry the values (a deleted definition's values are removed from them). */
-  records: mongoose.Model<any>;
+  records: Collection<'team-and-partition'>;
   contentType: CustomFieldContentType;
   /**
    * The service's `soleInstance` (ServiceDeps): the team's definitions are then kept per process and
@@ -66,7 +65,7 @@ export function customFieldRules({ definitions, records, contentType, soleInstan
    */
   soleInstance?: boolean;
 }) {
-  const defs = (teamId: string) => scopedModel(definitions, teamScope(teamId));
+  const defs = (teamId: string) => scopedCollection(definitions, { teamId });
   const cache = new LookupCache<CustomFieldRule[]>({ enabled: soleInstance });
   const load = async (teamId: string): Promise<CustomFieldRule[]> =>
     (await defs(teamId).find({ deleted: false }).lean<CustomFieldDefDoc[]>()).map((r) => ({ ...r, id: r._id }));
@@ -111,7 +110,7 @@ export function customFieldRules({ definitions, records, contentType, soleInstan
       if (!deleted) return;
       const path = `customFields.${f.id}`;
       for (const mode of PARTITIONS) {
-        await scopedModel(records, { teamId: event.teamId, mode }).updateMany({ [path]: { $exists: true } }, { $unset: { [path]: '' }, $inc: { rev: 1 } });
+        await scopedCollection(records, { teamId: event.teamId, mode }).updateMany({ [path]: { $exists: true } }, { $unset: { [path]: '' }, $inc: { rev: 1 } });
       }
     },
   };

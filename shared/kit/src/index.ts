@@ -18,8 +18,31 @@ export * from './service';
 export * from './fields';
 export * from './operations';
 export * from './subscriptions';
-export * from './scoped';
-export * from './lean-reads';
+// The data layer (docs/adr/0065): declared collections and the scoped handles services reach them through.
+export {
+  teamAndPartition,
+  teamWide,
+  platformWide,
+  scoped,
+  scopedCollection,
+  acrossTeams,
+  bulkWriteInScopes,
+  platform,
+  describeCollections,
+  declarations,
+  undeclaredCollections,
+  type CollectionDescription,
+  type BulkOpInScope,
+  type Collection,
+  type CollectionKind,
+  type DataLayer,
+  type ScopedHandles,
+  type Swept,
+  type TeamKey,
+} from './data-layer';
+export type { AnyScopedModel, InScope, LeanBulkOp, LeanFilter, LeanPaths, ScopedFilter, ScopedModel, Unscoped } from './scoped';
+// The driver collection behind a model: for kit's tests and services' tests (refused under services/*/src by eslint).
+export { collectionOf } from './lean-reads';
 export * from './lookup-cache';
 export * from './internal-client';
 export * from './in-process';

@@ -1,5 +1,6 @@
 import type mongoose from 'mongoose';
 import type { Pagination } from '@helpdesk/contracts';
+import type { AnyScopedModel, LeanFilter, ScopedFilter, Stored } from './scoped';
 
 export function pageOf(page: number, pageSize: number, total: number): Pagination {
   const totalPages = Math.ceil(total / pageSize);
@@ -13,13 +14,13 @@ export const NEWEST_FIRST = { createdAt: -1, _id: -1 } as const;
 
 /**
  * One page of a list: the matching count and the page's rows (lean) in `sort` order, read at once.
- * `model` is usually a scoped model (kit's `scoped`), so the filter needs no scope.
+ * `model` is a scoped handle (kit's `scoped`), so the filter needs no scope.
  */
 export async function findPage<T>(
-  model: mongoose.Model<T>,
-  filter: mongoose.QueryFilter<T>,
+  model: AnyScopedModel & Stored<T>,
+  filter: LeanFilter | ScopedFilter<T>,
   q: { page: number; pageSize: number },
-  opts: { sort?: Record<string, 1 | -1>; projection?: mongoose.ProjectionType<T> } = {},
+  opts: { sort?: Record<string, 1 | -1>; projection?: mongoose.ProjectionType<any> } = {},
 ): Promise<{ rows: T[]; pagination: Pagination }> {
   const [total, rows] = await Promise.all([
     model.countDocuments(filter),

@@ -1,6 +1,6 @@
-import type mongoose from 'mongoose';
 import type { SearchHit, SearchHits } from '@helpdesk/contracts';
 import { ApiError } from './errors';
+import type { AnyScopedModel } from './scoped';
 import { escapeRegex } from './tenancy';
 
 /**
@@ -64,7 +64,7 @@ export function snippetOf(text: string | null, words: string[]): string | null {
 type Searchable = { _id: string; createdAt: Date; updatedAt: Date };
 
 /** The query word carried by the fewest records (one index count each): the one the index looks up. */
-async function rarestWord(model: mongoose.Model<any>, words: string[]): Promise<string> {
+async function rarestWord(model: AnyScopedModel, words: string[]): Promise<string> {
   if (words.length === 1) return words[0];
   const counts = await Promise.all(words.map((w) => model.countDocuments({ searchTokens: w })));
   return words[counts.indexOf(Math.min(...counts))];
@@ -79,7 +79,7 @@ const BACKFILL_BATCHES_MAX = 100;
  * (docs/adr/0034): found through the index (a missing field is a null key), computed from their
  * text, written unless a write stored them meanwhile. Once done this is one empty index lookup.
  */
-async function backfillTokens(model: mongoose.Model<any>, spec: Pick<RankedSearchSpec<unknown>, 'tokensOf' | 'tokenSources'>): Promise<void> {
+async function backfillTokens(model: AnyScopedModel, spec: Pick<RankedSearchSpec<unknown>, 'tokensOf' | 'tokenSources'>): Promise<void> {
   for (let i = 0; i < BACKFILL_BATCHES_MAX; i++) {
     const stale = await model.find({ searchTokens: null, $and: [{ searchTokens: { $exists: false } }] }, spec.tokenSources).limit(BACKFILL_BATCH).lean<{ _id: string }[]>();
     if (!stale.length) return;
@@ -89,7 +89,7 @@ async function backfillTokens(model: mongoose.Model<any>, spec: Pick<RankedSearc
 }
 
 export async function rankedSearch<T extends Searchable>(
-  model: mongoose.Model<any>,
+  model: AnyScopedModel,
   spec: RankedSearchSpec<T>,
   q: { q: string; limit: number },
   extraFilter: Record<string, unknown> = {},
@@ -124,7 +124,7 @@ export async function rankedSearch<T extends Searchable>(
 }
 
 /** Every tag on a scoped model's records with how many carry it, most used first (then by name); `search` is a case-insensitive substring. */
-export async function tagCounts(model: mongoose.Model<any>, q: { search?: string; limit: number }): Promise<{ tag: string; count: number }[]> {
+export async function tagCounts(model: AnyScopedModel, q: { search?: string; limit: number }): Promise<{ tag: string; count: number }[]> {
   const search = q.search?.trim();
   const rows = await model.aggregate<{ _id: string; count: number }>([
     { $match: { 'tags.0': { $exists: true } } },
@@ -148,7 +148,7 @@ export const rewriteTags = (tags: string[], fromTag: string, toTag: string | nul
  * (the resource's own update rule: its validation and its `updated` event). Returns how many changed.
  */
 export async function rewriteTagEverywhere(
-  model: mongoose.Model<any>,
+  model: AnyScopedModel,
   body: { fromTag: string; toTag: string | null },
   update: (id: string, tags: string[]) => Promise<unknown>,
 ): Promise<{ updated: number }> {

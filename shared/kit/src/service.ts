@@ -13,6 +13,7 @@ import { startMetricsServer } from './metrics';
 import { useErrorDocsUrl } from './errors';
 import { InternalTokens } from './internal-token';
 import { createLogger, type Logger } from './logger';
+import { declaredModels, recordDeclaration, type DataLayer } from './data-layer';
 import { connectMongo } from './mongo';
 import { mountOperations, type Handlers } from './operations';
 import { idempotentRequestModel, resealIdempotentRecords, startOutboxRelay, type OutboxRelay } from './outbox';
@@ -30,7 +31,7 @@ import { withoutTracing } from './telemetry/propagation';
  *   defineService({
  *     name: 'ticketing',
  *     operations: TICKETING,                      // its part of the API manifest
- *     models: (conn) => ({ tickets: ticketModel(conn), … }),
+ *     models: (conn) => ({ tickets: teamAndPartition(ticketModel(conn)), … }),   // models.ts: every collection, declared (data-layer.ts)
  *     rules: ({ conn, models, logger }) => ({ tickets: ticketRules(…), … }),
  *     handlers: (rules) => ({ ...ticketHandlers(rules), … }),   // every operation id, or tsc fails
  *     consumers: (rules) => [on('customer.created', …), …],     // consumers/index.ts
@@ -61,12 +62,15 @@ export interface ServiceWorker {
   stop(): Promise<void>;
 }
 
-export interface ServiceDefinition<Ops extends Operations = Operations, M extends Record<string, mongoose.Model<any>> = any, R = any> {
+export interface ServiceDefinition<Ops extends Operations = Operations, M extends DataLayer = any, R = any> {
   /** The service's name: its default database and its bus queue (`helpdesk.<name>`). */
   name: string;
   /** The operations it answers: its manifest file (and its internal manifest). */
   operations: Ops;
-  /** Its mongoose models on its connection; their indexes are built before it takes a request or an event. */
+  /**
+   * Its collections on its connection, each declared team-and-partition, team-wide or platform-wide
+   * (kit's data layer, docs/adr/0065); their indexes are built before it takes a request or an event.
+   */
   models(conn: mongoose.Connection): M;
   /** Its rules (the resources' services), shared by handlers, consumers and workers. */
   rules(deps: ServiceDeps<M>): R;
@@ -84,7 +88,7 @@ export interface ServiceDefinition<Ops extends Operations = Operations, M extend
 }
 
 /** Declares a service (keeps the operation ids, models and rules typed). */
-export const defineService = <Ops extends Operations, M extends Record<string, mongoose.Model<any>>, R>(
+export const defineService = <Ops extends Operations, M extends DataLayer, R>(
   def: ServiceDefinition<Ops, M, R>,
 ): ServiceDefinition<Ops, M, R> => def;
 
@@ -95,7 +99,7 @@ export interface BuiltService<M = any, R = any> {
   rules: R;
 }
 
-export function buildService<Ops extends Operations, M extends Record<string, mongoose.Model<any>>, R>(
+export function buildService<Ops extends Operations, M extends DataLayer, R>(
   def: ServiceDefinition<Ops, M, R>,
   opts: { conn: mongoose.Connection; tokens: InternalTokens; logger: Logger; bus?: EventBus; secrets?: SecretBox },
 ): BuiltService<M, R> {
@@ -164,6 +168,8 @@ export interface RunningService<R = any> {
   relay: OutboxRelay;
   /** The service's rules (tests and the local platform reach its internals through them). */
   rules: R;
+  /** Its declared collections (kit's data layer; the census test reads them). */
+  models: DataLayer;
   /** Stops taking requests, then the service's own workers, the relay and the connection. The bus is the caller's. */
   stop(): Promise<void>;
 }
@@ -174,7 +180,7 @@ export interface RunningService<R = any> {
  * its models' indexes, start the outbox relay, subscribe the consumers (which waits for the broker),
  * start workers, then hand the port to the service's app. Failure part-way undoes what started.
  */
-export async function startService<Ops extends Operations, M extends Record<string, mongoose.Model<any>>, R>(
+export async function startService<Ops extends Operations, M extends DataLayer, R>(
   def: ServiceDefinition<Ops, M, R>,
   opts: ServiceOptions,
 ): Promise<RunningService<R>> {
@@ -196,7 +202,8 @@ export async function startService<Ops extends Operations, M extends Record<stri
     conn = await connectMongo(opts.mongoUrl, opts.dbName ?? def.name);
     useTransactionLogger(conn, logger);
     const built = buildService(def, { conn, tokens: opts.tokens, logger, bus: opts.bus, secrets: opts.secrets });
-    await Promise.all([...Object.values(built.deps.models), idempotentRequestModel(conn)].map((m) => (m as mongoose.Model<any>).init()));
+    await Promise.all([...declaredModels(built.deps.models), idempotentRequestModel(conn)].map((m) => m.init()));
+    recordDeclaration(conn, built.deps.models);
     if (opts.secrets) {
       // Idempotency records kept in the clear before the service had a key are sealed (docs/adr/0067): a day's worth at most.
       const { sealed } = await resealIdempotentRecords(conn, opts.secrets, { rotate: false });
@@ -219,6 +226,7 @@ export async function startService<Ops extends Operations, M extends Record<stri
       conn: db,
       relay: started,
       rules: built.rules,
+      models: built.deps.models,
       stop() {
         stopping ??= (async () => {
           // In-process callers go back to the URL (refused from now on); requests under way finish first.

@@ -1,9 +1,13 @@
 import mongoose, { type Schema } from 'mongoose';
 
 /**
- * Fail-closed tenancy for mongoose: every document carries `teamId` and `mode`, and every query,
- * update, delete, count and aggregate must name both (as plain strings) or it throws before
- * reaching the database. Unique indexes are declared with the scope first (`{teamId, mode, email}`).
+ * Fail-closed tenancy for mongoose, the runtime net under kit's data layer (./data-layer.ts,
+ * docs/adr/0065): every query, update, delete, count, aggregate and bulk write must name its scope
+ * (as plain strings) or it throws before reaching the database.
+ *
+ * - `tenancyPlugin`: the rows carry `teamId` and `mode` (a team-and-partition collection, and a team-wide
+ *   one kept under the live partition); unique indexes are declared with the scope first (`{teamId, mode, email}`).
+ * - `teamTenancyPlugin`: a team-wide collection whose rows name only their team, in `teamId` or as their `_id`.
  */
 export class TenancyError extends Error {}
 
@@ -13,10 +17,36 @@ const QUERY_OPS = [
   'findOneAndUpdate', 'findOneAndDelete', 'findOneAndReplace',
 ] as const;
 
-function assertScoped(filter: Record<string, unknown> | undefined, where: string): void {
+type Check = (filter: Record<string, unknown> | undefined, where: string) => void;
+
+const assertScoped: Check = (filter, where) => {
   if (!filter || typeof filter.teamId !== 'string' || (filter.mode !== 'test' && filter.mode !== 'live')) {
     throw new TenancyError(`tenancy: ${where} without a {teamId, mode} scope`);
   }
+};
+
+const assertTeam = (key: 'teamId' | '_id'): Check => (filter, where) => {
+  if (!filter || typeof filter[key] !== 'string') throw new TenancyError(`tenancy: ${where} without its team (${key})`);
+};
+
+function guard(schema: Schema, check: Check): void {
+  for (const op of QUERY_OPS) {
+    schema.pre(op, function (this: mongoose.Query<unknown, unknown>) {
+      check(this.getFilter() as Record<string, unknown>, `${op} on ${this.model.modelName}`);
+    });
+  }
+  schema.pre('aggregate', function (this: mongoose.Aggregate<unknown>) {
+    const first = this.pipeline()[0] as { $match?: Record<string, unknown> } | undefined;
+    check(first?.$match, 'aggregate (first stage must $match the scope)');
+  });
+  // mongoose runs model-level bulkWrite middleware; its typings do not list the hook name.
+  (schema as any).pre('bulkWrite', function (ops: mongoose.AnyBulkWriteOperation[]) {
+    for (const op of ops ?? []) {
+      const body = Object.values(op)[0] as { filter?: Record<string, unknown>; document?: Record<string, unknown> };
+      if ('insertOne' in op) check(body.document, 'bulkWrite insertOne');
+      else check(body.filter, `bulkWrite ${Object.keys(op)[0]}`);
+    }
+  });
 }
 
 export function tenancyPlugin(schema: Schema): void {
@@ -24,23 +54,13 @@ export function tenancyPlugin(schema: Schema): void {
     teamId: { type: String, required: true, immutable: true },
     mode: { type: String, required: true, enum: ['test', 'live'], immutable: true },
   });
-  for (const op of QUERY_OPS) {
-    schema.pre(op, function (this: mongoose.Query<unknown, unknown>) {
-      assertScoped(this.getFilter() as Record<string, unknown>, `${op} on ${this.model.modelName}`);
-    });
-  }
-  schema.pre('aggregate', function (this: mongoose.Aggregate<unknown>) {
-    const first = this.pipeline()[0] as { $match?: Record<string, unknown> } | undefined;
-    assertScoped(first?.$match, 'aggregate (first stage must $match the scope)');
-  });
-  // mongoose runs model-level bulkWrite middleware; its typings do not list the hook name.
-  (schema as any).pre('bulkWrite', function (ops: mongoose.AnyBulkWriteOperation[]) {
-    for (const op of ops ?? []) {
-      const body = Object.values(op)[0] as { filter?: Record<string, unknown>; document?: Record<string, unknown> };
-      if ('insertOne' in op) assertScoped(body.document, 'bulkWrite insertOne');
-      else assertScoped(body.filter, `bulkWrite ${Object.keys(op)[0]}`);
-    }
-  });
+  guard(schema, assertScoped);
+}
+
+/** A team-wide collection's net: its rows name their team in `key` (`teamId`, or `_id` for one row per team). */
+export function teamTenancyPlugin(schema: Schema, opts: { key: 'teamId' | '_id' }): void {
+  if (opts.key === 'teamId') schema.add({ teamId: { type: String, required: true, immutable: true } });
+  guard(schema, assertTeam(opts.key));
 }
 
 /** Escapes a user's search text for use inside a RegExp. */

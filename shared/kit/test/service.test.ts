@@ -12,10 +12,6 @@ import {
   defineService,
   handlersFor,
   InternalTokens,
-  leanCount,
-  leanFind,
-  leanFindOne,
-  leanPage,
   MemoryBus,
   newId,
   on,
@@ -23,6 +19,7 @@ import {
   pageOf,
   scoped,
   startService,
+  teamAndPartition,
   tenancyPlugin,
   type ServiceDefinition,
 } from '../src';
@@ -44,7 +41,7 @@ interface NoteDoc {
 }
 const noteSchema = new mongoose.Schema<NoteDoc>({ _id: String, text: String }, { versionKey: false });
 noteSchema.plugin(tenancyPlugin);
-const models = (conn: mongoose.Connection) => ({ notes: (conn.models.Note as mongoose.Model<NoteDoc> | undefined) ?? conn.model<NoteDoc>('Note', noteSchema) });
+const models = (conn: mongoose.Connection) => ({ notes: teamAndPartition((conn.models.Note as mongoose.Model<NoteDoc> | undefined) ?? conn.model<NoteDoc>('Note', noteSchema)) });
 
 const note = z.object({ id: z.string(), text: z.string() });
 const OPS = defineOperations({
@@ -168,8 +165,8 @@ test('a scoped model refuses nothing it should allow and never leaves its scope'
     expect((await a.notes.deleteMany({})).deletedCount).toBe(1);
     expect(await b.notes.exists({ _id: 'n2' })).toBeTruthy();
     // the plugin still refuses an unscoped query on the plain model
-    expect(() => m.notes.find({})).not.toThrow();
-    await expect(m.notes.find({}).exec()).rejects.toThrow(/tenancy/);
+    expect(() => conn.models.Note!.find({})).not.toThrow();
+    await expect(conn.models.Note!.find({}).exec()).rejects.toThrow(/tenancy/);
   } finally {
     await conn.close();
   }
@@ -181,37 +178,38 @@ test('lean reads (the driver, no mongoose Query) answer what .lean() answers, in
     const m = models(conn);
     const a = { teamId: TEAM, mode: 'test' as const };
     const b = { teamId: TEAM, mode: 'live' as const };
+    const notesA = scoped(m, a).notes;
     await scoped(m, a).notes.insertMany([{ _id: 'n1', text: 'a' }, { _id: 'n3', text: 'c' }]);
     await scoped(m, b).notes.insertMany([{ _id: 'n2', text: 'a' }]);
-    expect(await leanFindOne(m.notes, a, { _id: 'n1' }, { projection: { teamId: 0, mode: 0 } })).toEqual(
+    expect(await notesA.leanFindOne({ _id: 'n1' }, { projection: { teamId: 0, mode: 0 } })).toEqual(
       await scoped(m, a).notes.findOne({ _id: 'n1' }, { teamId: 0, mode: 0 }).lean(),
     );
     // another partition's document is not there, even when the filter names that partition
-    expect(await leanFindOne(m.notes, a, { _id: 'n2' })).toBeNull();
-    expect(await leanFind(m.notes, a, { mode: 'live', text: 'a' })).toEqual([expect.objectContaining({ _id: 'n1', mode: 'test' })]);
-    expect(await leanCount(m.notes, b, {})).toBe(1);
-    const page = await leanPage<NoteDoc>(m.notes, a, {}, { page: 2, pageSize: 1 }, { sort: { _id: 1 }, projection: { text: 1 } });
+    expect(await notesA.leanFindOne({ _id: 'n2' })).toBeNull();
+    expect(await notesA.leanFind({ mode: 'live', text: 'a' } as any)).toEqual([expect.objectContaining({ _id: 'n1', mode: 'test' })]);
+    expect(await scoped(m, b).notes.leanCount({})).toBe(1);
+    const page = await notesA.leanPage<NoteDoc>({}, { page: 2, pageSize: 1 }, { sort: { _id: 1 }, projection: { text: 1 } });
     expect(page).toEqual({ rows: [{ _id: 'n3', text: 'c' }], pagination: pageOf(2, 1, 2) });
     // One find command answers when its first batch is the whole result; past it (1,000 without a limit)
     // the read runs again through the driver's cursor: complete and in order either way.
     const many = Array.from({ length: 1_203 }, (_, i) => ({ _id: `m${String(i).padStart(5, '0')}`, text: 'many' }));
     await scoped(m, a).notes.insertMany(many);
-    const all = await leanFind<NoteDoc>(m.notes, a, { text: 'many' }, { sort: { _id: -1 }, projection: { _id: 1 } });
+    const all = await notesA.leanFind<NoteDoc>({ text: 'many' }, { sort: { _id: -1 }, projection: { _id: 1 } });
     expect(all.map((n) => n._id)).toEqual(many.map((n) => n._id).reverse());
-    expect((await leanFind<NoteDoc>(m.notes, a, { text: 'many' }, { sort: { _id: 1 }, skip: 1_100, limit: 200 })).map((n) => n._id)).toEqual(many.slice(1_100).map((n) => n._id));
-    expect(await leanFind(m.notes, a, { text: 'many' }, { sort: { _id: 1 }, limit: 2, projection: { _id: 1 }, collation: { locale: 'simple' } })).toEqual([{ _id: 'm00000' }, { _id: 'm00001' }]);
+    expect((await notesA.leanFind<NoteDoc>({ text: 'many' }, { sort: { _id: 1 }, skip: 1_100, limit: 200 })).map((n) => n._id)).toEqual(many.slice(1_100).map((n) => n._id));
+    expect(await notesA.leanFind({ text: 'many' }, { sort: { _id: 1 }, limit: 2, projection: { _id: 1 }, collation: { locale: 'simple' } })).toEqual([{ _id: 'm00000' }, { _id: 'm00001' }]);
     // Inside a transaction they read its own writes.
     const session = await conn.startSession();
     try {
       await session.withTransaction(async () => {
         await scoped(m, a).notes.create([{ _id: 'n_txn', text: 'txn' }], { session });
-        expect(await leanFindOne(m.notes, a, { _id: 'n_txn' }, { session, projection: { text: 1 } })).toEqual({ _id: 'n_txn', text: 'txn' });
-        expect(await leanFind(m.notes, a, { text: 'txn' }, { session })).toHaveLength(1);
+        expect(await notesA.leanFindOne({ _id: 'n_txn' }, { session, projection: { text: 1 } })).toEqual({ _id: 'n_txn', text: 'txn' });
+        expect(await notesA.leanFind({ text: 'txn' }, { session })).toHaveLength(1);
       });
     } finally {
       await session.endSession();
     }
-    expect(await leanFind(m.notes, a, { text: 'txn' })).toHaveLength(1);
+    expect(await notesA.leanFind({ text: 'txn' })).toHaveLength(1);
   } finally {
     await conn.close();
   }

@@ -17,6 +17,8 @@ export interface Caller {
   keyType?: InternalClaims['keyType'];
   permissions?: Permission[];
   memberId?: string | null;
+  /** The key's id (a console session's `ses_…` with keyType `session`); default a fixed key id. */
+  keyId?: string;
 }
 
 export interface Reply {
@@ -52,7 +54,7 @@ export function serviceCaller(tokens: InternalTokens, defaultTeam: string) {
       headers['x-internal-token'] = await tokens.sign({
         teamId: as.teamId ?? defaultTeam,
         mode: as.mode ?? 'test',
-        keyId: 'key_testkey0001',
+        keyId: as.keyId ?? 'key_testkey0001',
         keyType: as.keyType ?? 'secret',
         memberId: as.memberId === undefined ? 'mem_member000001' : as.memberId,
         permissions: as.permissions ?? [...PERMISSIONS],

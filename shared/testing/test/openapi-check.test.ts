@@ -78,7 +78,7 @@ describe('OpenApiChecker', () => {
       '/data: missing required field "teamName"',
     ]);
     expect(problems({ method: 'GET', path: '/auth/whoami', status: 200, body: { success: true, data: { ...whoami, keyType: 'admin' }, meta } })).toEqual([
-      '/data/keyType: must be equal to one of the allowed values ("secret", "publishable")',
+      '/data/keyType: must be equal to one of the allowed values ("secret", "publishable", "session")',
     ]);
     expect(problems({ method: 'GET', path: '/auth/whoami', status: 200, body: { data: whoami } })).toEqual([
       '(body): missing required field "success"',

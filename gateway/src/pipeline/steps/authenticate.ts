@@ -1,10 +1,14 @@
+import { takesSessionCookie } from '@helpdesk/contracts';
 import { ApiError } from '@helpdesk/kit';
+import { sessionCookieOf } from '../../sessions/cookie';
 import { tokenParam } from '../../stream-tokens/stream-tokens';
 import type { Step } from '../exchange';
 
 /**
  * Step: the bearer key (401s: authentication_required, invalid_key_format, invalid_api_key, key_expired),
- * or on the event stream a `?token=` stream token standing for its issuing key (docs/adr/0031).
+ * or on the event stream a `?token=` stream token standing for its issuing key (docs/adr/0031), or
+ * without `Authorization` the console's session cookie (`session_invalid`, 403 from another site;
+ * never on the keyless and the widget's operations: docs/adr/0068).
  */
 export const authenticate: Step = async (x, g) => {
   const header = x.req.headers.authorization;
@@ -15,6 +19,11 @@ export const authenticate: Step = async (x, g) => {
     x.auth = auth;
     x.streamToken = claims;
     return;
+  }
+  if (header === undefined && g.sessions) {
+    const cookie = sessionCookieOf(x.req);
+    const op = x.match?.route?.op;
+    if (cookie !== null && (!op || takesSessionCookie(op))) return g.sessions.authenticate(x, cookie);
   }
   x.auth = await g.resolver.authenticate(header);
 };

@@ -33,7 +33,7 @@ export const dispatch: Step = async (x: Exchange, g: GatewayContext) => {
     sendEnvelope(x.res, x.requestId, own(x, g), route.op.success.status);
     return DONE;
   }
-  const keyOp = route.op.service === 'gateway' ? g.apiKeys?.[route.id as keyof ApiKeyOperations] : undefined;
+  const keyOp = route.op.service === 'gateway' ? (g.apiKeys?.[route.id as keyof ApiKeyOperations] ?? g.sessions?.operation(route.id)) : undefined;
   if (keyOp) {
     // The API-key operations (gateway/src/api-keys): their answer is kept for an Idempotency-Key replay like a service's.
     const own = await releasingOnThrow(x, g, () => keyOp(x));
@@ -61,6 +61,7 @@ export const dispatch: Step = async (x: Exchange, g: GatewayContext) => {
     }),
   );
   await completeIdempotency(x, g, answer);
+  g.sessions?.afterProxied(route.id, answer.status);
   const { res } = x;
   if (answer.status >= 500) noteAccess(res, { failure: answeredFailure(route.op.service, answer.status, answer.body) });
   res.statusCode = answer.status;

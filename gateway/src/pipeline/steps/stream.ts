@@ -52,10 +52,12 @@ export async function dispatchStream(x: Exchange, g: GatewayContext): Promise<ty
   if (counted) sseStreamsOpen.inc();
   const authorization = req.headers.authorization;
   const token = x.streamToken;
+  const cookie = x.session?.token;
   const opened = permissionsKey(x.auth!.permissions);
   const keyCheck = setInterval(() => {
-    // A stream opened with a stream token is checked through its issuing key (it outlives the token itself).
-    (token ? g.resolver.authenticateHash(token.keyHash) : g.resolver.authenticate(authorization)).then(
+    // A stream opened with a stream token is checked through its issuing key (it outlives the token
+    // itself); one opened with the console's cookie through its session (docs/adr/0068).
+    (token ? g.streamTokens.issuer(token) : cookie !== undefined && g.sessions ? g.sessions.resolver.authenticate(cookie) : g.resolver.authenticate(authorization)).then(
       // Its member's role changed: end it, so that the client reconnects and reads with what the key may read now (docs/adr/0066).
       (now) => {
         if (permissionsKey(now.permissions) !== opened) abort.abort();

@@ -42,6 +42,8 @@ export const unauthenticated: Step = (x, g) => {
   x.query = q === -1 ? '' : url.slice(q);
   x.match = g.table.match(x.method, x.subPath);
   if (x.match?.route?.id === 'acceptInvite' && g.apiKeys) return acceptInvite(x, g);
+  const signIn = x.match?.route ? g.sessions?.keyless(x.match.route.id) : undefined;
+  if (signIn) return keyless(x, g, signIn);
   if (x.match?.route?.op.keys === 'none') {
     // The other operation without a key is the OpenAPI document; tools fetch it from any origin.
     if (x.origin) x.res.setHeader('Access-Control-Allow-Origin', '*');
@@ -61,6 +63,14 @@ async function readiness(x: Exchange, g: GatewayContext): Promise<typeof DONE> {
     throw withFailure(refusal, { upstream: failing.join(','), what: 'not ready' });
   }
   sendEnvelope(x.res, x.requestId, { status: 'ok', service: 'gateway', upstreams });
+  return DONE;
+}
+
+/** Sign-in (gateway/src/sessions): a link by mail, or a link's token for a session; no credential. */
+async function keyless(x: Exchange, g: GatewayContext, op: (x: Exchange, g: GatewayContext) => Promise<{ status: number; data: unknown }>): Promise<typeof DONE> {
+  await body(x, g);
+  const own = await op(x, g);
+  sendEnvelope(x.res, x.requestId, own.data, own.status);
   return DONE;
 }
 

@@ -12,6 +12,7 @@ import {
   type Logger,
   type RequestContext,
   type Scope,
+  type ScopedFilter,
   type Unscoped,
 } from '@helpdesk/kit';
 import type { CommunityModels } from '../models';
@@ -57,7 +58,7 @@ export function attachmentRules({ conn, models, storage, logger }: { conn: mongo
     return files;
   }
 
-  async function release(scope: Scope, session: mongoose.ClientSession, filter: mongoose.QueryFilter<AttachmentDoc>): Promise<string[]> {
+  async function release(scope: Scope, session: mongoose.ClientSession, filter: ScopedFilter<AttachmentDoc>): Promise<string[]> {
     const db = scoped(models, scope);
     const rows = await db.attachments.find(filter, { storagePath: 1 }).session(session).lean<Pick<AttachmentDoc, 'storagePath'>[]>();
     if (rows.length) await db.attachments.deleteMany(filter, { session });

@@ -17,6 +17,7 @@ import {
   type RequestContext,
   type Scope,
   type Unscoped,
+  type ScopedFilter,
 } from '@helpdesk/kit';
 import type { AttachmentRules } from '../attachments/rules';
 import type { CommunityModels } from '../models';
@@ -69,7 +70,7 @@ export function postRules({ conn, models, topics, attachments }: PostRulesDeps) 
     /** `sort`: a saved view's order (docs/adr/0035), instead of `q.sort`'s. */
     async list(ctx: RequestContext, q: ListPostsQuery, sort?: Record<string, 1 | -1>): Promise<Page<PostView>> {
       const db = scoped(models, ctx);
-      const filter: mongoose.QueryFilter<PostDoc> = {};
+      const filter: ScopedFilter<PostDoc> = {};
       if (ctx.keyType === 'publishable') filter.visibility = 'public';
       if (q.status) filter.status = q.status;
       if (q.topic !== undefined) {

@@ -17,6 +17,7 @@ import {
   type RequestContext,
   type Scope,
   type Unscoped,
+  type ScopedFilter,
 } from '@helpdesk/kit';
 import type { CustomersModels } from '../models';
 import type { MembershipDoc } from './members/model';
@@ -54,7 +55,7 @@ export function groupRules({ conn, models }: GroupRulesDeps) {
     /** Newest first; `search` is a case-insensitive substring of the name. */
     async list(ctx: RequestContext, q: ListGroupsQuery): Promise<Page<CustomerGroupView>> {
       const db = scoped(models, ctx);
-      const filter: mongoose.QueryFilter<GroupDoc> = {};
+      const filter: ScopedFilter<GroupDoc> = {};
       const search = q.search?.trim();
       if (search) filter.name = { $regex: escapeRegex(search), $options: 'i' };
       const { rows, pagination } = await findPage(db.groups, filter, q);

@@ -1,8 +1,8 @@
 import type mongoose from 'mongoose';
 import type { CreateCustomerInput, CustomerSnapshot, ListCustomersQuery, MessageSnapshot, Page, UpdateCustomerInput } from '@helpdesk/contracts';
 import {
+  bulkWriteInScopes,
   changeSet,
-  collectionOf,
   conflictOnDuplicate,
   escapeRegex,
   eventScopeOf,
@@ -17,6 +17,7 @@ import {
   type RequestContext,
   type Scope,
   type Unscoped,
+  type ScopedFilter,
 } from '@helpdesk/kit';
 import type { MembershipDoc } from '../customer-groups/members/model';
 import { memberSnapshot } from '../customer-groups/members/view';
@@ -107,7 +108,7 @@ export function customerRules({ conn, models, statuses, customFields }: Customer
     /** `sort`: a saved view's order (docs/adr/0035); newest first otherwise. */
     async list(ctx: RequestContext, q: ListCustomersQuery, sort?: Record<string, 1 | -1>): Promise<Page<CustomerView>> {
       const db = scoped(models, ctx);
-      const filter: mongoose.QueryFilter<CustomerDoc> = {};
+      const filter: ScopedFilter<CustomerDoc> = {};
       if (q.status !== undefined) {
         await statuses.assertKnown(ctx, q.status, 'status');
         filter.status = q.status;
@@ -248,8 +249,9 @@ export function customerRules({ conn, models, statuses, customFields }: Customer
      */
     async adjustTicketCounts(adjustments: readonly { scope: Scope; customerId: string; delta: number }[], session: mongoose.ClientSession): Promise<void> {
       if (!adjustments.length) return;
-      await collectionOf(models.customers).bulkWrite(
-        adjustments.map((a) => ({ updateOne: { filter: { _id: a.customerId, teamId: a.scope.teamId, mode: a.scope.mode } as mongoose.mongo.Document, update: { $inc: { ticketCount: a.delta } } } })),
+      await bulkWriteInScopes(
+        models.customers,
+        adjustments.map((a) => ({ scope: a.scope, updateOne: { filter: { _id: a.customerId }, update: { $inc: { ticketCount: a.delta } } } })),
         { session, ordered: true },
       );
     },

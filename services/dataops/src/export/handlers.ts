@@ -14,7 +14,8 @@ import {
 import { ApiError, handlersFor, parameterInvalid, parameterMissing, requestIdOf, scoped, type RequestContext } from '@helpdesk/kit';
 import { VIEW_PERMISSION, requirePermissions } from '../access';
 import type { TransferClients } from '../bulk/clients';
-import type { TombstoneDoc, TombstoneModel } from './tombstones';
+import type { TombstoneDoc } from './model';
+import type { DataopsModels } from '../models';
 import { decodeContinuation, decodeIncremental, encodeContinuation, encodeIncremental, type Continuation } from './cursor';
 
 /** The CSV columns of each resource, in order (lists joined with `;`, objects as JSON). */
@@ -105,7 +106,7 @@ async function* pagesOf(clients: TransferClients, ctx: RequestContext, token: st
 }
 
 /** `POST /export` and `GET /export/incremental` (docs/adr/0036). */
-export const exportHandlers = (clients: TransferClients, models: { tombstones: TombstoneModel }) =>
+export const exportHandlers = (clients: TransferClients, models: Pick<DataopsModels, 'tombstones'>) =>
   handlersFor(DATAOPS)({
     exportData: async ({ ctx, body, token, res }) => {
       const plan = planOf(body);

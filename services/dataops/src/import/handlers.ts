@@ -17,7 +17,8 @@ import { handlersFor, newId, scoped, toApiError, type RequestContext } from '@he
 import { MANAGE_PERMISSION, requirePermissions } from '../access';
 import type { TransferClients } from '../bulk/clients';
 import { mapArticle, mapCustomer, mapTicket, RESOURCE_OF } from './mappings';
-import { importLogView, type ImportLogDoc, type ImportLogModel } from './model';
+import type { DataopsModels } from '../models';
+import { importLogView, type ImportLogDoc } from './model';
 import { refuseHistory, unwrap } from './records';
 
 const ENTITY = { tickets: 'ticket', customers: 'customer', articles: 'article' } as const;
@@ -35,7 +36,7 @@ const ROW_SCHEMA: Record<BulkResource, { create: z.ZodType; update: z.ZodType }>
 const failed = (rowIndex: number, code: string, message: string): ImportRowOutcome => ({ rowIndex, outcome: 'failed', id: null, code, message: `Row ${rowIndex + 1}: ${message}` });
 
 /** `POST /import` and `GET /import` (docs/adr/0037). */
-export const importHandlers = (clients: TransferClients, models: { importLogs: ImportLogModel }) =>
+export const importHandlers = (clients: TransferClients, models: Pick<DataopsModels, 'importLogs'>) =>
   handlersFor(DATAOPS)({
     importRecords: async ({ ctx, body, token }) => {
       const started = Date.now();
@@ -122,7 +123,7 @@ export const importHandlers = (clients: TransferClients, models: { importLogs: I
 /** The answer and its log entry, rows in request order. */
 async function record(
   ctx: RequestContext,
-  models: { importLogs: ImportLogModel },
+  models: Pick<DataopsModels, 'importLogs'>,
   body: { records: unknown[]; source: ImportLogDoc['source']; mergeStrategy: ImportLogDoc['mergeStrategy'] },
   resource: BulkResource,
   outcomes: ImportRowOutcome[],

@@ -1,11 +1,8 @@
 import type mongoose from 'mongoose';
 import type { FeatureFlag, MemberSnapshot } from '@helpdesk/contracts';
-import { ApiError, LookupCache, parameterMissing, scoped, type RequestContext, type Scope } from '@helpdesk/kit';
+import { ApiError, LookupCache, parameterMissing, scoped, type RequestContext } from '@helpdesk/kit';
 import type { GameModels } from '../models';
 import { ALL_ON, type GameMemberDoc } from './model';
-
-/** Members and switches belong to the team: one copy under the live scope, whichever partition's key changed them. */
-const teamScope = (teamId: string): Scope => ({ teamId, mode: 'live' });
 
 /**
  * The team's members and feature flags, kept from the workspace service's events; who `userId` names.
@@ -14,7 +11,8 @@ const teamScope = (teamId: string): Scope => ({ teamId, mode: 'live' });
  * and which they drop once each write commits (`afterMemberWrite`, `afterFlagsWrite`).
  */
 export function gameMemberRules({ models, soleInstance = false }: { models: GameModels; soleInstance?: boolean }) {
-  const db = (teamId: string) => scoped(models, teamScope(teamId));
+  // Members and switches belong to the team (team-wide): one copy, whichever partition's key changed them.
+  const db = (teamId: string) => scoped(models, { teamId });
   // A member not found is not kept (a member.joined may make it one any moment).
   const memberCache = new LookupCache<GameMemberDoc | null>({ enabled: soleInstance, maxEntries: 10_000, keep: (m) => m !== null });
   const flagsCache = new LookupCache<Record<FeatureFlag, boolean>>({ enabled: soleInstance });

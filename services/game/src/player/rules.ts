@@ -4,7 +4,7 @@ import { scoped, type Emit, type Scope } from '@helpdesk/kit';
 import type { Clock } from '../clock';
 import type { GameMemberRules } from '../members/rules';
 import type { GameModels } from '../models';
-import { leanScoped } from '../lean';
+import { updates } from '../lean';
 import { dayIdOf, seasonOf, weekIdOf } from '../seasons/calendar';
 import { achievementsEarned, awardStep, completesOn, newPlayerFields, questsCounting, rolloverOf } from './apply';
 import type { LedgerKind, PlayerDoc } from './model';
@@ -33,7 +33,7 @@ export function playerRules({ models, members, clock }: { models: GameModels; me
     const season = seasonOf(clock());
     const Players = db(scope).players;
     // One command: created at first use, and read back as it is now.
-    const p = (await leanScoped(models.players, scope).findOneAndUpdate<PlayerDoc>({ memberId }, { $setOnInsert: newPlayerFields(season.id, clock()) }, session, { upsert: true }))!;
+    const p = (await Players.leanFindOneAndUpdate<PlayerDoc>({ memberId }, { $setOnInsert: newPlayerFields(season.id, clock()) }, { session, upsert: true }))!;
     if (p.seasonId === season.id) return p;
     // Season rollover: level and season XP start again; everything else stays.
     const { finalLevel, past } = rolloverOf(p);
@@ -59,10 +59,10 @@ export function playerRules({ models, members, clock }: { models: GameModels; me
     const row = { memberId, kind, xp: amounts.xp ?? 0, gold: amounts.gold ?? 0, damage: amounts.damage ?? 0, tickets: 0, at, seasonId: seasonOf(at).id, weekId: weekIdOf(at), dayId: dayIdOf(at) };
     const d = db(scope);
     // Built here in full: inserted through the driver (no hydration, nothing to cast).
-    await leanScoped(models.ledger, scope).insertMany([row], session);
+    await d.ledger.leanInsert([row], { session });
     if (row.xp || row.damage) {
       const $inc = { xp: row.xp, tickets: 0, damage: row.damage };
-      await leanScoped(models.standings, scope).bulkUpdate([row.seasonId, row.weekId].map((periodId) => ({ filter: { memberId, periodId }, update: { $inc }, upsert: true })), session);
+      await d.standings.leanBulkWrite(updates([row.seasonId, row.weekId].map((periodId) => ({ filter: { memberId, periodId }, update: { $inc }, upsert: true }))), { session });
     }
     const quests = questsCounting(kind);
     if (!quests.length || !(flags ?? (await members.flags(scope.teamId))).questsEnabled) return;
@@ -95,7 +95,7 @@ export function playerRules({ models, members, clock }: { models: GameModels; me
     const before = loaded ?? (await load(scope, memberId, session, emit));
     const switches = flags ?? (await members.flags(scope.teamId));
     const { xp, prestige, levelBefore, levelAfter, inc } = awardStep(before, a);
-    const after = (await leanScoped(models.players, scope).findOneAndUpdate<PlayerDoc>({ memberId }, { $inc: inc }, session))!;
+    const after = (await db(scope).players.leanFindOneAndUpdate<PlayerDoc>({ memberId }, { $inc: inc }, { session }))!;
     await record(scope, memberId, a.reason, { xp, gold: a.gold, damage: a.damage }, session, emit, switches);
     const season = after.seasonId;
     emit({

@@ -1,7 +1,7 @@
 import type mongoose from 'mongoose';
-import { consumeBatchesOnce, leanFind, scoped, type Emit, type Scope, type TypedEvent } from '@helpdesk/kit';
+import { consumeBatchesOnce, scoped, type Emit, type Scope, type TypedEvent } from '@helpdesk/kit';
 import type { Clock } from '../clock';
-import { leanScoped } from '../lean';
+import { updates, type LeanUpdate } from '../lean';
 import type { GameMemberRules } from '../members/rules';
 import type { GameModels } from '../models';
 import { achievementsEarned, applyInc, awardStep, completesOn, newPlayerFields, nextStreak, questsCounting, rolloverOf } from '../player/apply';
@@ -43,9 +43,10 @@ export function ticketBatches({ conn, models, members, clock }: { conn: mongoose
 
   /** One world's (team + partition) events of the batch, in order. */
   async function applyWorld(scope: Scope, events: TicketEvent[], session: mongoose.ClientSession, emitFor: (cause: TicketEvent) => Emit, now: Date): Promise<void> {
+    const db = scoped(models, scope);
     // Tickets: one read, each snapshot applied in order, one write.
     const ids = [...new Set(events.map((e) => e.data.ticket.id))];
-    const tickets = new Map((await leanFind<GameTicketDoc>(models.tickets, scope, { _id: { $in: ids } }, { session })).map((t) => [t._id, t]));
+    const tickets = new Map((await db.tickets.leanFind<GameTicketDoc>({ _id: { $in: ids } }, { session })).map((t) => [t._id, t]));
     const ticketWrites = [];
     const closes: { event: TicketEvent; ticket: GameTicketDoc; memberId: string }[] = [];
     for (const e of events) {
@@ -55,7 +56,7 @@ export function ticketBatches({ conn, models, members, clock }: { conn: mongoose
       // A close pays the member who closed it (the event's actor), once per ticket, ever; customer tickets only.
       if (e.type === 'ticket.closed' && e.actor.type === 'member' && e.actor.id && isCustomerTicket(doc)) closes.push({ event: e, ticket: doc, memberId: e.actor.id });
     }
-    if (ticketWrites.length) await leanScoped(models.tickets, scope).bulkUpdate(ticketWrites, session);
+    if (ticketWrites.length) await db.tickets.leanBulkWrite(updates(ticketWrites), { session });
     if (!closes.length) return;
 
     // The members as the workspace last told (removed ones pay nothing) and the team's switches, read once.
@@ -66,9 +67,9 @@ export function ticketBatches({ conn, models, members, clock }: { conn: mongoose
     if (!payable.length) return;
     // Payout rows: one ordered bulk of upserts; a ticket paid already (before, or earlier in this batch)
     // matches its row and is not upserted. The unique index on the ticket per world stays the guarantee.
-    const res = await leanScoped(models.payouts, scope).bulkUpdate(
-      payable.map((c) => ({ filter: { ticketId: c.ticket._id }, update: { $setOnInsert: { memberId: c.memberId, paidAt: now } }, upsert: true })),
-      session,
+    const res = await db.payouts.leanBulkWrite(
+      updates(payable.map((c) => ({ filter: { ticketId: c.ticket._id }, update: { $setOnInsert: { memberId: c.memberId, paidAt: now } }, upsert: true }))),
+      { session },
     );
     const paying = payable.filter((_, i) => res.upsertedIds?.[i] !== undefined);
     if (!paying.length) return;
@@ -78,8 +79,8 @@ export function ticketBatches({ conn, models, members, clock }: { conn: mongoose
     const weekId = weekIdOf(now);
     const payees = [...new Set(paying.map((c) => c.memberId))];
     // One after the other: a session runs one operation at a time.
-    const stored = await leanFind<PlayerDoc>(models.players, scope, { memberId: { $in: payees } }, { session });
-    const standings = await leanFind<StandingDoc>(models.standings, scope, { memberId: { $in: payees }, periodId: { $in: [weekId, dayId] } }, { session, projection: { memberId: 1, periodId: 1, tickets: 1 } });
+    const stored = await db.players.leanFind<PlayerDoc>({ memberId: { $in: payees } }, { session });
+    const standings = await db.standings.leanFind<StandingDoc>({ memberId: { $in: payees }, periodId: { $in: [weekId, dayId] } }, { session, projection: { memberId: 1, periodId: 1, tickets: 1 } });
     const players = new Map(stored.map((p) => [p.memberId, p]));
     const standing = (memberId: string, periodId: string) => standings.find((s) => s.memberId === memberId && s.periodId === periodId);
 
@@ -120,7 +121,7 @@ export function ticketBatches({ conn, models, members, clock }: { conn: mongoose
         }
         const day = standing(memberId, dayId);
         // Day rows began with ADR 0044: a day whose row is missing is counted from the ledger once.
-        const dayBefore = day ? day.tickets : await scoped(models, scope).ledger.countDocuments({ memberId, kind: 'ticket_closed', dayId }).session(session);
+        const dayBefore = day ? day.tickets : await db.ledger.countDocuments({ memberId, kind: 'ticket_closed', dayId }).session(session);
         st = { p, isNew: !loaded, rolledFrom, inc: {}, unlocked: [], xp: 0, tickets: 0, weekBefore: standing(memberId, weekId)?.tickets ?? 0, dayBefore, dayRowMissing: !day };
         payeeState.set(memberId, st);
       }
@@ -160,7 +161,7 @@ export function ticketBatches({ conn, models, members, clock }: { conn: mongoose
     }
 
     // Players: one ordered bulk (created at first use; rolled over; then the batch's sum, with the unlocks).
-    const playerOps: { filter: Record<string, unknown>; update: Record<string, unknown>; upsert?: boolean }[] = [];
+    const playerOps: LeanUpdate[] = [];
     let expectMatched = 0;
     for (const [memberId, st] of payeeState) {
       if (st.isNew) playerOps.push({ filter: { memberId }, update: { $setOnInsert: newPlayerFields(season.id, now) }, upsert: true });
@@ -175,10 +176,10 @@ export function ticketBatches({ conn, models, members, clock }: { conn: mongoose
       });
       expectMatched++;
     }
-    const written = await leanScoped(models.players, scope).bulkUpdate(playerOps, session);
+    const written = await db.players.leanBulkWrite(updates(playerOps), { session });
     // Read in this transaction, so nothing else can have changed them; checked all the same (the batch is then paid again one by one).
     if (written.matchedCount !== expectMatched) throw new Error(`ticket batch: ${expectMatched - written.matchedCount} player write(s) matched nothing`);
-    await leanScoped(models.ledger, scope).insertMany(ledger, session);
+    await db.ledger.leanInsert(ledger, { session });
     // Standings: the season's and the week's rows, and the UTC day's (closed tickets only), one ordered bulk of upserts.
     const standingOps = [];
     for (const [memberId, st] of payeeState) {
@@ -188,7 +189,7 @@ export function ticketBatches({ conn, models, members, clock }: { conn: mongoose
       const day = st.dayRowMissing ? { $set: { xp: 0, tickets: st.dayBefore + st.tickets, damage: 0 } } : { $inc: { xp: 0, tickets: st.tickets, damage: 0 } };
       standingOps.push({ filter: { memberId, periodId: dayId }, update: day, upsert: true as const });
     }
-    await leanScoped(models.standings, scope).bulkUpdate(standingOps, session);
+    await db.standings.leanBulkWrite(updates(standingOps), { session });
   }
 
   return {

@@ -17,6 +17,7 @@ import {
   type Emit,
   type RequestContext,
   type Scope,
+  type ScopedFilter,
   type Unscoped,
 } from '@helpdesk/kit';
 import type { CategoryRules } from '../categories/rules';
@@ -38,7 +39,7 @@ export interface ArticleRulesDeps {
 export const isPublicReader = (ctx: Pick<RequestContext, 'keyType'>) => ctx.keyType === 'publishable';
 
 /** The filter of the public knowledge base: published, public, and in no category or a public one. */
-export const publicArticleFilter = (publicCategoryIds: string[]): mongoose.QueryFilter<ArticleDoc> => ({
+export const publicArticleFilter = (publicCategoryIds: string[]): ScopedFilter<ArticleDoc> => ({
   status: 'published',
   isPublic: true,
   $or: [{ categoryId: null }, { categoryId: { $in: publicCategoryIds } }],
@@ -90,7 +91,7 @@ export function articleRules({ conn, models, categories, views, customFields }: 
   async function visibilityFacts(scope: Scope): Promise<VisibilityFacts> {
     const [publicIds, helpCenter] = await Promise.all([
       categories.publicIds(scope),
-      scoped(models, scope).helpCenters.findOne({ _id: `${scope.teamId}:${scope.mode}` }, { enabled: 1 }).lean<{ enabled: boolean }>(),
+      scoped(models, scope).helpCenters.findOne({}, { enabled: 1 }).lean<{ enabled: boolean }>(), // one per partition
     ]);
     return { publicCategoryIds: new Set(publicIds), helpCenterOn: helpCenter?.enabled ?? false };
   }
@@ -105,7 +106,7 @@ export function articleRules({ conn, models, categories, views, customFields }: 
     /** Newest first (or a saved view's `sort`, docs/adr/0035). A public reader's filters apply within the public knowledge base. */
     async list(ctx: RequestContext, q: ListArticlesQuery, sort?: Record<string, 1 | -1>): Promise<Page<ArticleView>> {
       const db = scoped(models, ctx);
-      const and: mongoose.QueryFilter<ArticleDoc>[] = [];
+      const and: ScopedFilter<ArticleDoc>[] = [];
       if (q.category) and.push({ categoryId: q.category });
       if (q.status) and.push({ status: q.status });
       if (q.isPublic !== undefined) and.push({ isPublic: q.isPublic });

@@ -1,9 +1,8 @@
-import type { Scope, ServiceWorker } from '@helpdesk/kit';
+import { bulkWriteInScopes, type Collection, type Scope, type ServiceWorker } from '@helpdesk/kit';
 import type { ArticleModel } from './model';
 
 interface Pending {
-  teamId: string;
-  mode: 'test' | 'live';
+  scope: Scope;
   id: string;
   views: number;
 }
@@ -24,7 +23,7 @@ export class ViewCounter implements ServiceWorker {
   /** Bumped when a batch starts being written: a read that saw none start counts exactly. */
   private generation = 0;
 
-  constructor(private readonly articles: ArticleModel, intervalMs = 1_000) {
+  constructor(private readonly articles: Collection<'team-and-partition', ArticleModel>, intervalMs = 1_000) {
     this.timer = setInterval(() => void this.flush().catch(() => {}), intervalMs);
     this.timer.unref();
   }
@@ -33,7 +32,7 @@ export class ViewCounter implements ServiceWorker {
     const key = keyOf(scope, id);
     const p = this.pending.get(key);
     if (p) p.views++;
-    else this.pending.set(key, { teamId: scope.teamId, mode: scope.mode, id, views: 1 });
+    else this.pending.set(key, { scope: { teamId: scope.teamId, mode: scope.mode }, id, views: 1 });
   }
 
   /** Views counted for an article and not yet stored. */
@@ -73,14 +72,15 @@ export class ViewCounter implements ServiceWorker {
     this.pending = new Map();
     const batch = [...this.inFlight.values()];
     try {
-      await this.articles.bulkWrite(
-        batch.map((p) => ({ updateOne: { filter: { teamId: p.teamId, mode: p.mode, _id: p.id }, update: { $inc: { viewCount: p.views } } } })),
+      await bulkWriteInScopes(
+        this.articles,
+        batch.map((p) => ({ scope: p.scope, updateOne: { filter: { _id: p.id }, update: { $inc: { viewCount: p.views } } } })),
         { ordered: false },
       );
     } catch (err) {
       // Put the counts back; the next flush tries again.
       for (const p of batch) {
-        const key = keyOf(p, p.id);
+        const key = keyOf(p.scope, p.id);
         const cur = this.pending.get(key);
         if (cur) cur.views += p.views;
         else this.pending.set(key, p);

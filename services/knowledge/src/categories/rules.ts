@@ -26,6 +26,7 @@ import {
   type RequestContext,
   type Scope,
   type Unscoped,
+  type ScopedFilter,
 } from '@helpdesk/kit';
 import type { KnowledgeModels } from '../models';
 import { isKnownIcon } from './icons';
@@ -87,7 +88,7 @@ export function categoryRules({ conn, models, uncategorize }: CategoryRulesDeps)
     },
 
     async list(ctx: RequestContext, q: ListCategoriesQuery): Promise<Page<CategoryView>> {
-      const filter: mongoose.QueryFilter<CategoryDoc> = {};
+      const filter: ScopedFilter<CategoryDoc> = {};
       if (q.isPublic !== undefined) filter.isPublic = q.isPublic;
       // A public reader asking for private categories gets none.
       if (publicOnly(ctx)) filter.isPublic = q.isPublic === false ? { $in: [] } : true;

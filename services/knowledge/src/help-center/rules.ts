@@ -1,6 +1,6 @@
 import type mongoose from 'mongoose';
 import type { HelpCenterPageQuery, HelpCenterView, UpdateHelpCenterInput } from '@helpdesk/contracts';
-import { escapeRegex, scoped, type RequestContext, type Scope } from '@helpdesk/kit';
+import { escapeRegex, scoped, type RequestContext, type Scope, type ScopedFilter } from '@helpdesk/kit';
 import { publicArticleFilter, type ArticleRules } from '../articles/rules';
 import type { ArticleDoc } from '../articles/model';
 import { articleView } from '../articles/view';
@@ -33,10 +33,10 @@ export function helpCenterRules(deps: { conn: mongoose.Connection; models: Knowl
   const { models, articles, categories, views, teams } = deps;
   const viewOf = async (ctx: RequestContext, h: HelpCenterDoc | null) => helpCenterView(h, { mode: ctx.mode, teamSlug: await teams.slugOf(ctx.teamId) });
   const idOf = (scope: Scope) => `${scope.teamId}:${scope.mode}`;
-  const settings = (scope: Scope) => scoped(models, scope).helpCenters.findOne({ _id: idOf(scope) }).lean<HelpCenterDoc>();
+  const settings = (scope: Scope) => scoped(models, scope).helpCenters.findOne({}).lean<HelpCenterDoc>(); // one per partition
 
   async function publicArticles(scope: Scope, search?: string): Promise<ArticleDoc[]> {
-    const filter: mongoose.QueryFilter<ArticleDoc>[] = [publicArticleFilter(await categories.publicIds(scope))];
+    const filter: ScopedFilter<ArticleDoc>[] = [publicArticleFilter(await categories.publicIds(scope))];
     if (search) {
       const re = { $regex: escapeRegex(search), $options: 'i' };
       filter.push({ $or: [{ title: re }, { content: re }] });

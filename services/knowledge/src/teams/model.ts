@@ -1,4 +1,5 @@
 import mongoose from 'mongoose';
+import { teamTenancyPlugin } from '@helpdesk/kit';
 
 /**
  * What knowledge knows of each team: its slug, which the help center's address is made of
@@ -20,6 +21,8 @@ const schema = new mongoose.Schema<TeamRefDoc>(
   },
   { collection: 'team_refs', versionKey: false, strict: 'throw' },
 );
+// One row per team: its _id is the team's id.
+schema.plugin(teamTenancyPlugin, { key: '_id' });
 
 export type TeamRefModel = mongoose.Model<TeamRefDoc>;
 

@@ -1,4 +1,4 @@
-import { duplicateKeyOf } from '@helpdesk/kit';
+import { duplicateKeyOf, scoped } from '@helpdesk/kit';
 import type { KnowledgeModels } from '../models';
 import type { TeamRefDoc } from './model';
 
@@ -8,7 +8,7 @@ export function teamRefRules({ models }: { models: KnowledgeModels }) {
     /** Keeps `slug` as the team's unless what is kept is newer (an event arriving late changes nothing). */
     async setSlug(teamId: string, slug: string, at: Date): Promise<void> {
       try {
-        await models.teamRefs.updateOne({ _id: teamId, at: { $lte: at } }, { $set: { slug, at } }, { upsert: true });
+        await scoped(models, { teamId }).teamRefs.updateOne({ at: { $lte: at } }, { $set: { slug, at } }, { upsert: true });
       } catch (err) {
         // Kept already, newer: the upsert's insert collides with it.
         if (duplicateKeyOf(err) === null) throw err;
@@ -17,7 +17,7 @@ export function teamRefRules({ models }: { models: KnowledgeModels }) {
 
     /** The team's slug, or null while knowledge has not heard of it (a team created before it listened). */
     async slugOf(teamId: string): Promise<string | null> {
-      return (await models.teamRefs.findOne({ _id: teamId }, { slug: 1 }).lean<Pick<TeamRefDoc, 'slug'>>())?.slug ?? null;
+      return (await scoped(models, { teamId }).teamRefs.findOne({}, { slug: 1 }).lean<Pick<TeamRefDoc, 'slug'>>())?.slug ?? null;
     },
   };
 }

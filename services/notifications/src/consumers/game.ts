@@ -1,6 +1,6 @@
 import type mongoose from 'mongoose';
-import { consumeOnceEmitting, scoped, type TypedEvent } from '@helpdesk/kit';
-import { teamMemberModel, type TeamMemberDoc } from '../members/model';
+import { consumeOnceEmitting, type TypedEvent } from '@helpdesk/kit';
+import type { TeamMemberRules } from '../members/rules';
 import type { NotificationRules } from '../notifications/rules';
 import { CONSUMER } from './consumer';
 
@@ -8,11 +8,8 @@ import { CONSUMER } from './consumer';
  * The game's boss battles, announced to every member of the team (docs/adr/0032): `boss_spawned`
  * and `boss_defeated`. Members in boring mode get no game notifications.
  */
-export function gameConsumers(conn: mongoose.Connection, notifications: NotificationRules) {
-  const Members = teamMemberModel(conn);
-  /** The team's current members who play (members are stored under the live scope). */
-  const players = (teamId: string, session: mongoose.ClientSession) =>
-    scoped({ members: Members }, { teamId, mode: 'live' }).members.find({ removed: false, boringMode: false }, null, { session }).lean<TeamMemberDoc[]>();
+export function gameConsumers(conn: mongoose.Connection, members: TeamMemberRules, notifications: NotificationRules) {
+  const players = members.players;
   return {
     async bossSpawned(e: TypedEvent<'game.boss.spawned'>) {
       const { boss } = e.data;

@@ -15,13 +15,14 @@ import { widgetConfirmationConsumers } from './widget-confirmations';
 export const consumers = ({ members, notifications, mail }: NotificationsRules, { conn }: ServiceDeps<NotificationsModels>): Subscription[] => {
   const workspace = workspaceConsumers(conn, members, notifications, mail);
   const tickets = ticketConsumers(conn, members, notifications);
-  const game = gameConsumers(conn, notifications);
+  const game = gameConsumers(conn, members, notifications);
   return [
     on('member.joined', workspace.joined), // the member list: userId and @mentions
     on('member.role_changed', workspace.roleChanged),
     on('member.removed', workspace.removed),
     on('member.preferences_updated', workspace.preferencesUpdated),
     on('member.invited', workspace.invited), // the invitation mail
+    on('sign_in_link.requested', workspace.signInLinkRequested), // the sign-in mail (docs/adr/0068)
     on('invite.accepted', workspace.inviteAccepted), // invite_accepted for the inviter
     on('ticket.updated', tickets.updated), // assigned
     on('ticket.message_added', tickets.messageAdded), // customer_replied, mentioned

@@ -25,6 +25,11 @@ export function workspaceConsumers(conn: mongoose.Connection, members: TeamMembe
       await consumeOnce(conn, CONSUMER, e, (session) => mail.queueInvitation(e, session));
     },
 
+    /** The sign-in link's mail (docs/adr/0068), queued once per event. */
+    async signInLinkRequested(e: TypedEvent<'sign_in_link.requested'>) {
+      await consumeOnce(conn, CONSUMER, e, (session) => mail.queueSignIn(e, session));
+    },
+
     /** `invite_accepted` for the member who sent the invite (none when the inviter was a key without a member, or has left). */
     async inviteAccepted(e: TypedEvent<'invite.accepted'>) {
       const { invite } = e.data;

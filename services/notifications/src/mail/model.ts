@@ -1,4 +1,5 @@
 import mongoose from 'mongoose';
+import { tenancyPlugin } from '@helpdesk/kit';
 import type { EmailReplyThread } from '@helpdesk/contracts';
 
 export const MAIL_STATUSES = ['queued', 'sent', 'failed', 'cancelled'] as const;
@@ -10,6 +11,14 @@ export interface InvitationMail {
   teamName: string;
   inviterName: string | null;
   role: string;
+  expiresAt: string;
+}
+
+/** What the sign-in mail needs (from `sign_in_link.requested`, docs/adr/0068); the link is asked for at send time. */
+export interface SignInMail {
+  signInLinkId: string;
+  teamName: string;
+  memberName: string;
   expiresAt: string;
 }
 
@@ -38,19 +47,20 @@ export interface ReplyMail {
  * The mail outbox: one row per message to send, written in the same transaction as the event that
  * causes it is recorded as processed, then sent by the mail worker with retries (docs/adr/0020).
  * `{teamId, mode, sourceEventId, to}` is unique: a message is sent once per event. A work queue across
- * teams (like webhooks' deliveries), so it is not under kit's tenancy plugin: the worker claims due
- * rows of every team, and each row names its team and partition.
+ * teams (like webhooks' deliveries): rows are written in their event's scope, and the worker claims due
+ * rows of every team through the data layer's named way across teams (`acrossTeams(models).mails`).
  */
 export interface MailDoc {
   _id: string;
   teamId: string;
   mode: 'test' | 'live';
-  kind: 'invitation' | 'notification' | 'reply';
+  kind: 'invitation' | 'notification' | 'reply' | 'sign_in';
   to: string;
   sourceEventId: string;
   invitation: InvitationMail | null;
   notification: NotificationMail | null;
   reply?: ReplyMail | null;
+  signIn?: SignInMail | null;
   status: MailStatus;
   attempts: number;
   nextAttemptAt: Date;
@@ -64,14 +74,13 @@ export interface MailDoc {
 const mailSchema = new mongoose.Schema<MailDoc>(
   {
     _id: { type: String, required: true },
-    teamId: { type: String, required: true },
-    mode: { type: String, enum: ['test', 'live'], required: true },
-    kind: { type: String, enum: ['invitation', 'notification', 'reply'], required: true },
+    kind: { type: String, enum: ['invitation', 'notification', 'reply', 'sign_in'], required: true },
     to: { type: String, required: true },
     sourceEventId: { type: String, required: true },
     invitation: { type: mongoose.Schema.Types.Mixed, default: null },
     notification: { type: mongoose.Schema.Types.Mixed, default: null },
     reply: { type: mongoose.Schema.Types.Mixed, default: null },
+    signIn: { type: mongoose.Schema.Types.Mixed, default: null },
     status: { type: String, enum: MAIL_STATUSES, required: true },
     attempts: { type: Number, required: true, default: 0 },
     nextAttemptAt: { type: Date, required: true },
@@ -82,6 +91,7 @@ const mailSchema = new mongoose.Schema<MailDoc>(
   },
   { collection: 'mails', versionKey: false, minimize: false, strict: 'throw' },
 );
+mailSchema.plugin(tenancyPlugin);
 mailSchema.index({ teamId: 1, mode: 1, sourceEventId: 1, to: 1 }, { unique: true });
 // The worker's scan for due rows, across teams.
 mailSchema.index({ status: 1, nextAttemptAt: 1, leaseUntil: 1 });

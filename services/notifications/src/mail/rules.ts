@@ -1,23 +1,26 @@
 import { randomUUID } from 'node:crypto';
 import type mongoose from 'mongoose';
 import type { EventEnvelope } from '@helpdesk/contracts';
-import type { TypedEvent } from '@helpdesk/kit';
-import type { InvitationMail, MailDoc, MailModel, NotificationMail, ReplyMail } from './model';
+import { scoped, type TypedEvent, type Unscoped } from '@helpdesk/kit';
+import type { NotificationsModels } from '../models';
+import type { InvitationMail, MailDoc, NotificationMail, ReplyMail, SignInMail } from './model';
 
 /** The mail outbox's writes: rows the worker (./worker.ts) sends. */
-export function mailRules({ Mails }: { Mails: MailModel }) {
+export function mailRules({ models }: { models: NotificationsModels }) {
   /** Queues one message, in the caller's transaction; the unique (event, recipient) index makes it once per event. */
   async function queue(
     e: Pick<EventEnvelope, 'id' | 'teamId' | 'mode'>,
     to: string,
-    content: { kind: 'invitation'; invitation: InvitationMail } | { kind: 'notification'; notification: NotificationMail } | { kind: 'reply'; reply: ReplyMail },
+    content:
+      | { kind: 'invitation'; invitation: InvitationMail }
+      | { kind: 'notification'; notification: NotificationMail }
+      | { kind: 'reply'; reply: ReplyMail }
+      | { kind: 'sign_in'; signIn: SignInMail },
     session: mongoose.ClientSession,
   ) {
     const now = new Date();
-    const row: MailDoc = {
+    const row: Unscoped<MailDoc> = {
       _id: randomUUID(),
-      teamId: e.teamId,
-      mode: e.mode,
       to,
       sourceEventId: e.id,
       invitation: null,
@@ -31,7 +34,7 @@ export function mailRules({ Mails }: { Mails: MailModel }) {
       sentAt: null,
       createdAt: now,
     };
-    await Mails.create([row], { session });
+    await scoped(models, e).mails.create([row], { session });
   }
 
   return {
@@ -40,6 +43,14 @@ export function mailRules({ Mails }: { Mails: MailModel }) {
       const { invite, teamName, inviterName } = e.data;
       const invitation = { inviteId: invite.id, teamName, inviterName, role: invite.role, expiresAt: invite.expiresAt };
       return queue(e, invite.email, { kind: 'invitation', invitation }, session);
+    },
+
+    /** The sign-in mail of `sign_in_link.requested` (a link for the operator is handed over, never mailed; docs/adr/0068). */
+    queueSignIn(e: TypedEvent<'sign_in_link.requested'>, session: mongoose.ClientSession) {
+      const { signInLink, teamName, memberName } = e.data;
+      if (signInLink.delivery !== 'mail') return Promise.resolve();
+      const signIn = { signInLinkId: signInLink.id, teamName, memberName, expiresAt: signInLink.expiresAt };
+      return queue(e, signInLink.email, { kind: 'sign_in', signIn }, session);
     },
 
     /** The email of a notification, for a member who turned notification emails on. */

@@ -1,4 +1,4 @@
-import type { InvitationMail, NotificationMail, ReplyMail } from './model';
+import type { InvitationMail, NotificationMail, ReplyMail, SignInMail } from './model';
 
 /** A rendered message: subject, plain text and HTML. */
 export interface RenderedMail {
@@ -27,6 +27,29 @@ export function invitationMail(i: InvitationMail, acceptUrl: string): RenderedMa
     `<p>${escapeHtml(who)} invited you to join <strong>${escapeHtml(i.teamName)}</strong> on Helpdesk as ${escapeHtml(i.role)}.</p>`,
     `<p><a href="${escapeHtml(acceptUrl)}">Accept the invitation</a></p>`,
     `<p style="color:#666">The link works until ${escapeHtml(day(i.expiresAt))} and only once. If you did not expect this invitation, ignore this message.</p>`,
+    '</body></html>',
+  ].join('\n');
+  return { subject, text, html };
+}
+
+/** The sign-in link (docs/adr/0068): the team, the link, how long it works, and what to do if it was not you. */
+export function signInMail(s: SignInMail, url: string): RenderedMail {
+  const subject = `Sign in to ${s.teamName}`;
+  const minutes = Math.max(1, Math.round((Date.parse(s.expiresAt) - Date.now()) / 60_000));
+  const notYou = 'If you did not ask to sign in, ignore this message: nobody can sign in without this link.';
+  const text = [
+    `Hello ${s.memberName},`,
+    '',
+    `Sign in to ${s.teamName} on Helpdesk:`,
+    url,
+    '',
+    `The link works once, for ${minutes} minutes. ${notYou}`,
+  ].join('\n');
+  const html = [
+    '<!doctype html><html><body style="font-family: sans-serif">',
+    `<p>Hello ${escapeHtml(s.memberName)},</p>`,
+    `<p><a href="${escapeHtml(url)}">Sign in to ${escapeHtml(s.teamName)}</a></p>`,
+    `<p style="color:#666">The link works once, for ${minutes} minutes. ${escapeHtml(notYou)}</p>`,
     '</body></html>',
   ].join('\n');
   return { subject, text, html };

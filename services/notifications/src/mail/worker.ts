@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import { WORKSPACE_INTERNAL } from '@helpdesk/contracts';
-import { internalClient, type InternalTokens, type Logger, type ServiceWorker } from '@helpdesk/kit';
-import type { MailDoc, MailModel } from './model';
-import { invitationMail, notificationMail, replyMail, type RenderedMail } from './templates';
+import { WORKSPACE_INTERNAL, WORKSPACE_SESSIONS_INTERNAL } from '@helpdesk/contracts';
+import { internalClient, type InternalTokens, type Logger, type ServiceWorker, type Swept } from '@helpdesk/kit';
+import type { mongo } from 'mongoose';
+import type { MailDoc } from './model';
+import { invitationMail, notificationMail, replyMail, signInMail, type RenderedMail } from './templates';
 import type { MailTransport, OutgoingMail } from './transport';
 
 export interface MailWorkerSettings {
@@ -29,10 +30,11 @@ const NO_LEASE = new Date(0);
  * send the same row at once), renders it, sends it, and records the outcome; a failure is retried
  * after the next delay and, when the delays are used up, the mail is `failed`. An invitation asks
  * the workspace service for its link when it is sent (a fresh single-use token) and reports the
- * outcome back; an invite that is no longer pending cancels its mail. A notification's email needs nothing more.
+ * outcome back; an invite that is no longer pending cancels its mail. A sign-in mail asks for its link the
+ * same way (a used or expired link cancels it). A notification's email needs nothing more.
  */
-export function startMailWorker(Mails: MailModel, settings: MailWorkerSettings, logger: Logger): ServiceWorker {
-  const workspace = internalClient(WORKSPACE_INTERNAL, settings.workspaceUrl, { service: 'workspace' });
+export function startMailWorker(Mails: mongo.Collection<Swept<MailDoc>>, settings: MailWorkerSettings, logger: Logger): ServiceWorker {
+  const workspace = internalClient({ ...WORKSPACE_INTERNAL, ...WORKSPACE_SESSIONS_INTERNAL }, settings.workspaceUrl, { service: 'workspace' });
   let stopped = false;
   let wake: (() => void) | null = null;
 
@@ -51,7 +53,7 @@ export function startMailWorker(Mails: MailModel, settings: MailWorkerSettings, 
       { status: 'queued', nextAttemptAt: { $lte: now }, leaseUntil: { $lte: now } },
       { $set: { leaseUntil: new Date(now.getTime() + LEASE_MS) } },
       { sort: { nextAttemptAt: 1 }, returnDocument: 'after' },
-    ).lean<MailDoc>();
+    );
   }
 
   async function report(m: MailDoc, body: { status: 'sent' | 'failed'; error?: string }) {
@@ -77,6 +79,14 @@ export function startMailWorker(Mails: MailModel, settings: MailWorkerSettings, 
           return;
         }
         rendered = invitationMail(m.invitation, link.acceptUrl);
+      } else if (m.signIn) {
+        // The sign-in link's token is made now, never stored here (docs/adr/0068); a used or expired link is not sent.
+        const link = await asTeam(m).call('issueSignInLink', { params: { signInLinkId: m.signIn.signInLinkId } });
+        if (!link) {
+          await finish({ status: 'cancelled', attempts, lastError: 'the sign-in link was used or has expired' });
+          return;
+        }
+        rendered = signInMail(m.signIn, link.url);
       } else if (m.reply) {
         // From the team's support address, threaded into the customer's conversation (docs/adr/0041).
         const { thread } = m.reply;

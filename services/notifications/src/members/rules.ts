@@ -1,18 +1,16 @@
 import type mongoose from 'mongoose';
 import type { MemberSnapshot } from '@helpdesk/contracts';
-import { ApiError, parameterMissing, scoped, type Scope } from '@helpdesk/kit';
+import { ApiError, parameterMissing, scoped } from '@helpdesk/kit';
 import type { NotificationsModels } from '../models';
 import type { TeamMemberDoc } from './model';
-
-/** Members belong to the team: one copy under the live scope, whichever partition's key changed them. */
-const teamScope = (teamId: string): Scope => ({ teamId, mode: 'live' });
 
 /** What an `@mention` may name a member by, lowercase: their email, and their name without spaces (`@AdaLovelace`). */
 export const handlesOf = (m: { name: string; email: string }) => [...new Set([m.email.toLowerCase(), m.name.replace(/\s+/g, '').toLowerCase()])];
 
 /** The team's members, kept from `member.*` events; who `userId` and `@mentions` name. */
 export function teamMemberRules({ models }: { models: NotificationsModels }) {
-  const db = (teamId: string) => scoped(models, teamScope(teamId)).members;
+  // Members belong to the team (team-wide): one copy, whichever partition's key changed them.
+  const db = (teamId: string) => scoped(models, { teamId }).members;
   return {
     /** A member joined, or changed (role): their name and email; a removed member stays removed. */
     async upsert(teamId: string, m: MemberSnapshot, session: mongoose.ClientSession) {
@@ -65,6 +63,11 @@ export function teamMemberRules({ models }: { models: NotificationsModels }) {
     /** Sets the member's own email setting; the member as it was before. */
     async setEmailNotifications(teamId: string, memberId: string, email: boolean, session: mongoose.ClientSession) {
       await db(teamId).updateOne({ _id: memberId }, { $set: { emailNotifications: email, updatedAt: new Date() } }, { session });
+    },
+
+    /** The team's current members who play (not in boring mode): who hears of the game's boss battles. */
+    async players(teamId: string, session: mongoose.ClientSession): Promise<TeamMemberDoc[]> {
+      return db(teamId).find({ removed: false, boringMode: false }, null, { session }).lean<TeamMemberDoc[]>();
     },
 
     /** Current members an `@mention` names. */

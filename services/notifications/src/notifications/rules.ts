@@ -7,7 +7,7 @@ import {
   type NotificationType,
   type Page,
 } from '@helpdesk/contracts';
-import { eventScopeOf, findPage, foundOr404, newId, scoped, scopeOf, withOutbox, type Emit, type RequestContext } from '@helpdesk/kit';
+import { eventScopeOf, findPage, foundOr404, newId, scoped, scopeOf, withOutbox, type Emit, type RequestContext, type ScopedFilter } from '@helpdesk/kit';
 import type { MailRules } from '../mail/rules';
 import type { TeamMemberRules } from '../members/rules';
 import type { NotificationsModels } from '../models';
@@ -63,7 +63,7 @@ export function notificationRules({ conn, models, members, mail }: NotificationR
 
     async list(ctx: RequestContext, q: ListNotificationsQuery): Promise<Page<NotificationSnapshot>> {
       const member = await members.caller(ctx, q.userId);
-      const filter: mongoose.QueryFilter<NotificationDoc> = { memberId: member._id };
+      const filter: ScopedFilter<NotificationDoc> = { memberId: member._id };
       if (q.isRead !== undefined) filter.isRead = q.isRead;
       if (q.type) filter.type = q.type;
       const { rows, pagination } = await findPage(scoped(models, ctx).notifications, filter, q);

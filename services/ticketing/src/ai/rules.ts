@@ -60,7 +60,7 @@ export function aiRules({ conn, models }: { conn: mongoose.Connection; models: T
   /** The partition's ticket tags, most used first. */
   async function knownTags(scope: Scope): Promise<string[]> {
     const rows = await scoped(models, scope).tickets.aggregate<{ _id: string }>([
-      { $match: { teamId: scope.teamId, mode: scope.mode, 'tags.0': { $exists: true } } },
+      { $match: { 'tags.0': { $exists: true } } },
       { $unwind: '$tags' },
       { $group: { _id: '$tags', n: { $sum: 1 } } },
       { $sort: { n: -1, _id: 1 } },

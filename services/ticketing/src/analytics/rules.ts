@@ -12,8 +12,7 @@ import {
   type SlaTierInput,
   type TicketSnapshot,
 } from '@helpdesk/contracts';
-import { collectionOf, microBatches, parameterInvalid, parameterMissing, scoped, type RequestContext, type Scope } from '@helpdesk/kit';
-import type { mongo } from 'mongoose';
+import { bulkWriteInScopes, microBatches, parameterInvalid, parameterMissing, scoped, type BulkOpInScope, type RequestContext, type Scope } from '@helpdesk/kit';
 import type { Clock } from '../clock';
 import type { TicketingModels } from '../models';
 
@@ -87,22 +86,22 @@ function factStateOf(ticket: TicketSnapshot) {
 }
 
 /**
- * A batch's operation as the driver writes it, its scope in the filter (the facts are written
- * straight through the driver: values stored as built, nothing to cast): the snapshot when at least
- * as new as the fact (events arrive out of order, and two writes can share an updatedAt), the
- * earliest first public agent/AI reply, a deletion.
+ * A batch's operation as the driver writes it, in its own scope (the facts are written straight
+ * through the driver: values stored as built, nothing to cast): the snapshot when at least as new as
+ * the fact (events arrive out of order, and two writes can share an updatedAt), the earliest first
+ * public agent/AI reply, a deletion.
  */
-function writeOf(op: FactOp): mongo.AnyBulkWriteOperation {
-  const scoped: mongo.Document = { _id: op.id, teamId: op.scope.teamId, mode: op.scope.mode };
+function writeOf(op: FactOp): BulkOpInScope {
+  const { scope, id: _id } = op;
   switch (op.kind) {
     case 'fact':
       return op.upsert
-        ? { updateOne: { filter: { ...scoped, revision: { $lte: op.state.revision } }, update: { $set: op.state, $setOnInsert: { firstResponseAt: null } }, upsert: true } }
-        : { updateOne: { filter: { ...scoped, revision: { $lte: op.state.revision } }, update: { $set: op.state } } };
+        ? { scope, updateOne: { filter: { _id, revision: { $lte: op.state.revision } }, update: { $set: op.state, $setOnInsert: { firstResponseAt: null } }, upsert: true } }
+        : { scope, updateOne: { filter: { _id, revision: { $lte: op.state.revision } }, update: { $set: op.state } } };
     case 'reply':
-      return { updateOne: { filter: { ...scoped, $or: [{ firstResponseAt: null }, { firstResponseAt: { $gt: op.at } }] }, update: { $set: { firstResponseAt: op.at } } } };
+      return { scope, updateOne: { filter: { _id, $or: [{ firstResponseAt: null }, { firstResponseAt: { $gt: op.at } }] }, update: { $set: { firstResponseAt: op.at } } } };
     case 'forget':
-      return { deleteOne: { filter: scoped } };
+      return { scope, deleteOne: { filter: { _id } } };
   }
 }
 
@@ -119,7 +118,7 @@ export function analyticsRules({ models, clock }: { models: TicketingModels; clo
   /** Members' names from ticketing's member projection (members are per team, not per partition). */
   async function memberNames(teamId: string, ids: string[]): Promise<Map<string, string>> {
     if (!ids.length) return new Map();
-    const rows = await models.memberRefs.find({ _id: { $in: ids }, teamId }, { name: 1 }).lean<{ _id: string; name: string }[]>();
+    const rows = await scoped(models, { teamId }).memberRefs.find({ _id: { $in: ids } }, { name: 1 }).lean<{ _id: string; name: string }[]>();
     return new Map(rows.map((r) => [r._id, r.name]));
   }
 
@@ -165,11 +164,10 @@ export function analyticsRules({ models, clock }: { models: TicketingModels; clo
         } else if (at < reply.at) reply.at = at;
       }
     }
-    const c = collectionOf(models.ticketFacts);
     let rest = ops;
     while (rest.length) {
       try {
-        await c.bulkWrite(rest.map(writeOf), { ordered: true });
+        await bulkWriteInScopes(models.ticketFacts, rest.map(writeOf), { ordered: true });
         return;
       } catch (err) {
         const at = duplicateKeyAt(err);
@@ -192,11 +190,10 @@ export function analyticsRules({ models, clock }: { models: TicketingModels; clo
         throw parameterInvalid(q.startDate ? 'startDate' : 'endDate', 'Invalid request: startDate and endDate are only accepted with period=custom.');
       }
       const { start, end } = rangeOf(q.startDate, q.endDate, q.period === 'custom' ? 0 : PERIOD_DAYS[q.period], now);
-      const scope = { teamId: ctx.teamId, mode: ctx.mode };
-      const db = scoped(models, scope);
+      const db = scoped(models, ctx);
       // One pass over the range's facts: a group per (status, priority[, day]) with the timing sums.
       const groups = await db.ticketFacts.aggregate<{ _id: { s: string; p: string; d?: string }; n: number; rN: number; rMs: number; cN: number; cMs: number }>([
-        { $match: { teamId: scope.teamId, mode: scope.mode, createdAt: { $gte: start, $lt: end } } },
+        { $match: { createdAt: { $gte: start, $lt: end } } },
         {
           $group: {
             _id: { s: '$status', p: '$priority', ...(q.type === 'timeseries' ? { d: { $dateToString: { format: '%Y-%m-%d', date: '$createdAt' } } } : {}) },
@@ -232,7 +229,7 @@ export function analyticsRules({ models, clock }: { models: TicketingModels; clo
       if (q.type === 'timeseries') {
         // Closed per day counts every ticket closed in the range, whenever it was created.
         const closedRows = await db.ticketFacts.aggregate<{ _id: string; n: number }>([
-          { $match: { teamId: scope.teamId, mode: scope.mode, closedAt: { $gte: start, $lt: end } } },
+          { $match: { closedAt: { $gte: start, $lt: end } } },
           { $group: { _id: { $dateToString: { format: '%Y-%m-%d', date: '$closedAt' } }, n: { $sum: 1 } } },
         ]);
         const closed = new Map(closedRows.map((r) => [r._id, r.n]));
@@ -243,12 +240,11 @@ export function analyticsRules({ models, clock }: { models: TicketingModels; clo
 
     async agents(ctx: RequestContext, q: AgentAnalyticsQuery): Promise<AgentAnalyticsView> {
       const { start, end } = rangeOf(q.startDate, q.endDate, AGENTS_DEFAULT_DAYS, clock.now());
-      const scope = { teamId: ctx.teamId, mode: ctx.mode };
       const tierCounts = Object.fromEntries(SLA_TIERS.map((t) => [t, { $sum: { $cond: [{ $eq: ['$slaTier', t] }, 1, 0] } }]));
-      const rows = await scoped(models, scope).ticketFacts.aggregate<{
+      const rows = await scoped(models, ctx).ticketFacts.aggregate<{
         _id: string; assigned: number; closed: number; response: number | null; resolution: number | null; gold: number; silver: number; bronze: number; missed: number;
       }>([
-        { $match: { teamId: scope.teamId, mode: scope.mode, createdAt: { $gte: start, $lt: end }, assignedTo: { $ne: null } } },
+        { $match: { createdAt: { $gte: start, $lt: end }, assignedTo: { $ne: null } } },
         {
           $group: {
             _id: '$assignedTo',
@@ -261,7 +257,7 @@ export function analyticsRules({ models, clock }: { models: TicketingModels; clo
         },
         { $sort: { assigned: -1, _id: 1 } },
       ]);
-      const names = await memberNames(scope.teamId, rows.map((r) => r._id));
+      const names = await memberNames(ctx.teamId, rows.map((r) => r._id));
       return {
         object: 'analytics.agents',
         startDate: start.toISOString(),

@@ -82,6 +82,8 @@ executionSchema.index({ createdAt: 1 }, { expireAfterSeconds: EXECUTION_TTL_SECO
  */
 export interface AutomationCauseDoc {
   _id: string;
+  teamId: string;
+  mode: 'test' | 'live';
   depth: number;
   ruleId: string;
   createdAt: Date;
@@ -96,6 +98,8 @@ const causeSchema = new mongoose.Schema<AutomationCauseDoc>(
   },
   { collection: 'automation_causes', versionKey: false, strict: 'throw' },
 );
+// In the team and partition of the events they record (the consumer reads them in the event's scope).
+causeSchema.plugin(tenancyPlugin);
 causeSchema.index({ createdAt: 1 }, { expireAfterSeconds: 30 * 24 * 3600 });
 
 export type AutomationModel = mongoose.Model<AutomationDoc>;

@@ -128,7 +128,7 @@ export function automationRules({ conn, models, members, writer, soleInstance = 
   async function renumber(scope: Scope, ordered: string[], session: mongoose.ClientSession): Promise<void> {
     if (!ordered.length) return;
     await scoped(models, scope).automations.bulkWrite(
-      ordered.map((id, position) => ({ updateOne: { filter: { _id: id, teamId: scope.teamId, mode: scope.mode }, update: { $set: { position } } } })),
+      ordered.map((id, position) => ({ updateOne: { filter: { _id: id }, update: { $set: { position } } } })),
       { session },
     );
   }
@@ -207,7 +207,7 @@ export function automationRules({ conn, models, members, writer, soleInstance = 
         emitted.push(emit({ type: 'automation.member_notified', data: { ruleId: rule._id, ticketId: ticket._id, memberId: n.memberId, message: n.message } }).id);
       }
       if (emitted.length) {
-        await models.automationCauses.insertMany(
+        await db.automationCauses.insertMany(
           emitted.map((id) => ({ _id: id, depth: depth + 1, ruleId: rule._id, createdAt: now })),
           { session, lean: true },
         );
@@ -350,7 +350,7 @@ export function automationRules({ conn, models, members, writer, soleInstance = 
       } else if (!(await db.automations.exists({ triggerEvent: e.type, enabled: true }))) return;
       await consumeOnceEmitting(conn, AUTOMATIONS_CONSUMER, e, async (session, emit) => {
         const rules = await db.automations.find({ triggerEvent: e.type, enabled: true }).sort(ORDER).session(session).lean<AutomationDoc[]>();
-        const cause = await models.automationCauses.findOne({ _id: e.id }).session(session).lean<{ depth: number }>();
+        const cause = await db.automationCauses.findOne({ _id: e.id }).session(session).lean<{ depth: number }>();
         const depth = cause?.depth ?? 0;
         for (const rule of rules) {
           const ticket = await db.tickets.findOne({ _id: ticketId }).session(session).lean<TicketDoc>();

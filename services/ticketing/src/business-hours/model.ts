@@ -1,4 +1,5 @@
 import mongoose from 'mongoose';
+import { teamTenancyPlugin } from '@helpdesk/kit';
 import type { WorkingCalendar } from './working-time';
 
 /**
@@ -23,6 +24,8 @@ const schema = new mongoose.Schema<BusinessHoursDoc>(
   },
   { collection: 'business_hours', versionKey: false, strict: 'throw' },
 );
+// One row per team: its _id is the team's id.
+schema.plugin(teamTenancyPlugin, { key: '_id' });
 
 export type BusinessHoursModel = mongoose.Model<BusinessHoursDoc>;
 

@@ -1,4 +1,5 @@
 import type { EventData, EventEnvelope } from '@helpdesk/contracts';
+import { scoped } from '@helpdesk/kit';
 import type { TicketingModels } from '../models';
 import type { WorkingCalendar } from './working-time';
 import type { BusinessHoursDoc } from './model';
@@ -21,8 +22,8 @@ export function businessHoursRules({ models }: { models: TicketingModels }) {
         holidays: b.holidays.map((h) => h.date),
         asOf,
       };
-      await models.businessHours
-        .updateOne({ _id: event.teamId, asOf: { $lte: asOf } }, { $set: row }, { upsert: true })
+      await scoped(models, { teamId: event.teamId })
+        .businessHours.updateOne({ asOf: { $lte: asOf } }, { $set: row }, { upsert: true })
         .catch((err: { code?: number }) => {
           // A newer row exists: the upsert's insert collided with it, and the newer row stays.
           if (err.code !== 11000) throw err;
@@ -31,7 +32,7 @@ export function businessHoursRules({ models }: { models: TicketingModels }) {
 
     /** The calendar to count in, or null when every hour counts (business hours off or never set). */
     async calendarOf(teamId: string): Promise<WorkingCalendar | null> {
-      const row = await models.businessHours.findOne({ _id: teamId }).lean<BusinessHoursDoc>();
+      const row = await scoped(models, { teamId }).businessHours.findOne({}).lean<BusinessHoursDoc>();
       return row?.enabled ? row : null;
     },
   };

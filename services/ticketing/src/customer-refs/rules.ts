@@ -1,6 +1,6 @@
 import type mongoose from 'mongoose';
 import type { CustomerSnapshot, CUSTOMERS_INTERNAL, EventEnvelope } from '@helpdesk/contracts';
-import { CONSUMER_TRANSACTION_GIVE_UP_MS, eventScopeOf, foundOr404, inTransaction, leanFindOne, notFound, scoped, withOutbox, type InternalCalls, type Scope } from '@helpdesk/kit';
+import { CONSUMER_TRANSACTION_GIVE_UP_MS, eventScopeOf, foundOr404, inTransaction, notFound, scoped, withOutbox, type InternalCalls, type Scope } from '@helpdesk/kit';
 import type { TicketingModels } from '../models';
 import { replaceCustomerNameInSearchText, ticketSearchTokens, type TicketDoc } from '../tickets/model';
 import { ticketSnapshot } from '../tickets/view';
@@ -58,7 +58,7 @@ export function customerRefsRules({ conn, models }: CustomerRefsDeps) {
      * answer is recorded so the next ticket of that customer needs no call either.
      */
     async lookup(scope: Scope, id: string, customers: CustomerCalls): Promise<CustomerFacts> {
-      const row = await leanFindOne<CustomerRefDoc>(models.customerRefs, scope, { _id: id });
+      const row = await scoped(models, scope).customerRefs.leanFindOne<CustomerRefDoc>({ _id: id });
       if (row) {
         if (row.deleted) throw notFound('customer', id);
         return factsOf(row);

@@ -1,5 +1,5 @@
 import mongoose from 'mongoose';
-import { tenancyPlugin } from '@helpdesk/kit';
+import { teamTenancyPlugin, tenancyPlugin } from '@helpdesk/kit';
 
 /** An attachment of an inbound mail: recorded by name and size, the bytes are not kept (docs/adr/0041). */
 export interface MailAttachmentRecord {
@@ -93,6 +93,8 @@ const teamMailIdentitySchema = new mongoose.Schema<TeamMailIdentityDoc>(
   },
   { collection: 'team_mail_identities', versionKey: false, strict: 'throw' },
 );
+// One row per team: its _id is the team's id.
+teamMailIdentitySchema.plugin(teamTenancyPlugin, { key: '_id' });
 
 export const inboundEmailModels = (conn: mongoose.Connection) => ({
   emailMails: (conn.models.EmailMail as mongoose.Model<EmailMailDoc> | undefined) ?? conn.model<EmailMailDoc>('EmailMail', emailMailSchema),

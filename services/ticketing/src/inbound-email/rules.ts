@@ -281,7 +281,7 @@ export function inboundEmailRules({ conn, models, tickets, customersUrl, tokens,
       const [mails, replies, identity] = await Promise.all([
         db.emailMails.find({ ticketId }).sort({ createdAt: 1 }).lean<EmailMailDoc[]>(),
         db.messages.find({ ticketId, sender: 'agent', isInternal: false }, { _id: 1, createdAt: 1, seq: 1 }).sort(CHRONOLOGICAL).lean<MessageDoc[]>(),
-        models.teamMailIdentities.findOne({ _id: s.teamId }).lean<TeamMailIdentityDoc>(),
+        db.teamMailIdentities.findOne({}).lean<TeamMailIdentityDoc>(),
       ]);
       const thisOne = replies.findIndex((r) => r._id === messageId);
       const earlier = thisOne === -1 ? replies : replies.slice(0, thisOne);
@@ -310,7 +310,7 @@ export function inboundEmailRules({ conn, models, tickets, customersUrl, tokens,
       const eventAt = new Date(e.occurredAt);
       const set = { teamName: e.data.settings.teamName, supportEmail: e.data.settings.supportEmail, eventAt };
       try {
-        await models.teamMailIdentities.updateOne({ _id: e.teamId, eventAt: { $lt: eventAt } }, { $set: set }, { upsert: true });
+        await scoped(models, { teamId: e.teamId }).teamMailIdentities.updateOne({ eventAt: { $lt: eventAt } }, { $set: set }, { upsert: true });
       } catch (err) {
         // A newer row exists (the filter missed it, the upsert hit its _id): keep it.
         if (!isDuplicateKey(err)) throw err;

@@ -1,4 +1,5 @@
 import mongoose from 'mongoose';
+import { teamTenancyPlugin } from '@helpdesk/kit';
 
 /**
  * Ticketing's projection of each team's members (both partitions: members are per team), fed by
@@ -14,12 +15,12 @@ export interface MemberRefDoc {
 const schema = new mongoose.Schema<MemberRefDoc>(
   {
     _id: { type: String, required: true },
-    teamId: { type: String, required: true },
     name: { type: String, required: true },
     removed: { type: Boolean, required: true, default: false },
   },
   { collection: 'member_refs', versionKey: false, strict: 'throw' },
 );
+schema.plugin(teamTenancyPlugin, { key: 'teamId' });
 schema.index({ teamId: 1, _id: 1 });
 
 export type MemberRefModel = mongoose.Model<MemberRefDoc>;

@@ -1,5 +1,5 @@
 import type { MemberSnapshot } from '@helpdesk/contracts';
-import { parameterInvalid, type Scope } from '@helpdesk/kit';
+import { parameterInvalid, scoped, type Scope } from '@helpdesk/kit';
 import type { TicketingModels } from '../models';
 import type { MemberRefDoc } from './model';
 
@@ -8,17 +8,17 @@ export function memberRules({ models }: { models: TicketingModels }) {
   return {
     /** `member.joined` / `member.role_changed`: known (again, unless removed since). */
     async upsert(teamId: string, m: MemberSnapshot): Promise<void> {
-      await models.memberRefs.updateOne({ _id: m.id }, { $set: { teamId, name: m.name }, $setOnInsert: { removed: false } }, { upsert: true });
+      await scoped(models, { teamId }).memberRefs.updateOne({ _id: m.id }, { $set: { name: m.name }, $setOnInsert: { removed: false } }, { upsert: true });
     },
 
     /** `member.removed`: the id cannot be assigned any more (tickets already assigned keep it). */
     async remove(teamId: string, m: MemberSnapshot): Promise<void> {
-      await models.memberRefs.updateOne({ _id: m.id }, { $set: { teamId, name: m.name, removed: true } }, { upsert: true });
+      await scoped(models, { teamId }).memberRefs.updateOne({ _id: m.id }, { $set: { name: m.name, removed: true } }, { upsert: true });
     },
 
     /** A current member of the scope's team, or a 400 on `param` (an unknown id, another team's, a removed member). */
     async assertMember(scope: Pick<Scope, 'teamId'>, memberId: string, param = 'assignedTo'): Promise<void> {
-      const row = await models.memberRefs.findOne({ _id: memberId, teamId: scope.teamId }).lean<MemberRefDoc>();
+      const row = await scoped(models, { teamId: scope.teamId }).memberRefs.findOne({ _id: memberId }).lean<MemberRefDoc>();
       if (!row || row.removed) throw parameterInvalid(param, `Invalid ${param}: '${memberId}' is not a member of this team.`);
     },
   };

@@ -1,5 +1,6 @@
 import type { SearchHits } from '@helpdesk/contracts';
 import { escapeRegex, searchWords, snippetOf } from '@helpdesk/kit';
+import type { ScopedHandles } from '@helpdesk/kit';
 import type { TicketingModels } from '../models';
 import { CHRONOLOGICAL, type MessageDoc } from '../tickets/messages/model';
 import type { TicketDoc } from '../tickets/model';
@@ -11,7 +12,7 @@ import type { TicketDoc } from '../tickets/model';
  * words, in the search text's order: the customer's name, then the messages, oldest first. A snippet
  * no longer crosses from one message into the next.
  */
-export async function inOriginalCase(db: Pick<TicketingModels, 'tickets' | 'messages'>, q: string, found: SearchHits): Promise<SearchHits> {
+export async function inOriginalCase(db: Pick<ScopedHandles<TicketingModels>, 'tickets' | 'messages'>, q: string, found: SearchHits): Promise<SearchHits> {
   const ids = found.hits.filter((h) => h.snippet !== null).map((h) => h.id);
   const words = searchWords(q);
   if (!ids.length || !words.length) return found;

@@ -11,7 +11,6 @@ import {
   parameterInvalid,
   scoped,
   scopeKey,
-  scopeOf,
   withOutbox,
   type Emit,
   type RequestContext,
@@ -81,7 +80,7 @@ export function slaRules({ conn, models, businessHours, clock, soleInstance = fa
   async function renumber(scope: Scope, ids: string[], session: mongoose.ClientSession, now: Date) {
     const db = scoped(models, scope);
     await db.slaRules.bulkWrite(
-      ids.map((id, position) => ({ updateOne: { filter: { ...scopeOf(scope), _id: id }, update: { $set: { position, updatedAt: now } } } })),
+      ids.map((id, position) => ({ updateOne: { filter: { _id: id }, update: { $set: { position, updatedAt: now } } } })),
       { session },
     );
   }

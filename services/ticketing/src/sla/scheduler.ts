@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type mongoose from 'mongoose';
-import { systemEventScope, withOutbox, type Logger, type ServiceWorker } from '@helpdesk/kit';
+import { acrossTeams, platform, systemEventScope, withOutbox, type Logger, type ServiceWorker } from '@helpdesk/kit';
 import type { Clock } from '../clock';
 import type { TicketingModels } from '../models';
 import { StaleTicket, type TicketRules } from '../tickets/rules';
@@ -34,8 +34,8 @@ export function slaBreachScan({ conn, models, tickets, clock, logger, intervalMs
   async function takeLease(): Promise<boolean> {
     const now = new Date();
     try {
-      const row = await models.schedulerLeases
-        .findOneAndUpdate(
+      const row = await platform(models)
+        .schedulerLeases.findOneAndUpdate(
           { _id: LEASE_ID, $or: [{ holder }, { expiresAt: { $lte: now } }] },
           { $set: { holder, expiresAt: new Date(now.getTime() + leaseMs) } },
           { upsert: true, returnDocument: 'after' },
@@ -51,9 +51,9 @@ export function slaBreachScan({ conn, models, tickets, clock, logger, intervalMs
 
   /** Settles every ticket whose clock passed a due time by now; answers how many tickets it wrote. */
   async function scanDue(): Promise<number> {
-    // Across teams on purpose: the raw collection (the scoped models refuse an unscoped query).
-    const due = await models.tickets.collection
-      .find({ slaNextDueAt: { $lte: clock.now() } }, { projection: { _id: 1, teamId: 1, mode: 1 }, limit: SCAN_BATCH, sort: { slaNextDueAt: 1 } })
+    // Across teams on purpose (each ticket is then settled in its own scope).
+    const due = await acrossTeams(models)
+      .tickets.find({ slaNextDueAt: { $lte: clock.now() } }, { projection: { _id: 1, teamId: 1, mode: 1 }, limit: SCAN_BATCH, sort: { slaNextDueAt: 1 } })
       .toArray();
     let settled = 0;
     for (const t of due) {
@@ -98,7 +98,7 @@ export function slaBreachScan({ conn, models, tickets, clock, logger, intervalMs
           clearInterval(timer);
           await running;
           // Hand the lease over at once instead of letting it expire.
-          await models.schedulerLeases.deleteOne({ _id: LEASE_ID, holder }).catch(() => undefined);
+          await platform(models).schedulerLeases.deleteOne({ _id: LEASE_ID, holder }).catch(() => undefined);
         },
       };
     },

@@ -21,10 +21,6 @@ import {
   escapeRegex,
   eventScopeOf,
   foundOr404,
-  leanFind,
-  leanFindOne,
-  leanInsert,
-  leanPage,
   mergeFreeForm,
   newId,
   notFound,
@@ -33,6 +29,7 @@ import {
   sameJson,
   scoped,
   withOutbox,
+  type LeanFilter,
   withoutNulls,
   type Emit,
   type RequestContext,
@@ -258,9 +255,10 @@ export function ticketRules({ conn, models, customerRefs, customFields, members,
       // Built field by field from the validated input: inserted lean, without mongoose
       // hydrating and validating the documents again (docs/adr/0019); the tickets straight
       // through the driver (docs/adr/0045).
-      await leanInsert(models.tickets, built.map((b) => b.doc), { scope: ctx, session });
+      const db = scoped(models, ctx);
+      await db.tickets.leanInsert(built.map((b) => b.doc), { session });
       const msgs = built.flatMap((b) => b.msgs);
-      if (msgs.length) await leanInsert(models.messages, msgs, { scope: ctx, session });
+      if (msgs.length) await db.messages.leanInsert(msgs, { session });
       if (also) await also(session, built.map((b) => b.doc._id));
       for (const b of built) emit({ type: 'ticket.created', data: { ticket: ticketSnapshot(b.doc), messages: b.msgs.map(messageView) } });
       return built.map((b) => ticketView(b.doc, { messages: b.msgs }));
@@ -366,7 +364,7 @@ export function ticketRules({ conn, models, customerRefs, customFields, members,
       createdAt: now,
       seq: next.messageCount,
     };
-    await leanInsert(models.messages, [m], { scope, session }); // built above: no hydration (docs/adr/0019)
+    await scoped(models, scope).messages.leanInsert([m], { session }); // built above: no hydration (docs/adr/0019)
     const eventIds = [emit({ type: 'ticket.message_added', data: { ticket: ticketSnapshot(next), message: messageView(m) } }).id];
     eventIds.push(...sla.emitBreaches(emit, next, clockMove.breached));
     return { message: messageView(m), eventIds };
@@ -396,7 +394,7 @@ export function ticketRules({ conn, models, customerRefs, customFields, members,
     /** `sort`: a saved view's order (docs/adr/0035); newest first otherwise. */
     async list(ctx: RequestContext, q: ListTicketsQuery, sort?: Record<string, 1 | -1>): Promise<Page<TicketView>> {
       const db = scoped(models, ctx);
-      const filter: mongoose.QueryFilter<TicketDoc> = {};
+      const filter: LeanFilter = {};
       if (q.status) filter.status = q.status;
       if (q.priority) filter.priority = q.priority;
       if (q.customerId) filter.customerId = q.customerId;
@@ -406,7 +404,7 @@ export function ticketRules({ conn, models, customerRefs, customFields, members,
       const expand = expansions(q);
 
       // Through the driver (docs/adr/0043): the filter's values are stored as sent, nothing to cast.
-      const { rows, pagination } = await leanPage<TicketDoc>(models.tickets, ctx, filter, q, { projection: VIEW_FIELDS, sort });
+      const { rows, pagination } = await db.tickets.leanPage<TicketDoc>(filter, q, { projection: VIEW_FIELDS, sort });
       let byTicket: Map<string, MessageDoc[]> | undefined;
       if (expand.has('messages')) {
         byTicket = new Map(rows.map((t) => [t._id, [] as MessageDoc[]]));
@@ -425,9 +423,10 @@ export function ticketRules({ conn, models, customerRefs, customFields, members,
     async get(ctx: RequestContext, id: string, q: GetTicketQuery = {}): Promise<TicketView> {
       // The ticket and its thread in one round trip (both queries at once), through the driver
       // (docs/adr/0043: string ids, nothing to cast); no ticket, no answer.
+      const db = scoped(models, ctx);
       const [t, msgs] = await Promise.all([
-        leanFindOne<TicketDoc>(models.tickets, ctx, { _id: id }, { projection: VIEW_FIELDS }),
-        leanFind<Unscoped<MessageDoc>>(models.messages, ctx, { ticketId: id }, { projection: MESSAGE_FIELDS, sort: CHRONOLOGICAL }),
+        db.tickets.leanFindOne<TicketDoc>({ _id: id }, { projection: VIEW_FIELDS }),
+        db.messages.leanFind<Unscoped<MessageDoc>>({ ticketId: id }, { projection: MESSAGE_FIELDS, sort: CHRONOLOGICAL }),
       ]);
       if (!t) throw notFound('ticket', id);
       if (!expansions(q).has('customer')) return ticketView(t, { messages: msgs });

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { mayRead, type DeliveryStatus } from '@helpdesk/contracts';
-import { scoped, SecretOpenError, webhookDeliveries, webhookDeliveryDuration, type Logger, type Scope, type SecretBox, type ServiceWorker, type Unscoped } from '@helpdesk/kit';
+import { acrossTeams, scoped, SecretOpenError, webhookDeliveries, webhookDeliveryDuration, type Logger, type Scope, type SecretBox, type ServiceWorker, type Unscoped } from '@helpdesk/kit';
 import type { WebhooksModels } from '../models';
 import type { WebhookSettings } from '../settings';
 import { ATTEMPTS_KEPT, deliveryAccess, NO_LEASE, type DeliveryDoc } from '../webhooks/deliveries/model';
@@ -68,8 +68,8 @@ export function createDeliveryWorker(deps: DeliveryWorkerDeps): DeliveryWorker {
 type Claimed = Unscoped<DeliveryDoc> & { leaseOwner: string };
 
 class RunningWorker {
-  /** The unscoped queue: claiming and recording by `_id` span every team. */
-  private readonly Queue: WebhooksModels['deliveryQueue'];
+  /** The queue across teams (the data layer's named way): claiming and recording by `_id` span every team. */
+  private readonly Queue: ReturnType<typeof acrossTeams<WebhooksModels>>['deliveries'];
   private readonly models: WebhooksModels;
   private readonly settings: WebhookSettings;
   private readonly logger: Logger;
@@ -89,7 +89,7 @@ class RunningWorker {
 
   constructor({ models, settings, logger, disable, secrets }: DeliveryWorkerDeps) {
     this.models = models;
-    this.Queue = models.deliveryQueue;
+    this.Queue = acrossTeams(models).deliveries;
     this.settings = settings;
     this.logger = logger;
     this.disable = disable;
@@ -179,17 +179,14 @@ class RunningWorker {
   /** Claims up to `n` due rows: one query for their ids, one conditional update, one read back. */
   private async claim(n: number): Promise<(Claimed & Scope)[]> {
     const now = new Date();
-    const due = await this.Queue.find({ status: 'pending', nextAttemptAt: { $lte: now }, leaseUntil: { $lte: now } }, { _id: 1 })
-      .sort({ nextAttemptAt: 1 })
-      .limit(n)
-      .lean();
+    const due = await this.Queue.find({ status: 'pending', nextAttemptAt: { $lte: now }, leaseUntil: { $lte: now } }, { projection: { _id: 1 }, sort: { nextAttemptAt: 1 }, limit: n }).toArray();
     if (!due.length) return [];
     const token = `${this.me}:${++this.claims}`;
     await this.Queue.updateMany(
       { _id: { $in: due.map((d) => d._id) }, status: 'pending', leaseUntil: { $lte: now } },
       { $set: { leaseOwner: token, leaseUntil: new Date(now.getTime() + this.settings.leaseMs) } },
     );
-    return this.Queue.find({ leaseOwner: token }).lean<(Claimed & Scope)[]>();
+    return (await this.Queue.find({ leaseOwner: token }).toArray()) as unknown as (Claimed & Scope)[];
   }
 
   private async dispatch(rows: (Claimed & Scope)[]): Promise<void> {

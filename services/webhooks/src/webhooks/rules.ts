@@ -28,6 +28,7 @@ import {
   withOutbox,
   type RequestContext,
   type Scope,
+  type ScopedFilter,
   type SecretBox,
   type Unscoped,
 } from '@helpdesk/kit';
@@ -102,7 +103,7 @@ export function webhookRules({ conn, models, settings, soleInstance = false, sec
 
     async list(ctx: RequestContext, q: ListWebhooksQuery): Promise<Page<WebhookSnapshot>> {
       const db = scoped(models, ctx);
-      const filter: mongoose.QueryFilter<WebhookDoc> = {};
+      const filter: ScopedFilter<WebhookDoc> = {};
       if (q.isActive !== undefined) filter.isActive = q.isActive;
       const { rows, pagination } = await findPage(db.webhooks, filter, q);
       return { data: rows.map(webhookSnapshot), pagination };
@@ -217,7 +218,7 @@ export function webhookRules({ conn, models, settings, soleInstance = false, sec
     async disable(scope: Scope, webhookId: string, why: DisableReason): Promise<boolean> {
       const db = scoped(models, scope);
       return written(scope, () => withOutbox(conn, systemEventScope(scope), async (session, emit) => {
-        const filter: mongoose.QueryFilter<WebhookDoc> = { _id: webhookId, isActive: true };
+        const filter: ScopedFilter<WebhookDoc> = { _id: webhookId, isActive: true };
         if (why.failingBefore) filter.failingSince = { $ne: null, $lte: why.failingBefore };
         const now = new Date();
         const cur = await db.webhooks

@@ -1,5 +1,5 @@
-import type mongoose from 'mongoose';
-import { SecretBox, type Logger, type ServiceWorker } from '@helpdesk/kit';
+import { acrossTeams, SecretBox, type Logger, type ServiceWorker } from '@helpdesk/kit';
+import type { WebhooksModels } from '../models';
 import type { WebhookDoc } from './model';
 
 /**
@@ -24,8 +24,9 @@ export interface Resealed {
  * the delivery worker's queue); each write is conditional on the value read, so a concurrent write
  * (a webhook deleted meanwhile) wins. Idempotent: a second run finds nothing to do.
  */
-export async function resealSigningSecrets(conn: mongoose.Connection, box: SecretBox, opts: { rotate: boolean }): Promise<Resealed> {
-  const hooks = conn.collection<Pick<WebhookDoc, '_id' | 'secret'>>('webhooks');
+export async function resealSigningSecrets(models: WebhooksModels, box: SecretBox, opts: { rotate: boolean }): Promise<Resealed> {
+  // A sweep across every team on purpose (docs/adr/0065): it touches one field, and each write is by `_id`.
+  const hooks = acrossTeams(models).webhooks;
   // Without `rotate`, only plain values (they all start `whsec_`): the query at every start stays cheap.
   const filter = opts.rotate ? {} : { secret: { $regex: '^whsec_' } };
   const counts: Resealed = { sealed: 0, rotated: 0 };
@@ -42,8 +43,8 @@ export async function resealSigningSecrets(conn: mongoose.Connection, box: Secre
  * At every start: signing secrets stored in the clear before encryption at rest are sealed, in the
  * background (the worker signs with either form meanwhile). Stopping waits for it.
  */
-export function sealOnStart(conn: mongoose.Connection, box: SecretBox, logger: Logger): ServiceWorker {
-  const done = resealSigningSecrets(conn, box, { rotate: false }).then(
+export function sealOnStart(models: WebhooksModels, box: SecretBox, logger: Logger): ServiceWorker {
+  const done = resealSigningSecrets(models, box, { rotate: false }).then(
     ({ sealed }) => {
       if (sealed) logger.info({ sealed }, 'webhook signing secrets stored in the clear are now encrypted at rest');
     },

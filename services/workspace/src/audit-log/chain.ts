@@ -26,6 +26,8 @@ export function canonicalJson(value: unknown): string {
 /** SHA-256 over everything an entry says, its place in the chain and the previous entry's hash. */
 export function entryHash(e: Omit<AuditEntryDoc, 'hash'>): string {
   const { _id, teamId, mode, eventId, action, resourceType, resourceId, actorType, actorId, actorName, details, createdAt, sequence, previousHash } = e;
-  const body = { _id, teamId, mode, eventId, action, resourceType, resourceId, actorType, actorId, actorName, details, createdAt: new Date(createdAt), sequence, previousHash };
+  // Only entries made through a console session name it: every older entry hashes as it always did (docs/adr/0068).
+  const actorSessionId = e.actorSessionId ?? undefined;
+  const body = { _id, teamId, mode, eventId, action, resourceType, resourceId, actorType, actorId, actorSessionId, actorName, details, createdAt: new Date(createdAt), sequence, previousHash };
   return createHash('sha256').update(canonicalJson(body)).digest('hex');
 }

@@ -15,6 +15,8 @@ export interface AuditEntryDoc {
   resourceId: string | null;
   actorType: 'key' | 'member' | 'system';
   actorId: string | null;
+  /** The console session the member acted through (docs/adr/0068); absent otherwise. */
+  actorSessionId?: string | null;
   actorName: string;
   details: Record<string, unknown>;
   createdAt: Date;
@@ -40,6 +42,7 @@ export function auditEntryModel(conn: mongoose.Connection, retentionDays = AUDIT
       resourceId: { type: String, default: null },
       actorType: { type: String, enum: ['key', 'member', 'system'], required: true },
       actorId: { type: String, default: null },
+      actorSessionId: { type: String },
       actorName: { type: String, required: true },
       details: { type: mongoose.Schema.Types.Mixed, required: true },
       createdAt: { type: Date, required: true },

@@ -1,6 +1,6 @@
 import type mongoose from 'mongoose';
 import type { EventEnvelope, ListAuditLogQuery, Page } from '@helpdesk/contracts';
-import { findPage, leanInsert, microBatches, newId, parameterInvalid, retrying, scoped, type RequestContext, type Scope, type Unscoped } from '@helpdesk/kit';
+import { findPage, microBatches, newId, parameterInvalid, retrying, scoped, type RequestContext, type Scope, type ScopedFilter, type Unscoped } from '@helpdesk/kit';
 import type { MemberRules } from '../members/rules';
 import type { WorkspaceModels } from '../models';
 import { entryHash } from './chain';
@@ -122,6 +122,7 @@ export function auditLogRules({ models, members }: AuditLogRulesDeps) {
         resourceId: resourceIdOf(event.type, event.data),
         actorType: event.actor.type,
         actorId: event.actor.id,
+        ...(event.actor.sessionId ? { actorSessionId: event.actor.sessionId } : {}),
         actorName: names[i]!,
         details: event.data,
         createdAt: new Date(event.occurredAt),
@@ -135,7 +136,7 @@ export function auditLogRules({ models, members }: AuditLogRulesDeps) {
       return { ...doc, hash };
     });
     // Built here in full (and hashed as built): inserted lean, without mongoose hydration (docs/adr/0043).
-    await leanInsert(models.auditEntries, docs, { scope });
+    await db(scope).leanInsert(docs);
     if (ends.size >= ENDS_MAX) ends.delete(ends.keys().next().value!);
     ends.set(chain, { sequence, hash: previousHash!, at: Date.now() });
   }
@@ -196,7 +197,7 @@ export function auditLogRules({ models, members }: AuditLogRulesDeps) {
 
     /** Newest first, in the key's partition. */
     async list(ctx: RequestContext, q: ListAuditLogQuery): Promise<Page<ReturnType<typeof auditEntryView>>> {
-      const filter: mongoose.QueryFilter<AuditEntryDoc> = {};
+      const filter: ScopedFilter<AuditEntryDoc> = {};
       if (q.action) filter.action = q.action;
       if (q.resourceType) filter.resourceType = q.resourceType;
       if (q.actorId) filter.actorId = q.actorId;

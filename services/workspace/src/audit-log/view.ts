@@ -9,6 +9,7 @@ export const auditEntryView = (e: Unscoped<AuditEntryDoc>) => ({
   resourceId: e.resourceId ?? null,
   actorType: e.actorType,
   actorId: e.actorId ?? null,
+  actorSessionId: e.actorSessionId ?? null,
   actorName: e.actorName,
   details: e.details ?? {},
   createdAt: new Date(e.createdAt).toISOString(),

@@ -1,6 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { scopedModel } from '@helpdesk/kit';
-import { teamScope } from '../team-scope';
+import { scopedCollection, type Collection } from '@helpdesk/kit';
 import type { PortalSessionModel } from './model';
 import type { BillingProvider } from './provider';
 
@@ -14,13 +13,13 @@ export const hashPortalSession = (session: string) => createHash('sha256').updat
  * `/billing/portal/{teamId}/{session}`, gateway/src/billing-pages.ts) where a plan is chosen or the
  * subscription cancelled. The session secret is in the URL; only its hash is stored.
  */
-export function localBillingProvider(opts: { sessions: PortalSessionModel; portalBaseUrl: string }): BillingProvider {
+export function localBillingProvider(opts: { sessions: Collection<'team-wide', PortalSessionModel>; portalBaseUrl: string }): BillingProvider {
   return {
     name: 'local',
     async openPortal({ teamId, returnUrl }) {
       const session = `bps_${randomBytes(32).toString('base64url')}`;
       const now = new Date();
-      await scopedModel(opts.sessions, teamScope({ teamId })).create({
+      await scopedCollection(opts.sessions, { teamId }).create({
         _id: hashPortalSession(session),
         returnUrl,
         expiresAt: new Date(now.getTime() + PORTAL_SESSION_TTL_MS),

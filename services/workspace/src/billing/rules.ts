@@ -3,7 +3,6 @@ import type { BillingPlan, BillingPortalAction, SubscriptionSnapshot, Subscripti
 import { changeSet, duplicateKeyOf, eventScopeOf, foundOr404, notFound, parameterInvalid, parameterMissing, retrying, scoped, withOutbox, type EventScope, type RequestContext } from '@helpdesk/kit';
 import type Stripe from 'stripe';
 import type { WorkspaceModels } from '../models';
-import { teamScope } from '../team-scope';
 import { hashPortalSession } from './local-provider';
 import type { SubscriptionDoc } from './model';
 import type { BillingProvider } from './provider';
@@ -34,7 +33,7 @@ const LOCAL_PERIOD_MS = 30 * 24 * 60 * 60 * 1000;
  * portal page or Stripe's webhook) through `applyChange`, which emits `billing.subscription_updated`.
  */
 export function billingRules({ conn, models, provider, stripe }: BillingRulesDeps) {
-  const db = (teamId: string) => scoped(models, teamScope({ teamId }));
+  const db = (teamId: string) => scoped(models, { teamId });
   const find = (teamId: string, session?: mongoose.ClientSession) =>
     db(teamId).subscriptions.findOne({}).session(session ?? null).lean<SubscriptionDoc>();
   const memberCount = (teamId: string, session?: mongoose.ClientSession) => db(teamId).members.countDocuments({}).session(session ?? null);

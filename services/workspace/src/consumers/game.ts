@@ -1,7 +1,5 @@
-import type { mongo } from 'mongoose';
-import { collectionOf, consumeBatchesOnce, on, type ServiceDeps, type Subscription, type TypedEvent } from '@helpdesk/kit';
+import { bulkWriteInScopes, consumeBatchesOnce, on, type BulkOpInScope, type ServiceDeps, type Subscription, type TypedEvent } from '@helpdesk/kit';
 import type { WorkspaceModels } from '../models';
-import { teamScope } from '../team-scope';
 
 /** The consumer name progress events are de-duplicated under (`processed_events`: `workspace-game:<event id>`). */
 export const GAME_PROGRESS_CONSUMER = 'workspace-game';
@@ -37,14 +35,14 @@ export function latestProgress(events: ProgressEvent[]): Map<string, ProgressEve
  */
 export function gameProgress({ conn, models }: ServiceDeps<WorkspaceModels>): Subscription {
   const batches = consumeBatchesOnce<ProgressEvent>(conn, GAME_PROGRESS_CONSUMER, async (events, session) => {
-    const ops = [...latestProgress(events).values()].map((e): mongo.AnyBulkWriteOperation => {
+    const ops = [...latestProgress(events).values()].map((e): BulkOpInScope => {
       const at = new Date(e.occurredAt);
       const [level, xp, progressAt] = e.mode === 'live' ? ['level', 'xp', 'progressAt'] : ['testLevel', 'testXp', 'testProgressAt'];
-      // Members are stored under the team scope (../team-scope.ts), spread into every filter.
-      const filter: mongo.Document = { _id: e.data.memberId, $or: [{ [progressAt]: null }, { [progressAt]: { $lte: at } }], ...teamScope(e) };
-      return { updateOne: { filter, update: { $set: { [level]: e.data.level, [xp]: e.data.xp, [progressAt]: at } } } };
+      // Members are the team's (team-wide): each update in its event's team.
+      const filter = { _id: e.data.memberId, $or: [{ [progressAt]: null }, { [progressAt]: { $lte: at } }] };
+      return { scope: { teamId: e.teamId }, updateOne: { filter, update: { $set: { [level]: e.data.level, [xp]: e.data.xp, [progressAt]: at } } } };
     });
-    await collectionOf(models.members).bulkWrite(ops, { session, ordered: true });
+    await bulkWriteInScopes(models.members, ops, { session, ordered: true });
   });
   return on('game.player.progressed', (e) => batches.submit(e));
 }

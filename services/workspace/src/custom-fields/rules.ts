@@ -12,7 +12,6 @@ import {
 import { eventScopeOf, newId, notFound, parameterInvalid, scoped, withOutbox, type RequestContext, type Unscoped } from '@helpdesk/kit';
 import type { WorkspaceModels } from '../models';
 import { fieldChanges, givenFields } from '../settings/field-changes';
-import { teamScope } from '../team-scope';
 import type { CustomFieldDoc } from './model';
 import { customFieldView, DISPLAY_ORDER } from './view';
 
@@ -45,7 +44,7 @@ const typeRank = (t: CustomFieldContentType) => CUSTOM_FIELD_CONTENT_TYPES.index
 
 /** Custom field definitions per team and record type, in display order (docs/adr/0022). */
 export function customFieldRules({ conn, models }: CustomFieldRulesDeps) {
-  const db = (ctx: { teamId: string }) => scoped(models, teamScope(ctx));
+  const db = (ctx: { teamId: string }) => scoped(models, { teamId: ctx.teamId });
 
   async function findOr404(ctx: { teamId: string }, id: string, session?: mongoose.ClientSession): Promise<CustomFieldDoc> {
     const f = await db(ctx).customFields.findOne({ _id: id }).session(session ?? null).lean<CustomFieldDoc>();

@@ -17,7 +17,6 @@ import type { MemberRules } from '../members/rules';
 import { memberView } from '../members/view';
 import type { WorkspaceModels } from '../models';
 import type { SettingsRules } from '../settings/rules';
-import { teamScope } from '../team-scope';
 import type { InviteDoc } from './model';
 import { hashInviteToken, newInviteToken } from './token';
 import { inviteView } from './view';
@@ -35,7 +34,7 @@ const HOUR_MS = 60 * 60 * 1000;
 
 /** Invitations: created pending with a single-use token, revoked, or accepted into a member (docs/adr/0013). */
 export function inviteRules({ conn, models, members, settings, inviteAcceptUrl }: InviteRulesDeps) {
-  const db = (ctx: { teamId: string }) => scoped(models, teamScope(ctx));
+  const db = (ctx: { teamId: string }) => scoped(models, { teamId: ctx.teamId });
 
   return {
     /** Pending and not expired, newest first. */

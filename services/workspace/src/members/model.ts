@@ -2,7 +2,7 @@ import mongoose from 'mongoose';
 import { ROLES, type Role } from '@helpdesk/contracts';
 import { tenancyPlugin } from '@helpdesk/kit';
 
-/** A member of a team. `_id` is the public `mem_…` id; stored under the team scope (../team-scope.ts). */
+/** A member of a team. `_id` is the public `mem_…` id; team-wide (../models.ts). */
 export interface MemberDoc {
   _id: string;
   teamId: string;
@@ -54,6 +54,8 @@ memberSchema.plugin(tenancyPlugin);
 memberSchema.index({ teamId: 1, mode: 1, emailLower: 1 }, { unique: true });
 memberSchema.index({ teamId: 1, mode: 1, joinedAt: 1, _id: 1 });
 memberSchema.index({ teamId: 1, mode: 1, role: 1 });
+// A sign-in link request names an email, not a team: its memberships across teams (docs/adr/0068).
+memberSchema.index({ emailLower: 1 });
 
 export type MemberModel = mongoose.Model<MemberDoc>;
 

@@ -17,7 +17,7 @@ import {
   type Unscoped,
 } from '@helpdesk/kit';
 import type { WorkspaceModels } from '../models';
-import { teamScope } from '../team-scope';
+import { endMemberSessions } from '../sessions/end';
 import type { MemberDoc } from './model';
 import { memberView } from './view';
 
@@ -50,7 +50,7 @@ const emailTaken = (email: string) => ({ emailLower: { param: 'email', message: 
 
 /** The rules of members: roles, removal, preferences, and the member a new team or an accepted invite makes. */
 export function memberRules({ conn, models, soleInstance = false }: MemberRulesDeps) {
-  const db = (ctx: { teamId: string }) => scoped(models, teamScope(ctx));
+  const db = (ctx: { teamId: string }) => scoped(models, { teamId: ctx.teamId });
   /**
    * Members' names by `teamId:memberId` (the audit log names every event's member): kept only when
    * this is the service's sole instance, only for members found (a name never changes; a removal
@@ -92,6 +92,8 @@ export function memberRules({ conn, models, soleInstance = false }: MemberRulesD
         ).lean<MemberDoc>();
         if (!next) throw conflict('The member changed meanwhile; retry.');
         emit({ type: 'member.role_changed', data: { member: memberView(next), previousRole: cur.role } });
+        // A new role starts with a new sign-in (docs/adr/0068).
+        await endMemberSessions(models, ctx.teamId, id, 'role_changed', session, emit);
         return { id, role };
       });
     },
@@ -103,6 +105,7 @@ export function memberRules({ conn, models, soleInstance = false }: MemberRulesD
           if (cur.role === 'owner') throw conflict('The owner cannot be removed.');
           await db(ctx).members.deleteOne({ _id: id, role: cur.role }, { session });
           emit({ type: 'member.removed', data: { memberId: id, member: memberView(cur) } });
+          await endMemberSessions(models, ctx.teamId, id, 'member_removed', session, emit);
         }),
       );
       return { id, deleted: true };
@@ -122,7 +125,7 @@ export function memberRules({ conn, models, soleInstance = false }: MemberRulesD
     },
 
     /** Inserts a member inside the caller's transaction (an accepted invite, a new team's owner); 409 when the email is taken. */
-    async insert(teamId: string, input: NewMember, session: mongoose.ClientSession): Promise<MemberDoc> {
+    async insert(teamId: string, input: NewMember, session: mongoose.ClientSession): Promise<Unscoped<MemberDoc>> {
       const emailLower = input.email.toLowerCase();
       const now = new Date();
       const doc: Unscoped<MemberDoc> = {
@@ -140,7 +143,7 @@ export function memberRules({ conn, models, soleInstance = false }: MemberRulesD
         updatedAt: now,
       };
       await conflictOnDuplicate(() => db({ teamId }).members.create([doc], { session }), emailTaken(input.email));
-      return { ...doc, ...teamScope({ teamId }) };
+      return doc;
     },
 
     /** Whether someone with this email is a member (case-insensitive). */
@@ -154,7 +157,7 @@ export function memberRules({ conn, models, soleInstance = false }: MemberRulesD
     },
 
     /** `team`: the new team's name and slug, when the member joined by creating it (the help center's address needs the slug). */
-    emitJoined(emit: Emit, member: MemberDoc, via: 'team_created' | 'invite', inviteId: string | null, team?: { name: string; slug: string }): void {
+    emitJoined(emit: Emit, member: Unscoped<MemberDoc>, via: 'team_created' | 'invite', inviteId: string | null, team?: { name: string; slug: string }): void {
       emit({ type: 'member.joined', data: { member: memberView(member), via, inviteId, ...(team ? { team } : {}) } });
     },
   };

@@ -11,7 +11,6 @@ import {
   type Unscoped,
 } from '@helpdesk/kit';
 import type { WorkspaceModels } from '../models';
-import { teamScope } from '../team-scope';
 import { DEFAULT_LANGUAGE, DEFAULT_TICKET_STATUSES, DEFAULT_TIMEZONE, defaultBusinessHours, defaultFeatureFlags, defaultWidget } from './defaults';
 import type { SettingsDoc } from './model';
 import { settingsView } from './view';
@@ -30,7 +29,7 @@ const slugTaken = (slug: string) => ({ teamSlug: { param: 'teamSlug', message: `
  * transaction, let the part compute its changes, write them, emit the part's event when something changed.
  */
 export function settingsRules({ conn, models }: SettingsRulesDeps) {
-  const db = (ctx: { teamId: string }) => scoped(models, teamScope(ctx));
+  const db = (ctx: { teamId: string }) => scoped(models, { teamId: ctx.teamId });
 
   const read = (ctx: { teamId: string }, session?: mongoose.ClientSession) =>
     foundOr404(db(ctx).settings.findOne({}).session(session ?? null).lean<SettingsDoc>(), "team's settings");

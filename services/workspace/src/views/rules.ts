@@ -10,6 +10,7 @@ import {
   scoped,
   withOutbox,
   type RequestContext,
+  type ScopedFilter,
   type Unscoped,
 } from '@helpdesk/kit';
 import type { WorkspaceModels } from '../models';
@@ -20,7 +21,7 @@ import { savedViewView } from './view';
 const ownerOf = (ctx: RequestContext) => ctx.memberId ?? ctx.keyId;
 
 /** What the caller can see: team views, and its own private ones (anyone else's is 404). */
-const visibleTo = (ctx: RequestContext): mongoose.QueryFilter<SavedViewDoc> => ({ $or: [{ visibility: 'team' as const }, { createdBy: ownerOf(ctx) }] });
+const visibleTo = (ctx: RequestContext): ScopedFilter<SavedViewDoc> => ({ $or: [{ visibility: 'team' as const }, { createdBy: ownerOf(ctx) }] });
 
 /** `filters` as that entity's list validates them (400 naming `filters.<name>`), kept as parsed. */
 function checkedFilters(entity: ViewEntityType, filters: Record<string, unknown>): Record<string, unknown> {

@@ -13,18 +13,24 @@ export interface Refusal {
   param?: string;
 }
 
-/** A key that makes a request: its type and its effective permissions. */
+/** A key (or a console session, docs/adr/0068) that makes a request: its type and its effective permissions. */
 export interface Caller {
-  keyType: 'secret' | 'publishable' | 'internal';
+  keyType: 'secret' | 'publishable' | 'internal' | 'session';
   permissions: readonly Permission[];
 }
+
+/** Operations the console's session cookie works on: all but the keyless ones and the widget's (docs/adr/0068). */
+export const takesSessionCookie = (op: Pick<OperationDef, 'keys'>) => op.keys !== 'none' && op.keys !== 'visitor';
 
 /** Publishable keys first (ADR 0001's order), then the operation's permission. */
 export function accessRefusal(op: Pick<OperationDef, 'method' | 'keys' | 'permission'>, caller: Caller): Refusal | null {
   if (op.keys === 'none') return null;
-  if (op.keys === 'visitor') {
+  if (op.keys === 'session') {
+    if (caller.keyType !== 'session') return { code: 'insufficient_permissions', message: 'This endpoint is the console session\'s own: call it with the session cookie, not an API key.' };
+  } else if (op.keys === 'visitor') {
     // The widget's endpoints (docs/adr/0040): a page holds a publishable key, never a secret one.
     if (caller.keyType === 'secret') return { code: 'secret_key_forbidden', message: 'The widget endpoints take a publishable key (pk_…); a secret key must never be used in a web page.' };
+    if (caller.keyType === 'session') return { code: 'secret_key_forbidden', message: 'The widget endpoints take a publishable key (pk_…), not a console session.' };
   } else if (caller.keyType === 'publishable') {
     if (op.method !== 'GET') return { code: 'publishable_key_write', message: 'Publishable keys are read-only; use a secret key to create, update or delete.' };
     if (op.keys === 'staff') return { code: 'publishable_key_forbidden', message: 'Publishable keys cannot read this resource; use a secret key.' };

@@ -13,7 +13,8 @@ export const whoamiSchema = z
     teamName: z.string(),
     teamSlug: z.string(),
     keyId: z.string(),
-    keyType: z.enum(['secret', 'publishable']),
+    /** `session`: the console's session cookie (docs/adr/0068); `keyId` is then the session's id. */
+    keyType: z.enum(['secret', 'publishable', 'session']),
     environment: z.enum(['test', 'live']),
     createdAt: z.string().datetime(),
     subscriptionStatus: z.enum(['active', 'trialing', 'past_due', 'canceled', 'unpaid']),
@@ -69,7 +70,7 @@ export const GATEWAY = defineOperations({
     description:
       '`createdAt` is when the key was created; `environment` is the partition (`test` or `live`); `memberId` is the key\'s member ' +
       '(null for a key that belongs to no member), which `userId` defaults to in the game and notifications operations. Any key kind ' +
-      'may call it.',
+      'may call it; with the console\'s session cookie `keyType` is `session` and `keyId` the session\'s id (docs/adr/0068).',
     permission: null,
     keys: 'public',
     params: {},

@@ -23,8 +23,12 @@ export type ParamKind = 'team' | 'uuid' | 'slug' | IdKind;
  * - `none`: no key at all (the OpenAPI document);
  * - `visitor`: the chat widget's public endpoints (docs/adr/0040): publishable keys only, reads and
  *   writes; a secret key is refused (`secret_key_forbidden`), since it must never be in a page.
+ * - `session`: the console's own session (docs/adr/0068): only the session cookie, never a key.
+ *
+ * Every rule but `none` and `visitor` also takes the console's session cookie, as a secret key of the
+ * session's member (docs/adr/0068).
  */
-export type KeyRule = 'staff' | 'public' | 'secret' | 'none' | 'visitor';
+export type KeyRule = 'staff' | 'public' | 'secret' | 'none' | 'visitor' | 'session';
 
 /**
  * The spec's two response shapes: `envelope` = `{success, data, meta}`; `bare` = the object itself

@@ -240,6 +240,8 @@ export const auditLogEntrySchema = z
     resourceId: z.string().nullable(),
     actorType: z.enum(['key', 'member', 'system']),
     actorId: z.string().nullable(),
+    /** The console session the member acted through (`ses_…`, docs/adr/0068), null for a key or the system. */
+    actorSessionId: z.string().nullable(),
     actorName: z.string(),
     details: z.record(z.string(), z.unknown()),
     createdAt: z.string().datetime(),

@@ -52,6 +52,9 @@ export const AGGREGATE_OWNERS: Readonly<Record<string, string>> = {
   custom_field: 'workspace',
   billing: 'workspace',
   saved_view: 'workspace',
+  // The console's sign-in links and sessions (docs/adr/0068).
+  sign_in_link: 'workspace',
+  session: 'workspace',
   article: 'knowledge',
   category: 'knowledge',
   community: 'community',

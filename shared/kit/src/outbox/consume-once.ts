@@ -1,6 +1,6 @@
 import type mongoose from 'mongoose';
 import type { Actor, EventEnvelope } from '@helpdesk/contracts';
-import { leanInsert } from '../lean-reads';
+import { collectionOf, insertAll } from '../lean-reads';
 import { CONSUMER_TRANSACTION_GIVE_UP_MS, inTransaction } from '../transaction';
 import { processedModel } from './models';
 import { withOutbox, type Emit } from './with-outbox';
@@ -24,7 +24,7 @@ export class AlreadyProcessed extends Error {
 export async function recordProcessed(conn: mongoose.Connection, consumer: string, events: EventEnvelope[], session: mongoose.ClientSession): Promise<void> {
   const processedAt = new Date();
   try {
-    await leanInsert(processedModel(conn), events.map((e) => ({ _id: `${consumer}:${e.id}`, consumer, eventId: e.id, processedAt })), { session });
+    await insertAll(collectionOf(processedModel(conn)), events.map((e) => ({ _id: `${consumer}:${e.id}`, consumer, eventId: e.id, processedAt })), session);
   } catch (err) {
     if ((err as { code?: number }).code === 11000) throw new AlreadyProcessed();
     throw err;

@@ -1,7 +1,7 @@
 import type mongoose from 'mongoose';
 import { EVENT_CATALOG, parseEvent, type Actor, type EventData, type EventEnvelope, type EventType } from '@helpdesk/contracts';
 import { newId } from '../ids';
-import { leanInsert } from '../lean-reads';
+import { collectionOf, insertAll } from '../lean-reads';
 import { CONSUMER_TRANSACTION_GIVE_UP_MS, inTransaction } from '../transaction';
 import { currentTraceHeaders } from '../telemetry/propagation';
 import { idempotentStep } from './idempotent-requests';
@@ -102,7 +102,7 @@ export async function withOutbox<R>(
       // Rows kit builds itself, envelopes already validated by emit: a lean insert, without
       // mongoose hydrating and validating each row again (docs/adr/0019).
       const rows: OutboxRow[] = pending.map((envelope, i) => ({ _id: envelope.id, envelope, trace: traces[i] ?? trace, seq: nextSeq(), createdAt: now, publishedAt: null }));
-      await leanInsert(Outbox, rows, { session });
+      await insertAll(collectionOf(Outbox), rows, session);
     }
     if (step) await step.record(session, out);
     emitted = pending.length;

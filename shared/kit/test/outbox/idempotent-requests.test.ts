@@ -23,6 +23,7 @@ import {
   scoped,
   SecretBox,
   startService,
+  teamAndPartition,
   tenancyPlugin,
   withOutbox,
   type RunningService,
@@ -40,7 +41,7 @@ interface NoteDoc {
 }
 const noteSchema = new mongoose.Schema<NoteDoc>({ _id: String, text: String }, { versionKey: false });
 noteSchema.plugin(tenancyPlugin);
-const models = (conn: mongoose.Connection) => ({ notes: (conn.models.Note as mongoose.Model<NoteDoc> | undefined) ?? conn.model<NoteDoc>('Note', noteSchema) });
+const models = (conn: mongoose.Connection) => ({ notes: teamAndPartition((conn.models.Note as mongoose.Model<NoteDoc> | undefined) ?? conn.model<NoteDoc>('Note', noteSchema)) });
 
 const note = z.object({ id: z.string(), text: z.string(), at: z.string() });
 const body = z.strictObject({ text: z.string().min(1) });

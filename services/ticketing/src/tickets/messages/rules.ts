@@ -18,7 +18,7 @@ type MessageAdded = EventData<'ticket.message_added'>;
 export function messageRules({ conn, models, tickets }: MessageRulesDeps) {
   /** The member's name as ticketing knows it from `member.*` events (null while it does not yet). */
   const memberName = async (ctx: RequestContext, memberId: string): Promise<string | null> =>
-    (await models.memberRefs.findOne({ _id: memberId, teamId: ctx.teamId }, { name: 1 }).lean<{ name: string }>())?.name ?? null;
+    (await scoped(models, ctx).memberRefs.findOne({ _id: memberId }, { name: 1 }).lean<{ name: string }>())?.name ?? null;
 
   return {
     /** The thread, oldest first; 404 when the ticket is not in the caller's team and partition. */

@@ -88,35 +88,26 @@ const fields = {
 };
 const options = { collection: 'deliveries', versionKey: false as const, minimize: false, strict: 'throw' as const };
 
-/** The API's view: tenant-scoped like every model (kit's fail-closed plugin). */
+/**
+ * Tenant-scoped like every team collection (kit's fail-closed plugin). The delivery worker claims
+ * due rows of every team and records attempts by `_id` through the data layer's named way across
+ * teams (`acrossTeams(models).deliveries`, ../../delivery/worker.ts); whatever it reads about a
+ * webhook goes through `scoped` with the row's own scope.
+ */
 const deliverySchema = new mongoose.Schema<DeliveryDoc>(fields, options);
 deliverySchema.plugin(tenancyPlugin);
-
-/**
- * The worker's view of the same collection. It is NOT tenant-scoped: finding and claiming due
- * deliveries spans every team (like kit's outbox relay). It only claims rows and records attempts by
- * `_id`; everything it reads about a webhook goes through the scoped model with the row's own scope.
- */
-const queueSchema = new mongoose.Schema<DeliveryDoc>(
-  { ...fields, teamId: { type: String, required: true }, mode: { type: String, required: true } },
-  { ...options, autoIndex: true },
-);
 // An event reaches a webhook once, however often the broker redelivers it.
-queueSchema.index({ webhookId: 1, eventId: 1 }, { unique: true, name: 'webhook_event_unique' });
+deliverySchema.index({ webhookId: 1, eventId: 1 }, { unique: true, name: 'webhook_event_unique' });
 // Due deliveries: equality on status leaves only the pending rows to look at.
-queueSchema.index({ status: 1, nextAttemptAt: 1 });
-queueSchema.index({ leaseOwner: 1 });
-queueSchema.index({ teamId: 1, mode: 1, webhookId: 1, createdAt: -1 });
-queueSchema.index({ updatedAt: 1 }, { expireAfterSeconds: DELIVERY_RETENTION_SECONDS, name: 'retention_ttl' });
+deliverySchema.index({ status: 1, nextAttemptAt: 1 });
+deliverySchema.index({ leaseOwner: 1 });
+deliverySchema.index({ teamId: 1, mode: 1, webhookId: 1, createdAt: -1 });
+deliverySchema.index({ updatedAt: 1 }, { expireAfterSeconds: DELIVERY_RETENTION_SECONDS, name: 'retention_ttl' });
 
 export type DeliveryModel = mongoose.Model<DeliveryDoc>;
 
 export function deliveryModel(conn: mongoose.Connection): DeliveryModel {
   return (conn.models.Delivery as DeliveryModel | undefined) ?? conn.model<DeliveryDoc>('Delivery', deliverySchema);
-}
-
-export function deliveryQueueModel(conn: mongoose.Connection): DeliveryModel {
-  return (conn.models.DeliveryQueue as DeliveryModel | undefined) ?? conn.model<DeliveryDoc>('DeliveryQueue', queueSchema);
 }
 
 /** A new pending delivery, due now (its team and partition come from the scope it is written with). */

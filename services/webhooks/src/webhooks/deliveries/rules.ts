@@ -14,6 +14,7 @@ import {
   type Scope,
   type Unscoped,
   withOutbox,
+  type ScopedFilter,
 } from '@helpdesk/kit';
 import { deliveryBody } from '../../delivery/body';
 import { commitAndDispatch, type Dispatcher, type NewDelivery } from '../../delivery/dispatch';
@@ -55,7 +56,7 @@ export function deliveryRules({ conn, models, webhooks, dispatch }: DeliveryRule
     async list(ctx: RequestContext, webhookId: string, q: ListDeliveriesQuery): Promise<Page<DeliveryView>> {
       await webhooks.findOr404(ctx, webhookId);
       const db = scoped(models, ctx);
-      const filter: mongoose.QueryFilter<DeliveryDoc> = { webhookId };
+      const filter: ScopedFilter<DeliveryDoc> = { webhookId };
       if (q.status) filter.status = q.status;
       if (q.eventType) filter.eventType = q.eventType;
       const { rows, pagination } = await findPage(db.deliveries, filter, q, { projection: { body: 0 } });

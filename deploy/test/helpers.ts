@@ -22,6 +22,7 @@ export const GATEWAY_ENV = [
   'MONGO_URL',
   'REDIS_URL',
   'INTERNAL_TOKEN_SECRET',
+  'SECRETS_KEY',
   'SERVICE_URLS',
   'RATE_LIMIT_SECRET_PER_MINUTE',
   'RATE_LIMIT_PUBLISHABLE_PER_MINUTE',
@@ -34,8 +35,8 @@ export const SERVICE_ENV = ['PORT', 'MONGO_URL', 'AMQP_URL', 'INTERNAL_TOKEN_SEC
 /** The processes that read more than their kind's variables: all of them, exactly. */
 const PROCESS_ENV: Record<string, string[]> = {
   gateway: GATEWAY_ENV,
-  ticketing: [...SERVICE_ENV, 'CUSTOMERS_URL', 'INBOUND_EMAIL_DOMAIN', 'INBOUND_SMTP_PORT', 'INBOUND_HTTP_PORT'],
-  webhooks: [...SERVICE_ENV, 'WEBHOOKS_TIMEOUT_MS'],
+  ticketing: [...SERVICE_ENV, 'SECRETS_KEY', 'CUSTOMERS_URL', 'INBOUND_EMAIL_DOMAIN', 'INBOUND_SMTP_PORT', 'INBOUND_HTTP_PORT'],
+  webhooks: [...SERVICE_ENV, 'SECRETS_KEY', 'WEBHOOKS_TIMEOUT_MS'],
   community: [...SERVICE_ENV, 'CUSTOMERS_URL', 'ATTACHMENTS_S3_URL'],
   notifications: [...SERVICE_ENV, 'WORKSPACE_URL', 'TICKETING_URL', 'SMTP_URL', 'REDIS_URL'],
   workspace: [...SERVICE_ENV, 'AUDIT_RETENTION_DAYS', 'SIGN_IN_URL'],
@@ -45,13 +46,15 @@ const PROCESS_ENV: Record<string, string[]> = {
 export const OPTIONAL_ENV = ['NODE_ENV', 'OTEL_SERVICE_NAME', 'SMTP_URL', 'STRIPE_SECRET_KEY', 'AI_BASE_URL', 'KEY_CACHE_TTL_MS', 'METRICS_PORT'];
 /** Variables only one process may also be given (each checked for its safe value by the tests). */
 const PROCESS_OPTIONAL_ENV: Record<string, string[]> = {
-  webhooks: ['WEBHOOKS_ALLOW_LOOPBACK'],
+  // During a rotation of the key of secrets at rest (docs/adr/0067).
+  gateway: ['SECRETS_KEY_PREVIOUS'],
+  webhooks: ['WEBHOOKS_ALLOW_LOOPBACK', 'SECRETS_KEY_PREVIOUS'],
   // Where attachments go when ATTACHMENTS_S3_URL is empty (a folder under it).
   community: ['DATA_DIR', 'ATTACHMENTS_S3_REGION'],
   // Where mail goes when SMTP_URL is empty (a folder under it).
   notifications: ['DATA_DIR', 'MAIL_FROM'],
   // Inbound email's switches, STARTTLS files and size limit (docs/adr/0041).
-  ticketing: ['INBOUND_EMAIL_LISTENERS', 'INBOUND_SMTP_HOST', 'INBOUND_HTTP_HOST', 'INBOUND_SMTP_TLS_KEY_FILE', 'INBOUND_SMTP_TLS_CERT_FILE', 'INBOUND_EMAIL_MAX_BYTES'],
+  ticketing: ['SECRETS_KEY_PREVIOUS', 'INBOUND_EMAIL_LISTENERS', 'INBOUND_SMTP_HOST', 'INBOUND_HTTP_HOST', 'INBOUND_SMTP_TLS_KEY_FILE', 'INBOUND_SMTP_TLS_CERT_FILE', 'INBOUND_EMAIL_MAX_BYTES'],
   // Stripe's webhook signing secret, with STRIPE_SECRET_KEY (docs/adr/0024).
   workspace: ['STRIPE_WEBHOOK_SECRET'],
 };
@@ -99,7 +102,7 @@ export const INTERNET_CALLERS = ['webhooks'];
  * The keys of the Secret helpdesk-secrets (deploy/k8s/base/secret.template.yaml). MONGO_URL and AMQP_URL
  * are in each process's own Secrets (deploy/registry.ts mongoSecretName, amqpSecretName).
  */
-export const SECRET_KEYS = ['INTERNAL_TOKEN_SECRET', 'REDIS_URL', 'ATTACHMENTS_S3_URL', 'SMTP_URL', 'STRIPE_SECRET_KEY', 'STRIPE_WEBHOOK_SECRET'];
+export const SECRET_KEYS = ['INTERNAL_TOKEN_SECRET', 'SECRETS_KEY', 'SECRETS_KEY_PREVIOUS', 'REDIS_URL', 'ATTACHMENTS_S3_URL', 'SMTP_URL', 'STRIPE_SECRET_KEY', 'STRIPE_WEBHOOK_SECRET'];
 
 /**
  * Development-only defaults that may appear in docker-compose.yml and the local overlay. Each is
@@ -107,6 +110,7 @@ export const SECRET_KEYS = ['INTERNAL_TOKEN_SECRET', 'REDIS_URL', 'ATTACHMENTS_S
  */
 export const DEV_DEFAULTS = {
   INTERNAL_TOKEN_SECRET: 'dev-only-internal-token-secret-change-me',
+  SECRETS_KEY: 'dev-only-secrets-key-change-me-0123456789',
   RABBITMQ_PASSWORD: 'helpdesk-dev-password',
   MINIO_ROOT_PASSWORD: 'helpdesk-dev-minio-password',
   GRAFANA_ADMIN_PASSWORD: 'helpdesk-dev-grafana-password',

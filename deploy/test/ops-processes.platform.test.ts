@@ -108,11 +108,12 @@ describe('without their servers, standalone processes refuse to start and name e
   });
 
   // A partial SERVICE_URLS is a valid gateway (services deploy one at a time): gateway/test/main-subset.platform.test.ts.
-  it('the gateway: REDIS_URL and SERVICE_URLS', async () => {
+  it('the gateway: REDIS_URL, SERVICE_URLS and SECRETS_KEY', async () => {
     const p = start('gateway/src/main.ts', { MONGO_URL: 'mongodb://127.0.0.1:1/x', INTERNAL_TOKEN_SECRET: SECRET });
     expect(await p.exit).toBe(1);
     expect(p.output()).toMatch(/REDIS_URL: required \(or HELPDESK_EMBEDDED=1/);
     expect(p.output()).toMatch(/SERVICE_URLS: required/);
+    expect(p.output()).toMatch(/SECRETS_KEY: required \(or HELPDESK_EMBEDDED=1/);
   });
 });
 

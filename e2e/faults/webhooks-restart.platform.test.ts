@@ -57,7 +57,7 @@ run('webhook deliveries across a restart of the webhooks service', () => {
     };
     const start = async () => {
       restartedBus = createBus({ amqpUrl: process.env.AMQP_URL, logger, ...tp.amqpNames });
-      restarted = await startWebhooks({ mongoUrl: tp.platform.mongoUrl, bus: restartedBus, tokens: new InternalTokens(secret), logger, port, settings });
+      restarted = await startWebhooks({ mongoUrl: tp.platform.mongoUrl, bus: restartedBus, tokens: new InternalTokens(secret), logger, port, settings, secrets: tp.platform.secrets });
       down = false;
     };
 

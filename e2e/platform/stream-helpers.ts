@@ -36,6 +36,16 @@ export class StreamClient {
     for (const type of STREAM_FRAME_TYPES) this.es.addEventListener(type, (m) => this.frames.push({ id: m.lastEventId, event: m.type, data: JSON.parse(m.data) }));
     this.es.addEventListener('error', (e: any) => this.failures.push({ status: e.code, message: e.message }));
     this.opened = new Promise((resolve) => this.es.addEventListener('open', () => resolve(), { once: true }));
+    this.es.addEventListener('open', () => this.opens++);
+  }
+
+  /** Connections opened so far (EventSource reconnects by itself after a stream ends). */
+  opens = 0;
+
+  /** Collects frames of these event types too. */
+  collect(types: readonly string[]): this {
+    for (const type of types) this.es.addEventListener(type, (m) => this.frames.push({ id: m.lastEventId, event: m.type, data: JSON.parse(m.data) }));
+    return this;
   }
 
   eventIds = () => this.frames.filter((f) => f.event !== 'stream.gap').map((f) => f.data.id);

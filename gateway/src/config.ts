@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { commonEnvSchema, optionalUrl, portNumber, requiredUrl, unlessEmbedded } from '@helpdesk/kit';
+import { commonEnvSchema, optionalUrl, portNumber, requiredUrl, secretsEnvSchema, unlessEmbedded } from '@helpdesk/kit';
 import { parseTrustedProxies } from './client-address';
 
 /** Defaults for the per-key rate limits (the spec's per-minute figures; docs/adr/0001). */
@@ -62,8 +62,15 @@ const gatewayEnvFields = commonEnvSchema.extend({
   KEY_CACHE_TTL_MS: z
     .preprocess((v) => (v === '' || v === undefined ? 5000 : Number(v)), z.number().int().min(0).max(60_000))
     .describe('How long a resolved key stays cached in memory (bounds how late a revocation takes effect).'),
+  // The Idempotency-Key answers kept in Redis are sealed with it (a new API key is in one; docs/adr/0067).
+  SECRETS_KEY: secretsEnvSchema.shape.SECRETS_KEY.optional().describe('Key of the secrets kept at rest: the Idempotency-Key answers kept in Redis (a new API key can be in one) are sealed with it; at least 32 random characters, the same in every gateway (docs/adr/0067).'),
+  SECRETS_KEY_PREVIOUS: secretsEnvSchema.shape.SECRETS_KEY_PREVIOUS,
 });
-export const gatewayEnvSchema = unlessEmbedded(gatewayEnvFields, { REDIS_URL: 'in-memory rate limits and idempotency, one gateway only', SERVICE_URLS: 'no service routes' });
+export const gatewayEnvSchema = unlessEmbedded(gatewayEnvFields, {
+  REDIS_URL: 'in-memory rate limits and idempotency, one gateway only',
+  SERVICE_URLS: 'no service routes',
+  SECRETS_KEY: 'Idempotency-Key answers kept unsealed',
+});
 export type GatewayEnv = z.infer<typeof gatewayEnvSchema>;
 
 /** Services of the API manifest that SERVICE_URLS does not name (their routes answer 503 until they get one). */

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import Redis from 'ioredis';
-import { ApiError, closeServer, SLOW_CLIENT_LIMITS, type InternalTokens, type Logger, type SlowClientLimits } from '@helpdesk/kit';
+import { ApiError, closeServer, SLOW_CLIENT_LIMITS, type InternalTokens, type Logger, type SecretBox, type SlowClientLimits } from '@helpdesk/kit';
 import { accessLogged, describeError, withFailure } from './access-log';
 import { adminOver, openRepository, type GatewayAdmin } from './admin';
 import { apiKeyOperations } from './api-keys/operations';
@@ -74,6 +74,8 @@ export interface GatewayOptions {
   stores?: { rateLimits: RateLimitStore; idempotency: IdempotencyStore };
   /** Seals stream tokens (docs/adr/0031); every gateway of a deployment needs the same. Default: random (this process only). */
   streamTokenSecret?: string;
+  /** The key of secrets at rest (SECRETS_KEY): Idempotency-Key answers kept in Redis are sealed with it (docs/adr/0067). */
+  secrets?: SecretBox;
   /** How long a console session's look-up is kept; its revocation takes effect within it. Default 2000 ms (docs/adr/0068). */
   sessionCacheTtlMs?: number;
   /** Replaces the API manifest's public operations (tests of the gateway alone). */
@@ -103,7 +105,7 @@ export async function startGateway(opts: GatewayOptions): Promise<RunningGateway
     await redis.connect();
     const prefix = opts.redisKeyPrefix ?? 'hd:gw:';
     rateLimits = new RedisRateLimitStore(redis, prefix);
-    idempotency = new RedisIdempotencyStore(redis, prefix);
+    idempotency = new RedisIdempotencyStore(redis, prefix, false, opts.secrets);
   } else {
     rateLimits = new MemoryRateLimitStore();
     idempotency = new MemoryIdempotencyStore();

@@ -4,7 +4,7 @@
 // First: tracing starts before anything it instruments is loaded (OTEL_EXPORTER_OTLP_ENDPOINT set; kit telemetry/register.ts).
 import '@helpdesk/kit/src/telemetry/register';
 import { PUBLIC_OPERATIONS } from '@helpdesk/contracts';
-import { createLogger, ensureTelemetry, InternalTokens, loadConfig, mongoDbName, onShutdown, shutdownTelemetry, startMetricsServer, useErrorDocsUrl } from '@helpdesk/kit';
+import { createLogger, ensureTelemetry, InternalTokens, loadConfig, mongoDbName, onShutdown, SecretBox, shutdownTelemetry, startMetricsServer, useErrorDocsUrl } from '@helpdesk/kit';
 import { gatewayEnvSchema, servicesWithoutUrl } from './config';
 import { startGateway } from './index';
 
@@ -27,6 +27,7 @@ async function main(): Promise<void> {
     redisKeyPrefix: env.REDIS_KEY_PREFIX,
     tokens: new InternalTokens(env.INTERNAL_TOKEN_SECRET),
     streamTokenSecret: env.INTERNAL_TOKEN_SECRET,
+    secrets: env.SECRETS_KEY ? new SecretBox(env.SECRETS_KEY, env.SECRETS_KEY_PREVIOUS) : undefined,
     services: env.SERVICE_URLS,
     trustedProxies: env.TRUSTED_PROXIES,
     logger,

@@ -1,4 +1,5 @@
 import type Redis from 'ioredis';
+import type { SecretBox } from '@helpdesk/kit';
 
 /** One counted request in a fixed window: the count so far (this one included) and when the window ends. */
 export interface RateHit {
@@ -125,26 +126,32 @@ export class RedisRateLimitStore implements RateLimitStore {
   }
 }
 
-const encode = (r: IdempotencyRecord) =>
-  r.state === 'in_progress' ? `p|${r.fingerprint}` : `d|${r.fingerprint}|${r.status}|${encodeURIComponent(r.contentType ?? '')}|${r.body}`;
+const encode = (r: IdempotencyRecord, body = (r as { body?: string }).body) =>
+  r.state === 'in_progress' ? `p|${r.fingerprint}` : `d|${r.fingerprint}|${r.status}|${encodeURIComponent(r.contentType ?? '')}|${body}`;
 
-function decode(v: string): IdempotencyRecord {
+function decode(v: string, open: (body: string) => string): IdempotencyRecord {
   const parts = v.split('|');
   if (parts[0] === 'p') return { state: 'in_progress', fingerprint: parts[1] };
-  return { state: 'done', fingerprint: parts[1], status: Number(parts[2]), contentType: parts[3] ? decodeURIComponent(parts[3]) : null, body: parts[4] ?? '' };
+  return { state: 'done', fingerprint: parts[1], status: Number(parts[2]), contentType: parts[3] ? decodeURIComponent(parts[3]) : null, body: open(parts[4] ?? '') };
 }
 
 export class RedisIdempotencyStore implements IdempotencyStore {
   private readonly redis: ScriptedRedis;
-  constructor(redis: Redis, private readonly prefix: string, private readonly owned = false) {
+  /**
+   * `secrets`: the answers kept are sealed with it (docs/adr/0067): one can carry a secret shown once
+   * (a new API key, a webhook's signing secret), and Redis keeps its data on disk.
+   */
+  constructor(redis: Redis, private readonly prefix: string, private readonly owned = false, private readonly secrets?: SecretBox) {
     this.redis = scripted(redis);
   }
+  private readonly context = (key: string) => `idempotency:${key}`;
   async begin(key: string, fingerprint: string, lockMs: number): Promise<IdempotencyRecord | null> {
     const v = await this.redis.gwBegin(this.prefix + key, encode({ state: 'in_progress', fingerprint }), lockMs);
-    return v == null ? null : decode(v);
+    // Records from before sealing (or of a gateway without a key) are read as they are.
+    return v == null ? null : decode(v, (body) => (this.secrets ? this.secrets.reveal(body, this.context(key)) : body));
   }
   async complete(key: string, record: Extract<IdempotencyRecord, { state: 'done' }>, ttlMs: number): Promise<void> {
-    await this.redis.set(this.prefix + key, encode(record), 'PX', ttlMs);
+    await this.redis.set(this.prefix + key, encode(record, this.secrets ? this.secrets.seal(record.body, this.context(key)) : record.body), 'PX', ttlMs);
   }
   async release(key: string): Promise<void> {
     await this.redis.del(this.prefix + key);

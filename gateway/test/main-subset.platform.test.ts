@@ -34,6 +34,7 @@ const REDIS_URL = process.env.REDIS_URL;
       REDIS_URL: REDIS_URL!,
       REDIS_KEY_PREFIX: `hd:test:subset:${process.pid}:${Date.now()}:`,
       INTERNAL_TOKEN_SECRET: 'a'.repeat(40),
+      SECRETS_KEY: 's'.repeat(40),
       // customers answers; knowledge refuses connections; every other service has no URL.
       SERVICE_URLS: `customers=http://127.0.0.1:${(customers.address() as { port: number }).port},knowledge=http://127.0.0.1:9`,
       HELPDESK_EMBEDDED: '',

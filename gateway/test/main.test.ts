@@ -49,3 +49,11 @@ it('main.ts refuses a SERVICE_URLS that names no service unless HELPDESK_EMBEDDE
   expect(code).toBe(1);
   expect(output).toMatch(/SERVICE_URLS: required/);
 }, 30_000);
+
+it('main.ts refuses to start without SECRETS_KEY unless HELPDESK_EMBEDDED=1 (Idempotency-Key answers are sealed with it, docs/adr/0067)', async () => {
+  const { code, output } = await refusedMain(deployed);
+  expect(code).toBe(1);
+  expect(output).toMatch(/SECRETS_KEY: required \(or HELPDESK_EMBEDDED=1 for development: Idempotency-Key answers kept unsealed\)/);
+  const short = await refusedMain({ ...deployed, SECRETS_KEY: 'short' });
+  expect(short.output).toMatch(/SECRETS_KEY: must be at least 32 characters/);
+}, 30_000);

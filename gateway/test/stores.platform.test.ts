@@ -7,6 +7,7 @@ import {
   type IdempotencyStore,
   type RateLimitStore,
 } from '../src/stores';
+import { newSecretsKey, SecretBox } from '@helpdesk/kit';
 
 /** One contract, two implementations: memory always, Redis when REDIS_URL is set. */
 function contract(name: string, make: () => Promise<{ rl: RateLimitStore; idem: IdempotencyStore; done: () => Promise<void> }>) {
@@ -87,4 +88,34 @@ const REDIS_URL = process.env.REDIS_URL;
       await redis.quit();
     },
   };
+});
+
+/** The same contract with answers sealed (docs/adr/0067), and what Redis holds is no answer in the clear. */
+(REDIS_URL ? describe : describe.skip)('redis stores with a key of secrets at rest', () => {
+  const box = new SecretBox(newSecretsKey());
+  const prefix = `hd:test:sealed:${process.pid}:${Date.now()}:`;
+  let redis: Redis;
+  beforeAll(() => {
+    redis = new Redis(REDIS_URL!, { enableAutoPipelining: true });
+  });
+  afterAll(async () => {
+    const keys = await redis.keys(`${prefix}*`);
+    if (keys.length) await redis.del(...keys);
+    await redis.quit();
+  });
+
+  it('keeps the answer sealed, replays it in the clear, and reads records kept before sealing', async () => {
+    const idem = new RedisIdempotencyStore(redis, prefix, false, box);
+    const key = 'sk-answer';
+    const answer = Buffer.from('{"key":"sk_live_0123456789abcdefghijklmn"}').toString('base64');
+    expect(await idem.begin(key, 'fp', 10_000)).toBeNull();
+    await idem.complete(key, { state: 'done', fingerprint: 'fp', status: 201, contentType: 'application/json', body: answer }, 10_000);
+    const raw = (await redis.get(prefix + key))!;
+    expect(raw).not.toContain(answer);
+    expect(raw).toMatch(/\|enc:v1:/);
+    expect(await idem.begin(key, 'fp', 10_000)).toMatchObject({ state: 'done', status: 201, body: answer });
+    // A record written by a gateway without a key (before sealing) still replays.
+    await new RedisIdempotencyStore(redis, prefix).complete('plain', { state: 'done', fingerprint: 'fp', status: 201, contentType: null, body: answer }, 10_000);
+    expect(await idem.begin('plain', 'fp', 10_000)).toMatchObject({ body: answer });
+  });
 });

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
-import { boolFlag, optionalUrl, portNumber, requiredUrl } from '@helpdesk/kit';
+import { boolFlag, optionalUrl, portNumber, requiredUrl, secretsEnvSchema } from '@helpdesk/kit';
 
 /**
  * `npm start`'s environment. Every URL variable switches that part from its embedded default to the
@@ -33,6 +33,8 @@ export const localEnvSchema = z.object({
     .min(32, 'must be at least 32 characters')
     .default(() => randomBytes(32).toString('hex'))
     .describe('At least 32 characters; random per start when empty (fine while everything runs in one process).'),
+  SECRETS_KEY: secretsEnvSchema.shape.SECRETS_KEY.optional().describe('Key of the secrets kept at rest (webhook signing secrets; docs/adr/0067); unset: made on the first start and kept in DATA_DIR/secrets-key.'),
+  SECRETS_KEY_PREVIOUS: secretsEnvSchema.shape.SECRETS_KEY_PREVIOUS,
   RATE_LIMIT_SECRET_PER_MINUTE: z.coerce.number().int().positive().optional().describe('Requests per minute per secret key (default 120).'),
   RATE_LIMIT_PUBLISHABLE_PER_MINUTE: z.coerce.number().int().positive().optional().describe('Requests per minute per publishable key (default 60).'),
   /** Unsafe, for local development: webhooks may target loopback addresses, over plain HTTP too. */
@@ -55,6 +57,7 @@ export const processesEnvSchema = z.object({
   AMQP_URL: requiredUrl('RabbitMQ, e.g. amqp://guest:guest@127.0.0.1:5672').describe('RabbitMQ.'),
   REDIS_URL: requiredUrl('Redis, e.g. redis://127.0.0.1:6379').describe('Redis (the gateway\'s limits and idempotency, the stream log).'),
   INTERNAL_TOKEN_SECRET: z.string().min(32, 'must be at least 32 characters').default(() => randomBytes(32).toString('hex')).describe('Shared by every process; random per start when empty.'),
+  SECRETS_KEY: secretsEnvSchema.shape.SECRETS_KEY.optional().describe('Key of the secrets kept at rest, passed to the processes that keep some (docs/adr/0067); unset: made on the first start and kept in DATA_DIR/secrets-key.'),
   NODE_ENV: z.enum(['development', 'test', 'production']).default('production').describe('Passed to every process; `production` by default, as deployed.'),
   INBOUND_SMTP_PORT: portNumber(2525).describe('Ticketing\'s inbound SMTP listener.'),
   INBOUND_HTTP_PORT: portNumber(2580).describe('Ticketing\'s inbound webhook listener.'),

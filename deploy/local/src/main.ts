@@ -1,9 +1,10 @@
-import { ConfigError, createHostLogger, loadConfig, onShutdown, startMetricsServer, type MetricsServer } from '@helpdesk/kit';
+import { ConfigError, createHostLogger, loadConfig, onShutdown, SecretBox, startMetricsServer, type MetricsServer } from '@helpdesk/kit';
 import { ensureConsoleBuilt } from '@helpdesk/gateway';
 import { localEnvSchema } from './config';
 import { bootPlatform, type Platform } from './platform';
 import { banner } from './banner';
 import { ensureDevCredentials, ownerSignInRow } from './credentials';
+import { ensureSecretsKey } from './secrets-key';
 
 /**
  * `npm start`: the whole platform in one process on embedded defaults.
@@ -21,6 +22,7 @@ async function main(): Promise<void> {
   ensureConsoleBuilt((line) => logger.info(line));
   let stopping = false;
   let metrics: MetricsServer | undefined;
+  const secrets = new SecretBox(await ensureSecretsKey(env.DATA_DIR, env.SECRETS_KEY), env.SECRETS_KEY_PREVIOUS);
   const booting: Promise<Platform> = bootPlatform({
     port: env.PORT,
     host: env.HOST,
@@ -31,6 +33,7 @@ async function main(): Promise<void> {
     redisUrl: env.REDIS_URL,
     attachmentsS3Url: env.ATTACHMENTS_S3_URL,
     internalTokenSecret: env.INTERNAL_TOKEN_SECRET,
+    secrets,
     logger,
     rateLimits: { secretPerMinute: env.RATE_LIMIT_SECRET_PER_MINUTE, publishablePerMinute: env.RATE_LIMIT_PUBLISHABLE_PER_MINUTE },
     webhooks: { allowLoopback: env.WEBHOOKS_ALLOW_LOOPBACK, timeoutMs: env.WEBHOOKS_TIMEOUT_MS },

@@ -2,7 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { startEmbeddedMongo, type EmbeddedMongo } from '@helpdesk/mongo-embedded';
-import { createBus, createHostLogger, embeddedMongoStats, InternalTokens, type EventBus, type Logger } from '@helpdesk/kit';
+import { createBus, createHostLogger, embeddedMongoStats, InternalTokens, newSecretsKey, SecretBox, type EventBus, type Logger } from '@helpdesk/kit';
 import { startGateway, type RunningGateway } from '@helpdesk/gateway';
 import { startTicketing, type RunningTicketing, type TicketingConfig } from '@helpdesk/ticketing';
 import { startCustomers, type RunningCustomers } from '@helpdesk/customers';
@@ -31,6 +31,8 @@ export interface PlatformOptions {
   /** Prefix of every Redis key the gateway writes (tests isolate runs with their own). */
   redisKeyPrefix?: string;
   internalTokenSecret: string;
+  /** The key of secrets at rest (SECRETS_KEY, docs/adr/0067); a random one when unset (tests: nothing outlives them). */
+  secrets?: SecretBox;
   logLevel?: string;
   logger?: Logger;
   rateLimits?: { secretPerMinute?: number; publishablePerMinute?: number };
@@ -75,6 +77,8 @@ export interface Platform {
   embeddedMongo: EmbeddedMongo | null;
   /** Each service's own bus connection (one in-process bus or one AMQP connection each). */
   buses: Record<string, EventBus>;
+  /** The key of secrets at rest its services use. */
+  secrets: SecretBox;
   /** Where outgoing mail is written as `.eml` files (`<folder>/mail`), null when it goes over SMTP. */
   mailDir: string | null;
   stop(): Promise<void>;
@@ -111,6 +115,7 @@ export async function bootPlatform(opts: PlatformOptions): Promise<Platform> {
       mongoUrl = embeddedMongo.socketUri() ?? embeddedMongo.uri();
     }
     const tokens = new InternalTokens(opts.internalTokenSecret);
+    const secrets = opts.secrets ?? new SecretBox(newSecretsKey());
     const buses: Record<string, EventBus> = {};
     let memoryBus: EventBus | null = null;
     /** One AMQP connection per service, as in production; in memory every service must share one bus. */
@@ -134,9 +139,9 @@ export async function bootPlatform(opts: PlatformOptions): Promise<Platform> {
     // Customers first: ticketing asks it about customers at ticket creation.
     const customers = await startCustomers(serviceOpts('customers'));
     started.push({ name: 'customers', stop: () => customers.stop() });
-    const ticketing = await startTicketing({ ...serviceOpts('ticketing'), customersUrl: customers.url, ai: opts.ai, inboundEmail: opts.inboundEmail });
+    const ticketing = await startTicketing({ ...serviceOpts('ticketing'), secrets, customersUrl: customers.url, ai: opts.ai, inboundEmail: opts.inboundEmail });
     started.push({ name: 'ticketing', stop: () => ticketing.stop() });
-    const webhooks = await startWebhooks({ ...serviceOpts('webhooks'), settings: opts.webhooks });
+    const webhooks = await startWebhooks({ ...serviceOpts('webhooks'), secrets, settings: opts.webhooks });
     started.push({ name: 'webhooks', stop: () => webhooks.stop() });
     // newer services start here, one block each (workspace, knowledge, community)
     const workspace = await startWorkspace({ ...serviceOpts('workspace'), inviteAcceptUrl: opts.inviteAcceptUrl, signInUrl: opts.signInUrl ?? localSignInUrl(opts), ...opts.billing });
@@ -186,6 +191,7 @@ export async function bootPlatform(opts: PlatformOptions): Promise<Platform> {
       redisKeyPrefix: opts.redisKeyPrefix,
       tokens,
       streamTokenSecret: opts.internalTokenSecret,
+      secrets,
       services: {
         ticketing: ticketing.url,
         customers: customers.url,
@@ -204,7 +210,7 @@ export async function bootPlatform(opts: PlatformOptions): Promise<Platform> {
     started.push({ name: 'gateway', stop: () => gateway.stop() });
 
     const mailFolder = opts.smtpUrl ? null : path.join(mailDir, 'mail');
-    return { baseUrl: gateway.url, gateway, ticketing, customers, webhooks, knowledge, workspace, community, dataops, game, mongoUrl: embeddedMongo?.uri() ?? mongoUrl, embeddedMongo, buses, mailDir: mailFolder, stop };
+    return { baseUrl: gateway.url, gateway, ticketing, customers, webhooks, knowledge, workspace, community, dataops, game, mongoUrl: embeddedMongo?.uri() ?? mongoUrl, embeddedMongo, buses, secrets, mailDir: mailFolder, stop };
   } catch (err) {
     await stop();
     throw err;

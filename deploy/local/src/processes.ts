@@ -26,6 +26,7 @@ import { startBalancer, type Balancer } from './balancer';
 import { banner } from './banner';
 import { processesEnvSchema, type ProcessesEnv } from './config';
 import { ensureDevCredentials, ownerSignInRow } from './credentials';
+import { ensureSecretsKey } from './secrets-key';
 
 const ROOT = path.resolve(__dirname, '../../..');
 /** How a container runs a process (deploy/docker/Dockerfile): sources through tsx, tracing preloaded. */
@@ -206,7 +207,11 @@ async function main(): Promise<void> {
     const url = (name: string) => `http://${env.HOST}:${servicePort.get(name)}`;
     const baseUrl = `http://${env.HOST}:${gatewayPort}`;
 
-    const inherited: NodeJS.ProcessEnv = { ...process.env, NODE_ENV: env.NODE_ENV, INTERNAL_TOKEN_SECRET: env.INTERNAL_TOKEN_SECRET, AMQP_URL: env.AMQP_URL, REDIS_URL: env.REDIS_URL, HOST: env.HOST, DATA_DIR: dataDir };
+    // The key of secrets at rest: the processes that keep secrets read it (docs/adr/0067); kept in DATA_DIR like the data it opens.
+    const secretsKey = await ensureSecretsKey(dataDir, env.SECRETS_KEY);
+    const inherited: NodeJS.ProcessEnv = {
+      ...process.env, NODE_ENV: env.NODE_ENV, INTERNAL_TOKEN_SECRET: env.INTERNAL_TOKEN_SECRET, SECRETS_KEY: secretsKey, AMQP_URL: env.AMQP_URL, REDIS_URL: env.REDIS_URL, HOST: env.HOST, DATA_DIR: dataDir,
+    };
     // The production topology never runs on stand-ins; each process's database is the launcher's choice.
     delete inherited.HELPDESK_EMBEDDED;
     delete inherited.MONGO_DB;

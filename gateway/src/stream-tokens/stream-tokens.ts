@@ -1,5 +1,5 @@
 import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from 'node:crypto';
-import { createStreamTokenBody, STREAM_TOKEN_TTL_MS, streamPatterns } from '@helpdesk/contracts';
+import { createStreamTokenBody, STREAM_TOKEN_TTL_MS, streamPatterns, unreadablePattern } from '@helpdesk/contracts';
 import { ApiError, parseInput } from '@helpdesk/kit';
 import type { KeyResolver, ResolvedKey } from '../auth';
 import { hashKey } from '../keys';
@@ -62,11 +62,18 @@ export class StreamTokens {
     }
   }
 
-  /** `POST /teams/{teamId}/events/stream-tokens`: a token for the caller's key (the pipeline checked key kind and team). */
+  /**
+   * `POST /teams/{teamId}/events/stream-tokens`: a token for the caller's key (the pipeline checked key
+   * kind and team). Its types are checked as the stream checks them: a pattern that asks only for
+   * events the key may not read is 403 (docs/adr/0066); the stream applies the key's permissions again
+   * whenever the token opens it.
+   */
   create(x: Exchange) {
     const body = parseInput(createStreamTokenBody, x.body ? JSON.parse(x.body.toString('utf8')) : {});
     const { patterns, problem } = streamPatterns(body.types);
     if (problem !== null) throw new ApiError('parameter_invalid', problem, 'types');
+    const unreadable = unreadablePattern(patterns, x.auth!.claims);
+    if (unreadable !== null) throw new ApiError('insufficient_permissions', unreadable, 'types');
     const keyHash = this.sessionIssuer(x) ?? hashKey(x.req.headers.authorization!.slice('Bearer '.length));
     const expiresAtMs = Date.now() + this.ttlMs;
     const token = this.seal({ keyHash, types: body.types === undefined ? null : patterns.join(','), expiresAtMs });

@@ -1,14 +1,15 @@
 /** Standalone process: `PORT`, `MONGO_URL` (required here), `CUSTOMERS_URL` (required), `AMQP_URL`, `INTERNAL_TOKEN_SECRET`, `LOG_LEVEL`;
+ * `SECRETS_KEY` (required) and `SECRETS_KEY_PREVIOUS`: answers kept for an Idempotency-Key, which can carry a secret shown once, are sealed (docs/adr/0067);
  * the AI provider (docs/adr/0029): `AI_BASE_URL` (an OpenAI-compatible server; the local provider when unset), `AI_API_KEY`, `AI_MODEL`, `AI_TIMEOUT_MS`;
  * inbound email (docs/adr/0041): `INBOUND_EMAIL_DOMAIN`, `INBOUND_EMAIL_LISTENERS`, `INBOUND_SMTP_*`, `INBOUND_HTTP_*`, `INBOUND_EMAIL_MAX_BYTES`, `INBOUND_EMAIL_SENDER_LIMIT_PER_HOUR`, `INBOUND_EMAIL_TEAM_LIMIT_PER_HOUR`. */
 // First: tracing starts before anything it instruments is loaded (OTEL_EXPORTER_OTLP_ENDPOINT set; kit telemetry/register.ts).
 import '@helpdesk/kit/src/telemetry/register';
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
-import { optionalUrl, portNumber, runServiceMain } from '@helpdesk/kit';
+import { optionalUrl, portNumber, runServiceMain, secretBoxOf, secretsEnvSchema } from '@helpdesk/kit';
 import { startTicketing } from './index';
 
-const env = z.object({
+const env = secretsEnvSchema.extend({
   CUSTOMERS_URL: z.string().url(),
   AI_BASE_URL: optionalUrl().describe('An OpenAI-compatible server for POST /ai (OpenAI, Ollama, vLLM…); unset = the built-in local provider.'),
   AI_API_KEY: z.string().optional().describe('The AI server\'s API key, if it needs one.'),
@@ -31,6 +32,7 @@ const env = z.object({
 runServiceMain('ticketing', env, (opts, e) =>
   startTicketing({
     ...opts,
+    secrets: secretBoxOf(e),
     customersUrl: e.CUSTOMERS_URL,
     inboundEmail: {
       domain: e.INBOUND_EMAIL_DOMAIN,

@@ -10,10 +10,12 @@ import { webhookRules } from './webhooks/rules';
  * them. The worker is built here (no I/O) and started by the service's `workers`: the rules that
  * create deliveries hand them to it, and it asks the webhook rules to disable a webhook.
  */
-export function webhooksRules({ conn, models, logger, soleInstance }: ServiceDeps<WebhooksModels>, settings: WebhookSettings) {
-  const webhooks = webhookRules({ conn, models, settings, soleInstance });
-  const worker = createDeliveryWorker({ models, settings, logger, disable: webhooks.disable });
+export function webhooksRules({ conn, models, logger, soleInstance, secrets }: ServiceDeps<WebhooksModels>, settings: WebhookSettings) {
+  // Signing secrets are kept sealed (docs/adr/0067): no key, no service.
+  if (!secrets) throw new Error('the webhooks service needs the key of secrets at rest (SECRETS_KEY)');
+  const webhooks = webhookRules({ conn, models, settings, soleInstance, secrets });
+  const worker = createDeliveryWorker({ models, settings, logger, disable: webhooks.disable, secrets });
   const deliveries = deliveryRules({ conn, models, webhooks, dispatch: worker });
-  return { webhooks, deliveries, worker };
+  return { webhooks, deliveries, worker, secrets };
 }
 export type WebhooksRules = ReturnType<typeof webhooksRules>;

@@ -6,6 +6,7 @@ import { webhooksRules } from './rules';
 import type { WebhookSettings } from './settings';
 import { deliveryHandlers } from './webhooks/deliveries/handlers';
 import { webhookHandlers } from './webhooks/handlers';
+import { sealOnStart } from './webhooks/secrets';
 
 /** The webhooks service: subscriptions, the delivery log and redelivery, the consumer of every event and the delivery worker. */
 export const webhooksService = (settings: WebhookSettings) =>
@@ -16,5 +17,5 @@ export const webhooksService = (settings: WebhookSettings) =>
     rules: (deps) => webhooksRules(deps, settings),
     handlers: (rules) => ({ ...webhookHandlers(rules), ...deliveryHandlers(rules) }),
     consumers,
-    workers: ({ worker }) => [worker.start()],
+    workers: ({ worker, secrets }, { models, logger }) => [sealOnStart(models, secrets, logger), worker.start()],
   });

@@ -1,6 +1,7 @@
 /** Webhooks over HTTP on the embedded MongoDB and the memory bus: storage, events, limits, scope. */
 import { matchesPattern, patternProblem, patternsKey, webhookSnapshotSchema } from '@helpdesk/contracts';
 import { expectError, startHarness, TEAM_A, TEAM_B, type Caller, type Harness } from './helpers';
+import { testSecrets } from '@helpdesk/testing';
 
 let h: Harness;
 beforeAll(async () => {
@@ -46,7 +47,9 @@ describe('create', () => {
     expect(w.secret).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
 
     const stored = await raw().findOne({ _id: w.id } as any);
-    expect(stored?.secret).toBe(w.secret); // kept in the database (no application-level encryption; ADR 0007)
+    // Kept sealed with SECRETS_KEY, bound to this webhook (docs/adr/0067).
+    expect(stored?.secret).toMatch(/^enc:v1:/);
+    expect(testSecrets.open(stored!.secret, `webhooks.secret:${w.id}`)).toBe(w.secret);
     const got = await h.api('GET', `${W}/${w.id}`);
     expect(Object.keys(got.body.data).sort()).toEqual(PUBLIC_KEYS);
     const list = await h.api('GET', W);

@@ -5,7 +5,7 @@
  */
 import { createBus, type EventBus } from '@helpdesk/kit';
 import { startEmbeddedMongo, type EmbeddedMongo } from '@helpdesk/mongo-embedded';
-import { envelope, eventually, logger, Receiver, ticketFixture, tokens } from '@helpdesk/testing';
+import { envelope, eventually, logger, Receiver, testSecrets, ticketFixture, tokens } from '@helpdesk/testing';
 import { startWebhooks, type RunningWebhooks } from '../src/index';
 import { call, startHarness, TEAM_A, TEAM_B, type Harness } from './helpers';
 
@@ -181,7 +181,7 @@ describe('restart', () => {
   afterAll(async () => m?.close());
 
   const start = (bus: EventBus) =>
-    startWebhooks({ mongoUrl: m.uri(), bus, tokens, logger, settings: { allowLoopback: true, retryScheduleMs: [800], jitter: 0, pollIntervalMs: 50 } });
+    startWebhooks({ mongoUrl: m.uri(), bus, tokens, logger, secrets: testSecrets, settings: { allowLoopback: true, retryScheduleMs: [800], jitter: 0, pollIntervalMs: 50 } });
 
   test('a retry scheduled before a restart is sent by the restarted service', async () => {
     const rx = await Receiver.start((_r, n) => ({ status: n === 1 ? 500 : 200 }));

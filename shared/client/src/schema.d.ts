@@ -98,7 +98,7 @@ export interface paths {
         put?: never;
         /**
          * Create a stream token (for a browser's event stream)
-         * @description A short-lived token (5 minutes) that opens the event stream without an API key: `GET /teams/{teamId}/events/stream?token=<token>`, for a browser's `EventSource`, which cannot send a header; a server keeps the secret key and hands the page the token. It is bound to the calling key's team and partition, to that key (revoking the key refuses the token and ends the streams opened with it) and to `types` (webhook patterns; absent: `*`). It opens any number of streams until `expiresAt` (EventSource reconnects with the same URL); a stream already open outlives it. Nothing is stored: the token is sealed by the gateway (docs/adr/0031). A bad pattern is 400 `parameter_invalid` (param `types`).
+         * @description A short-lived token (5 minutes) that opens the event stream without an API key: `GET /teams/{teamId}/events/stream?token=<token>`, for a browser's `EventSource`, which cannot send a header; a server keeps the secret key and hands the page the token. It is bound to the calling key's team and partition, to that key (revoking the key refuses the token and ends the streams opened with it) and to `types` (webhook patterns; absent: `*`). It opens any number of streams until `expiresAt` (EventSource reconnects with the same URL); a stream already open outlives it. Nothing is stored: the token is sealed by the gateway (docs/adr/0031). A bad pattern is 400 `parameter_invalid` (param `types`). The token reads what its key may read (docs/adr/0066): a pattern that matches only events the key may not read is 403 `insufficient_permissions` (param `types`), and its streams carry the events the key may read when they open.
          */
         post: operations["createStreamToken"];
         delete?: never;
@@ -657,7 +657,7 @@ export interface paths {
         put?: never;
         /**
          * Create a webhook
-         * @description `url`: an absolute https URL (at most 2,048 characters, no credentials) whose host is not a private, loopback (`localhost` included), link-local or other non-public address; stored normalised. The same rule is applied again before every delivery attempt. A deployment started with `WEBHOOKS_ALLOW_LOOPBACK=true` (unsafe, local development only) also accepts loopback hosts, over plain http too; a refusal that setting would lift names it. `events`: a comma-separated string or an array of event types, `<category>.*` or `*`. The same url with the same set of events is 409 (param url); 20 webhooks per team and partition (the 21st is 409). The answer is the only one that carries `secret` (`whsec_…`, keys both signatures). Delivery body, headers, signatures, the retry schedule (5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h) and the 10 s timeout: see the webhooks README.
+         * @description `url`: an absolute https URL (at most 2,048 characters, no credentials) whose host is not a private, loopback (`localhost` included), link-local or other non-public address; stored normalised. The same rule is applied again before every delivery attempt. A deployment started with `WEBHOOKS_ALLOW_LOOPBACK=true` (unsafe, local development only) also accepts loopback hosts, over plain http too; a refusal that setting would lift names it. `events`: a comma-separated string or an array of event types, `<category>.*` or `*`. The same url with the same set of events is 409 (param url); 20 webhooks per team and partition (the 21st is 409). The answer is the only one that carries `secret` (`whsec_…`, keys both signatures); it is stored encrypted (docs/adr/0067). Least privilege (docs/adr/0066): a webhook reads as the key that creates it (its role's permissions within its scopes), so it receives an event only when that key may read the event's resource through the API (`*` included); a pattern that matches only events the key may not read is 403 `insufficient_permissions` (param events) and nothing is written. When the key's member gets a narrower role, or leaves, the webhook narrows with them (never widens). Delivery body, headers, signatures, the retry schedule (5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h) and the 10 s timeout: see the webhooks README.
          */
         post: operations["createWebhook"];
         delete?: never;
@@ -677,7 +677,7 @@ export interface paths {
         put?: never;
         /**
          * Send a test event to every active webhook
-         * @description `event` (required, as the spec says) is the type the test event carries, e.g. `{"event": "ticket.created"}`; without it: 400 `parameter_missing` (param event). A test event (new event id, `test: true`, empty `data`) goes to every active webhook of the team and partition, whatever it subscribes to, and to the event stream. An unknown event is 400 with the code in uppercase (`PARAMETER_INVALID`), as the spec shows.
+         * @description `event` (required, as the spec says) is the type the test event carries, e.g. `{"event": "ticket.created"}`; without it: 400 `parameter_missing` (param event). A test event (new event id, `test: true`, empty `data`) goes to every active webhook of the team and partition, whatever it subscribes to, and to the event stream, wherever a real event of the type could go (docs/adr/0066: a webhook whose key may not read it gets none). An unknown event is 400 with the code in uppercase (`PARAMETER_INVALID`), as the spec shows.
          */
         post: operations["triggerWebhookTest"];
         delete?: never;
@@ -706,7 +706,7 @@ export interface paths {
         head?: never;
         /**
          * Update a webhook
-         * @description `isActive: false` cancels its pending deliveries; `isActive: true` starts its failing streak over.
+         * @description `isActive: false` cancels its pending deliveries; `isActive: true` starts its failing streak over. Changing `url` or `events` makes the webhook read as the calling key from then on (docs/adr/0066): its events are checked against that key as on create (403 `insufficient_permissions`, param events).
          */
         patch: operations["updateWebhook"];
         trace?: never;
@@ -759,7 +759,7 @@ export interface paths {
         put?: never;
         /**
          * Send a delivery again now
-         * @description Same delivery id and body, due at once, on a fresh run of the retry schedule. Answers 202. An inactive webhook is 409: enable it first.
+         * @description Same delivery id and body, due at once, on a fresh run of the retry schedule. Answers 202. An inactive webhook is 409: enable it first; so is one that may no longer read the event (docs/adr/0066).
          */
         post: operations["redeliverWebhookDelivery"];
         delete?: never;
@@ -1665,7 +1665,7 @@ export interface paths {
         };
         /**
          * Stream the team's events (server-sent events)
-         * @description A `text/event-stream` of every event of the key's team and partition, oldest first (docs/adr/0021). The first frame is `retry: 3000`; each event is a frame `id: <ms>-<seq>` / `event: <type>` / `data: <StreamEvent JSON>` (the webhook delivery body: `{id, type, createdAt, teamId, mode, [test: true], data}`); a `: heartbeat` comment comes every 15 s. `types` filters with the webhook patterns (`ticket.*,customer.updated`; `*` or absent: everything); a bad pattern is 400 `parameter_invalid` (param `types`). `Last-Event-ID` (header, or `lastEventId`) replays the events after that id from a log kept 24 hours; an id older than the log answers one `event: stream.gap` frame (`data: {lastEventId, oldestAvailableId}`) before what is left: never a silent gap. A client that reads too slowly (over 1 MiB waiting) is disconnected and may reconnect with its last id. Secret keys only, or `?token=` with a stream token (`POST …/events/stream-tokens`, docs/adr/0031) and no key: a browser's `EventSource` cannot send a header; with a token the stream carries the token's `types` (a `types` parameter beside it is 400), a bad token is 401 `invalid_api_key` and an expired one 401 `key_expired` (param `token`). The stream ends when its key (the token's issuing key) is revoked. Counted once against the rate limit (of the issuing key).
+         * @description A `text/event-stream` of every event of the key's team and partition, oldest first (docs/adr/0021). The first frame is `retry: 3000`; each event is a frame `id: <ms>-<seq>` / `event: <type>` / `data: <StreamEvent JSON>` (the webhook delivery body: `{id, type, createdAt, teamId, mode, [test: true], data}`); a `: heartbeat` comment comes every 15 s. `types` filters with the webhook patterns (`ticket.*,customer.updated`; `*` or absent: everything); a bad pattern is 400 `parameter_invalid` (param `types`). `Last-Event-ID` (header, or `lastEventId`) replays the events after that id from a log kept 24 hours; an id older than the log answers one `event: stream.gap` frame (`data: {lastEventId, oldestAvailableId}`) before what is left: never a silent gap. A client that reads too slowly (over 1 MiB waiting) is disconnected and may reconnect with its last id. Secret keys only, or `?token=` with a stream token (`POST …/events/stream-tokens`, docs/adr/0031) and no key: a browser's `EventSource` cannot send a header; with a token the stream carries the token's `types` (a `types` parameter beside it is 400), a bad token is 401 `invalid_api_key` and an expired one 401 `key_expired` (param `token`). The stream ends when its key (the token's issuing key) is revoked. Counted once against the rate limit (of the issuing key). Least privilege (docs/adr/0066): an event reaches the stream only when the key may read its resource through the API, i.e. holds the event type's permission (that of the GET operation reading the resource: `view_webhooks` for `webhook.*`, `manage_automations` for `automation.*` …; the effective permissions of its member's role within its scopes); an API key's events also reach its own member, a private saved view's only its creator. `types` only narrows that: a pattern that matches only events the key may not read is 403 `insufficient_permissions` (param `types`). When the key's permissions change (its member's role) the stream ends, and the client reconnects with `Last-Event-ID` under the new ones.
          */
         get: operations["streamEvents"];
         put?: never;

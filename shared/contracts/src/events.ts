@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { CatalogEntry } from './catalog/read';
 import { COMMUNITY_EVENTS } from './catalog/community';
 import { NOTIFICATIONS_EVENTS } from './catalog/notifications';
 import { VIEW_EVENTS } from './catalog/views';
@@ -166,7 +167,7 @@ const changeFields = {
 /** The catalog: event type → {version, data schema}. Publishers and consumers both validate with it. */
 export const EVENT_CATALOG = {
   'ticket.created': {
-    version: 1,
+    version: 1, read: { op: 'getTicket' },
     data: z.object({
       ticket: ticketSnapshotSchema,
       /** The messages given at creation, oldest first (they emit no ticket.message_added). Added in v1, optional. */
@@ -174,48 +175,48 @@ export const EVENT_CATALOG = {
     }),
   },
   'ticket.updated': {
-    version: 1,
+    version: 1, read: { op: 'getTicket' },
     data: z.object({
       ticket: ticketSnapshotSchema,
       /** Names of the fields that changed, and their values before the change. */
       ...changeFields,
     }),
   },
-  'ticket.closed': { version: 1, data: z.object({ ticket: ticketSnapshotSchema, previousStatus: z.string() }) },
+  'ticket.closed': { version: 1, read: { op: 'getTicket' }, data: z.object({ ticket: ticketSnapshotSchema, previousStatus: z.string() }) },
   'ticket.message_added': {
-    version: 1,
+    version: 1, read: { op: 'listMessages' },
     data: z.object({ ticket: ticketSnapshotSchema, message: messageSnapshotSchema }),
   },
   'ticket.deleted': {
-    version: 1,
+    version: 1, read: { op: 'getTicket' },
     data: z.object({ ticketId: z.string(), customerId: z.string().nullable(), ticket: ticketSnapshotSchema }),
   },
 
-  'customer.created': { version: 1, data: z.object({ customer: customerSnapshotSchema }) },
-  'customer.updated': { version: 1, data: z.object({ customer: customerSnapshotSchema, ...changeFields }) },
-  'customer.deleted': { version: 1, data: z.object({ customerId: z.string(), customer: customerSnapshotSchema }) },
+  'customer.created': { version: 1, read: { op: 'getCustomer' }, data: z.object({ customer: customerSnapshotSchema }) },
+  'customer.updated': { version: 1, read: { op: 'getCustomer' }, data: z.object({ customer: customerSnapshotSchema, ...changeFields }) },
+  'customer.deleted': { version: 1, read: { op: 'getCustomer' }, data: z.object({ customerId: z.string(), customer: customerSnapshotSchema }) },
   /**
    * A widget sign-up with an email not confirmed yet (docs/adr/0040): the code the notifications service
    * mails to the customer, which the visitor types into the widget. The team's own data: its holder
    * can do no more than the team's keys can (set the customer's status).
    */
   'customer.confirmation_requested': {
-    version: 1,
+    version: 1, read: { permission: 'manage_customers' },
     data: z.object({ customer: z.object({ id: z.string(), name: z.string(), email: z.string() }), code: z.string(), expiresAt: iso }),
   },
 
-  'customer_group.created': { version: 1, data: z.object({ group: customerGroupSnapshotSchema }) },
-  'customer_group.updated': { version: 1, data: z.object({ group: customerGroupSnapshotSchema, ...changeFields }) },
+  'customer_group.created': { version: 1, read: { op: 'getCustomerGroup' }, data: z.object({ group: customerGroupSnapshotSchema }) },
+  'customer_group.updated': { version: 1, read: { op: 'getCustomerGroup' }, data: z.object({ group: customerGroupSnapshotSchema, ...changeFields }) },
   'customer_group.deleted': {
-    version: 1,
+    version: 1, read: { op: 'getCustomerGroup' },
     data: z.object({ groupId: z.string(), group: customerGroupSnapshotSchema, membersDetached: z.number().int() }),
   },
   'customer_group.member_added': {
-    version: 1,
+    version: 1, read: { op: 'listCustomerGroupMembers' },
     data: z.object({ group: customerGroupSnapshotSchema, member: groupMemberSnapshotSchema }),
   },
   'customer_group.member_removed': {
-    version: 1,
+    version: 1, read: { op: 'listCustomerGroupMembers' },
     data: z.object({
       group: customerGroupSnapshotSchema,
       member: groupMemberSnapshotSchema,
@@ -224,17 +225,17 @@ export const EVENT_CATALOG = {
     }),
   },
 
-  'customer_status.created': { version: 1, data: z.object({ status: customerStatusSnapshotSchema }) },
-  'customer_status.updated': { version: 1, data: z.object({ status: customerStatusSnapshotSchema, ...changeFields }) },
-  'customer_status.deleted': { version: 1, data: z.object({ key: z.string(), status: customerStatusSnapshotSchema }) },
+  'customer_status.created': { version: 1, read: { op: 'listCustomerStatuses' }, data: z.object({ status: customerStatusSnapshotSchema }) },
+  'customer_status.updated': { version: 1, read: { op: 'listCustomerStatuses' }, data: z.object({ status: customerStatusSnapshotSchema, ...changeFields }) },
+  'customer_status.deleted': { version: 1, read: { op: 'listCustomerStatuses' }, data: z.object({ key: z.string(), status: customerStatusSnapshotSchema }) },
 
-  'webhook.created': { version: 1, data: z.object({ webhook: webhookSnapshotSchema }) },
-  'webhook.updated': { version: 1, data: z.object({ webhook: webhookSnapshotSchema, ...changeFields }) },
-  'webhook.deleted': { version: 1, data: z.object({ webhookId: z.string(), webhook: webhookSnapshotSchema }) },
+  'webhook.created': { version: 1, read: { op: 'getWebhook' }, data: z.object({ webhook: webhookSnapshotSchema }) },
+  'webhook.updated': { version: 1, read: { op: 'getWebhook' }, data: z.object({ webhook: webhookSnapshotSchema, ...changeFields }) },
+  'webhook.deleted': { version: 1, read: { op: 'getWebhook' }, data: z.object({ webhookId: z.string(), webhook: webhookSnapshotSchema }) },
   /** trigger-test ran: the test event it sent (docs/adr/0021), which the event stream passes on to its listeners. */
-  'webhook.test_triggered': { version: 1, data: z.object({ event: z.string(), eventId: z.string(), createdAt: z.string() }) },
+  'webhook.test_triggered': { version: 1, read: { op: 'getWebhook' }, data: z.object({ event: z.string(), eventId: z.string(), createdAt: z.string() }) },
   'webhook.disabled': {
-    version: 1,
+    version: 1, read: { op: 'getWebhook' },
     data: z.object({
       webhook: webhookSnapshotSchema,
       /** `gone`: the receiver answered 410; `failing`: every delivery failed for 5 days. */
@@ -253,7 +254,7 @@ export const EVENT_CATALOG = {
   ...AUTOMATION_EVENTS,
   ...GAME_EVENTS,
   ...SESSION_EVENTS,
-} as const;
+} as const satisfies Record<string, CatalogEntry>;
 
 export type EventType = keyof typeof EVENT_CATALOG;
 export type EventData<T extends EventType> = z.infer<(typeof EVENT_CATALOG)[T]['data']>;

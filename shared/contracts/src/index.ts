@@ -17,4 +17,6 @@ export * from './catalog/ticketing';
 export * from './fields';
 export * from './webhook-patterns';
 export * from './manifest';
+export * from './event-access';
+export type { CatalogEntry, EventRead } from './catalog/read';
 export * from './openapi';

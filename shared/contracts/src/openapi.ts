@@ -3,6 +3,8 @@ import { ERROR_CODES, ERROR_TYPES, type ErrorCode } from './errors';
 import { paginationSchema } from './fields';
 import { ID_PREFIX } from './ids';
 import { PUBLIC_OPERATIONS } from './manifest';
+import { eventPermission, eventReadOperation } from './event-access';
+import { EVENT_TYPES } from './events';
 import { SLUG_RE, takesSessionCookie } from './manifest/access';
 import type { OperationDef, ParamKind } from './manifest/operation';
 import { CSRF_HEADER, SESSION_COOKIE } from './manifest/sessions';
@@ -177,6 +179,24 @@ const INFO_DESCRIPTION = [
   'says "not shown" are in each operation\'s description and in the repository\'s docs/adr.',
 ].join('\n');
 
+/**
+ * The Events tag: which permission each event type needs to reach a key (the stream, a stream token,
+ * a webhook's key; docs/adr/0066), from the event catalog and, where it names one, the GET operation.
+ */
+const EVENTS_TAG_DESCRIPTION = () =>
+  [
+    'Events operations. Every channel out of the platform hands an event only to a key that may read its resource through the API ' +
+      '(docs/adr/0066): the event stream and its stream tokens (the key\'s permissions), and webhooks (the permissions of the key that ' +
+      'set up their url and events). An API key\'s events also reach its own member; a private saved view\'s only its creator.',
+    '',
+    '| event type | permission | from |',
+    '|---|---|---|',
+    ...EVENT_TYPES.map((type) => {
+      const op = eventReadOperation(type);
+      return `| \`${type}\` | ${eventPermission(type) ? `\`${eventPermission(type)}\`` : 'any secret key'} | ${op ? `\`${op.method} ${op.path}\`` : 'the event catalog'} |`;
+    }),
+  ].join('\n');
+
 /** Builds the OpenAPI 3.1 document of the given operations (default: every public one). */
 export function buildOpenApiDocument(ops: Record<string, OperationDef> = PUBLIC_OPERATIONS): Json {
   const schemas = new SchemaSet();
@@ -265,7 +285,7 @@ export function buildOpenApiDocument(ops: Record<string, OperationDef> = PUBLIC_
     // Ingress), so "Try it out" calls the same origin; a client that reads the file itself adds its own host.
     servers: [{ url: '/api/v1', description: 'This platform (relative to the host serving the document; `npm start`: http://127.0.0.1:8080/api/v1)' }],
     security: [{ apiKey: [] }, { sessionCookie: [] }],
-    tags: [...tags].map((name) => ({ name, description: `${name} operations.` })),
+    tags: [...tags].map((name) => ({ name, description: name === 'Events' ? EVENTS_TAG_DESCRIPTION() : `${name} operations.` })),
     paths,
     components: {
       securitySchemes: {

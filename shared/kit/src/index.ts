@@ -52,3 +52,4 @@ export * from './search';
 export * from './metrics';
 export * from './transaction';
 export * from './slow-clients';
+export * from './secrets';

@@ -17,6 +17,7 @@ import { requestIdOf, sendData } from './envelope';
 import { ApiError } from './errors';
 import { serviceRequestDuration } from './metrics';
 import { runOncePerKey } from './outbox/idempotent-requests';
+import type { SecretBox } from './secrets';
 import { parseInput, requireObjectBody } from './validate';
 
 /**
@@ -95,6 +96,8 @@ export function mountOperations<Ops extends Operations>(
   opts: {
     /** The service's connection: a write with an Idempotency-Key is recorded with its key there (docs/adr/0062). */
     conn?: mongoose.Connection;
+    /** Seals those records (an answer can carry a secret shown once: docs/adr/0067). */
+    secrets?: SecretBox;
   } = {},
 ): void {
   const entries = Object.entries(ops).sort(([, a], [, b]) => specificity(a.path).localeCompare(specificity(b.path)));
@@ -111,7 +114,7 @@ export function mountOperations<Ops extends Operations>(
       }
       const input = checkRequest(op, req, res);
       const run = () => handler({ ...input, token: res.locals.internalToken as string, req, res } as HandlerInput<OperationDef>);
-      const result = opts.conn && !op.stream ? await runOncePerKey(opts.conn, req, id, run) : await run();
+      const result = opts.conn && !op.stream ? await runOncePerKey(opts.conn, req, id, run, opts.secrets) : await run();
       // A streaming operation's handler has written (and keeps writing) the response itself.
       if (!op.stream) reply(op, res, result);
     });

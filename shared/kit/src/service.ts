@@ -16,7 +16,8 @@ import { createLogger, type Logger } from './logger';
 import { declaredModels, recordDeclaration, type DataLayer } from './data-layer';
 import { connectMongo } from './mongo';
 import { mountOperations, type Handlers } from './operations';
-import { idempotentRequestModel, startOutboxRelay, type OutboxRelay } from './outbox';
+import { idempotentRequestModel, resealIdempotentRecords, startOutboxRelay, type OutboxRelay } from './outbox';
+import type { SecretBox } from './secrets';
 import { onShutdown } from './shutdown';
 import { useTransactionLogger } from './transaction';
 import type { BrokerAccessRefused } from './bus';
@@ -52,6 +53,8 @@ export interface ServiceDeps<M> {
    * docs/adr/0045). False or absent with a broker, where replicas share the database.
    */
   soleInstance?: boolean;
+  /** The key of secrets at rest (SECRETS_KEY, docs/adr/0067), when the process was given one. */
+  secrets?: SecretBox;
 }
 
 /** A part a service runs beside its HTTP server (a delivery worker, a timer): stopped before the relay. */
@@ -98,9 +101,9 @@ export interface BuiltService<M = any, R = any> {
 
 export function buildService<Ops extends Operations, M extends DataLayer, R>(
   def: ServiceDefinition<Ops, M, R>,
-  opts: { conn: mongoose.Connection; tokens: InternalTokens; logger: Logger; bus?: EventBus },
+  opts: { conn: mongoose.Connection; tokens: InternalTokens; logger: Logger; bus?: EventBus; secrets?: SecretBox },
 ): BuiltService<M, R> {
-  const deps: ServiceDeps<M> = { conn: opts.conn, models: def.models(opts.conn), logger: opts.logger, soleInstance: opts.bus?.processLocal === true };
+  const deps: ServiceDeps<M> = { conn: opts.conn, models: def.models(opts.conn), logger: opts.logger, soleInstance: opts.bus?.processLocal === true, secrets: opts.secrets };
   const rules = def.rules(deps);
   const handlers = def.handlers(rules, deps);
   const app = createServiceApp({
@@ -111,7 +114,7 @@ export function buildService<Ops extends Operations, M extends DataLayer, R>(
     checks: dependencyChecks(() => opts.conn, opts.bus),
     // An operation may take a larger body than the default (an upload): the largest one declared.
     bodyLimit: bodyLimitOf(def.operations),
-    routes: (a) => mountOperations(a, def.operations, handlers, { conn: opts.conn }),
+    routes: (a) => mountOperations(a, def.operations, handlers, { conn: opts.conn, secrets: opts.secrets }),
   });
   return { app, deps, rules };
 }
@@ -150,6 +153,12 @@ export interface ServiceOptions {
    * platform sets it; a service alone in its process has no caller there to reach it.
    */
   inProcess?: boolean;
+  /**
+   * The key of secrets at rest (SECRETS_KEY, docs/adr/0067): the service seals what its
+   * Idempotency-Key records keep with it, and a service that keeps secrets of its own (webhooks)
+   * cannot start without it.
+   */
+  secrets?: SecretBox;
 }
 
 export interface RunningService<R = any> {
@@ -192,9 +201,14 @@ export async function startService<Ops extends Operations, M extends DataLayer, 
   try {
     conn = await connectMongo(opts.mongoUrl, opts.dbName ?? def.name);
     useTransactionLogger(conn, logger);
-    const built = buildService(def, { conn, tokens: opts.tokens, logger, bus: opts.bus });
+    const built = buildService(def, { conn, tokens: opts.tokens, logger, bus: opts.bus, secrets: opts.secrets });
     await Promise.all([...declaredModels(built.deps.models), idempotentRequestModel(conn)].map((m) => m.init()));
     recordDeclaration(conn, built.deps.models);
+    if (opts.secrets) {
+      // Idempotency records kept in the clear before the service had a key are sealed (docs/adr/0067): a day's worth at most.
+      const { sealed } = await resealIdempotentRecords(conn, opts.secrets, { rotate: false });
+      if (sealed) logger.info({ sealed }, `${def.name}: idempotency records stored in the clear are now encrypted at rest`);
+    }
     // Sole instance (process-local bus): every outbox row is written here, through withOutbox, which
     // wakes the relay at each commit; polling only backs that up (docs/adr/0045).
     relay = startOutboxRelay({ conn, bus: opts.bus, logger, service: def.name, ...(opts.bus.processLocal ? { pollIntervalMs: SOLE_INSTANCE_POLL_MS } : {}) });

@@ -9,6 +9,8 @@ import {
   InternalTokens,
   listen,
   MemoryBus,
+  newSecretsKey,
+  SecretBox,
   type RunningService,
   type ServiceDefinition,
   type ServiceOptions,
@@ -23,6 +25,8 @@ import { serviceCaller, TEST_INTERNAL_SECRET, type CallOptions, type Reply } fro
  */
 export const tokens = new InternalTokens(TEST_INTERNAL_SECRET);
 export const logger = createLogger('service-test', 'silent');
+/** The key of secrets at rest every harnessed service gets (docs/adr/0067): a fresh one per test file. */
+export const testSecrets = new SecretBox(newSecretsKey());
 /** Two teams per test file: isolation tests use the second. */
 export const TEAM_A = randomUUID();
 export const TEAM_B = randomUUID();
@@ -68,7 +72,7 @@ export async function startServiceHarness<R>(
   });
   let svc: RunningService<R>;
   try {
-    svc = await start({ mongoUrl: mongo.uri(), bus, tokens, logger });
+    svc = await start({ mongoUrl: mongo.uri(), bus, tokens, logger, secrets: testSecrets });
   } catch (err) {
     await bus.close();
     await mongo.close();
@@ -104,7 +108,7 @@ export async function startServiceHarness<R>(
 /** A service's app with no database behind it: enough for everything refused before the first query. */
 export async function startDetached<Ops extends Operations>(def: ServiceDefinition<Ops>): Promise<{ url: string; stop: () => Promise<void> }> {
   const conn = mongoose.createConnection();
-  const { app } = buildService(def, { conn, tokens, logger });
+  const { app } = buildService(def, { conn, tokens, logger, secrets: testSecrets });
   const server = await listen(app, 0, '127.0.0.1');
   const { port } = server.address() as AddressInfo;
   return {

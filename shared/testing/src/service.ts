@@ -35,6 +35,8 @@ export interface CallOptions {
   rawBody?: string;
   /** Sent as the token instead of a minted one (forged or expired token tests). */
   token?: string;
+  /** More request headers (what the gateway forwards, such as an Idempotency-Key's). */
+  headers?: Record<string, string>;
 }
 
 /**
@@ -46,7 +48,7 @@ export function serviceCaller(tokens: InternalTokens, defaultTeam: string) {
   return async function call(base: string, method: string, path: string, opts: CallOptions = {}): Promise<Reply> {
     const as = opts.as === undefined ? {} : opts.as;
     const requestId = `req_t${++seq}${Math.random().toString(36).slice(2, 10)}`;
-    const headers: Record<string, string> = { 'content-type': 'application/json' };
+    const headers: Record<string, string> = { 'content-type': 'application/json', ...opts.headers };
     if (opts.token !== undefined) headers['x-internal-token'] = opts.token;
     else if (as) {
       headers['x-internal-token'] = await tokens.sign({

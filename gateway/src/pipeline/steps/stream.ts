@@ -12,6 +12,8 @@ import { releaseIdempotency, releasesKey, releasingOnThrow } from './idempotency
  */
 export const STREAM_KEY_CHECK_MS = 2_000;
 
+const permissionsKey = (permissions: readonly string[]) => [...permissions].sort().join(',');
+
 /**
  * The streaming half of dispatch (operations with `stream: true`, docs/adr/0021): the service's
  * answer is piped to the client as it comes, never buffered and with no body timeout. The request
@@ -51,13 +53,20 @@ export async function dispatchStream(x: Exchange, g: GatewayContext): Promise<ty
   const authorization = req.headers.authorization;
   const token = x.streamToken;
   const cookie = x.session?.token;
+  const opened = permissionsKey(x.auth!.permissions);
   const keyCheck = setInterval(() => {
     // A stream opened with a stream token is checked through its issuing key (it outlives the token
     // itself); one opened with the console's cookie through its session (docs/adr/0068).
-    (token ? g.streamTokens.issuer(token) : cookie !== undefined && g.sessions ? g.sessions.resolver.authenticate(cookie) : g.resolver.authenticate(authorization)).catch((err) => {
-      // Revoked or expired: end the stream (a store outage is not a revocation: keep it open).
-      if (err instanceof ApiError && err.status === 401) abort.abort();
-    });
+    (token ? g.streamTokens.issuer(token) : cookie !== undefined && g.sessions ? g.sessions.resolver.authenticate(cookie) : g.resolver.authenticate(authorization)).then(
+      // Its member's role changed: end it, so that the client reconnects and reads with what the key may read now (docs/adr/0066).
+      (now) => {
+        if (permissionsKey(now.permissions) !== opened) abort.abort();
+      },
+      (err) => {
+        // Revoked or expired: end the stream (a store outage is not a revocation: keep it open).
+        if (err instanceof ApiError && err.status === 401) abort.abort();
+      },
+    );
   }, STREAM_KEY_CHECK_MS);
   keyCheck.unref();
   g.openStreams.add(abort);

@@ -1,4 +1,4 @@
-import { onEvery, type Subscription } from '@helpdesk/kit';
+import { on, onEvery, type Subscription } from '@helpdesk/kit';
 import type { WebhooksRules } from '../rules';
 
 /**
@@ -6,4 +6,9 @@ import type { WebhooksRules } from '../rules';
  * delivery per active webhook of its team and partition that subscribes to it (de-duplicated with the
  * deliveries in one transaction, so a broker redelivery creates nothing twice).
  */
-export const consumers = ({ deliveries }: WebhooksRules): Subscription[] => [onEvery('#', (e) => deliveries.deliverEvent(e))];
+export const consumers = ({ webhooks, deliveries }: WebhooksRules): Subscription[] => [
+  // A member's new role (or their leaving) narrows the webhooks that read as their keys (docs/adr/0066).
+  on('member.role_changed', (e) => webhooks.narrowToRole(e.teamId, e.data.member.id, e.data.member.permissions)),
+  on('member.removed', (e) => webhooks.narrowToRole(e.teamId, e.data.memberId, [])),
+  onEvery('#', (e) => deliveries.deliverEvent(e)),
+];

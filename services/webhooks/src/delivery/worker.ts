@@ -1,10 +1,11 @@
 import { randomBytes } from 'node:crypto';
-import type { DeliveryStatus } from '@helpdesk/contracts';
-import { acrossTeams, scoped, webhookDeliveries, webhookDeliveryDuration, type Logger, type Scope, type ServiceWorker, type Unscoped } from '@helpdesk/kit';
+import { mayRead, type DeliveryStatus } from '@helpdesk/contracts';
+import { acrossTeams, scoped, SecretOpenError, webhookDeliveries, webhookDeliveryDuration, type Logger, type Scope, type SecretBox, type ServiceWorker, type Unscoped } from '@helpdesk/kit';
 import type { WebhooksModels } from '../models';
 import type { WebhookSettings } from '../settings';
-import { ATTEMPTS_KEPT, NO_LEASE, type DeliveryDoc } from '../webhooks/deliveries/model';
-import type { WebhookDoc } from '../webhooks/model';
+import { ATTEMPTS_KEPT, deliveryAccess, NO_LEASE, type DeliveryDoc } from '../webhooks/deliveries/model';
+import { readerOf, type WebhookDoc } from '../webhooks/model';
+import { signingSecret } from '../webhooks/secrets';
 import type { DisableReason } from '../webhooks/rules';
 import { nextAttemptAt } from './schedule';
 import { Sender, type AttemptOutcome } from './sender';
@@ -22,6 +23,8 @@ export interface DeliveryWorkerDeps {
   logger: Logger;
   /** Disables a webhook and emits `webhook.disabled` (the webhooks rules' `disable`); false when there was nothing to disable. */
   disable(scope: Scope, webhookId: string, why: DisableReason): Promise<boolean>;
+  /** Opens the stored signing secrets (SECRETS_KEY, docs/adr/0067). */
+  secrets: SecretBox;
 }
 
 /**
@@ -71,6 +74,7 @@ class RunningWorker {
   private readonly settings: WebhookSettings;
   private readonly logger: Logger;
   private readonly disable: DeliveryWorkerDeps['disable'];
+  private readonly secrets: SecretBox;
   private readonly sender: Sender;
   private readonly me = `wrk_${randomBytes(6).toString('hex')}`;
   private claims = 0;
@@ -83,12 +87,13 @@ class RunningWorker {
   private readonly inFlight = new Set<Promise<void>>();
   private readonly loop: Promise<void>;
 
-  constructor({ models, settings, logger, disable }: DeliveryWorkerDeps) {
+  constructor({ models, settings, logger, disable, secrets }: DeliveryWorkerDeps) {
     this.models = models;
     this.Queue = acrossTeams(models).deliveries;
     this.settings = settings;
     this.logger = logger;
     this.disable = disable;
+    this.secrets = secrets;
     this.sender = new Sender({ allowLoopback: settings.allowLoopback, timeoutMs: settings.timeoutMs });
     this.loop = this.run();
   }
@@ -211,8 +216,9 @@ class RunningWorker {
   }
 
   private async attempt(row: Claimed, scope: Scope, hook: WebhookDoc | undefined): Promise<void> {
-    if (!hook || !hook.isActive) {
-      // Deleted or disabled after the row was created: inactive webhooks receive nothing.
+    if (!hook || !hook.isActive || !mayRead(deliveryAccess(row), readerOf(hook))) {
+      // Deleted or disabled after the row was created: inactive webhooks receive nothing; nor does one
+      // that may no longer read the event (its member's role narrowed it, docs/adr/0066).
       await this.Queue.updateOne(
         { _id: row._id, leaseOwner: row.leaseOwner },
         { $set: { status: 'cancelled', nextAttemptAt: null, leaseOwner: null, leaseUntil: NO_LEASE, updatedAt: new Date() }, $inc: { generation: 1 } },
@@ -220,8 +226,19 @@ class RunningWorker {
       return;
     }
     const at = new Date();
+    let secret: string;
+    try {
+      secret = signingSecret(this.secrets, hook);
+    } catch (err) {
+      // Sealed under a key this process lacks (a rotation under way): a failed attempt, retried on the schedule.
+      if (!(err instanceof SecretOpenError)) throw err;
+      this.logger.error({ webhookId: hook._id, deliveryId: row._id, err: err.message }, 'webhook delivery: the signing secret does not open with SECRETS_KEY or SECRETS_KEY_PREVIOUS');
+      const outcome = { ok: false, statusCode: null, durationMs: 0, error: 'signing secret unavailable: it is sealed with a key this process does not have (SECRETS_KEY)', retryAfterMs: null };
+      await this.record(row, at, outcome);
+      return;
+    }
     const headers: Record<string, string> = {
-      ...signAttempt(hook.secret, row._id, row.body, at),
+      ...signAttempt(secret, row._id, row.body, at),
       'x-svc-event': row.eventType,
       'x-svc-delivery': row._id,
     };

@@ -1,5 +1,20 @@
 import mongoose from 'mongoose';
+import { PERMISSIONS, type EventReader, type Permission } from '@helpdesk/contracts';
 import { tenancyPlugin, type Scope } from '@helpdesk/kit';
+
+/**
+ * Whom a webhook's deliveries read as (docs/adr/0066): the key that last chose its url or events, with
+ * that key's effective permissions then, narrowed (never widened) when its member's role changes.
+ */
+export interface ReadAs {
+  keyId: string;
+  memberId: string | null;
+  permissions: Permission[];
+}
+
+/** Webhooks from before ADR 0066 have no `readAs`: they read everything until their url or events are saved again. */
+const READS_EVERYTHING: EventReader = { permissions: PERMISSIONS, memberId: null, keyId: null };
+export const readerOf = (hook: Pick<WebhookDoc, 'readAs'>): EventReader => hook.readAs ?? READS_EVERYTHING;
 
 /** A stored webhook. `_id` is the public `whk_…` id. */
 export interface WebhookDoc {
@@ -13,9 +28,15 @@ export interface WebhookDoc {
   events: string[];
   /** The patterns sorted and joined: part of the url+events uniqueness. */
   eventsKey: string;
-  /** `whsec_…`. Never selected unless asked for (`+secret`): only the delivery worker reads it. */
+  /**
+   * The signing secret (`whsec_…`), sealed with SECRETS_KEY (`enc:v1:<keyId>:…`, webhooks/secrets.ts,
+   * docs/adr/0067); a webhook from before encryption at rest holds it in the clear until the next start
+   * seals it. Never selected unless asked for (`+secret`): only the delivery worker reads it.
+   */
   secret: string;
   isActive: boolean;
+  /** Whom its deliveries read as; absent on webhooks from before it (see readerOf). */
+  readAs?: ReadAs;
   /** First failed attempt since the last successful one (null while healthy); 5 days of it disables. */
   failingSince: Date | null;
   /** Bumped by every write: PATCH writes only if nobody wrote since it read. */
@@ -33,6 +54,13 @@ const webhookSchema = new mongoose.Schema<WebhookDoc>(
     eventsKey: { type: String, required: true },
     secret: { type: String, required: true, select: false },
     isActive: { type: Boolean, required: true },
+    readAs: {
+      type: new mongoose.Schema<ReadAs>(
+        { keyId: { type: String, required: true }, memberId: { type: String, default: null }, permissions: { type: [String], enum: PERMISSIONS, required: true } },
+        { _id: false, versionKey: false, strict: 'throw' },
+      ),
+      default: undefined,
+    },
     failingSince: { type: Date, default: null },
     rev: { type: Number, required: true, default: 0 },
     createdAt: { type: Date, required: true },

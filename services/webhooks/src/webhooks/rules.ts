@@ -1,5 +1,15 @@
 import type mongoose from 'mongoose';
-import { patternsKey, subscribes, type CreateWebhookInput, type ListWebhooksQuery, type Page, type UpdateWebhookInput, type WebhookSnapshot } from '@helpdesk/contracts';
+import {
+  patternsKey,
+  subscribes,
+  unreadablePattern,
+  type CreateWebhookInput,
+  type ListWebhooksQuery,
+  type Page,
+  type Permission,
+  type UpdateWebhookInput,
+  type WebhookSnapshot,
+} from '@helpdesk/contracts';
 import {
   ApiError,
   changeSet,
@@ -19,6 +29,7 @@ import {
   type RequestContext,
   type Scope,
   type ScopedFilter,
+  type SecretBox,
   type Unscoped,
 } from '@helpdesk/kit';
 import { urlProblem } from '../delivery/safety';
@@ -26,7 +37,8 @@ import { newSecret } from '../delivery/signing';
 import type { WebhooksModels } from '../models';
 import type { WebhookSettings } from '../settings';
 import { cancelPending } from './deliveries/rules';
-import { quotaId, type WebhookDoc } from './model';
+import { quotaId, type ReadAs, type WebhookDoc } from './model';
+import { secretContext } from './secrets';
 import { iso, webhookSnapshot } from './view';
 
 export interface WebhookRulesDeps {
@@ -35,6 +47,8 @@ export interface WebhookRulesDeps {
   settings: WebhookSettings;
   /** The service's `soleInstance`: what the partitions' active webhooks subscribe to is then kept per process (docs/adr/0045). */
   soleInstance?: boolean;
+  /** Seals signing secrets (SECRETS_KEY, docs/adr/0067). */
+  secrets: SecretBox;
 }
 
 /** Why the delivery worker disables a webhook (`webhook.disabled`'s `reason`). */
@@ -48,12 +62,23 @@ export interface DisableReason {
 const isDuplicateKey = (err: unknown) => duplicateKeyOf(err) !== null;
 const duplicate = () => conflict('A webhook with this url and the same events already exists in this team and partition.', 'url');
 
+/**
+ * Whom a webhook will read as once `ctx`'s key chooses its url or events (docs/adr/0066): that key,
+ * which must be able to read something of every pattern (403 `insufficient_permissions`, param
+ * `events`); patterns only narrow what it may read, never widen it.
+ */
+function readAsOf(ctx: RequestContext, events: readonly string[]): ReadAs {
+  const unreadable = unreadablePattern(events, ctx);
+  if (unreadable !== null) throw new ApiError('insufficient_permissions', `${unreadable} A webhook delivers only what the key that sets it up may read.`, 'events');
+  return { keyId: ctx.keyId, memberId: ctx.memberId, permissions: [...ctx.permissions] };
+}
+
 /** A PATCH lost the race with another write to the same webhook; it is re-run from a fresh read. */
 class StaleWebhook extends Error {}
 const STALE_RETRIES = 10;
 
 /** The rules of webhook subscriptions (docs/adr/0007). */
-export function webhookRules({ conn, models, settings, soleInstance = false }: WebhookRulesDeps) {
+export function webhookRules({ conn, models, settings, soleInstance = false, secrets }: WebhookRulesDeps) {
   /**
    * Per partition, the event patterns of its active webhooks: most events no webhook wants are then
    * acknowledged without a read. Kept only when this is the service's sole instance; dropped by each
@@ -91,15 +116,20 @@ export function webhookRules({ conn, models, settings, soleInstance = false }: W
     /** The only answer that ever carries the secret. */
     async create(ctx: RequestContext, input: CreateWebhookInput): Promise<WebhookSnapshot & { secret: string }> {
       const url = checkedUrl(input.url);
+      const readAs = readAsOf(ctx, input.events);
       const now = new Date();
+      const id = newId('webhook');
+      // Shown once, in this answer; stored sealed, bound to this webhook (docs/adr/0067).
+      const secret = newSecret();
       const doc: Unscoped<WebhookDoc> = {
-        _id: newId('webhook'),
+        _id: id,
         name: input.name,
         url,
         events: input.events,
         eventsKey: patternsKey(input.events),
-        secret: newSecret(),
+        secret: secrets.seal(secret, secretContext(id)),
         isActive: true,
+        readAs,
         failingSince: null,
         rev: 0,
         createdAt: now,
@@ -129,7 +159,7 @@ export function webhookRules({ conn, models, settings, soleInstance = false }: W
         if (isDuplicateKey(err)) throw duplicate();
         throw err;
       }
-      return { ...webhookSnapshot(doc), secret: doc.secret };
+      return { ...webhookSnapshot(doc), secret };
     },
 
     async update(ctx: RequestContext, id: string, input: UpdateWebhookInput): Promise<WebhookSnapshot> {
@@ -140,8 +170,11 @@ export function webhookRules({ conn, models, settings, soleInstance = false }: W
           const cur = await findOr404(ctx, id, session);
           const { set, previous, change, changes: changedFields } = changeSet<WebhookDoc>(cur);
           if (input.name !== undefined) change('name', input.name);
-          if (url !== undefined) change('url', url);
-          if (input.events !== undefined && change('events', input.events)) set.eventsKey = patternsKey(input.events);
+          const urlChanged = url !== undefined && change('url', url);
+          const eventsChanged = input.events !== undefined && change('events', input.events);
+          if (eventsChanged) set.eventsKey = patternsKey(input.events!);
+          // Whoever chooses where its events go, or which, is whom it reads as from now on (docs/adr/0066).
+          if (urlChanged || eventsChanged) set.readAs = readAsOf(ctx, input.events ?? cur.events);
           if (input.isActive !== undefined && change('isActive', input.isActive)) {
             // Enabled again: its failing streak starts over. Disabled: what waits for it is cancelled.
             if (input.isActive) set.failingSince = null;
@@ -199,6 +232,21 @@ export function webhookRules({ conn, models, settings, soleInstance = false }: W
         });
         return true;
       }));
+    },
+
+    /**
+     * A member's role changed (or they left: no permissions): the webhooks that read as their keys, in
+     * both partitions, keep only what the new role allows. Narrowing only, so events applied twice or
+     * out of order never widen anything; a webhook reads more again only when a key that may is used to
+     * save its url or events (docs/adr/0066).
+     */
+    async narrowToRole(teamId: string, memberId: string, permissions: readonly Permission[]): Promise<void> {
+      for (const mode of ['test', 'live'] as const) {
+        await scoped(models, { teamId, mode }).webhooks.updateMany(
+          { 'readAs.memberId': memberId },
+          { $pull: { 'readAs.permissions': { $nin: [...permissions] } }, $inc: { rev: 1 } },
+        );
+      }
     },
 
     /**

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { CatalogEntry } from './read';
 
 /**
  * Ticketing's automation, AI and analytics events (type → {version, data schema}), spread into
@@ -81,17 +82,17 @@ export type AiSettings = z.infer<typeof aiSettingsSchema>;
 const changeFields = { changes: z.array(z.string()), previous: z.record(z.string(), z.unknown()) };
 
 export const AUTOMATION_EVENTS = {
-  'automation.created': { version: 1, data: z.object({ automation: automationSnapshotSchema }) },
-  'automation.updated': { version: 1, data: z.object({ automation: automationSnapshotSchema, ...changeFields }) },
-  'automation.deleted': { version: 1, data: z.object({ automationId: z.string(), automation: automationSnapshotSchema }) },
+  'automation.created': { version: 1, read: { op: 'getAutomation' }, data: z.object({ automation: automationSnapshotSchema }) },
+  'automation.updated': { version: 1, read: { op: 'getAutomation' }, data: z.object({ automation: automationSnapshotSchema, ...changeFields }) },
+  'automation.deleted': { version: 1, read: { op: 'getAutomation' }, data: z.object({ automationId: z.string(), automation: automationSnapshotSchema }) },
   /** A rule ran (or was stopped by the depth limit) on one event, in the transaction of its changes. */
-  'automation.executed': { version: 1, data: z.object({ automation: automationSnapshotSchema, execution: executionSnapshotSchema }) },
+  'automation.executed': { version: 1, read: { op: 'listAutomationExecutions' }, data: z.object({ automation: automationSnapshotSchema, execution: executionSnapshotSchema }) },
   /** A `notify_member` action: the notifications service may turn it into a notification. */
   'automation.member_notified': {
-    version: 1,
+    version: 1, read: { op: 'getAutomation' },
     data: z.object({ ruleId: z.string(), memberId: z.string(), ticketId: z.string(), message: z.string() }),
   },
-  'ai_settings.updated': { version: 1, data: z.object({ settings: aiSettingsSchema, ...changeFields }) },
+  'ai_settings.updated': { version: 1, read: { op: 'getAiSettings' }, data: z.object({ settings: aiSettingsSchema, ...changeFields }) },
   /** suggest-reply built a reply from published articles: each counts as a use (knowledge's `useCount`). */
-  'ai.reply_suggested': { version: 1, data: z.object({ ticketId: z.string(), articleIds: z.array(z.string()) }) },
-} as const satisfies Record<string, { version: number; data: z.ZodType }>;
+  'ai.reply_suggested': { version: 1, read: { permission: 'use_ai' }, data: z.object({ ticketId: z.string(), articleIds: z.array(z.string()) }) },
+} as const satisfies Record<string, CatalogEntry>;

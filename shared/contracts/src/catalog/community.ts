@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { CatalogEntry } from './read';
 
 /**
  * The community service's events (type → {version, data schema}), spread into EVENT_CATALOG in ../events.ts.
@@ -97,21 +98,21 @@ const changed = { changes: z.array(z.string()), previous: z.record(z.string(), z
 const vote = z.object({ post_id: z.string().uuid(), voter: communityAuthorSchema, vote_count: z.number().int() });
 
 export const COMMUNITY_EVENTS = {
-  'community.topic.created': { version: 1, data: z.object({ topic: communityTopicSnapshotSchema }) },
-  'community.topic.updated': { version: 1, data: z.object({ topic: communityTopicSnapshotSchema, ...changed }) },
-  'community.topic.deleted': { version: 1, data: z.object({ topic: communityTopicSnapshotSchema }) },
-  'community.post.created': { version: 1, data: z.object({ post: communityPostSnapshotSchema }) },
-  'community.post.updated': { version: 1, data: z.object({ post: communityPostSnapshotSchema, ...changed }) },
+  'community.topic.created': { version: 1, read: { op: 'listCommunityTopics' }, data: z.object({ topic: communityTopicSnapshotSchema }) },
+  'community.topic.updated': { version: 1, read: { op: 'listCommunityTopics' }, data: z.object({ topic: communityTopicSnapshotSchema, ...changed }) },
+  'community.topic.deleted': { version: 1, read: { op: 'listCommunityTopics' }, data: z.object({ topic: communityTopicSnapshotSchema }) },
+  'community.post.created': { version: 1, read: { op: 'getCommunityPost' }, data: z.object({ post: communityPostSnapshotSchema }) },
+  'community.post.updated': { version: 1, read: { op: 'getCommunityPost' }, data: z.object({ post: communityPostSnapshotSchema, ...changed }) },
   /** Beside `community.post.updated` whenever the status moves (a PATCH, or an official answer marked or unmarked). */
   'community.post.status_changed': {
-    version: 1,
+    version: 1, read: { op: 'getCommunityPost' },
     data: z.object({ post: communityPostSnapshotSchema, from: z.enum(COMMUNITY_POST_STATUSES), to: z.enum(COMMUNITY_POST_STATUSES) }),
   },
-  'community.post.deleted': { version: 1, data: z.object({ post: communityPostSnapshotSchema }) },
-  'community.comment.created': { version: 1, data: z.object({ comment: communityCommentSnapshotSchema }) },
+  'community.post.deleted': { version: 1, read: { op: 'getCommunityPost' }, data: z.object({ post: communityPostSnapshotSchema }) },
+  'community.comment.created': { version: 1, read: { op: 'listCommunityComments' }, data: z.object({ comment: communityCommentSnapshotSchema }) },
   /** An official-answer mark set or removed. */
-  'community.comment.updated': { version: 1, data: z.object({ comment: communityCommentSnapshotSchema, ...changed }) },
-  'community.vote.added': { version: 1, data: vote },
-  'community.vote.removed': { version: 1, data: vote },
-  'community.attachment.uploaded': { version: 1, data: z.object({ attachment: communityAttachmentSchema }) },
-} as const satisfies Record<string, { version: number; data: z.ZodType }>;
+  'community.comment.updated': { version: 1, read: { op: 'listCommunityComments' }, data: z.object({ comment: communityCommentSnapshotSchema, ...changed }) },
+  'community.vote.added': { version: 1, read: { op: 'getCommunityPost' }, data: vote },
+  'community.vote.removed': { version: 1, read: { op: 'getCommunityPost' }, data: vote },
+  'community.attachment.uploaded': { version: 1, read: { op: 'getCommunityAttachment' }, data: z.object({ attachment: communityAttachmentSchema }) },
+} as const satisfies Record<string, CatalogEntry>;

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { CatalogEntry } from './read';
 
 /**
  * The game service's events (type → {version, data schema}), spread into EVENT_CATALOG in ../events.ts,
@@ -33,7 +34,7 @@ export const bossSummarySchema = z.object({
 export const GAME_EVENTS = {
   /** A member earned XP and gold (a ticket, a boss's rewards, a quest, an achievement, a puzzle, kudos). */
   'game.xp_awarded': {
-    version: 1,
+    version: 1, read: { op: 'listPlayerXpHistory' },
     data: z.object({
       memberId: z.string(),
       reason: z.enum(XP_REASONS),
@@ -49,15 +50,15 @@ export const GAME_EVENTS = {
       seasonXp: z.number().int(),
     }),
   },
-  'game.level_up': { version: 1, data: z.object({ memberId: z.string(), seasonId: z.string(), previousLevel: z.number().int(), level: z.number().int() }) },
+  'game.level_up': { version: 1, read: { op: 'getGamePlayerById' }, data: z.object({ memberId: z.string(), seasonId: z.string(), previousLevel: z.number().int(), level: z.number().int() }) },
   /** The member's season level and XP after any change (the workspace service's member objects follow it). */
-  'game.player.progressed': { version: 1, data: z.object({ memberId: z.string(), seasonId: z.string(), level: z.number().int(), xp: z.number().int() }) },
-  'game.prestiged': { version: 1, data: z.object({ memberId: z.string(), prestigeLevel: z.number().int(), prestigeBonus: z.number() }) },
-  'game.skill.upgraded': { version: 1, data: z.object({ memberId: z.string(), skill: z.enum(SKILL_KEYS), level: z.number().int() }) },
-  'game.skills.reset': { version: 1, data: z.object({ memberId: z.string(), refundedPoints: z.number().int(), goldSpent: z.number().int() }) },
-  'game.boss.spawned': { version: 1, data: z.object({ boss: bossSummarySchema, ticketCount: z.number().int() }) },
+  'game.player.progressed': { version: 1, read: { op: 'getGamePlayerById' }, data: z.object({ memberId: z.string(), seasonId: z.string(), level: z.number().int(), xp: z.number().int() }) },
+  'game.prestiged': { version: 1, read: { op: 'getGamePlayerById' }, data: z.object({ memberId: z.string(), prestigeLevel: z.number().int(), prestigeBonus: z.number() }) },
+  'game.skill.upgraded': { version: 1, read: { op: 'getSkill' }, data: z.object({ memberId: z.string(), skill: z.enum(SKILL_KEYS), level: z.number().int() }) },
+  'game.skills.reset': { version: 1, read: { op: 'listSkills' }, data: z.object({ memberId: z.string(), refundedPoints: z.number().int(), goldSpent: z.number().int() }) },
+  'game.boss.spawned': { version: 1, read: { op: 'getBoss' }, data: z.object({ boss: bossSummarySchema, ticketCount: z.number().int() }) },
   'game.boss.damaged': {
-    version: 1,
+    version: 1, read: { op: 'getBoss' },
     data: z.object({
       bossId: z.string(),
       memberId: z.string(),
@@ -71,21 +72,21 @@ export const GAME_EVENTS = {
     }),
   },
   'game.boss.defeated': {
-    version: 1,
+    version: 1, read: { op: 'listBossHistory' },
     data: z.object({ boss: bossSummarySchema, killedBy: z.string(), battleDuration: z.number().int(), rewards: z.array(bossRewardSchema) }),
   },
   /** Nobody finished it in time: it leaves without rewards. */
-  'game.boss.escaped': { version: 1, data: z.object({ boss: bossSummarySchema, currentHealth: z.number().int(), battleDuration: z.number().int() }) },
+  'game.boss.escaped': { version: 1, read: { op: 'listBossHistory' }, data: z.object({ boss: bossSummarySchema, currentHealth: z.number().int(), battleDuration: z.number().int() }) },
   'game.achievement.unlocked': {
-    version: 1,
+    version: 1, read: { op: 'listPlayerAchievements' },
     data: z.object({ memberId: z.string(), achievement: z.string(), name: z.string(), gold: z.number().int() }),
   },
   /** A quest's target was reached in its period (claiming pays it). */
-  'game.quest.completed': { version: 1, data: z.object({ memberId: z.string(), quest: z.string(), periodId: z.string() }) },
-  'game.quest.claimed': { version: 1, data: z.object({ memberId: z.string(), quest: z.string(), periodId: z.string(), xp: z.number().int(), gold: z.number().int() }) },
-  'game.puzzle.answered': { version: 1, data: z.object({ memberId: z.string(), puzzleId: z.string(), correct: z.boolean() }) },
-  'game.kudos.given': { version: 1, data: z.object({ kudosId: z.string(), fromMemberId: z.string(), toMemberId: z.string(), message: z.string().nullable() }) },
-  'game.cosmetic.purchased': { version: 1, data: z.object({ memberId: z.string(), cosmetic: z.string(), price: z.number().int() }) },
-  'game.cosmetic.equipped': { version: 1, data: z.object({ memberId: z.string(), avatarFrame: z.string().nullable(), victoryMessage: z.string().nullable() }) },
-  'game.season.rolled_over': { version: 1, data: z.object({ memberId: z.string(), fromSeasonId: z.string(), toSeasonId: z.string(), finalLevel: z.number().int(), finalXp: z.number().int() }) },
-} as const satisfies Record<string, { version: number; data: z.ZodType }>;
+  'game.quest.completed': { version: 1, read: { op: 'listPlayerQuests' }, data: z.object({ memberId: z.string(), quest: z.string(), periodId: z.string() }) },
+  'game.quest.claimed': { version: 1, read: { op: 'listPlayerQuests' }, data: z.object({ memberId: z.string(), quest: z.string(), periodId: z.string(), xp: z.number().int(), gold: z.number().int() }) },
+  'game.puzzle.answered': { version: 1, read: { op: 'getDailyPuzzle' }, data: z.object({ memberId: z.string(), puzzleId: z.string(), correct: z.boolean() }) },
+  'game.kudos.given': { version: 1, read: { op: 'listKudos' }, data: z.object({ kudosId: z.string(), fromMemberId: z.string(), toMemberId: z.string(), message: z.string().nullable() }) },
+  'game.cosmetic.purchased': { version: 1, read: { op: 'getPlayerInventory' }, data: z.object({ memberId: z.string(), cosmetic: z.string(), price: z.number().int() }) },
+  'game.cosmetic.equipped': { version: 1, read: { op: 'getPlayerInventory' }, data: z.object({ memberId: z.string(), avatarFrame: z.string().nullable(), victoryMessage: z.string().nullable() }) },
+  'game.season.rolled_over': { version: 1, read: { op: 'listSeasons' }, data: z.object({ memberId: z.string(), fromSeasonId: z.string(), toSeasonId: z.string(), finalLevel: z.number().int(), finalXp: z.number().int() }) },
+} as const satisfies Record<string, CatalogEntry>;

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { CatalogEntry } from './read';
 
 /**
  * The knowledge service's events (type → {version, data schema}), spread into EVENT_CATALOG in ../events.ts.
@@ -56,16 +57,16 @@ const changeFields = {
 };
 
 export const KNOWLEDGE_EVENTS = {
-  'article.created': { version: 1, data: z.object({ article: articleSnapshotSchema }) },
+  'article.created': { version: 1, read: { op: 'getArticle' }, data: z.object({ article: articleSnapshotSchema }) },
   /** Also emitted, with `changes: ['categoryId']`, for each article of a deleted category. */
-  'article.updated': { version: 1, data: z.object({ article: articleSnapshotSchema, ...changeFields }) },
+  'article.updated': { version: 1, read: { op: 'getArticle' }, data: z.object({ article: articleSnapshotSchema, ...changeFields }) },
   /** Each time a revision is kept: created published, moved to published, or title/content edited while published. */
-  'article.published': { version: 1, data: z.object({ article: articleSnapshotSchema, revision: z.number().int() }) },
-  'article.deleted': { version: 1, data: z.object({ articleId: z.string(), article: articleSnapshotSchema }) },
-  'category.created': { version: 1, data: z.object({ category: categorySnapshotSchema }) },
-  'category.updated': { version: 1, data: z.object({ category: categorySnapshotSchema, ...changeFields }) },
+  'article.published': { version: 1, read: { op: 'listArticleRevisions' }, data: z.object({ article: articleSnapshotSchema, revision: z.number().int() }) },
+  'article.deleted': { version: 1, read: { op: 'getArticle' }, data: z.object({ articleId: z.string(), article: articleSnapshotSchema }) },
+  'category.created': { version: 1, read: { op: 'getCategory' }, data: z.object({ category: categorySnapshotSchema }) },
+  'category.updated': { version: 1, read: { op: 'getCategory' }, data: z.object({ category: categorySnapshotSchema, ...changeFields }) },
   'category.deleted': {
-    version: 1,
+    version: 1, read: { op: 'getCategory' },
     data: z.object({ categoryId: z.string(), category: categorySnapshotSchema, articlesUncategorized: z.number().int() }),
   },
-} as const satisfies Record<string, { version: number; data: z.ZodType }>;
+} as const satisfies Record<string, CatalogEntry>;

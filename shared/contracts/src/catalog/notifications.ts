@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { CatalogEntry } from './read';
 
 /**
  * The notifications service's events (type → {version, data schema}), spread into EVENT_CATALOG in
@@ -43,11 +44,11 @@ export const notificationPreferencesSchema = z.object({
 export type NotificationPreferences = z.infer<typeof notificationPreferencesSchema>;
 
 export const NOTIFICATIONS_EVENTS = {
-  'notification.created': { version: 1, data: z.object({ notification: notificationSnapshotSchema, sourceEventId: z.string() }) },
-  'notification.read': { version: 1, data: z.object({ notification: notificationSnapshotSchema }) },
-  'notification.all_read': { version: 1, data: z.object({ memberId: z.string(), markedRead: z.number().int() }) },
+  'notification.created': { version: 1, read: { op: 'listNotifications' }, data: z.object({ notification: notificationSnapshotSchema, sourceEventId: z.string() }) },
+  'notification.read': { version: 1, read: { op: 'listNotifications' }, data: z.object({ notification: notificationSnapshotSchema }) },
+  'notification.all_read': { version: 1, read: { op: 'listNotifications' }, data: z.object({ memberId: z.string(), markedRead: z.number().int() }) },
   'notification.preferences_updated': {
-    version: 1,
+    version: 1, read: { op: 'getNotificationPreferences' },
     data: z.object({ preferences: notificationPreferencesSchema, changes: z.array(z.string()), previous: z.record(z.string(), z.unknown()) }),
   },
-} as const satisfies Record<string, { version: number; data: z.ZodType }>;
+} as const satisfies Record<string, CatalogEntry>;

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { CatalogEntry } from './read';
 
 /**
  * The console's sign-in links and sessions (docs/adr/0068): their snapshots and events, spread into
@@ -42,6 +43,12 @@ export const sessionSnapshotSchema = z.object({
 });
 export type SessionSnapshot = z.infer<typeof sessionSnapshotSchema>;
 
+/**
+ * A member's own sessions and links (docs/adr/0066), read as `GET /sessions` reads sessions: the member's
+ * own keys see them, any other key needs `manage_members`.
+ */
+const ownSession = { permission: 'manage_members', member: (d: { session: SessionSnapshot }) => d.session.memberId } as const;
+
 export const SESSION_EVENTS = {
   /**
    * A sign-in link was made for a member (`delivery: mail`: the notifications service mails it, asking
@@ -49,9 +56,10 @@ export const SESSION_EVENTS = {
    */
   'sign_in_link.requested': {
     version: 1,
+    read: { permission: 'manage_members', member: (d: { signInLink: SignInLinkSnapshot }) => d.signInLink.memberId },
     data: z.object({ signInLink: signInLinkSnapshotSchema, memberName: z.string(), teamName: z.string() }),
   },
-  'session.created': { version: 1, data: z.object({ session: sessionSnapshotSchema, signInLinkId: z.string() }) },
-  'session.updated': { version: 1, data: z.object({ session: sessionSnapshotSchema, changes: z.array(z.string()), previous: z.record(z.string(), z.unknown()) }) },
-  'session.ended': { version: 1, data: z.object({ session: sessionSnapshotSchema, reason: z.enum(SESSION_END_REASONS) }) },
-} as const satisfies Record<string, { version: number; data: z.ZodType }>;
+  'session.created': { version: 1, read: ownSession, data: z.object({ session: sessionSnapshotSchema, signInLinkId: z.string() }) },
+  'session.updated': { version: 1, read: ownSession, data: z.object({ session: sessionSnapshotSchema, changes: z.array(z.string()), previous: z.record(z.string(), z.unknown()) }) },
+  'session.ended': { version: 1, read: ownSession, data: z.object({ session: sessionSnapshotSchema, reason: z.enum(SESSION_END_REASONS) }) },
+} as const satisfies Record<string, CatalogEntry>;

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { CatalogEntry } from './read';
 import { ticketSnapshotSchema } from '../events';
 
 /**
@@ -31,22 +32,22 @@ export const SLA_BREACH_TARGETS = ['first_response', 'resolution'] as const;
 export const TICKETING_EVENTS = {
   /** Assigned, re-assigned or unassigned (`assignedTo` null); `ticket.updated` with change `assignedTo` is emitted too. */
   'ticket.assigned': {
-    version: 1,
+    version: 1, read: { op: 'getTicket' },
     data: z.object({ ticket, assignedTo: z.string().nullable(), previousAssignedTo: z.string().nullable() }),
   },
   /** `ticket` is the target, after the merge; every source is `merged` and points at it (docs/adr/0027). */
-  'ticket.merged': { version: 1, data: z.object({ ticket, sourceTicketIds: z.array(z.string()) }) },
+  'ticket.merged': { version: 1, read: { op: 'getTicket' }, data: z.object({ ticket, sourceTicketIds: z.array(z.string()) }) },
   /** Once per ticket and target, when its due time passes unmet (docs/adr/0026). */
   'sla.breached': {
-    version: 1,
+    version: 1, read: { op: 'getTicket' },
     data: z.object({ ticket, ruleId: z.string(), target: z.enum(SLA_BREACH_TARGETS), dueAt: iso, breachedAt: iso }),
   },
-  'sla_rule.created': { version: 1, data: z.object({ rule: slaRuleSnapshotSchema }) },
-  'sla_rule.updated': { version: 1, data: z.object({ rule: slaRuleSnapshotSchema, ...changeFields }) },
-  'sla_rule.deleted': { version: 1, data: z.object({ ruleId: z.string(), rule: slaRuleSnapshotSchema }) },
+  'sla_rule.created': { version: 1, read: { op: 'getSlaRule' }, data: z.object({ rule: slaRuleSnapshotSchema }) },
+  'sla_rule.updated': { version: 1, read: { op: 'getSlaRule' }, data: z.object({ rule: slaRuleSnapshotSchema, ...changeFields }) },
+  'sla_rule.deleted': { version: 1, read: { op: 'getSlaRule' }, data: z.object({ ruleId: z.string(), rule: slaRuleSnapshotSchema }) },
   /** The whole evaluation order after the change. */
-  'sla_rule.reordered': { version: 1, data: z.object({ ruleIds: z.array(z.string()) }) },
+  'sla_rule.reordered': { version: 1, read: { op: 'listSlaRules' }, data: z.object({ ruleIds: z.array(z.string()) }) },
   /** The inbound webhook's secret (docs/adr/0041): never the secret itself, its last 4 characters. */
-  'inbound_email.secret_rotated': { version: 1, data: z.object({ hint: z.string(), createdAt: z.string(), previousValidUntil: z.string().nullable() }) },
-  'inbound_email.secret_revoked': { version: 1, data: z.object({ hint: z.string() }) },
-} as const;
+  'inbound_email.secret_rotated': { version: 1, read: { op: 'getInboundEmail' }, data: z.object({ hint: z.string(), createdAt: z.string(), previousValidUntil: z.string().nullable() }) },
+  'inbound_email.secret_revoked': { version: 1, read: { op: 'getInboundEmail' }, data: z.object({ hint: z.string() }) },
+} as const satisfies Record<string, CatalogEntry>;

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { CatalogEntry } from './read';
 
 /** The saved views' events (type → {version, data schema}), spread into EVENT_CATALOG (docs/adr/0035). */
 const iso = z.string().datetime();
@@ -24,8 +25,14 @@ export const savedViewSnapshotSchema = z.object({
 });
 export type SavedViewSnapshot = z.infer<typeof savedViewSnapshotSchema>;
 
+/** A team view is every key's (`GET /views/{viewId}` needs no permission); a private one its creator's alone (docs/adr/0066). */
+const viewRead = {
+  op: 'getView',
+  member: (d: { view: SavedViewSnapshot }) => (d.view.visibility === 'private' ? d.view.createdBy : null),
+} as const;
+
 export const VIEW_EVENTS = {
-  'saved_view.created': { version: 1, data: z.object({ view: savedViewSnapshotSchema }) },
-  'saved_view.updated': { version: 1, data: z.object({ view: savedViewSnapshotSchema, changes: z.array(z.string()), previous: z.record(z.string(), z.unknown()) }) },
-  'saved_view.deleted': { version: 1, data: z.object({ viewId: z.string(), view: savedViewSnapshotSchema }) },
-} as const satisfies Record<string, { version: number; data: z.ZodType }>;
+  'saved_view.created': { version: 1, read: viewRead, data: z.object({ view: savedViewSnapshotSchema }) },
+  'saved_view.updated': { version: 1, read: viewRead, data: z.object({ view: savedViewSnapshotSchema, changes: z.array(z.string()), previous: z.record(z.string(), z.unknown()) }) },
+  'saved_view.deleted': { version: 1, read: viewRead, data: z.object({ viewId: z.string(), view: savedViewSnapshotSchema }) },
+} as const satisfies Record<string, CatalogEntry>;

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { CatalogEntry } from './read';
 import { PERMISSIONS, ROLES } from '../permissions';
 
 /**
@@ -217,9 +218,15 @@ export const subscriptionSnapshotSchema = z.object({
 });
 export type SubscriptionSnapshot = z.infer<typeof subscriptionSnapshotSchema>;
 
+/**
+ * An API key's events (docs/adr/0066), read as `GET /api-keys` reads keys (docs/adr/0013): the key's own
+ * member sees them, any other key needs `manage_members`.
+ */
+const apiKeyRead = { permission: 'manage_members', member: (d: { apiKey: ApiKeySnapshot }) => d.apiKey.memberId } as const;
+
 export const WORKSPACE_EVENTS = {
   'member.joined': {
-    version: 1,
+    version: 1, read: { op: 'getMember' },
     data: z.object({
       member: memberSnapshotSchema,
       via: z.enum(['team_created', 'invite']),
@@ -228,32 +235,32 @@ export const WORKSPACE_EVENTS = {
       team: z.object({ name: z.string(), slug: z.string() }).optional(),
     }),
   },
-  'member.role_changed': { version: 1, data: z.object({ member: memberSnapshotSchema, previousRole: z.enum(ROLES) }) },
-  'member.removed': { version: 1, data: z.object({ memberId: z.string(), member: memberSnapshotSchema }) },
-  'member.preferences_updated': { version: 1, data: z.object({ memberId: z.string(), preferences: memberPreferencesSchema, ...changeFields }) },
+  'member.role_changed': { version: 1, read: { op: 'getMember' }, data: z.object({ member: memberSnapshotSchema, previousRole: z.enum(ROLES) }) },
+  'member.removed': { version: 1, read: { op: 'getMember' }, data: z.object({ memberId: z.string(), member: memberSnapshotSchema }) },
+  'member.preferences_updated': { version: 1, read: { op: 'getMemberPreferences' }, data: z.object({ memberId: z.string(), preferences: memberPreferencesSchema, ...changeFields }) },
   /**
    * What the notifications service needs to send the invitation: the invite, the team's name and
    * the inviter's. The link is never in an event (events reach webhooks): the sender asks for it
    * with the internal `issueInviteLink` (docs/adr/0013).
    */
   'member.invited': {
-    version: 1,
+    version: 1, read: { op: 'listInvites' },
     data: z.object({ invite: inviteSnapshotSchema, teamName: z.string(), inviterName: z.string().nullable() }),
   },
-  'invite.revoked': { version: 1, data: z.object({ invite: inviteSnapshotSchema }) },
-  'invite.message_recorded': { version: 1, data: z.object({ invite: inviteSnapshotSchema }) },
-  'invite.accepted': { version: 1, data: z.object({ invite: inviteSnapshotSchema, memberId: z.string() }) },
-  'settings.updated': { version: 1, data: z.object({ settings: settingsSnapshotSchema, ...changeFields }) },
-  'feature_flags.updated': { version: 1, data: z.object({ featureFlags: featureFlagsSchema, ...changeFields }) },
-  'ticket_status.updated': { version: 1, data: z.object({ status: ticketStatusConfigSchema, ...changeFields }) },
-  'business_hours.updated': { version: 1, data: z.object({ businessHours: businessHoursSnapshotSchema, ...changeFields }) },
-  'widget_settings.updated': { version: 1, data: z.object({ widget: widgetSnapshotSchema, ...changeFields }) },
-  'api_key.created': { version: 1, data: z.object({ apiKey: apiKeySnapshotSchema }) },
-  'api_key.revoked': { version: 1, data: z.object({ apiKey: apiKeySnapshotSchema }) },
+  'invite.revoked': { version: 1, read: { op: 'listInvites' }, data: z.object({ invite: inviteSnapshotSchema }) },
+  'invite.message_recorded': { version: 1, read: { op: 'listInvites' }, data: z.object({ invite: inviteSnapshotSchema }) },
+  'invite.accepted': { version: 1, read: { op: 'listInvites' }, data: z.object({ invite: inviteSnapshotSchema, memberId: z.string() }) },
+  'settings.updated': { version: 1, read: { op: 'getSettings' }, data: z.object({ settings: settingsSnapshotSchema, ...changeFields }) },
+  'feature_flags.updated': { version: 1, read: { op: 'getFeatureFlags' }, data: z.object({ featureFlags: featureFlagsSchema, ...changeFields }) },
+  'ticket_status.updated': { version: 1, read: { op: 'listTicketStatuses' }, data: z.object({ status: ticketStatusConfigSchema, ...changeFields }) },
+  'business_hours.updated': { version: 1, read: { op: 'getBusinessHours' }, data: z.object({ businessHours: businessHoursSnapshotSchema, ...changeFields }) },
+  'widget_settings.updated': { version: 1, read: { op: 'getWidgetSettings' }, data: z.object({ widget: widgetSnapshotSchema, ...changeFields }) },
+  'api_key.created': { version: 1, read: apiKeyRead, data: z.object({ apiKey: apiKeySnapshotSchema }) },
+  'api_key.revoked': { version: 1, read: apiKeyRead, data: z.object({ apiKey: apiKeySnapshotSchema }) },
   /** `rev` orders a definition's events: a projection never applies an older one over a newer one. */
-  'custom_field.created': { version: 1, data: z.object({ customField: customFieldSnapshotSchema, rev: z.number().int() }) },
-  'custom_field.updated': { version: 1, data: z.object({ customField: customFieldSnapshotSchema, rev: z.number().int(), ...changeFields }) },
-  'custom_field.deleted': { version: 1, data: z.object({ customField: customFieldSnapshotSchema, rev: z.number().int() }) },
+  'custom_field.created': { version: 1, read: { op: 'getCustomField' }, data: z.object({ customField: customFieldSnapshotSchema, rev: z.number().int() }) },
+  'custom_field.updated': { version: 1, read: { op: 'getCustomField' }, data: z.object({ customField: customFieldSnapshotSchema, rev: z.number().int(), ...changeFields }) },
+  'custom_field.deleted': { version: 1, read: { op: 'getCustomField' }, data: z.object({ customField: customFieldSnapshotSchema, rev: z.number().int() }) },
   /** The provider changed the team's subscription (a plan chosen, cancelled, a payment failed): docs/adr/0024. */
-  'billing.subscription_updated': { version: 1, data: z.object({ subscription: subscriptionSnapshotSchema, ...changeFields }) },
-} as const satisfies Record<string, { version: number; data: z.ZodType }>;
+  'billing.subscription_updated': { version: 1, read: { op: 'getSubscription' }, data: z.object({ subscription: subscriptionSnapshotSchema, ...changeFields }) },
+} as const satisfies Record<string, CatalogEntry>;

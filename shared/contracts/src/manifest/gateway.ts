@@ -157,7 +157,9 @@ export const GATEWAY = defineOperations({
       'the secret key and hands the page the token. It is bound to the calling key\'s team and partition, to that key (revoking the key ' +
       'refuses the token and ends the streams opened with it) and to `types` (webhook patterns; absent: `*`). It opens any number of ' +
       'streams until `expiresAt` (EventSource reconnects with the same URL); a stream already open outlives it. Nothing is stored: the ' +
-      'token is sealed by the gateway (docs/adr/0031). A bad pattern is 400 `parameter_invalid` (param `types`).',
+      'token is sealed by the gateway (docs/adr/0031). A bad pattern is 400 `parameter_invalid` (param `types`). The token reads what ' +
+      'its key may read (docs/adr/0066): a pattern that matches only events the key may not read is 403 `insufficient_permissions` ' +
+      '(param `types`), and its streams carry the events the key may read when they open.',
     permission: null,
     params: { teamId: 'team' },
     body: createStreamTokenBody,

@@ -196,7 +196,13 @@ export const NOTIFICATIONS = defineOperations({
       'Secret keys only, or `?token=` with a stream token (`POST …/events/stream-tokens`, docs/adr/0031) and no key: a browser\'s ' +
       '`EventSource` cannot send a header; with a token the stream carries the token\'s `types` (a `types` parameter beside it is 400), a bad ' +
       'token is 401 `invalid_api_key` and an expired one 401 `key_expired` (param `token`). The stream ends when its key (the token\'s ' +
-      'issuing key) is revoked. Counted once against the rate limit (of the issuing key).',
+      'issuing key) is revoked. Counted once against the rate limit (of the issuing key). Least privilege (docs/adr/0066): an event ' +
+      'reaches the stream only when the key may read its resource through the API, i.e. holds the event type\'s permission (that of ' +
+      'the GET operation reading the resource: `view_webhooks` for `webhook.*`, `manage_automations` for `automation.*` …; the ' +
+      'effective permissions of its member\'s role within its scopes); an API key\'s events also reach its own member, a private saved ' +
+      'view\'s only its creator. `types` only narrows that: a pattern that matches only events the key may not read is 403 ' +
+      '`insufficient_permissions` (param `types`). When the key\'s permissions change (its member\'s role) the stream ends, and the ' +
+      'client reconnects with `Last-Event-ID` under the new ones.',
     permission: null,
     params: { teamId: 'team' },
     query: eventStreamQuery,

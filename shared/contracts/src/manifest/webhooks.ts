@@ -122,7 +122,11 @@ export const WEBHOOKS = defineOperations({
       'attempt. A deployment started with `WEBHOOKS_ALLOW_LOOPBACK=true` (unsafe, local development only) also accepts loopback ' +
       'hosts, over plain http too; a refusal that setting would lift names it. `events`: a comma-separated string or an array of event types, `<category>.*` or ' +
       '`*`. The same url with the same set of events is 409 (param url); 20 webhooks per team and partition (the 21st is 409). ' +
-      'The answer is the only one that carries `secret` (`whsec_…`, keys both signatures). Delivery body, headers, signatures, the ' +
+      'The answer is the only one that carries `secret` (`whsec_…`, keys both signatures); it is stored encrypted (docs/adr/0067). ' +
+      'Least privilege (docs/adr/0066): a webhook reads as the key that creates it (its role\'s permissions within its scopes), so it ' +
+      'receives an event only when that key may read the event\'s resource through the API (`*` included); a pattern that matches ' +
+      'only events the key may not read is 403 `insufficient_permissions` (param events) and nothing is written. When the key\'s member ' +
+      'gets a narrower role, or leaves, the webhook narrows with them (never widens). Delivery body, headers, signatures, the ' +
       'retry schedule (5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h) and the 10 s timeout: see the webhooks README.',
     permission: 'manage_webhooks',
     params: { teamId: 'team' },
@@ -138,8 +142,8 @@ export const WEBHOOKS = defineOperations({
     description:
       '`event` (required, as the spec says) is the type the test event carries, e.g. `{"event": "ticket.created"}`; without it: 400 ' +
       '`parameter_missing` (param event). A test event (new event id, `test: true`, empty `data`) goes to every active webhook of the ' +
-      'team and partition, whatever it subscribes to, and to the event stream. An unknown event is 400 with the code in uppercase ' +
-      '(`PARAMETER_INVALID`), as the spec shows.',
+      'team and partition, whatever it subscribes to, and to the event stream, wherever a real event of the type could go (docs/adr/0066: ' +
+      'a webhook whose key may not read it gets none). An unknown event is 400 with the code in uppercase (`PARAMETER_INVALID`), as the spec shows.',
     permission: 'manage_webhooks',
     params: { teamId: 'team' },
     body: triggerTestBody,
@@ -161,7 +165,10 @@ export const WEBHOOKS = defineOperations({
     method: 'PATCH',
     path: '/teams/{teamId}/webhooks/{webhookId}',
     summary: 'Update a webhook',
-    description: '`isActive: false` cancels its pending deliveries; `isActive: true` starts its failing streak over.',
+    description:
+      '`isActive: false` cancels its pending deliveries; `isActive: true` starts its failing streak over. Changing `url` or `events` ' +
+      'makes the webhook read as the calling key from then on (docs/adr/0066): its events are checked against that key as on create ' +
+      '(403 `insufficient_permissions`, param events).',
     permission: 'manage_webhooks',
     params: webhookParams,
     body: updateWebhookBody,
@@ -208,7 +215,7 @@ export const WEBHOOKS = defineOperations({
     summary: 'Send a delivery again now',
     description:
       'Same delivery id and body, due at once, on a fresh run of the retry schedule. Answers 202. An inactive webhook is 409: enable ' +
-      'it first.',
+      'it first; so is one that may no longer read the event (docs/adr/0066).',
     permission: 'manage_webhooks',
     params: deliveryParams,
     body: z.strictObject({}),

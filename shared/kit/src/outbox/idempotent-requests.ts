@@ -3,6 +3,7 @@ import { createHash } from 'node:crypto';
 import type { Request } from 'express';
 import mongoose from 'mongoose';
 import { ApiError } from '../errors';
+import { SecretBox } from '../secrets';
 import { idempotentRequestModel, type IdempotentRequestRow } from './models';
 
 const { EJSON } = mongoose.mongo.BSON;
@@ -35,7 +36,13 @@ interface IdempotentRequest {
   step: number;
   /** Until the handler returns: a transaction started later (a background job) is not this request's. */
   open: boolean;
+  /** The service's key of secrets at rest: its records are sealed (answers can carry a secret shown once, docs/adr/0067). */
+  box?: SecretBox;
 }
+
+/** A record's text as stored: sealed when the service has a key, bound to its key's row. */
+const stored = (box: SecretBox | undefined, key: string, text: string) => (box ? box.seal(text, `idempotent_requests:${key}`) : text);
+const readBack = (box: SecretBox | undefined, key: string, text: string) => (box ? box.reveal(text, `idempotent_requests:${key}`) : text);
 
 const current = new AsyncLocalStorage<IdempotentRequest>();
 
@@ -64,7 +71,7 @@ export function idempotentStep(conn: mongoose.Connection): IdempotentStep | null
   return {
     replayed: false,
     async record(session, out) {
-      const step = EJSON.stringify({ out }, { relaxed: false });
+      const step = stored(req.box, req.key, EJSON.stringify({ out }, { relaxed: false }));
       if (index === 0 && !req.replay) {
         try {
           await ledger.insertOne({ _id: req.key, fingerprint: req.fingerprint, steps: [step], result: null, createdAt: new Date() }, { session });
@@ -107,26 +114,27 @@ const headerOf = (req: Request, name: string): string | null => {
  * - the same key with another request is 409 `idempotency_key_in_use`.
  * A handler that writes nothing through withOutbox leaves no record (the gateway's alone applies).
  */
-export async function runOncePerKey<T>(conn: mongoose.Connection, req: Request, operationId: string, run: () => Promise<T>): Promise<T> {
+export async function runOncePerKey<T>(conn: mongoose.Connection, req: Request, operationId: string, run: () => Promise<T>, box?: SecretBox): Promise<T> {
   const key = req.method === 'POST' || req.method === 'PATCH' ? headerOf(req, IDEMPOTENCY_KEY_HEADER) : null;
   if (!key) return run();
   const fingerprint = headerOf(req, IDEMPOTENCY_FINGERPRINT_HEADER) ?? '';
   try {
-    return await answerOnce(conn, key, fingerprint, operationId, run);
+    return await answerOnce(conn, key, fingerprint, operationId, run, box);
   } catch (err) {
     if (!(err instanceof KeyTakenMeanwhile)) throw err;
     // Two attempts ran at once and the other committed first: answered from its record, once.
-    return answerOnce(conn, key, fingerprint, operationId, run);
+    return answerOnce(conn, key, fingerprint, operationId, run, box);
   }
 }
 
-async function answerOnce<T>(conn: mongoose.Connection, key: string, fingerprint: string, operationId: string, run: () => Promise<T>): Promise<T> {
+async function answerOnce<T>(conn: mongoose.Connection, key: string, fingerprint: string, operationId: string, run: () => Promise<T>, box?: SecretBox): Promise<T> {
   const ledger = ledgerOf(conn);
   const row = await ledger.findOne({ _id: key });
   if (row && row.fingerprint !== fingerprint) throw inUse('This Idempotency-Key was already used with a different method, endpoint or body.');
-  if (row?.result) return (JSON.parse(row.result) as { v: T }).v;
-  const replay = row ? row.steps.map((s) => (EJSON.parse(s, { relaxed: false }) as { out: unknown }).out) : null;
-  const state: IdempotentRequest = { conn, key, fingerprint, operationId, replay, step: 0, open: true };
+  if (row?.result) return (JSON.parse(readBack(box, key, row.result)) as { v: T }).v;
+  const steps = row ? row.steps.map((s) => readBack(box, key, s)) : null;
+  const replay = steps ? steps.map((s) => (EJSON.parse(s, { relaxed: false }) as { out: unknown }).out) : null;
+  const state: IdempotentRequest = { conn, key, fingerprint, operationId, replay, step: 0, open: true, box };
   let result: T;
   try {
     result = await current.run(state, run);
@@ -134,11 +142,11 @@ async function answerOnce<T>(conn: mongoose.Connection, key: string, fingerprint
     state.open = false;
   }
   if (!row && state.step === 0) return result;
-  if (row && !answerIsRecorded(result, row.steps)) {
+  if (row && !answerIsRecorded(result, steps!)) {
     throw inUse('A request with this Idempotency-Key was applied, but its answer was lost. Fetch the resource instead.');
   }
   // Kept after the fact: a crash before this line is the case the recorded steps cover.
-  await ledger.updateOne({ _id: key }, { $set: { result: JSON.stringify({ v: result }) } });
+  await ledger.updateOne({ _id: key }, { $set: { result: stored(box, key, JSON.stringify({ v: result })) } });
   return result;
 }
 
@@ -146,4 +154,26 @@ async function answerOnce<T>(conn: mongoose.Connection, key: string, fingerprint
 function answerIsRecorded(result: unknown, steps: string[]): boolean {
   const id = result && typeof result === 'object' && 'id' in result ? (result as { id: unknown }).id : undefined;
   return typeof id !== 'string' || steps.some((s) => s.includes(JSON.stringify(id)));
+}
+
+/**
+ * Every idempotency record of the service as it should be stored now (docs/adr/0067): records kept in
+ * the clear before the service had a key sealed, and with `rotate` those under a previous key sealed
+ * again under the current one. Records live a day, so there are few. Each write is conditional on what
+ * was read: a request answering meanwhile wins.
+ */
+export async function resealIdempotentRecords(conn: mongoose.Connection, box: SecretBox, opts: { rotate: boolean }): Promise<{ sealed: number; rotated: number }> {
+  const ledger = ledgerOf(conn);
+  const counts = { sealed: 0, rotated: 0 };
+  for await (const row of ledger.find({}, { projection: { steps: 1, result: 1 } })) {
+    const context = `idempotent_requests:${row._id}`;
+    const moved = (v: string) => (opts.rotate || !SecretBox.isSealed(v) ? box.resealed(v, context) : null);
+    const steps = row.steps.map((s) => moved(s) ?? s);
+    const result = row.result === null ? null : (moved(row.result) ?? row.result);
+    if (result === row.result && steps.every((s, i) => s === row.steps[i])) continue;
+    const wasPlain = [...row.steps, ...(row.result === null ? [] : [row.result])].some((v) => !SecretBox.isSealed(v));
+    const done = await ledger.updateOne({ _id: row._id, steps: row.steps, result: row.result }, { $set: { steps, result } });
+    if (done.modifiedCount === 1) counts[wasPlain ? 'sealed' : 'rotated']++;
+  }
+  return counts;
 }

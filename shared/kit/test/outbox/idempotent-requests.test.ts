@@ -19,7 +19,9 @@ import {
   InternalTokens,
   MemoryBus,
   newId,
+  newSecretsKey,
   scoped,
+  SecretBox,
   startService,
   teamAndPartition,
   tenancyPlugin,
@@ -109,8 +111,8 @@ afterAll(async () => {
 });
 
 const sign = () => tokens.sign({ teamId: TEAM, mode: 'test', keyId: 'key_x', keyType: 'secret', memberId: null, permissions: [...PERMISSIONS], requestId: 'req_idem0001' });
-async function post(path: string, payload: unknown, key: string | null, fingerprint = 'fp-1') {
-  const res = await fetch(`${svc.url}/teams/${TEAM}${path}`, {
+async function post(path: string, payload: unknown, key: string | null, fingerprint = 'fp-1', base = svc.url) {
+  const res = await fetch(`${base}/teams/${TEAM}${path}`, {
     method: 'POST',
     headers: {
       'x-internal-token': await sign(),
@@ -198,6 +200,48 @@ test('without a key nothing is recorded; a write that failed records nothing', a
 test('the record expires with the gateway’s (24 h TTL index)', async () => {
   const indexes = await svc.conn.collection('idempotent_requests').indexes();
   expect(indexes.find((i) => i.key.createdAt === 1)?.expireAfterSeconds).toBe(24 * 3600);
+});
+
+describe('with a key of secrets at rest (docs/adr/0067)', () => {
+  const box = new SecretBox(newSecretsKey());
+  const start = (secrets?: SecretBox) => startService(definition, { mongoUrl: mongo.uri(), dbName: 'demo_sealed', bus: new MemoryBus(logger), tokens, logger, secrets });
+  const rowOf = (s: RunningService, key: string) => s.conn.collection('idempotent_requests').findOne({ _id: forwardedIdempotencyKey(key) as never });
+
+  test('the record is sealed (answers can carry a secret shown once), and replays, after a crash too', async () => {
+    const sealed = await start(box);
+    try {
+      const first = await post('/notes', { text: 'sealed answer' }, 'k-sealed', 'fp-1', sealed.url);
+      const row = await rowOf(sealed, 'k-sealed');
+      expect(row!.result).toMatch(/^enc:v1:/);
+      expect(JSON.stringify(row)).not.toContain('sealed answer');
+      expect((await post('/notes', { text: 'sealed answer' }, 'k-sealed', 'fp-1', sealed.url)).body.data).toEqual(first.body.data);
+
+      dieAfterCommit = true;
+      expect((await post('/notes', { text: 'sealed crash' }, 'k-sealed-crash', 'fp-1', sealed.url)).status).toBe(500);
+      expect((await rowOf(sealed, 'k-sealed-crash'))!.steps[0]).toMatch(/^enc:v1:/);
+      const retry = await post('/notes', { text: 'sealed crash' }, 'k-sealed-crash', 'fp-1', sealed.url);
+      expect(retry.status).toBe(201);
+      expect(await sealed.conn.collection('notes').countDocuments({ text: 'sealed crash' })).toBe(1);
+    } finally {
+      await sealed.stop();
+    }
+  });
+
+  test('records kept in the clear before the service had a key are sealed at its next start, and still replay', async () => {
+    const plain = await start();
+    const first = await post('/notes', { text: 'kept plain' }, 'k-plain', 'fp-1', plain.url);
+    expect((await rowOf(plain, 'k-plain'))!.result).toContain('kept plain');
+    await plain.stop();
+    const sealed = await start(box);
+    try {
+      const row = await rowOf(sealed, 'k-plain');
+      expect(row!.result).toMatch(/^enc:v1:/);
+      expect(row!.steps.every((s: string) => s.startsWith('enc:v1:'))).toBe(true);
+      expect((await post('/notes', { text: 'kept plain' }, 'k-plain', 'fp-1', sealed.url)).body.data).toEqual(first.body.data);
+    } finally {
+      await sealed.stop();
+    }
+  });
 });
 
 test('a write while the database is unreachable is 503 service_unavailable with Retry-After (retried, never kept for the key)', async () => {

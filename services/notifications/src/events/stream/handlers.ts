@@ -1,7 +1,7 @@
-import { NOTIFICATIONS, STREAM_ID_RE, streamPatterns, subscribes } from '@helpdesk/contracts';
+import { mayRead, NOTIFICATIONS, STREAM_ID_RE, streamPatterns, subscribes, unreadablePattern, type EventReader } from '@helpdesk/contracts';
 import { ApiError, handlersFor } from '@helpdesk/kit';
 import type { Response } from 'express';
-import { compareIds, type EventLog, type LogEntry, type Replay } from './log';
+import { accessOf, compareIds, type EventLog, type LogEntry, type Replay } from './log';
 import type { OpenStreams } from './open-streams';
 
 export interface StreamSettings {
@@ -16,10 +16,16 @@ export interface StreamSettings {
 /** The reconnection delay the first frame tells EventSource clients to use. */
 export const RETRY_MS = 3_000;
 
-/** `?types=` → the webhook patterns it lists, or 400 `parameter_invalid` (param `types`). */
-function parseTypes(types: string | undefined): string[] {
+/**
+ * `?types=` → the webhook patterns it lists: 400 `parameter_invalid` when one is not a pattern, 403
+ * `insufficient_permissions` when one asks only for events the key may not read (docs/adr/0066);
+ * param `types` both.
+ */
+function parseTypes(types: string | undefined, reader: EventReader): string[] {
   const { patterns, problem } = streamPatterns(types);
   if (problem !== null) throw new ApiError('parameter_invalid', problem, 'types');
+  const unreadable = unreadablePattern(patterns, reader);
+  if (unreadable !== null) throw new ApiError('insufficient_permissions', unreadable, 'types');
   return patterns;
 }
 
@@ -95,12 +101,15 @@ export async function streamLog(
 export const eventStreamHandlers = (log: EventLog, settings: StreamSettings) =>
   handlersFor(NOTIFICATIONS)({
     streamEvents: async ({ ctx, query, req, res }) => {
-      const patterns = parseTypes(query.types);
+      // The caller's key reads as itself: its effective permissions (role and scopes), its member, its id.
+      const reader: EventReader = ctx;
+      const patterns = parseTypes(query.types, reader);
       const lastId = lastIdOf(req.headers['last-event-id'], query.lastEventId);
       await streamLog(log, settings, ctx, lastId, res, {
         head: (replay) =>
           replay.gap ? `event: stream.gap\ndata: ${JSON.stringify({ lastEventId: lastId, oldestAvailableId: replay.gap.oldestAvailableId })}\n\n` : '',
-        frame: (e) => (subscribes(patterns, e.type) ? eventFrame(e) : null),
+        // The key's permissions decide first; the patterns only narrow what it may read.
+        frame: (e) => (subscribes(patterns, e.type) && mayRead(accessOf(e), reader) ? eventFrame(e) : null),
       });
     },
   });

@@ -1,5 +1,5 @@
-import type { EventEnvelope } from '@helpdesk/contracts';
-import { STREAM_RETENTION_MS } from '@helpdesk/contracts';
+import type { EventAccess, EventEnvelope } from '@helpdesk/contracts';
+import { eventAccess, STREAM_RETENTION_MS } from '@helpdesk/contracts';
 
 /**
  * The stream's retained log (docs/adr/0021): one ordered log per team and partition, with Redis
@@ -11,6 +11,17 @@ export interface LogEntry {
   type: string;
   /** The frame's `data:` line: the webhook delivery body of the event. */
   data: string;
+  /**
+   * Who may read it (docs/adr/0066), fixed when it is appended so that a stream checks it without
+   * parsing `data`; absent on entries appended before it was kept (accessOf reads `data` then).
+   */
+  access?: EventAccess | null;
+}
+
+/** Who may read an entry. */
+export function accessOf(e: LogEntry): EventAccess | null {
+  if (e.access !== undefined) return e.access;
+  return eventAccess(e.type, (JSON.parse(e.data) as { data?: unknown }).data);
 }
 
 export interface Replay {
@@ -99,7 +110,7 @@ export class EmbeddedEventLog implements EventLog {
     if (this.seen.has(event.id)) return;
     this.seen.set(event.id, now);
     const ring = this.ring(logKey(event.teamId, event.mode));
-    const entry = { id: this.nextId(now), type: event.type, data: frameData(event) };
+    const entry: LogEntry = { id: this.nextId(now), type: event.type, data: frameData(event), access: eventAccess(event.type, event.data) };
     ring.entries.push(entry);
     const max = this.opts.maxEntriesPerStream ?? 100_000;
     let drop = 0;

@@ -1,5 +1,5 @@
 import { Redis } from 'ioredis';
-import { STREAM_RETENTION_MS } from '@helpdesk/contracts';
+import { eventAccess, STREAM_RETENTION_MS, type Permission } from '@helpdesk/contracts';
 import type { Logger } from '@helpdesk/kit';
 import { compareIds, frameData, logKey, type EventLog, type LogEntry, type Replay, type StreamableEvent } from './log';
 
@@ -11,11 +11,14 @@ import { compareIds, frameData, logKey, type EventLog, type LogEntry, type Repla
  */
 const APPEND = `
 if redis.call('SET', KEYS[2], '1', 'NX', 'PX', ARGV[1]) then
-  local id = redis.call('XADD', KEYS[1], 'MINID', ARGV[2], '*', 'type', ARGV[3], 'data', ARGV[4])
+  local id = redis.call('XADD', KEYS[1], 'MINID', ARGV[2], '*', 'type', ARGV[3], 'data', ARGV[4], 'permission', ARGV[5], 'member', ARGV[6])
   redis.call('PEXPIRE', KEYS[1], ARGV[1])
   return id
 end
 return false`;
+
+/** The `permission` field of an entry nobody may read (a type the catalog does not have). */
+const NOBODY = '!';
 
 interface Reader {
   conn: Redis;
@@ -28,7 +31,9 @@ interface Reader {
 const toEntry = ([id, fields]: [string, string[]]): LogEntry => {
   const f: Record<string, string> = {};
   for (let i = 0; i < fields.length; i += 2) f[fields[i]] = fields[i + 1];
-  return { id, type: f.type, data: f.data };
+  // Who may read it (docs/adr/0066): '' stands for null, `!` for nobody; entries from before it have neither field.
+  const access = f.permission === undefined ? undefined : f.permission === NOBODY ? null : { permission: (f.permission || null) as Permission | null, member: f.member || null };
+  return { id, type: f.type, data: f.data, access };
 };
 
 export class RedisEventLog implements EventLog {
@@ -46,7 +51,11 @@ export class RedisEventLog implements EventLog {
 
   async append(event: StreamableEvent): Promise<void> {
     const minId = `${Date.now() - this.retentionMs}-0`;
-    await this.redis.eval(APPEND, 2, this.prefix + logKey(event.teamId, event.mode), `${this.prefix}streamed:${event.id}`, String(this.retentionMs), minId, event.type, frameData(event));
+    const access = eventAccess(event.type, event.data);
+    await this.redis.eval(
+      APPEND, 2, this.prefix + logKey(event.teamId, event.mode), `${this.prefix}streamed:${event.id}`,
+      String(this.retentionMs), minId, event.type, frameData(event), access ? (access.permission ?? '') : NOBODY, access?.member ?? '',
+    );
   }
 
   async subscribe(teamId: string, mode: string, lastId: string | null, onReplay: (r: Replay) => void, onEntry: (e: LogEntry) => void) {

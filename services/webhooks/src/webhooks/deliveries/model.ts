@@ -1,5 +1,5 @@
 import mongoose from 'mongoose';
-import { DELIVERY_STATUSES, type DeliveryStatus } from '@helpdesk/contracts';
+import { DELIVERY_STATUSES, eventAccess, hasMemberRule, isKnownEventType, type DeliveryStatus, type EventAccess } from '@helpdesk/contracts';
 import { tenancyPlugin, type Unscoped } from '@helpdesk/kit';
 
 /** One HTTP attempt, as the delivery log shows it. */
@@ -48,6 +48,12 @@ export interface DeliveryDoc {
   generation: number;
   createdAt: Date;
   updatedAt: Date;
+}
+
+/** Who may read a delivery's event (docs/adr/0066); the body is parsed only for a type whose events belong to a member. */
+export function deliveryAccess(d: Pick<DeliveryDoc, 'eventType' | 'body'>): EventAccess | null {
+  const owned = isKnownEventType(d.eventType) && hasMemberRule(d.eventType);
+  return eventAccess(d.eventType, owned ? (JSON.parse(d.body) as { data?: unknown }).data : {});
 }
 
 const attemptSchema = new mongoose.Schema<AttemptRecord>(

@@ -1,5 +1,5 @@
 import type mongoose from 'mongoose';
-import { isKnownEventType, subscribes, type EventEnvelope, type ListDeliveriesQuery, type Page } from '@helpdesk/contracts';
+import { eventAccess, isKnownEventType, mayRead, subscribes, type EventEnvelope, type ListDeliveriesQuery, type Page } from '@helpdesk/contracts';
 import {
   ApiError,
   conflict,
@@ -19,10 +19,10 @@ import {
 import { deliveryBody } from '../../delivery/body';
 import { commitAndDispatch, type Dispatcher, type NewDelivery } from '../../delivery/dispatch';
 import type { WebhooksModels } from '../../models';
-import type { WebhookDoc } from '../model';
+import { readerOf, type WebhookDoc } from '../model';
 import type { WebhookRules } from '../rules';
 import { iso } from '../view';
-import { newDeliveryRow, type DeliveryDoc } from './model';
+import { deliveryAccess, newDeliveryRow, type DeliveryDoc } from './model';
 import { deliveryView, type DeliveryView } from './view';
 
 export interface DeliveryRulesDeps {
@@ -77,8 +77,11 @@ export function deliveryRules({ conn, models, webhooks, dispatch }: DeliveryRule
     async redeliver(ctx: RequestContext, webhookId: string, deliveryId: string): Promise<DeliveryView> {
       const hook = await webhooks.findOr404(ctx, webhookId);
       const db = scoped(models, ctx);
-      await foundOr404(db.deliveries.exists({ _id: deliveryId, webhookId }), 'delivery', deliveryId);
+      const row = await foundOr404(db.deliveries.findOne({ _id: deliveryId, webhookId }, { eventType: 1, body: 1 }).lean<Pick<DeliveryDoc, 'eventType' | 'body'>>(), 'delivery', deliveryId);
       if (!hook.isActive) throw conflict(`Webhook ${webhookId} is not active; enable it (PATCH isActive: true) before redelivering.`);
+      if (!mayRead(deliveryAccess(row), readerOf(hook))) {
+        throw conflict(`Webhook ${webhookId} may no longer read ${row.eventType} events (docs/adr/0066); save its events with a key that may, then redeliver.`);
+      }
       const now = new Date();
       const d = await db.deliveries
         .findOneAndUpdate(
@@ -105,7 +108,9 @@ export function deliveryRules({ conn, models, webhooks, dispatch }: DeliveryRule
         throw new ApiError('PARAMETER_INVALID', `Invalid event: '${event}' is not a known event type.`, 'event');
       }
       const db = scoped(models, ctx);
-      const hooks = await db.webhooks.find({ isActive: true }).select('+secret').sort({ createdAt: 1, _id: 1 }).lean<WebhookDoc[]>();
+      // Whatever they subscribe to, but only where a real event of the type would be allowed (docs/adr/0066).
+      const access = eventAccess(event, {});
+      const hooks = (await db.webhooks.find({ isActive: true }).select('+secret').sort({ createdAt: 1, _id: 1 }).lean<WebhookDoc[]>()).filter((h) => mayRead(access, readerOf(h)));
       const now = new Date();
       const eventId = newId('event');
       const body = deliveryBody({ id: eventId, type: event, occurredAt: now.toISOString(), teamId: ctx.teamId, mode: ctx.mode, data: {} }, true);
@@ -139,7 +144,9 @@ export function deliveryRules({ conn, models, webhooks, dispatch }: DeliveryRule
       if (!(await webhooks.mayReceive(event, event.type))) return;
       const db = scoped(models, event);
       const active = await db.webhooks.find({ isActive: true }).select('+secret').lean<WebhookDoc[]>();
-      const hooks = active.filter((h) => subscribes(h.events, event.type));
+      // Its patterns choose among what it may read: whom it reads as must be allowed the event (docs/adr/0066).
+      const access = eventAccess(event.type, event.data);
+      const hooks = active.filter((h) => subscribes(h.events, event.type) && mayRead(access, readerOf(h)));
       if (!hooks.length) return;
       const now = new Date();
       const body = deliveryBody(event);

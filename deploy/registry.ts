@@ -6,8 +6,8 @@
  *
  * - `npm run start:processes` (deploy/local/src/processes.ts) starts every entry from it;
  * - the one-process platform (deploy/local/src/platform.ts), docker-compose.yml, the Kubernetes base
- *   and overlays, deploy/prometheus/prometheus.yml and the README's variables table are checked
- *   against it by deploy/test (registry.test.ts and the compose/k8s tests).
+ *   and overlays, deploy/prometheus/prometheus.yml and the variables tables of docs/configuration.md
+ *   are checked against it by deploy/test (registry.test.ts and the compose/k8s tests).
  *
  * Adding a service: its folder under services/ (with `src/main.ts` calling kit's runServiceMain),
  * its manifest file in shared/contracts, and one entry here; the tests then name every deployment

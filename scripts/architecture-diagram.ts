@@ -80,7 +80,7 @@ export function mermaid(flows = eventFlows(), processes: readonly ProcessEntry[]
     lines.push(`  ${node(p.name)}["${p.name}"]`);
     if (p.stores.includes('mongo')) lines.push(`  ${node(p.name)}_db[("MongoDB: ${p.name}")]`);
   }
-  const routed = new Set(Object.values(PUBLIC_OPERATIONS).map((op) => op.service));
+  const routed = new Set<string>(Object.values(PUBLIC_OPERATIONS).map((op) => op.service));
   lines.push('  clients -- "HTTPS /api/v1" --> gateway');
   for (const p of processes) {
     if (p.stores.includes('mongo')) lines.push(`  ${node(p.name)} --- ${node(p.name)}_db`);

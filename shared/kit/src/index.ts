@@ -53,3 +53,4 @@ export * from './metrics';
 export * from './transaction';
 export * from './slow-clients';
 export * from './secrets';
+export * from './clock';

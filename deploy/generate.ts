@@ -6,7 +6,9 @@
  *   - the production overlay's PrometheusRule, from deploy/prometheus/alerts.yml (the one rules file);
  *   - from the process registry (deploy/registry.ts): the map of start functions `npm start` boots
  *     (deploy/local/src/services.generated.ts), deploy/local's dependencies on the service packages,
- *     and Prometheus' scrape targets (deploy/prometheus/prometheus.yml).
+ *     Prometheus' scrape targets (deploy/prometheus/prometheus.yml), and the gateway's SERVICE_URLS line
+ *     in docker-compose.yml and deploy/k8s/base/config.yaml (the rest of those files is written by hand
+ *     and checked against the registry by deploy/test/registry.test.ts and registry-gaps.test.ts).
  *
  *   npm run generate                      # rewrite them
  *   npm run generate -- --check           # exit 1 naming each stale file (deploy/test/generated.test.ts does the same)
@@ -30,6 +32,8 @@ export const PROMETHEUS_RULE_FILE = 'deploy/k8s/overlays/production/prometheus-r
 export const START_FUNCTIONS_FILE = 'deploy/local/src/services.generated.ts';
 export const LOCAL_PACKAGE_FILE = 'deploy/local/package.json';
 export const PROMETHEUS_FILE = 'deploy/prometheus/prometheus.yml';
+/** Hand-written files holding one generated line each: the gateway's SERVICE_URLS. */
+export const SERVICE_URLS_FILES = ['docker-compose.yml', 'deploy/k8s/base/config.yaml'];
 
 /** The PrometheusRule holding alerts.yml's groups, unchanged. */
 export function prometheusRule(alertsYaml = readFileSync(join(ROOT, ALERTS_FILE), 'utf8')): Record<string, unknown> {
@@ -105,6 +109,16 @@ ${PROCESSES.map((p) => `          - ${p.name}:${p.metricsPort}`).join('\n')}
 `;
 }
 
+/** The gateway's SERVICE_URLS in compose and the Kubernetes base: every registry service by its own name and port. */
+export const serviceUrls = (): string => SERVICES.map((s) => `${s.name}=http://${s.name}:${s.port}`).join(',');
+
+/** `file` with its one `SERVICE_URLS:` line set from the registry (the rest of the file as written). */
+export function withServiceUrls(file: string, current = readFileSync(join(ROOT, file), 'utf8')): string {
+  const line = /^(\s*SERVICE_URLS: ).*$/m;
+  if (!line.test(current)) throw new Error(`${file} has no SERVICE_URLS line`);
+  return current.replace(line, `$1${serviceUrls()}`);
+}
+
 /** Every generated file: repository path → content. */
 export function generatedFiles(): Record<string, string> {
   const defs = `${JSON.stringify(definitions(), null, 2)}\n`;
@@ -132,6 +146,7 @@ export function generatedFiles(): Record<string, string> {
     [START_FUNCTIONS_FILE]: startFunctionsModule(),
     [LOCAL_PACKAGE_FILE]: localPackageJson(),
     [PROMETHEUS_FILE]: prometheusConfig(),
+    ...Object.fromEntries(SERVICE_URLS_FILES.map((f) => [f, withServiceUrls(f)])),
   };
 }
 

@@ -5,13 +5,17 @@
  * list or is checked against it:
  *
  * - `npm run start:processes` (deploy/local/src/processes.ts) starts every entry from it;
- * - the one-process platform (deploy/local/src/platform.ts), docker-compose.yml, the Kubernetes base
- *   and overlays, deploy/prometheus/prometheus.yml and the README's variables table are checked
- *   against it by deploy/test (registry.test.ts and the compose/k8s tests).
+ * - `npm start` (deploy/local/src/platform.ts) boots every service from it, through the start functions
+ *   `npm run generate` lists in deploy/local/src/services.generated.ts;
+ * - generated from it (`npm run generate`, `npm run env-docs`): deploy/prometheus/prometheus.yml, the
+ *   gateway's SERVICE_URLS in docker-compose.yml and the Kubernetes base, deploy/local's dependencies,
+ *   the RabbitMQ users, the variables table and .env.example;
+ * - checked against it: docker-compose.yml and the Kubernetes base and overlays (deploy/test:
+ *   registry-gaps.test.ts names each file lacking a process, registry.test.ts checks each one's details).
  *
- * Adding a service: its folder under services/ (with `src/main.ts` calling kit's runServiceMain),
- * its manifest file in shared/contracts, and one entry here; the tests then name every deployment
- * file that still lacks it.
+ * Adding a service (docs/adding-a-service.md): its folder under services/ (with `src/main.ts` calling
+ * kit's runServiceMain and `src/index.ts` exporting `start<Name>`), its manifest file in
+ * shared/contracts, and one entry here; the tests then name every deployment file that still lacks it.
  *
  * Pure data: no imports, so scripts, tests and the launcher read it without starting anything.
  */

@@ -1,6 +1,7 @@
 // Adding a service cannot stop half way unnoticed: a service folder missing from deploy/registry.ts, or
 // a registry entry missing from compose, the Kubernetes base and overlays or Prometheus, is named with
 // the file that lacks it (read from the files; registry.test.ts renders the manifests with kubectl too).
+// The steps: docs/adding-a-service.md.
 import { PROCESSES, processNamed, type ProcessEntry } from '../registry';
 import { deploymentGaps } from './deployment-gaps';
 

@@ -135,7 +135,7 @@ export function generatedFiles(): Record<string, string> {
   const rule = [
     GENERATED,
     `# The alert rules of ${ALERTS_FILE} (the one source; compose's Prometheus loads that file) for the`,
-    '# Prometheus Operator. Validate the source with promtool (README, "Alerts and broker metrics").',
+    '# Prometheus Operator. Validate the source with promtool (docs/operating.md, "Alerts and broker metrics").',
     yamlDoc(prometheusRule()).trimEnd(),
     '',
   ].join('\n');

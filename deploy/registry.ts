@@ -9,7 +9,7 @@
  *   `npm run generate` lists in deploy/local/src/services.generated.ts;
  * - generated from it (`npm run generate`, `npm run env-docs`): deploy/prometheus/prometheus.yml, the
  *   gateway's SERVICE_URLS in docker-compose.yml and the Kubernetes base, deploy/local's dependencies,
- *   the RabbitMQ users, the variables table and .env.example;
+ *   the RabbitMQ users, the variables tables of docs/configuration.md and .env.example;
  * - checked against it: docker-compose.yml and the Kubernetes base and overlays (deploy/test:
  *   registry-gaps.test.ts names each file lacking a process, registry.test.ts checks each one's details).
  *

@@ -1,14 +1,15 @@
 // `npm run env-docs`: writes the variables tables of docs/configuration.md (between the env-table markers) and
 // .env.example from the processes' zod config schemas: the gateway's, `npm start`'s, and every
-// service's as its `src/main.ts` declares it (each main.ts is imported with kit's describe-only
-// switch, so nothing starts and a new service appears by itself). `--check` writes nothing and
+// service of the process registry (deploy/registry.ts) as its entry file declares it (each is
+// imported with kit's describe-only switch, so nothing starts and a new registry entry appears by itself). `--check` writes nothing and
 // exits 1 when either file is stale (deploy/test/env-docs.test.ts does the same in CI).
-import { readdirSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
+import { readFileSync, writeFileSync, existsSync } from 'node:fs';
 import path from 'node:path';
 import type { z } from 'zod';
 import { describeProcessesOnly, embeddedRequirements, processSchemas } from '@helpdesk/kit';
 import { gatewayEnvSchema } from '../gateway/src/config';
 import { localEnvSchema, processesEnvSchema } from '../deploy/local/src/config';
+import { SERVICES } from '../deploy/registry';
 
 const root = path.resolve(__dirname, '..');
 export const CONFIGURATION_FILE = path.join(root, 'docs/configuration.md');
@@ -22,19 +23,20 @@ interface ProcessDoc {
   schema: z.ZodObject<any>;
 }
 
-/** Every process: the gateway, each service (from its main.ts), then the two launchers (`npm start`, `npm run start:processes`). */
+/** Every process: the gateway, each registry service (by name, from its entry file), then the two launchers (`npm start`, `npm run start:processes`). */
 export function processes(): ProcessDoc[] {
   describeProcessesOnly();
-  const servicesDir = path.join(root, 'services');
-  for (const name of readdirSync(servicesDir).sort()) {
-    const main = path.join(servicesDir, name, 'src', 'main.ts');
-    // eslint-disable-next-line @typescript-eslint/no-require-imports
-    if (existsSync(main)) require(main);
-  }
-  const services = [...processSchemas.entries()].sort(([a], [b]) => a.localeCompare(b));
+  const services = [...SERVICES].sort((a, b) => a.name.localeCompare(b.name));
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  for (const s of services) require(path.join(root, s.entry));
+  const schema = (name: string) => {
+    const declared = processSchemas.get(name);
+    if (!declared) throw new Error(`${name}'s entry file declares no configuration (kit's runServiceMain)`);
+    return declared;
+  };
   return [
     { title: 'gateway', command: 'node --require tsx/cjs gateway/src/main.ts', schema: gatewayEnvSchema },
-    ...services.map(([name, schema]) => ({ title: name, command: `node --require tsx/cjs services/${name}/src/main.ts`, schema })),
+    ...services.map((s) => ({ title: s.name, command: `node --require tsx/cjs ${s.entry}`, schema: schema(s.name) })),
     { title: '`npm start` (deploy/local: the whole platform in one process)', command: 'npm start', schema: localEnvSchema },
     { title: '`npm run start:processes` (deploy/local: every process of deploy/registry.ts separately, on RabbitMQ and Redis; every other variable reaches the processes)', command: 'npm run start:processes', schema: processesEnvSchema },
   ];

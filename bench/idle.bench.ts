@@ -7,14 +7,17 @@
  * core and as a ratio of the baseline's, and the store commands per second the idle platform still
  * sends, by database, command and collection (the polling that is left, where there is any).
  *
- *   npx tsx bench/idle.bench.ts [--seconds 30] [--shape processes|one]
+ *   npx tsx bench/idle.bench.ts [--seconds 30] [--shape processes|one] [--cpu-prof DIR]
+ *
+ * `--cpu-prof DIR` writes V8 CPU profiles of the platform's processes (summarise them with
+ * bench/profile-summary.ts): what the remaining idle CPU is spent on.
  */
 import { parseArgs } from 'node:util';
 import { delta, Probe, settle } from './breakdown';
 import { cpuSeconds, start, stop } from './processes';
 import { startOneProcess, startProcesses, type RunningShape } from './shapes';
 
-const { values } = parseArgs({ options: { seconds: { type: 'string', default: '30' }, shape: { type: 'string', default: 'processes' } } });
+const { values } = parseArgs({ options: { seconds: { type: 'string', default: '30' }, shape: { type: 'string', default: 'processes' }, 'cpu-prof': { type: 'string' } } });
 const seconds = Number(values.seconds);
 const AMQP_URL = process.env.AMQP_URL || 'amqp://guest:guest@127.0.0.1:5672';
 const REDIS_URL = process.env.REDIS_URL || 'redis://127.0.0.1:6379';
@@ -23,7 +26,9 @@ const pct = (cores: number) => (Number.isFinite(cores) ? `${(cores * 100).toFixe
 async function main(): Promise<void> {
   const baseline = await start('bench/hello-server.ts', { PORT: '0' }, /listening (\d+)/);
   const shape: RunningShape =
-    values.shape === 'one' ? await startOneProcess() : await startProcesses({ amqpUrl: AMQP_URL, redisUrl: REDIS_URL }, { byCommand: true, logLevel: 'warn' });
+    values.shape === 'one'
+      ? await startOneProcess({ cpuProfDir: values['cpu-prof'] })
+      : await startProcesses({ amqpUrl: AMQP_URL, redisUrl: REDIS_URL }, { byCommand: true, logLevel: 'warn', cpuProfDir: values['cpu-prof'] });
   try {
     // One write first, so every consumer, relay and worker has had work once and gone back to sleep.
     const res = await fetch(`${shape.baseUrl}/teams/${shape.teamId}/tickets`, {

@@ -37,5 +37,5 @@ export const notificationsService = (settings: NotificationsSettings) =>
       ...(settings.ticketingUrl ? emailReplyConsumers(deps.conn, rules.mail, settings.ticketingUrl, settings.mail.tokens) : []),
       onEvery('#', (event) => settings.stream.log.append(streamableOf(event))),
     ],
-    workers: (_rules, { models, logger }) => [startMailWorker(acrossTeams(models).mails, settings.mail, logger), { stop: () => settings.stream.log.close() }],
+    workers: (rules, { models, logger }) => [startMailWorker(acrossTeams(models).mails, settings.mail, rules.mail.queued, logger), { stop: () => settings.stream.log.close() }],
   });

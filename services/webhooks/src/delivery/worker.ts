@@ -181,8 +181,8 @@ class RunningWorker {
 
   /** With nothing due: the time until the first pending row's retry or lease ends, at most the idle look (`idlePollMs`). */
   private async untilNextDue(): Promise<number> {
-    const next = await this.Queue.findOne({ status: 'pending' }, { projection: { nextAttemptAt: 1, leaseUntil: 1 }, sort: { nextAttemptAt: 1 } });
-    if (!next) return this.settings.idlePollMs;
+    const next = await this.Queue.findOne({ status: 'pending', nextAttemptAt: { $ne: null } }, { projection: { nextAttemptAt: 1, leaseUntil: 1 }, sort: { nextAttemptAt: 1 } });
+    if (!next?.nextAttemptAt) return this.settings.idlePollMs;
     const due = Math.max(next.nextAttemptAt.getTime(), next.leaseUntil.getTime());
     return Math.min(this.settings.idlePollMs, Math.max(this.settings.pollIntervalMs, due - Date.now() + 5));
   }

@@ -1,11 +1,11 @@
 import { z } from 'zod';
+import { iso } from './common';
 import type { CatalogEntry } from './read';
 
 /**
  * The notifications service's events (type → {version, data schema}), spread into EVENT_CATALOG in
  * ../events.ts, and the Notification they carry (docs/adr/0020).
  */
-const iso = z.string().datetime();
 
 /**
  * The notification types made today, each from an event that exists (docs/adr/0020):

@@ -1,0 +1,3 @@
+export * from './customers';
+export * from './widget';
+export * from './dataops';

@@ -21,7 +21,8 @@ beforeAll(async () => {
     routes: (r) => {
       r.get('/internal/help-center/page', (_req, res) => {
         pagesAsked++;
-        res.json({ success: true, data: { status: 200, html: '<!doctype html><p>Help home</p>' }, meta: {} });
+        // The answer the manifest declares (renderHelpCenterPage): the gateway's typed client checks it.
+        res.json({ success: true, data: { status: 200, title: 'Help home', html: '<!doctype html><p>Help home</p>' }, meta: {} });
       });
     },
   });

@@ -2,9 +2,9 @@ import { z } from 'zod';
 import { SORT_DIRECTIONS, type ViewEntityType } from '../../catalog/workspace';
 import { paginationSchema, TAG_MAX } from '../../fields';
 import { type OperationDef } from '../operation';
-import { listPostsQuery } from '../community/community';
+import { listPostsQuery } from '../community/posts';
 import { listCustomersQuery } from '../customers/customers';
-import { listArticlesQuery } from '../knowledge/knowledge';
+import { listArticlesQuery } from '../knowledge/articles';
 import { listTicketsQuery } from '../ticketing/tickets';
 
 /**

@@ -3,7 +3,7 @@ import { customerSnapshotSchema } from '../../catalog/customers';
 import { paginationFields, queryInt } from '../../fields';
 import { defineOperations } from '../operation';
 import { customerSchema } from '../customers/customers';
-import { articleSchema } from '../knowledge/knowledge';
+import { articleSchema } from '../knowledge/articles';
 import { ticketSchema } from '../ticketing/tickets';
 
 /**

@@ -1,7 +1,7 @@
 import { defineOperations } from '../operation';
 import { bulkOperationsOf } from '../dataops/transfer';
 import { searchOperationsOf, sortedQuery, VIEW_SORT_FIELDS, viewListOperation } from '../dataops/search';
-import { articleSchema, listArticlesQuery } from './knowledge';
+import { articleSchema, listArticlesQuery } from './articles';
 
 /** What dataops asks the knowledge service: bulk, export and import; search, tags and saved-view lists. */
 const articles = bulkOperationsOf('knowledge', 'articles', 'Articles');

@@ -10,7 +10,7 @@ import { isUnder, PUBLIC_ROOTS } from './public-roots';
 import type { ServiceCalls } from './service-calls';
 import type { KeyRepository } from './store/types';
 import { retryAfterSeconds, WINDOW_MS } from './pipeline/steps/rate-limit';
-import type { RateLimitStore } from './stores';
+import type { RateLimitStore } from './store/rate-limits-and-idempotency';
 
 /**
  * The public help center (docs/adr/0016-help-center.md): `/help/{teamSlug}` (home, `?q=` search) and

@@ -30,7 +30,7 @@ import {
   RedisRateLimitStore,
   type IdempotencyStore,
   type RateLimitStore,
-} from './stores';
+} from './store/rate-limits-and-idempotency';
 
 export interface GatewayOptions {
   /** 0 = any free port. */
@@ -226,5 +226,5 @@ export { CONSOLE_CSP, ensureConsoleBuilt } from './console';
 export type { UpstreamState } from './proxy';
 export { STEPS } from './pipeline';
 export type { Team, ApiKeyRecord, TeamRateLimits, SubscriptionStatus } from './store/types';
-export type { RateLimitStore, IdempotencyStore, IdempotencyRecord } from './stores';
-export { MemoryRateLimitStore, MemoryIdempotencyStore, RedisRateLimitStore, RedisIdempotencyStore } from './stores';
+export type { RateLimitStore, IdempotencyStore, IdempotencyRecord } from './store/rate-limits-and-idempotency';
+export { MemoryRateLimitStore, MemoryIdempotencyStore, RedisRateLimitStore, RedisIdempotencyStore } from './store/rate-limits-and-idempotency';

@@ -1,7 +1,7 @@
 import type { Server } from 'node:http';
 import { closeServer, createServiceApp, listen } from '@helpdesk/kit';
 import { startGateway, type RunningGateway } from '../src';
-import { MemoryIdempotencyStore, MemoryRateLimitStore, type RateLimitStore } from '../src/stores';
+import { MemoryIdempotencyStore, MemoryRateLimitStore, type RateLimitStore } from '../src/store/rate-limits-and-idempotency';
 import { logger, tokens } from './helpers';
 
 /**

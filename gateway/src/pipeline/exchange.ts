@@ -7,7 +7,7 @@ import type { TokenMinter } from '../fast-token';
 import type { Upstreams, UpstreamState } from '../proxy';
 import type { ServiceCalls } from '../service-calls';
 import type { Route, RouteMatch, RouteTable } from '@helpdesk/contracts';
-import type { IdempotencyStore, RateLimitStore } from '../stores';
+import type { IdempotencyStore, RateLimitStore } from '../store/rate-limits-and-idempotency';
 import type { StreamTokenClaims, StreamTokens } from '../stream-tokens/stream-tokens';
 import type { ConsoleSessions } from '../sessions/sessions';
 import type { ResolvedSession } from '../sessions/resolver';

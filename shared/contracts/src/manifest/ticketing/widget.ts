@@ -167,6 +167,31 @@ export const WIDGET = defineOperations({
   },
 });
 
+/** The visitor's email confirmation: answered by ticketing, which asks the customers service (CUSTOMERS_WIDGET_INTERNAL). */
+export const WIDGET_CONFIRMATION = defineOperations({
+  confirmWidgetEmail: {
+    ...widgetOperation,
+    service: 'ticketing',
+    method: 'POST',
+    path: '/teams/{teamId}/widget/conversations/{conversationId}/confirmation',
+    summary: 'Confirm the visitor\'s email with the code mailed to it (a pending customer becomes active)',
+    description:
+      'A conversation started with an email no customer had signs up a `pending` customer and mails a code of 8 letters and digits ' +
+      '(valid 24 hours) to that email; the visitor types it into the widget. The right code makes the customer `active` (their first ' +
+      'confirmed sign-in) and the conversation\'s `awaitingEmailConfirmation` false. A wrong or expired code is 400 `parameter_invalid` ' +
+      `(param \`code\`); after ${CONFIRMATION_ATTEMPTS_MAX} wrong codes the code is spent (a new conversation mails a new one). Nothing to ` +
+      'confirm (the customer was known, or is confirmed already): 400 `parameter_invalid` (param `code`).' +
+      WIDGET_TOKEN_RULE_DOC +
+      ' ' +
+      WIDGET_RULES_DOC,
+    params: widgetConversationParams,
+    query: widgetConversationQuery,
+    body: confirmWidgetEmailBody,
+    success: { status: 200, data: widgetConfirmationSchema, shape: 'envelope' },
+    errors: ['parameter_missing', 'parameter_invalid', 'invalid_json', 'resource_not_found'],
+  },
+});
+
 /** Asked by the notifications service when a visitor opens the conversation's stream. */
 export const WIDGET_INTERNAL = defineOperations({
   verifyWidgetConversation: {

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { iso } from './common';
+import { changeFields, iso } from './common';
 import type { CatalogEntry } from './read';
 
 /**
@@ -49,6 +49,6 @@ export const NOTIFICATIONS_EVENTS = {
   'notification.all_read': { version: 1, read: { op: 'listNotifications' }, data: z.object({ memberId: z.string(), markedRead: z.number().int() }) },
   'notification.preferences_updated': {
     version: 1, read: { op: 'getNotificationPreferences' },
-    data: z.object({ preferences: notificationPreferencesSchema, changes: z.array(z.string()), previous: z.record(z.string(), z.unknown()) }),
+    data: z.object({ preferences: notificationPreferencesSchema, ...changeFields }),
   },
 } as const satisfies Record<string, CatalogEntry>;

@@ -297,7 +297,7 @@ const viewRead = {
 
 export const VIEW_EVENTS = {
   'saved_view.created': { version: 1, read: viewRead, data: z.object({ view: savedViewSnapshotSchema }) },
-  'saved_view.updated': { version: 1, read: viewRead, data: z.object({ view: savedViewSnapshotSchema, changes: z.array(z.string()), previous: z.record(z.string(), z.unknown()) }) },
+  'saved_view.updated': { version: 1, read: viewRead, data: z.object({ view: savedViewSnapshotSchema, ...changeFields }) },
   'saved_view.deleted': { version: 1, read: viewRead, data: z.object({ viewId: z.string(), view: savedViewSnapshotSchema }) },
 } as const satisfies Record<string, CatalogEntry>;
 
@@ -361,6 +361,6 @@ export const SESSION_EVENTS = {
     data: z.object({ signInLink: signInLinkSnapshotSchema, memberName: z.string(), teamName: z.string() }),
   },
   'session.created': { version: 1, read: ownSession, data: z.object({ session: sessionSnapshotSchema, signInLinkId: z.string() }) },
-  'session.updated': { version: 1, read: ownSession, data: z.object({ session: sessionSnapshotSchema, changes: z.array(z.string()), previous: z.record(z.string(), z.unknown()) }) },
+  'session.updated': { version: 1, read: ownSession, data: z.object({ session: sessionSnapshotSchema, ...changeFields }) },
   'session.ended': { version: 1, read: ownSession, data: z.object({ session: sessionSnapshotSchema, reason: z.enum(SESSION_END_REASONS) }) },
 } as const satisfies Record<string, CatalogEntry>;

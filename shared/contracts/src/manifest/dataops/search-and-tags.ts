@@ -12,7 +12,8 @@ import { DATAOPS_TRANSFER } from './transfer';
 /**
  * The dataops service's operations (docs/adr/0034): the thin cross-service part of search, tags,
  * saved-view execution, bulk, export and import. Each owning service does the work on its own data
- * through its internal operations (search-internal.ts, bulk-internal.ts); dataops fans out and merges.
+ * through its internal operations (their shape in dataops/search.ts and dataops/transfer.ts, declared
+ * by each owner in its <service>/dataops.ts); dataops fans out and merges.
  */
 
 export const SEARCH_TYPES = ['tickets', 'customers', 'articles'] as const;

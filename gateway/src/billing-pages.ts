@@ -1,11 +1,11 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { PORTAL_SESSION_RE, STRIPE_WEBHOOK_MAX_BYTES, type Permission } from '@helpdesk/contracts';
-import { newId, type KeyClaims, type Logger } from '@helpdesk/kit';
+import { PORTAL_SESSION_RE, STRIPE_WEBHOOK_MAX_BYTES, type Permission, type WORKSPACE_INTERNAL } from '@helpdesk/contracts';
+import { newId, type Attempt, type KeyClaims, type Logger } from '@helpdesk/kit';
 import type { TokenMinter } from './fast-token';
 import { htmlPage, messagePage, sendHtml } from './html-page';
 import { answeredFailure, describeError, failureOf, noteAccess, withFailure } from './access-log';
 import { PUBLIC_ROOTS } from './public-roots';
-import type { Upstreams } from './proxy';
+import type { ServiceCalls } from './service-calls';
 import type { KeyRepository } from './store/types';
 
 /**
@@ -21,7 +21,7 @@ import type { KeyRepository } from './store/types';
 export interface BillingPagesDeps {
   teams: Pick<KeyRepository, 'getTeam'>;
   mint: TokenMinter;
-  upstreams: Upstreams;
+  services: Pick<ServiceCalls, 'workspace'>;
   logger: Logger;
 }
 
@@ -36,11 +36,9 @@ const PERMISSIONS: Permission[] = ['manage_billing'];
 /** A form body is two short fields. */
 const FORM_LIMIT_BYTES = 1024;
 
-interface PortalPage {
-  subscription: { status: string; plan: string; memberCount: number; currentPeriodEnd: string | null; cancelAtPeriodEnd: boolean };
-  plans: { plan: string; name: string; pricePerMember: string }[];
-  returnUrl: string;
-}
+/** What the portal page shows (the workspace's answer to getBillingPortalPage and actOnBillingPortal). */
+type PortalAnswer = Attempt<(typeof WORKSPACE_INTERNAL)['getBillingPortalPage']>;
+type PortalPage = Extract<PortalAnswer, { ok: true }>['data'];
 
 const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 
@@ -114,19 +112,11 @@ const originOf = (url: string) => {
 export function withBillingPages(deps: BillingPagesDeps, next: Listener): Listener {
   const claimsOf = (teamId: string): KeyClaims => ({ teamId, mode: 'live', keyId: 'billing_portal', keyType: 'secret', memberId: null, permissions: PERMISSIONS });
 
-  async function ask(teamId: string, requestId: string, method: 'GET' | 'POST', pathAndQuery: string, body: object | null) {
-    const answer = await deps.upstreams.forward({
-      service: 'workspace',
-      method,
-      pathAndQuery,
-      body: body ? Buffer.from(JSON.stringify(body)) : null,
-      contentType: body ? 'application/json' : undefined,
-      token: deps.mint(claimsOf(teamId), requestId),
-      requestId,
-    });
-    const parsed = JSON.parse(answer.body.toString('utf8') || '{}') as { data?: PortalPage; error?: { message?: string } };
-    return { status: answer.status, page: parsed.data ?? null, error: parsed.error?.message ?? null };
-  }
+  /** The workspace's calls for the portal, made on the portal's account for the team. */
+  const workspaceFor = (teamId: string, requestId: string) => deps.services.workspace.forRequest(deps.mint(claimsOf(teamId), requestId), requestId);
+  /** A portal page's answer: the page, or the workspace's status and message. */
+  const pageOf = (answer: PortalAnswer) =>
+    answer.ok ? { status: 200, page: answer.data, error: null } : { status: answer.status, page: null, error: answer.error?.message ?? null };
 
   async function serve(req: IncomingMessage, res: ServerResponse, path: string, requestId: string): Promise<void> {
     const [teamId, session, ...rest] = path.slice(PREFIX.length + 1).split('/');
@@ -137,7 +127,7 @@ export function withBillingPages(deps: BillingPagesDeps, next: Listener): Listen
     }
     noteAccess(res, { teamId });
     if (req.method === 'GET' || req.method === 'HEAD') {
-      const got = await ask(teamId, requestId, 'GET', `/internal/billing/portal?session=${encodeURIComponent(session)}`, null);
+      const got = pageOf(await workspaceFor(teamId, requestId).attempt('getBillingPortalPage', { query: { session } }));
       if (got.status === 404) return send(req, res, 404, NOT_FOUND_HTML);
       if (got.status !== 200 || !got.page) throw withFailure(new Error(`workspace answered ${got.status}`), answeredFailure('workspace', got.status));
       return send(req, res, 200, renderPage(got.page, `${PREFIX}/${teamId}/${session}`), {}, originOf(got.page.returnUrl));
@@ -148,7 +138,7 @@ export function withBillingPages(deps: BillingPagesDeps, next: Listener): Listen
     if (!form) return send(req, res, 413, messagePage('Too large', 'The form was too large.'));
     const plan = form.get('plan');
     const body = { session, action: form.get('action') ?? '', ...(plan ? { plan } : {}) };
-    const done = await ask(teamId, requestId, 'POST', '/internal/billing/portal', body);
+    const done = pageOf(await workspaceFor(teamId, requestId).attempt('actOnBillingPortal', { body }));
     if (done.status === 404) return send(req, res, 404, NOT_FOUND_HTML);
     if (done.status === 400) return send(req, res, 400, messagePage('Bad request', escapeHtml(done.error ?? 'The form was not understood.')));
     if (done.status !== 200 || !done.page) throw withFailure(new Error(`workspace answered ${done.status}`), answeredFailure('workspace', done.status));
@@ -166,9 +156,9 @@ export function withBillingPages(deps: BillingPagesDeps, next: Listener): Listen
     const payload = await readBody(req, STRIPE_WEBHOOK_MAX_BYTES);
     if (!payload) return sendJson(res, 413, { error: 'payload too large' });
     const signature = String(req.headers['stripe-signature'] ?? '');
-    const got = await ask(NO_TEAM, requestId, 'POST', '/internal/billing/stripe-webhook', { payload: payload.toString('utf8'), signature });
-    if (got.status === 200) return sendJson(res, 200, { received: true });
-    if (got.status === 400 || got.status === 404) return sendJson(res, got.status, { error: got.error ?? 'refused' });
+    const got = await workspaceFor(NO_TEAM, requestId).attempt('receiveStripeWebhook', { body: { payload: payload.toString('utf8'), signature } });
+    if (got.ok) return sendJson(res, 200, { received: true });
+    if (got.status === 400 || got.status === 404) return sendJson(res, got.status, { error: got.error?.message ?? 'refused' });
     throw withFailure(new Error(`workspace answered ${got.status}`), answeredFailure('workspace', got.status));
   }
 

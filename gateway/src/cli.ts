@@ -111,42 +111,143 @@ async function deadLetters(
   }
 }
 
+const CLI_OPTIONS = {
+  'mongo-url': { type: 'string' },
+  db: { type: 'string' },
+  name: { type: 'string' },
+  slug: { type: 'string' },
+  team: { type: 'string' },
+  type: { type: 'string' },
+  mode: { type: 'string' },
+  'expires-in': { type: 'string' },
+  'expires-at': { type: 'string' },
+  scopes: { type: 'string' },
+  key: { type: 'string' },
+  'owner-name': { type: 'string' },
+  'owner-email': { type: 'string' },
+  email: { type: 'string' },
+  'workspace-url': { type: 'string' },
+  member: { type: 'string' },
+  'no-member': { type: 'boolean' },
+  service: { type: 'string' },
+  event: { type: 'string' },
+  all: { type: 'boolean' },
+  yes: { type: 'boolean' },
+  'amqp-url': { type: 'string' },
+  operator: { type: 'string' },
+  json: { type: 'boolean' },
+  help: { type: 'boolean', short: 'h' },
+} as const;
+
+const parseCommandLine = (argv: string[]) => parseArgs({ args: argv, allowPositionals: true, strict: true, options: CLI_OPTIONS });
+type CliValues = ReturnType<typeof parseCommandLine>['values'];
+
+/** The key and team commands, and the options each cannot do without. */
+const REQUIRED: Record<string, (keyof CliValues)[]> = {
+  'team create': ['name'],
+  'key create': ['team', 'type', 'mode'],
+  'key list': ['team'],
+  'key revoke': ['key'],
+  'sign-in-link': ['team'],
+};
+
+/** A string option the command cannot do without. */
+function needOf(command: string, v: CliValues) {
+  return (name: keyof CliValues) => {
+    const value = v[name];
+    if (typeof value !== 'string' || value === '') throw new UsageError(`${command}: --${name} is required`);
+    return value;
+  };
+}
+
+/** `key create`'s expiry and scopes, checked. */
+function keyOptions(v: CliValues): { expiresAt?: Date; scopes?: Permission[] } {
+  if (v.type !== 'secret' && v.type !== 'publishable') throw new UsageError('--type must be secret or publishable');
+  if (v.mode !== 'test' && v.mode !== 'live') throw new UsageError('--mode must be test or live');
+  if (v['expires-in'] && v['expires-at']) throw new UsageError('use --expires-in or --expires-at, not both');
+  let expiresAt: Date | undefined;
+  let scopes: Permission[] | undefined;
+  if (v['expires-in']) expiresAt = new Date(Date.now() + parseDuration(v['expires-in']));
+  if (v['expires-at']) {
+    expiresAt = new Date(v['expires-at']);
+    if (Number.isNaN(expiresAt.getTime())) throw new UsageError(`--expires-at: "${v['expires-at']}" is not a date`);
+  }
+  if (v.scopes !== undefined) {
+    scopes = v.scopes.split(',').map((s) => s.trim()).filter(Boolean) as Permission[];
+    const bad = scopes.filter((s) => !(PERMISSIONS as readonly string[]).includes(s));
+    if (bad.length) throw new UsageError(`--scopes: unknown permission(s) ${bad.join(', ')}; known: ${PERMISSIONS.join(', ')}`);
+  }
+  return { expiresAt, scopes };
+}
+
+type KeyOptions = ReturnType<typeof keyOptions>;
+
+/** Checks a key or team command's options before anything connects; answers the workspace link it needs, if any, and `key create`'s options. */
+function checkKeyCommand(command: string, v: CliValues, io: CliIo): { workspace?: WorkspaceLink; key: KeyOptions } {
+  if (!Object.hasOwn(REQUIRED, command)) throw new UsageError(`unknown command "${command}"`);
+  const need = needOf(command, v);
+  for (const name of REQUIRED[command]) need(name);
+  const workspace = io.admin ? undefined : workspaceOf(v['workspace-url'], io);
+  if (command === 'team create' && workspace) for (const name of ['owner-name', 'owner-email'] as const) need(name);
+  if (command === 'sign-in-link' && !workspace && !io.admin) throw new UsageError('sign-in-link: the workspace service keeps sign-in links: pass --workspace-url or set WORKSPACE_URL (with INTERNAL_TOKEN_SECRET)');
+  if (v.member && v['no-member']) throw new UsageError('use --member or --no-member, not both');
+  return { workspace, key: command === 'key create' ? keyOptions(v) : {} };
+}
+
+/** Runs a checked key or team command against the gateway's store; resolves with the exit code. */
+async function runKeyCommand(command: string, v: CliValues, options: KeyOptions, admin: GatewayAdmin, io: CliIo): Promise<number> {
+  const need = needOf(command, v);
+  const print = (human: string, data: unknown) => io.out(v.json ? JSON.stringify(data) : human);
+  switch (command) {
+    case 'team create': {
+      const owner = v['owner-name'] && v['owner-email'] ? { name: v['owner-name'], email: v['owner-email'] } : undefined;
+      const team = await admin.createTeam({ name: need('name'), slug: v.slug, owner });
+      print(`Created team ${team.id} (${team.name}, slug ${team.slug}${team.ownerMemberId ? `, owner ${team.ownerMemberId}` : ''})`, team);
+      if (!team.ownerMemberId && !io.admin) io.err('No workspace service given: the team has no owner member, and its keys carry their scopes only.');
+      return 0;
+    }
+    case 'key create': {
+      const { expiresAt, scopes } = options;
+      const type = need('type') as 'secret' | 'publishable';
+      const mode = need('mode') as 'test' | 'live';
+      const memberId = v['no-member'] ? null : v.member;
+      const { key, record } = await admin.createKey({ teamId: need('team'), type, mode, name: v.name, expiresAt, scopes, memberId });
+      print(
+        `Created ${type} ${mode} key ${record.id}\n\n  ${key}\n\nThis is the only time the key is shown: store it now. Only its hash is kept.`,
+        { key, record },
+      );
+      return 0;
+    }
+    case 'key list': {
+      const keys = await admin.listKeys(need('team'));
+      if (v.json) print('', keys);
+      else if (keys.length === 0) io.out('No keys.');
+      else for (const k of keys) io.out(describeKey(k));
+      return 0;
+    }
+    case 'sign-in-link': {
+      const link = await admin.createSignInLink({ teamId: need('team'), email: v.email });
+      print(`Sign-in link for member ${link.memberId} (works once, until ${link.expiresAt}):\n\n  ${link.url}\n`, link);
+      return 0;
+    }
+    case 'key revoke': {
+      const id = need('key');
+      if (!(await admin.revokeKey(id))) {
+        io.err(`No active key ${id}.`);
+        return 1;
+      }
+      print(`Revoked key ${id}.`, { id, revoked: true });
+      return 0;
+    }
+  }
+  return 2;
+}
+
 /** Runs one command; resolves with the exit code. */
 export async function runCli(argv: string[], io: CliIo): Promise<number> {
   let parsed;
   try {
-    parsed = parseArgs({
-      args: argv,
-      allowPositionals: true,
-      strict: true,
-      options: {
-        'mongo-url': { type: 'string' },
-        db: { type: 'string' },
-        name: { type: 'string' },
-        slug: { type: 'string' },
-        team: { type: 'string' },
-        type: { type: 'string' },
-        mode: { type: 'string' },
-        'expires-in': { type: 'string' },
-        'expires-at': { type: 'string' },
-        scopes: { type: 'string' },
-        key: { type: 'string' },
-        'owner-name': { type: 'string' },
-        'owner-email': { type: 'string' },
-        email: { type: 'string' },
-        'workspace-url': { type: 'string' },
-        member: { type: 'string' },
-        'no-member': { type: 'boolean' },
-        service: { type: 'string' },
-        event: { type: 'string' },
-        all: { type: 'boolean' },
-        yes: { type: 'boolean' },
-        'amqp-url': { type: 'string' },
-        operator: { type: 'string' },
-        json: { type: 'boolean' },
-        help: { type: 'boolean', short: 'h' },
-      },
-    });
+    parsed = parseCommandLine(argv);
   } catch (err) {
     io.err((err as Error).message);
     io.err(USAGE);
@@ -158,90 +259,12 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
     (v.help ? io.out : io.err)(USAGE);
     return v.help ? 0 : 2;
   }
-  const print = (human: string, data: unknown) => io.out(v.json ? JSON.stringify(data) : human);
   let admin = io.admin;
   try {
-    const need = (name: keyof typeof v) => {
-      const value = v[name];
-      if (typeof value !== 'string' || value === '') throw new UsageError(`${command}: --${name} is required`);
-      return value;
-    };
     if (command.startsWith('dead-letters ')) return await deadLetters(command.slice('dead-letters '.length), v, io);
-    const known = ['team create', 'key create', 'key list', 'key revoke', 'sign-in-link'];
-    if (!known.includes(command)) throw new UsageError(`unknown command "${command}"`);
-    // validate before connecting
-    let expiresAt: Date | undefined;
-    let scopes: Permission[] | undefined;
-    const required: Record<string, (keyof typeof v)[]> = {
-      'team create': ['name'],
-      'key create': ['team', 'type', 'mode'],
-      'key list': ['team'],
-      'key revoke': ['key'],
-      'sign-in-link': ['team'],
-    };
-    for (const name of required[command]) need(name);
-    const workspace = io.admin ? undefined : workspaceOf(v['workspace-url'], io);
-    if (command === 'team create' && workspace) for (const name of ['owner-name', 'owner-email'] as const) need(name);
-    if (command === 'sign-in-link' && !workspace && !io.admin) throw new UsageError('sign-in-link: the workspace service keeps sign-in links: pass --workspace-url or set WORKSPACE_URL (with INTERNAL_TOKEN_SECRET)');
-    if (v.member && v['no-member']) throw new UsageError('use --member or --no-member, not both');
-    if (command === 'key create') {
-      if (v.type !== 'secret' && v.type !== 'publishable') throw new UsageError('--type must be secret or publishable');
-      if (v.mode !== 'test' && v.mode !== 'live') throw new UsageError('--mode must be test or live');
-      if (v['expires-in'] && v['expires-at']) throw new UsageError('use --expires-in or --expires-at, not both');
-      if (v['expires-in']) expiresAt = new Date(Date.now() + parseDuration(v['expires-in']));
-      if (v['expires-at']) {
-        expiresAt = new Date(v['expires-at']);
-        if (Number.isNaN(expiresAt.getTime())) throw new UsageError(`--expires-at: "${v['expires-at']}" is not a date`);
-      }
-      if (v.scopes !== undefined) {
-        scopes = v.scopes.split(',').map((s) => s.trim()).filter(Boolean) as Permission[];
-        const bad = scopes.filter((s) => !(PERMISSIONS as readonly string[]).includes(s));
-        if (bad.length) throw new UsageError(`--scopes: unknown permission(s) ${bad.join(', ')}; known: ${PERMISSIONS.join(', ')}`);
-      }
-    }
-    admin ??= await createGatewayAdmin(mongoUrlOf(v['mongo-url'], io), v.db ?? 'gateway', workspace);
-    switch (command) {
-      case 'team create': {
-        const owner = v['owner-name'] && v['owner-email'] ? { name: v['owner-name'], email: v['owner-email'] } : undefined;
-        const team = await admin.createTeam({ name: need('name'), slug: v.slug, owner });
-        print(`Created team ${team.id} (${team.name}, slug ${team.slug}${team.ownerMemberId ? `, owner ${team.ownerMemberId}` : ''})`, team);
-        if (!team.ownerMemberId && !io.admin) io.err('No workspace service given: the team has no owner member, and its keys carry their scopes only.');
-        return 0;
-      }
-      case 'key create': {
-        const type = need('type') as 'secret' | 'publishable';
-        const mode = need('mode') as 'test' | 'live';
-        const memberId = v['no-member'] ? null : v.member;
-        const { key, record } = await admin.createKey({ teamId: need('team'), type, mode, name: v.name, expiresAt, scopes, memberId });
-        print(
-          `Created ${type} ${mode} key ${record.id}\n\n  ${key}\n\nThis is the only time the key is shown: store it now. Only its hash is kept.`,
-          { key, record },
-        );
-        return 0;
-      }
-      case 'key list': {
-        const keys = await admin.listKeys(need('team'));
-        if (v.json) print('', keys);
-        else if (keys.length === 0) io.out('No keys.');
-        else for (const k of keys) io.out(describeKey(k));
-        return 0;
-      }
-      case 'sign-in-link': {
-        const link = await admin.createSignInLink({ teamId: need('team'), email: v.email });
-        print(`Sign-in link for member ${link.memberId} (works once, until ${link.expiresAt}):\n\n  ${link.url}\n`, link);
-        return 0;
-      }
-      case 'key revoke': {
-        const id = need('key');
-        if (!(await admin.revokeKey(id))) {
-          io.err(`No active key ${id}.`);
-          return 1;
-        }
-        print(`Revoked key ${id}.`, { id, revoked: true });
-        return 0;
-      }
-    }
-    return 2;
+    const checked = checkKeyCommand(command, v, io);
+    admin ??= await createGatewayAdmin(mongoUrlOf(v['mongo-url'], io), v.db ?? 'gateway', checked.workspace);
+    return await runKeyCommand(command, v, checked.key, admin, io);
   } catch (err) {
     if (err instanceof UsageError) {
       io.err(err.message);

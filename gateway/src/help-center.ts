@@ -7,10 +7,10 @@ import { messagePage, sendHtml } from './html-page';
 import { withPageStyle } from './page-style';
 import { answeredFailure, describeError, failureOf, noteAccess, withFailure } from './access-log';
 import { isUnder, PUBLIC_ROOTS } from './public-roots';
-import type { Upstreams } from './proxy';
+import type { ServiceCalls } from './service-calls';
 import type { KeyRepository } from './store/types';
 import { retryAfterSeconds, WINDOW_MS } from './pipeline/steps/rate-limit';
-import type { RateLimitStore } from './stores';
+import type { RateLimitStore } from './store/rate-limits-and-idempotency';
 
 /**
  * The public help center (docs/adr/0016-help-center.md): `/help/{teamSlug}` (home, `?q=` search) and
@@ -23,7 +23,7 @@ import type { RateLimitStore } from './stores';
 export interface HelpCenterDeps {
   teams: Pick<KeyRepository, 'getTeamBySlug'>;
   mint: TokenMinter;
-  upstreams: Upstreams;
+  services: Pick<ServiceCalls, 'knowledge'>;
   logger: Logger;
   /** Counts each address's pages (the API's rate-limit store); none: no limit. */
   rateLimits?: RateLimitStore;
@@ -123,19 +123,12 @@ export function withHelpCenter(deps: HelpCenterDeps, next: Listener): Listener {
     const search = url.searchParams.get('q');
     if (search && section !== 'articles') query.set('search', search.slice(0, 200));
     if (req.method === 'HEAD') query.set('countView', 'false');
-    const answer = await deps.upstreams.forward({
-      service: 'knowledge',
-      method: 'GET',
-      pathAndQuery: `/internal/help-center/page?${query}`,
-      body: null,
-      contentType: undefined,
-      token: deps.mint(claimsOf(team.id, modeParam === 'test' ? 'test' : 'live'), requestId),
-      requestId,
-    });
-    if (answer.status !== 200) {
-      throw withFailure(new Error(`knowledge answered ${answer.status}: ${answer.body.toString('utf8').slice(0, 200)}`), answeredFailure('knowledge', answer.status, answer.body));
+    const token = deps.mint(claimsOf(team.id, modeParam === 'test' ? 'test' : 'live'), requestId);
+    const answer = await deps.services.knowledge.forRequest(token, requestId).attempt('renderHelpCenterPage', { query: Object.fromEntries(query) });
+    if (!answer.ok) {
+      throw withFailure(new Error(`knowledge answered ${answer.status}: ${answer.text.slice(0, 200)}`), answeredFailure('knowledge', answer.status, Buffer.from(answer.text)));
     }
-    const page = (JSON.parse(answer.body.toString('utf8')) as { data: { status: number; html: string } }).data;
+    const page = answer.data;
     // The knowledge service's page with the stylesheet the gateway's pages share (gateway/src/page-style.ts).
     send(req, res, page.status, withPageStyle(page.html));
   }

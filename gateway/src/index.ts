@@ -19,6 +19,7 @@ import { withHelpCenter } from './help-center';
 import { createListener } from './pipeline';
 import type { GatewayContext } from './pipeline/exchange';
 import { Upstreams } from './proxy';
+import { serviceCalls } from './service-calls';
 import { publicRootsOnly } from './public-roots';
 import { StreamTokens } from './stream-tokens/stream-tokens';
 import { BASE_PATH, createGatewayServer } from './server';
@@ -29,7 +30,7 @@ import {
   RedisRateLimitStore,
   type IdempotencyStore,
   type RateLimitStore,
-} from './stores';
+} from './store/rate-limits-and-idempotency';
 
 export interface GatewayOptions {
   /** 0 = any free port. */
@@ -92,24 +93,22 @@ export interface RunningGateway {
   stop(): Promise<void>;
 }
 
+/** The rate-limit and idempotency stores: the given ones, Redis when configured, else in memory. */
+async function openStores(opts: GatewayOptions): Promise<{ redis: Redis | null; rateLimits: RateLimitStore; idempotency: IdempotencyStore }> {
+  if (opts.stores) return { redis: null, ...opts.stores };
+  if (opts.redisUrl) {
+    const redis = new Redis(opts.redisUrl, { enableAutoPipelining: true, maxRetriesPerRequest: 2, lazyConnect: true });
+    await redis.connect();
+    const prefix = opts.redisKeyPrefix ?? 'hd:gw:';
+    return { redis, rateLimits: new RedisRateLimitStore(redis, prefix), idempotency: new RedisIdempotencyStore(redis, prefix, false, opts.secrets) };
+  }
+  return { redis: null, rateLimits: new MemoryRateLimitStore(), idempotency: new MemoryIdempotencyStore() };
+}
+
 export async function startGateway(opts: GatewayOptions): Promise<RunningGateway> {
   const host = opts.host ?? '127.0.0.1';
   const repo = await openRepository(opts.mongoUrl, opts.dbName ?? 'gateway');
-  let redis: Redis | null = null;
-  let rateLimits: RateLimitStore;
-  let idempotency: IdempotencyStore;
-  if (opts.stores) {
-    ({ rateLimits, idempotency } = opts.stores);
-  } else if (opts.redisUrl) {
-    redis = new Redis(opts.redisUrl, { enableAutoPipelining: true, maxRetriesPerRequest: 2, lazyConnect: true });
-    await redis.connect();
-    const prefix = opts.redisKeyPrefix ?? 'hd:gw:';
-    rateLimits = new RedisRateLimitStore(redis, prefix);
-    idempotency = new RedisIdempotencyStore(redis, prefix, false, opts.secrets);
-  } else {
-    rateLimits = new MemoryRateLimitStore();
-    idempotency = new MemoryIdempotencyStore();
-  }
+  const { redis, rateLimits, idempotency } = await openStores(opts);
   // With a workspace service, keys carry their member's role and teams get an owner (docs/adr/0012).
   const workspace = opts.services.workspace ? workspaceLink(opts.services.workspace, opts.tokens) : undefined;
   const resolver = new KeyResolver({
@@ -123,13 +122,14 @@ export async function startGateway(opts: GatewayOptions): Promise<RunningGateway
   const operations = opts.operations ?? PUBLIC_OPERATIONS;
   const clientAddress = clientAddressOf(opts.trustedProxies);
   const upstreams = new Upstreams(opts.services, opts.logger);
+  const calls = serviceCalls(upstreams);
   // Sign-in and the console's session cookie need the workspace service, which keeps links and sessions (docs/adr/0068).
   const sessions = opts.services.workspace
     ? createConsoleSessions({
         workspaceUrl: opts.services.workspace,
         tokens: opts.tokens,
         repo,
-        upstreams,
+        services: calls,
         secretPerMinute: opts.rateLimits?.secretPerMinute ?? DEFAULT_SECRET_PER_MINUTE,
         protocol: requestProtocolOf(opts.trustedProxies),
         clientAddress,
@@ -158,6 +158,7 @@ export async function startGateway(opts: GatewayOptions): Promise<RunningGateway
     mint: tokenMinter(opts.tokens),
     table: new RouteTable(operations),
     upstreams,
+    services: calls,
     logger: opts.logger,
     bodyLimitBytes: opts.bodyLimitBytes ?? 1024 * 1024,
     slowClients: opts.slowClients ?? SLOW_CLIENT_LIMITS,
@@ -173,7 +174,7 @@ export async function startGateway(opts: GatewayOptions): Promise<RunningGateway
     docs: docsApp(),
     streamTokens: new StreamTokens(opts.streamTokenSecret ?? randomBytes(32).toString('hex'), streamIssuers, undefined, sessions?.streamIssuer),
     sessions,
-    apiKeys: apiKeyOperations({ repo, admin, resolver, upstreams, logger: opts.logger, workspace }),
+    apiKeys: apiKeyOperations({ repo, admin, resolver, services: calls, logger: opts.logger, workspace }),
     storeDown(err, requestId) {
       warnStoreDown(err, requestId);
       return withFailure(new ApiError('service_unavailable', 'The service is temporarily unavailable. Please retry later.'), {
@@ -183,7 +184,7 @@ export async function startGateway(opts: GatewayOptions): Promise<RunningGateway
       });
     },
   };
-  const pageDeps = { teams: repo, mint: context.mint, upstreams, logger: opts.logger, rateLimits, warnStoreDown, helpCenterPerMinute: opts.helpCenterPerMinute, clientAddress };
+  const pageDeps = { teams: repo, mint: context.mint, services: calls, logger: opts.logger, rateLimits, warnStoreDown, helpCenterPerMinute: opts.helpCenterPerMinute, clientAddress };
   const api = createListener(context);
   const server = createGatewayServer(accessLogged(opts.logger, publicRootsOnly(withConsole(withBillingPages(pageDeps, withHelpCenter(pageDeps, api)), { distDir: opts.consoleDistDir }), api)), opts.slowClients);
   await new Promise<void>((resolve, reject) => {
@@ -225,5 +226,5 @@ export { CONSOLE_CSP, ensureConsoleBuilt } from './console';
 export type { UpstreamState } from './proxy';
 export { STEPS } from './pipeline';
 export type { Team, ApiKeyRecord, TeamRateLimits, SubscriptionStatus } from './store/types';
-export type { RateLimitStore, IdempotencyStore, IdempotencyRecord } from './stores';
-export { MemoryRateLimitStore, MemoryIdempotencyStore, RedisRateLimitStore, RedisIdempotencyStore } from './stores';
+export type { RateLimitStore, IdempotencyStore, IdempotencyRecord } from './store/rate-limits-and-idempotency';
+export { MemoryRateLimitStore, MemoryIdempotencyStore, RedisRateLimitStore, RedisIdempotencyStore } from './store/rate-limits-and-idempotency';

@@ -77,19 +77,11 @@ function allowedOrigins(g: GatewayContext, teamId: string, requestId: string): P
 
 async function loadAllowedOrigins(g: GatewayContext, teamId: string, requestId: string): Promise<string[]> {
   const claims: KeyClaims = { teamId, mode: 'live', keyId: 'gateway', keyType: 'internal', memberId: null, permissions: [] };
-  const answer = await g.upstreams.forward({
-    service: 'workspace',
-    method: 'GET',
-    pathAndQuery: `/teams/${teamId}/settings/widget`,
-    body: null,
-    contentType: undefined,
-    token: g.mint(claims, requestId),
-    requestId,
-  });
-  if (answer.status !== 200) {
-    throw withFailure(new ApiError('service_unavailable', 'The widget settings cannot be read now. Please retry later.'), answeredFailure('workspace', answer.status, answer.body));
+  const answer = await g.services.workspace.forRequest(g.mint(claims, requestId), requestId).attempt('getWidgetSettings', { params: { teamId } });
+  if (!answer.ok) {
+    throw withFailure(new ApiError('service_unavailable', 'The widget settings cannot be read now. Please retry later.'), answeredFailure('workspace', answer.status, Buffer.from(answer.text)));
   }
-  return ((JSON.parse(answer.body.toString('utf8')) as { data: { allowedOrigins: string[] } }).data.allowedOrigins ?? []).map((o) => o.toLowerCase());
+  return (answer.data.allowedOrigins ?? []).map((o) => o.toLowerCase());
 }
 
 const refused = (origin: string) =>

@@ -1,7 +1,7 @@
 import type { Server } from 'node:http';
 import { closeServer, createServiceApp, listen } from '@helpdesk/kit';
 import { startGateway, type RunningGateway } from '../src';
-import { MemoryIdempotencyStore, MemoryRateLimitStore, type RateLimitStore } from '../src/stores';
+import { MemoryIdempotencyStore, MemoryRateLimitStore, type RateLimitStore } from '../src/store/rate-limits-and-idempotency';
 import { logger, tokens } from './helpers';
 
 /**
@@ -21,7 +21,8 @@ beforeAll(async () => {
     routes: (r) => {
       r.get('/internal/help-center/page', (_req, res) => {
         pagesAsked++;
-        res.json({ success: true, data: { status: 200, html: '<!doctype html><p>Help home</p>' }, meta: {} });
+        // The answer the manifest declares (renderHelpCenterPage): the gateway's typed client checks it.
+        res.json({ success: true, data: { status: 200, title: 'Help home', html: '<!doctype html><p>Help home</p>' }, meta: {} });
       });
     },
   });

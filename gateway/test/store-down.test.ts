@@ -1,5 +1,5 @@
 import { startGateway } from '../src';
-import { MemoryIdempotencyStore, MemoryRateLimitStore, type IdempotencyStore, type RateLimitStore } from '../src/stores';
+import { MemoryIdempotencyStore, MemoryRateLimitStore, type IdempotencyStore, type RateLimitStore } from '../src/store/rate-limits-and-idempotency';
 import { bearer, jsonHeaders, logger, startBackend, tokens } from './helpers';
 
 /** Redis down: the gateway fails closed with a retryable 503 in the error shape (no 500, no stack). */

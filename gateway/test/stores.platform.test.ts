@@ -6,7 +6,7 @@ import {
   RedisRateLimitStore,
   type IdempotencyStore,
   type RateLimitStore,
-} from '../src/stores';
+} from '../src/store/rate-limits-and-idempotency';
 import { newSecretsKey, SecretBox } from '@helpdesk/kit';
 
 /** One contract, two implementations: memory always, Redis when REDIS_URL is set. */

@@ -12,7 +12,7 @@ import { ApiError, parameterInvalid, parseInput, type Logger } from '@helpdesk/k
 import type { GatewayAdmin } from '../admin';
 import type { KeyResolver } from '../auth';
 import type { Exchange } from '../pipeline/exchange';
-import type { Upstreams } from '../proxy';
+import { passedOn, type ServiceCalls } from '../service-calls';
 import type { ApiKeyRecord, KeyRepository } from '../store/types';
 import { apiKeySnapshot, type WorkspaceLink } from './workspace-link';
 
@@ -26,7 +26,7 @@ export interface ApiKeyDeps {
   repo: KeyRepository;
   admin: GatewayAdmin;
   resolver: KeyResolver;
-  upstreams: Upstreams;
+  services: Pick<ServiceCalls, 'workspace'>;
   logger: Logger;
   workspace?: WorkspaceLink;
 }
@@ -142,26 +142,13 @@ export function apiKeyOperations(deps: ApiKeyDeps) {
       const teamId = m && m[1].replace(/^(.{8})(.{4})(.{4})(.{4})(.{12})$/, '$1-$2-$3-$4-$5');
       const team = teamId ? await repo.getTeam(teamId) : null;
       if (!team || !workspace) throw new ApiError('resource_not_found', 'No invitation has this token.', 'token');
-      const answer = await deps.upstreams.forward({
-        service: 'workspace',
-        method: 'POST',
-        pathAndQuery: '/internal/invites/accept',
-        body: x.body,
-        contentType: 'application/json',
-        token: workspace.tokenFor(team.id, x.requestId),
-        requestId: x.requestId,
-      });
-      const body = JSON.parse(answer.body.toString('utf8'));
-      if (answer.status !== 201) {
-        const e = body.error ?? {};
-        if (answer.status >= 500) throw new ApiError('service_unavailable', 'The workspace service is unavailable. Please retry later.');
-        throw new ApiError(e.code, e.message, e.param);
-      }
-      const { member, mode } = body.data as { member: { id: string }; mode: 'test' | 'live' };
+      const answer = await deps.services.workspace.forRequest(workspace.tokenFor(team.id, x.requestId), x.requestId).attempt('acceptInviteToken', { body: json(x) });
+      if (!answer.ok) throw passedOn('workspace', answer);
+      const { member, mode } = answer.data;
       const { key, record } = await admin.createKey({ teamId: team.id, type: 'secret', mode, name: 'first key', memberId: member.id });
       const claims = { teamId: team.id, mode, keyId: record.id, keyType: 'secret' as const, memberId: member.id, permissions: [] };
       await emitKeyEvent(x, 'api_key.created', record, claims);
-      return { status: 201, data: { member: body.data.member, apiKey: { ...apiKeyView(record), key } } };
+      return { status: 201, data: { member, apiKey: { ...apiKeyView(record), key } } };
     },
   };
 }

@@ -5,8 +5,9 @@ import type { KeyResolver, ResolvedKey } from '../auth';
 import type { ClientAddress } from '../client-address';
 import type { TokenMinter } from '../fast-token';
 import type { Upstreams, UpstreamState } from '../proxy';
+import type { ServiceCalls } from '../service-calls';
 import type { Route, RouteMatch, RouteTable } from '@helpdesk/contracts';
-import type { IdempotencyStore, RateLimitStore } from '../stores';
+import type { IdempotencyStore, RateLimitStore } from '../store/rate-limits-and-idempotency';
 import type { StreamTokenClaims, StreamTokens } from '../stream-tokens/stream-tokens';
 import type { ConsoleSessions } from '../sessions/sessions';
 import type { ResolvedSession } from '../sessions/resolver';
@@ -22,6 +23,8 @@ export interface GatewayContext {
   mint: TokenMinter;
   table: RouteTable;
   upstreams: Upstreams;
+  /** The gateway's own typed calls to services (widget origins, sign-in, invites, pages). */
+  services: ServiceCalls;
   logger: Logger;
   /** Streams being relayed (event streams, downloads): ended at once when the gateway stops. */
   openStreams: Set<AbortController>;

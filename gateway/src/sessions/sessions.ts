@@ -10,7 +10,6 @@ import {
   signInBody,
   updateSessionBody,
   uuidOfHex,
-  type ErrorCode,
   type SessionAccess,
 } from '@helpdesk/contracts';
 import { ApiError, parseInput, randomBase62, type InternalTokens } from '@helpdesk/kit';
@@ -19,7 +18,7 @@ import type { ClientAddress, RequestProtocol } from '../client-address';
 import { hashKey } from '../keys';
 import { limitExceeded } from '../pipeline/steps/rate-limit';
 import type { Exchange, GatewayContext } from '../pipeline/exchange';
-import type { Upstreams } from '../proxy';
+import { passedOn, type ServiceCalls } from '../service-calls';
 import type { KeyRepository } from '../store/types';
 import { clearedSessionCookie, sessionCookie } from './cookie';
 import { newCsrfToken, validCsrfToken } from './csrf';
@@ -38,7 +37,7 @@ export interface ConsoleSessionsDeps {
   workspaceUrl: string;
   tokens: InternalTokens;
   repo: KeyRepository;
-  upstreams: Upstreams;
+  services: Pick<ServiceCalls, 'workspace'>;
   /** Requests a minute of a session (the secret-key figure; a team's override first). */
   secretPerMinute: number;
   protocol: RequestProtocol;
@@ -49,6 +48,22 @@ export interface ConsoleSessionsDeps {
 
 const linkInvalid = () => new ApiError('sign_in_link_invalid', 'This sign-in link is not valid; request a new one.', 'token');
 const sessionInvalid = () => new ApiError('session_invalid', 'Your session has ended. Sign in again.');
+
+/** The caller's session as `/auth/session` answers it, with a fresh CSRF token. */
+function sessionView(s: ResolvedSession, token: string) {
+  const { endedAt: _endedAt, endReason: _endReason, ...session } = s.access.session;
+  const { id, name, email, role } = s.access.member;
+  return {
+    object: 'session' as const,
+    ...session,
+    current: true,
+    teamId: s.team.id,
+    permissions: s.permissions,
+    csrfToken: newCsrfToken(token),
+    member: { id, name, email, role },
+    team: { id: s.team.id, name: s.team.name, slug: s.team.slug },
+  };
+}
 
 /**
  * Sign-in for people and the console's session cookie (docs/adr/0068). The gateway answers the
@@ -78,22 +93,6 @@ export function createConsoleSessions(deps: ConsoleSessionsDeps) {
       throw g.storeDown(err, x.requestId);
     }
     if (hit.count > max) throw limitExceeded(why, hit.resetAtMs);
-  }
-
-  /** The caller's session as `/auth/session` answers it, with a fresh CSRF token. */
-  function view(s: ResolvedSession, token: string) {
-    const { endedAt: _endedAt, endReason: _endReason, ...session } = s.access.session;
-    const { id, name, email, role } = s.access.member;
-    return {
-      object: 'session' as const,
-      ...session,
-      current: true,
-      teamId: s.team.id,
-      permissions: s.permissions,
-      csrfToken: newCsrfToken(token),
-      member: { id, name, email, role },
-      team: { id: s.team.id, name: s.team.name, slug: s.team.slug },
-    };
   }
 
   /** The session of the exchange, kept again with the workspace's newest answer. */
@@ -131,26 +130,14 @@ export function createConsoleSessions(deps: ConsoleSessionsDeps) {
       const token = `hdses_${m![1]}_${randomBase62(43)}`;
       const tokenHash = hashKey(token);
       const userAgent = x.req.headers['user-agent'];
-      const answer = await deps.upstreams.forward({
-        service: 'workspace',
-        method: 'POST',
-        pathAndQuery: '/internal/sessions',
-        body: Buffer.from(JSON.stringify({ linkTokenHash: hashKey(input.token), sessionTokenHash: tokenHash, userAgent: userAgent ? userAgent.slice(0, USER_AGENT_MAX) : null, mode: input.mode })),
-        contentType: 'application/json',
-        token: deps.tokens.mint(gatewayClaims(teamId), x.requestId),
-        requestId: x.requestId,
-      });
-      const body = JSON.parse(answer.body.toString('utf8'));
-      if (answer.status !== 201) {
-        if (answer.status >= 500) throw new ApiError('service_unavailable', 'The workspace service is unavailable. Please retry later.');
-        const e = body.error ?? {};
-        throw new ApiError(e.code as ErrorCode, e.message, e.param);
-      }
-      const resolved = await resolver.remember(teamId, tokenHash, body.data as SessionAccess);
+      const body = { linkTokenHash: hashKey(input.token), sessionTokenHash: tokenHash, userAgent: userAgent ? userAgent.slice(0, USER_AGENT_MAX) : null, mode: input.mode };
+      const answer = await deps.services.workspace.forRequest(deps.tokens.mint(gatewayClaims(teamId), x.requestId), x.requestId).attempt('exchangeSignInLink', { body });
+      if (!answer.ok) throw passedOn('workspace', answer);
+      const resolved = await resolver.remember(teamId, tokenHash, answer.data);
       if (!resolved) throw linkInvalid();
       const maxAgeSeconds = Math.max(0, Math.floor((Date.parse(resolved.access.session.expiresAt) - Date.now()) / 1000));
       x.res.setHeader('Set-Cookie', sessionCookie(token, secure(x), maxAgeSeconds));
-      return { status: 201, data: view(resolved, token) };
+      return { status: 201, data: sessionView(resolved, token) };
     },
   };
 
@@ -158,7 +145,7 @@ export function createConsoleSessions(deps: ConsoleSessionsDeps) {
   const own: Record<string, (x: Exchange) => Promise<OwnAnswer>> = {
     async getCurrentSession(x) {
       queryOf(x);
-      return { status: 200, data: view(x.session!.resolved, x.session!.token) };
+      return { status: 200, data: sessionView(x.session!.resolved, x.session!.token) };
     },
 
     async updateCurrentSession(x) {
@@ -166,7 +153,7 @@ export function createConsoleSessions(deps: ConsoleSessionsDeps) {
       const input = parseInput(updateSessionBody, json(x));
       const access = await resolver.calls(x.auth!.claims, x.requestId).call('updateOwnSession', { body: input });
       if (!access) throw sessionInvalid();
-      return { status: 200, data: view(await refreshed(x, access), x.session!.token) };
+      return { status: 200, data: sessionView(await refreshed(x, access), x.session!.token) };
     },
 
     async signOut(x) {

@@ -7,7 +7,7 @@ import { eventPermission, eventReadOperation } from './event-access';
 import { EVENT_TYPES } from './events';
 import { SLUG_RE, takesSessionCookie } from './manifest/access';
 import type { OperationDef, ParamKind } from './manifest/operation';
-import { CSRF_HEADER, SESSION_COOKIE } from './manifest/sessions';
+import { CSRF_HEADER, SESSION_COOKIE } from './manifest/workspace/sessions';
 
 /**
  * The OpenAPI 3.1 document, derived from the API manifest with zod 4's own JSON Schema output (no
@@ -197,81 +197,123 @@ const EVENTS_TAG_DESCRIPTION = () =>
     }),
   ].join('\n');
 
+/** An operation's parameters: its path parameters, its query's, and the headers it takes. */
+function parametersOf(op: OperationDef, schemas: SchemaSet): Json[] {
+  const parameters: Json[] = Object.entries(op.params).map(([name, kind]) => ({
+    name,
+    in: 'path',
+    required: true,
+    description: kind === 'team' ? "The team's UUID (the key's team)." : kind === 'slug' ? 'A key the team chose.' : `A ${kind === 'uuid' ? 'UUID' : `${ID_PREFIX[kind]}_ id`}.`,
+    schema: paramSchema(kind),
+  }));
+  if (op.query) {
+    const input = schemas.of(op.query, 'input');
+    const output = schemas.of(op.query, 'output');
+    const required = new Set<string>(input.required ?? []);
+    for (const [name, schema] of Object.entries((output.properties ?? {}) as Record<string, Json>)) {
+      const p: Json = { name, in: 'query', required: required.has(name), schema };
+      if (schema.type === 'array') Object.assign(p, { style: 'form', explode: true });
+      parameters.push(p);
+    }
+  }
+  if (op.method === 'POST' || op.method === 'PATCH') parameters.push({ $ref: '#/components/parameters/IdempotencyKey' });
+  if (op.method !== 'GET' && takesSessionCookie(op)) parameters.push({ $ref: '#/components/parameters/CsrfToken' });
+  return parameters;
+}
+
+/** An operation's answers: its success (JSON, a download or an event stream) and its errors by status. */
+function responsesOf(op: OperationDef, schemas: SchemaSet): Json {
+  const responses: Json = {
+    [String(op.success.status)]: {
+      description: op.success.status === 201 ? 'Created' : op.success.status === 202 ? 'Accepted' : 'OK',
+      headers: responseHeaders(op),
+      content: op.stream === 'download'
+        ? // A download (docs/adr/0036): JSON in the envelope, or CSV text.
+          { 'application/json': { schema: successBody(op, schemas.of(op.success.data, 'output')) }, 'text/csv': { schema: { type: 'string' } } }
+        : op.stream
+        ? // An event stream: the frame format is in the description; `x-frame-data` is the schema of each frame's `data:` line.
+          { 'text/event-stream': { schema: { type: 'string', 'x-frame-data': schemas.of(op.success.data, 'output') } } }
+        : { 'application/json': { schema: successBody(op, schemas.of(op.success.data, 'output')) } },
+    },
+  };
+  for (const [status, codes] of errorStatusesOf(op)) {
+    responses[String(status)] = {
+      description: `Error: ${codes.map((c) => `\`${c}\``).join(', ')}.`,
+      ...(status === 429 ? { headers: { 'Retry-After': { $ref: '#/components/headers/Retry-After' } } } : {}),
+      content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
+    };
+  }
+  return responses;
+}
+
+/** One operation of the document's paths. */
+function operationObject(operationId: string, op: OperationDef, schemas: SchemaSet): Json {
+  const parameters = parametersOf(op, schemas);
+  const responses = responsesOf(op, schemas);
+  return {
+    operationId,
+    tags: [op.tag],
+    summary: op.summary,
+    ...(op.description ? { description: op.description } : {}),
+    'x-service': op.service,
+    'x-permission': op.permission,
+    'x-keys': op.keys,
+    ...securityOf(op),
+    parameters,
+    ...(op.body ? { requestBody: { required: true, content: { 'application/json': { schema: schemas.of(op.body, 'input') } } } } : {}),
+    responses,
+  };
+}
+
+const HEADERS: Json = {
+  RequestId: { description: 'The request id (also `meta.requestId` / `error.request_id`).', schema: { type: 'string' } },
+  'X-RateLimit-Limit': { description: "Requests a minute for this key.", schema: { type: 'integer' } },
+  'X-RateLimit-Remaining': { description: 'Requests left in this window.', schema: { type: 'integer' } },
+  'X-RateLimit-Reset': { description: 'When the window ends (Unix seconds).', schema: { type: 'integer' } },
+  'X-RateLimit-Window': { description: 'The window, in seconds (60).', schema: { type: 'integer' } },
+  'Retry-After': { description: 'Seconds until a retry can succeed.', schema: { type: 'integer' } },
+};
+
+const SECURITY_SCHEMES: Json = {
+  apiKey: { type: 'http', scheme: 'bearer', description: '`sk_test_…`, `sk_live_…`, `pk_test_…` or `pk_live_…`.' },
+  sessionCookie: {
+    type: 'apiKey',
+    in: 'cookie',
+    name: SESSION_COOKIE,
+    description:
+      'The console\'s session (`POST /auth/sessions` sets it): a secret key of the signed-in member, in the session\'s partition. ' +
+      'Writes also need `X-CSRF-Token` and a same-origin `Origin`; a request with `Authorization` ignores the cookie (docs/adr/0068).',
+  },
+};
+
+const HEADER_PARAMETERS: Json = {
+  CsrfToken: {
+    name: CSRF_HEADER,
+    in: 'header',
+    required: false,
+    description: 'Required with the session cookie (not with a key): the session\'s `csrfToken` (`GET /auth/session`).',
+    schema: { type: 'string', maxLength: 200 },
+  },
+  IdempotencyKey: {
+    name: 'Idempotency-Key',
+    in: 'header',
+    required: false,
+    description: 'Replays the first answer for the same request within 24 hours.',
+    schema: { type: 'string', minLength: 1, maxLength: 255 },
+  },
+};
+
 /** Builds the OpenAPI 3.1 document of the given operations (default: every public one). */
 export function buildOpenApiDocument(ops: Record<string, OperationDef> = PUBLIC_OPERATIONS): Json {
   const schemas = new SchemaSet();
   schemas.of(paginationSchema, 'output');
   const paths: Record<string, Json> = {};
   const tags = new Set<string>();
-
   for (const [operationId, op] of Object.entries(ops)) {
     if (op.internal) continue;
     tags.add(op.tag);
-    const parameters: Json[] = Object.entries(op.params).map(([name, kind]) => ({
-      name,
-      in: 'path',
-      required: true,
-      description: kind === 'team' ? "The team's UUID (the key's team)." : kind === 'slug' ? 'A key the team chose.' : `A ${kind === 'uuid' ? 'UUID' : `${ID_PREFIX[kind]}_ id`}.`,
-      schema: paramSchema(kind),
-    }));
-    if (op.query) {
-      const input = schemas.of(op.query, 'input');
-      const output = schemas.of(op.query, 'output');
-      const required = new Set<string>(input.required ?? []);
-      for (const [name, schema] of Object.entries((output.properties ?? {}) as Record<string, Json>)) {
-        const p: Json = { name, in: 'query', required: required.has(name), schema };
-        if (schema.type === 'array') Object.assign(p, { style: 'form', explode: true });
-        parameters.push(p);
-      }
-    }
-    if (op.method === 'POST' || op.method === 'PATCH') parameters.push({ $ref: '#/components/parameters/IdempotencyKey' });
-    if (op.method !== 'GET' && takesSessionCookie(op)) parameters.push({ $ref: '#/components/parameters/CsrfToken' });
-
-    const responses: Json = {
-      [String(op.success.status)]: {
-        description: op.success.status === 201 ? 'Created' : op.success.status === 202 ? 'Accepted' : 'OK',
-        headers: responseHeaders(op),
-        content: op.stream === 'download'
-          ? // A download (docs/adr/0036): JSON in the envelope, or CSV text.
-            { 'application/json': { schema: successBody(op, schemas.of(op.success.data, 'output')) }, 'text/csv': { schema: { type: 'string' } } }
-          : op.stream
-          ? // An event stream: the frame format is in the description; `x-frame-data` is the schema of each frame's `data:` line.
-            { 'text/event-stream': { schema: { type: 'string', 'x-frame-data': schemas.of(op.success.data, 'output') } } }
-          : { 'application/json': { schema: successBody(op, schemas.of(op.success.data, 'output')) } },
-      },
-    };
-    for (const [status, codes] of errorStatusesOf(op)) {
-      responses[String(status)] = {
-        description: `Error: ${codes.map((c) => `\`${c}\``).join(', ')}.`,
-        ...(status === 429 ? { headers: { 'Retry-After': { $ref: '#/components/headers/Retry-After' } } } : {}),
-        content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
-      };
-    }
-
-    const operation: Json = {
-      operationId,
-      tags: [op.tag],
-      summary: op.summary,
-      ...(op.description ? { description: op.description } : {}),
-      'x-service': op.service,
-      'x-permission': op.permission,
-      'x-keys': op.keys,
-      ...securityOf(op),
-      parameters,
-      ...(op.body ? { requestBody: { required: true, content: { 'application/json': { schema: schemas.of(op.body, 'input') } } } } : {}),
-      responses,
-    };
-    (paths[op.path] ??= {})[op.method.toLowerCase()] = operation;
+    (paths[op.path] ??= {})[op.method.toLowerCase()] = operationObject(operationId, op, schemas);
   }
-
-  const headers: Json = {
-    RequestId: { description: 'The request id (also `meta.requestId` / `error.request_id`).', schema: { type: 'string' } },
-    'X-RateLimit-Limit': { description: "Requests a minute for this key.", schema: { type: 'integer' } },
-    'X-RateLimit-Remaining': { description: 'Requests left in this window.', schema: { type: 'integer' } },
-    'X-RateLimit-Reset': { description: 'When the window ends (Unix seconds).', schema: { type: 'integer' } },
-    'X-RateLimit-Window': { description: 'The window, in seconds (60).', schema: { type: 'integer' } },
-    'Retry-After': { description: 'Seconds until a retry can succeed.', schema: { type: 'integer' } },
-  };
 
   return {
     openapi: '3.1.0',
@@ -288,34 +330,10 @@ export function buildOpenApiDocument(ops: Record<string, OperationDef> = PUBLIC_
     tags: [...tags].map((name) => ({ name, description: name === 'Events' ? EVENTS_TAG_DESCRIPTION() : `${name} operations.` })),
     paths,
     components: {
-      securitySchemes: {
-        apiKey: { type: 'http', scheme: 'bearer', description: '`sk_test_…`, `sk_live_…`, `pk_test_…` or `pk_live_…`.' },
-        sessionCookie: {
-          type: 'apiKey',
-          in: 'cookie',
-          name: SESSION_COOKIE,
-          description:
-            'The console\'s session (`POST /auth/sessions` sets it): a secret key of the signed-in member, in the session\'s partition. ' +
-            'Writes also need `X-CSRF-Token` and a same-origin `Origin`; a request with `Authorization` ignores the cookie (docs/adr/0068).',
-        },
-      },
-      parameters: {
-        CsrfToken: {
-          name: CSRF_HEADER,
-          in: 'header',
-          required: false,
-          description: 'Required with the session cookie (not with a key): the session\'s `csrfToken` (`GET /auth/session`).',
-          schema: { type: 'string', maxLength: 200 },
-        },
-        IdempotencyKey: {
-          name: 'Idempotency-Key',
-          in: 'header',
-          required: false,
-          description: 'Replays the first answer for the same request within 24 hours.',
-          schema: { type: 'string', minLength: 1, maxLength: 255 },
-        },
-      },
-      headers,
+      // Copies: a caller may change its document without changing the next one.
+      securitySchemes: structuredClone(SECURITY_SCHEMES),
+      parameters: structuredClone(HEADER_PARAMETERS),
+      headers: structuredClone(HEADERS),
       schemas: { ...Object.fromEntries(Object.entries(schemas.components).sort(([a], [b]) => a.localeCompare(b))), Error: ERROR_SCHEMA },
     },
   };

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { changeFields, iso } from './common';
 import type { CatalogEntry } from './read';
 
 /**
@@ -7,7 +8,6 @@ import type { CatalogEntry } from './read';
  * Posts, comments and attachments are snake_case as the spec gives them; topics camelCase as the spec
  * gives them (docs/adr/0017-community.md).
  */
-const iso = z.string().datetime();
 
 export const COMMUNITY_POST_STATUSES = ['open', 'answered', 'officially_answered', 'planned', 'not_planned', 'completed', 'under_review'] as const;
 export type CommunityPostStatus = (typeof COMMUNITY_POST_STATUSES)[number];
@@ -94,15 +94,14 @@ export const communityCommentSnapshotSchema = z.object({
 });
 export type CommunityCommentSnapshot = z.infer<typeof communityCommentSnapshotSchema>;
 
-const changed = { changes: z.array(z.string()), previous: z.record(z.string(), z.unknown()) };
 const vote = z.object({ post_id: z.string().uuid(), voter: communityAuthorSchema, vote_count: z.number().int() });
 
 export const COMMUNITY_EVENTS = {
   'community.topic.created': { version: 1, read: { op: 'listCommunityTopics' }, data: z.object({ topic: communityTopicSnapshotSchema }) },
-  'community.topic.updated': { version: 1, read: { op: 'listCommunityTopics' }, data: z.object({ topic: communityTopicSnapshotSchema, ...changed }) },
+  'community.topic.updated': { version: 1, read: { op: 'listCommunityTopics' }, data: z.object({ topic: communityTopicSnapshotSchema, ...changeFields }) },
   'community.topic.deleted': { version: 1, read: { op: 'listCommunityTopics' }, data: z.object({ topic: communityTopicSnapshotSchema }) },
   'community.post.created': { version: 1, read: { op: 'getCommunityPost' }, data: z.object({ post: communityPostSnapshotSchema }) },
-  'community.post.updated': { version: 1, read: { op: 'getCommunityPost' }, data: z.object({ post: communityPostSnapshotSchema, ...changed }) },
+  'community.post.updated': { version: 1, read: { op: 'getCommunityPost' }, data: z.object({ post: communityPostSnapshotSchema, ...changeFields }) },
   /** Beside `community.post.updated` whenever the status moves (a PATCH, or an official answer marked or unmarked). */
   'community.post.status_changed': {
     version: 1, read: { op: 'getCommunityPost' },
@@ -111,7 +110,7 @@ export const COMMUNITY_EVENTS = {
   'community.post.deleted': { version: 1, read: { op: 'getCommunityPost' }, data: z.object({ post: communityPostSnapshotSchema }) },
   'community.comment.created': { version: 1, read: { op: 'listCommunityComments' }, data: z.object({ comment: communityCommentSnapshotSchema }) },
   /** An official-answer mark set or removed. */
-  'community.comment.updated': { version: 1, read: { op: 'listCommunityComments' }, data: z.object({ comment: communityCommentSnapshotSchema, ...changed }) },
+  'community.comment.updated': { version: 1, read: { op: 'listCommunityComments' }, data: z.object({ comment: communityCommentSnapshotSchema, ...changeFields }) },
   'community.vote.added': { version: 1, read: { op: 'getCommunityPost' }, data: vote },
   'community.vote.removed': { version: 1, read: { op: 'getCommunityPost' }, data: vote },
   'community.attachment.uploaded': { version: 1, read: { op: 'getCommunityAttachment' }, data: z.object({ attachment: communityAttachmentSchema }) },

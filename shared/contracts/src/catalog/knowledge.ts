@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { changeFields, iso } from './common';
 import type { CatalogEntry } from './read';
 
 /**
@@ -7,7 +8,6 @@ import type { CatalogEntry } from './read';
  * Snapshots are complete (content, metadata, counters), so that search, tags, export and the AI
  * actions can keep projections from events alone (docs/adr/0015-knowledge.md).
  */
-const iso = z.string().datetime();
 
 export const ARTICLE_STATUSES = ['draft', 'published'] as const;
 
@@ -49,12 +49,6 @@ export const categorySnapshotSchema = z.object({
   updatedAt: iso,
 });
 export type CategorySnapshot = z.infer<typeof categorySnapshotSchema>;
-
-/** What changed in an `*.updated` event: the changed field names and their values before the change. */
-const changeFields = {
-  changes: z.array(z.string()),
-  previous: z.record(z.string(), z.unknown()),
-};
 
 export const KNOWLEDGE_EVENTS = {
   'article.created': { version: 1, read: { op: 'getArticle' }, data: z.object({ article: articleSnapshotSchema }) },

@@ -1,11 +1,11 @@
 import { z } from 'zod';
+import { changeFields, iso } from './common';
 import type { CatalogEntry } from './read';
 
 /**
  * The notifications service's events (type → {version, data schema}), spread into EVENT_CATALOG in
  * ../events.ts, and the Notification they carry (docs/adr/0020).
  */
-const iso = z.string().datetime();
 
 /**
  * The notification types made today, each from an event that exists (docs/adr/0020):
@@ -49,6 +49,6 @@ export const NOTIFICATIONS_EVENTS = {
   'notification.all_read': { version: 1, read: { op: 'listNotifications' }, data: z.object({ memberId: z.string(), markedRead: z.number().int() }) },
   'notification.preferences_updated': {
     version: 1, read: { op: 'getNotificationPreferences' },
-    data: z.object({ preferences: notificationPreferencesSchema, changes: z.array(z.string()), previous: z.record(z.string(), z.unknown()) }),
+    data: z.object({ preferences: notificationPreferencesSchema, ...changeFields }),
   },
 } as const satisfies Record<string, CatalogEntry>;

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { changeFields, iso } from './common';
 import type { CatalogEntry } from './read';
 import { PERMISSIONS, ROLES } from '../permissions';
 
@@ -8,8 +9,6 @@ import { PERMISSIONS, ROLES } from '../permissions';
  * Members, invites and settings are per team (docs/adr/0012): `mode` on these events is the
  * partition of the key that made the change, not a partition of the data.
  */
-const iso = z.string().datetime();
-const changeFields = { changes: z.array(z.string()), previous: z.record(z.string(), z.unknown()) };
 
 export const memberSnapshotSchema = z.object({
   id: z.string(),
@@ -263,4 +262,105 @@ export const WORKSPACE_EVENTS = {
   'custom_field.deleted': { version: 1, read: { op: 'getCustomField' }, data: z.object({ customField: customFieldSnapshotSchema, rev: z.number().int() }) },
   /** The provider changed the team's subscription (a plan chosen, cancelled, a payment failed): docs/adr/0024. */
   'billing.subscription_updated': { version: 1, read: { op: 'getSubscription' }, data: z.object({ subscription: subscriptionSnapshotSchema, ...changeFields }) },
+} as const satisfies Record<string, CatalogEntry>;
+
+// ---------- saved views (docs/adr/0035) ----------
+
+/** The saved views' events (type → {version, data schema}), spread into EVENT_CATALOG (docs/adr/0035). */
+
+export const VIEW_ENTITY_TYPES = ['tickets', 'customers', 'articles', 'community_posts'] as const;
+export type ViewEntityType = (typeof VIEW_ENTITY_TYPES)[number];
+export const SORT_DIRECTIONS = ['asc', 'desc'] as const;
+
+export const savedViewSnapshotSchema = z.object({
+  id: z.string(),
+  object: z.literal('saved_view'),
+  name: z.string(),
+  entityType: z.enum(VIEW_ENTITY_TYPES),
+  /** The entity list's own filters (validated against them when saved). */
+  filters: z.record(z.string(), z.unknown()),
+  sortField: z.string(),
+  sortDirection: z.enum(SORT_DIRECTIONS),
+  visibility: z.enum(['private', 'team']),
+  /** Who made it: a member id (`mem_…`), or the key id when the key has no member. A private view is theirs alone. */
+  createdBy: z.string(),
+  createdAt: iso,
+  updatedAt: iso,
+});
+export type SavedViewSnapshot = z.infer<typeof savedViewSnapshotSchema>;
+
+/** A team view is every key's (`GET /views/{viewId}` needs no permission); a private one its creator's alone (docs/adr/0066). */
+const viewRead = {
+  op: 'getView',
+  member: (d: { view: SavedViewSnapshot }) => (d.view.visibility === 'private' ? d.view.createdBy : null),
+} as const;
+
+export const VIEW_EVENTS = {
+  'saved_view.created': { version: 1, read: viewRead, data: z.object({ view: savedViewSnapshotSchema }) },
+  'saved_view.updated': { version: 1, read: viewRead, data: z.object({ view: savedViewSnapshotSchema, ...changeFields }) },
+  'saved_view.deleted': { version: 1, read: viewRead, data: z.object({ viewId: z.string(), view: savedViewSnapshotSchema }) },
+} as const satisfies Record<string, CatalogEntry>;
+
+// ---------- sign-in and sessions (docs/adr/0068) ----------
+
+/**
+ * The console's sign-in links and sessions (docs/adr/0068): their snapshots and events, spread into
+ * EVENT_CATALOG in ../events.ts. Never a token nor its hash: a link's token is asked for by whoever
+ * sends the mail, at send time; a session's token lives only in the browser's cookie.
+ */
+
+/** Why a session ended: its member signed out, someone revoked it, the member was removed, or their role changed. */
+export const SESSION_END_REASONS = ['signed_out', 'revoked', 'member_removed', 'role_changed'] as const;
+export type SessionEndReason = (typeof SESSION_END_REASONS)[number];
+/** How a link reaches its member: by mail (`POST /auth/sign-in-links`), or handed to an operator (the CLI, `npm start`'s banner). */
+export const SIGN_IN_LINK_DELIVERIES = ['mail', 'operator'] as const;
+
+export const signInLinkSnapshotSchema = z.object({
+  id: z.string(),
+  memberId: z.string(),
+  email: z.string(),
+  delivery: z.enum(SIGN_IN_LINK_DELIVERIES),
+  expiresAt: iso,
+  createdAt: iso,
+});
+export type SignInLinkSnapshot = z.infer<typeof signInLinkSnapshotSchema>;
+
+export const sessionSnapshotSchema = z.object({
+  id: z.string(),
+  memberId: z.string(),
+  /** The partition the session works in (`PATCH /auth/session` switches it). */
+  mode: z.enum(['test', 'live']),
+  /** The browser's `User-Agent` when it signed in (at most 300 characters), null without one. */
+  userAgent: z.string().nullable(),
+  createdAt: iso,
+  /** When it was last used (kept to the minute). */
+  lastUsedAt: iso,
+  /** When it ends unless used again (the idle timeout after `lastUsedAt`, never after `expiresAt`). */
+  idleExpiresAt: iso,
+  /** When it ends however much it is used (its maximum age). */
+  expiresAt: iso,
+  endedAt: iso.nullable(),
+  endReason: z.enum(SESSION_END_REASONS).nullable(),
+});
+export type SessionSnapshot = z.infer<typeof sessionSnapshotSchema>;
+
+/**
+ * A member's own sessions and links (docs/adr/0066), read as `GET /sessions` reads sessions: the member's
+ * own keys see them, any other key needs `manage_members`.
+ */
+const ownSession = { permission: 'manage_members', member: (d: { session: SessionSnapshot }) => d.session.memberId } as const;
+
+export const SESSION_EVENTS = {
+  /**
+   * A sign-in link was made for a member (`delivery: mail`: the notifications service mails it, asking
+   * the workspace for its URL at send time with the internal `issueSignInLink`).
+   */
+  'sign_in_link.requested': {
+    version: 1,
+    read: { permission: 'manage_members', member: (d: { signInLink: SignInLinkSnapshot }) => d.signInLink.memberId },
+    data: z.object({ signInLink: signInLinkSnapshotSchema, memberName: z.string(), teamName: z.string() }),
+  },
+  'session.created': { version: 1, read: ownSession, data: z.object({ session: sessionSnapshotSchema, signInLinkId: z.string() }) },
+  'session.updated': { version: 1, read: ownSession, data: z.object({ session: sessionSnapshotSchema, ...changeFields }) },
+  'session.ended': { version: 1, read: ownSession, data: z.object({ session: sessionSnapshotSchema, reason: z.enum(SESSION_END_REASONS) }) },
 } as const satisfies Record<string, CatalogEntry>;

@@ -3,7 +3,7 @@ import { customFieldRules, internalClient, type InternalTokens, type ServiceDeps
 import { customerRefsRules } from './customer-refs/rules';
 import type { TicketingModels } from './models';
 import { messageRules } from './tickets/messages/rules';
-import { ticketRules } from './tickets/rules';
+import { ticketsPort } from './tickets/port';
 import { businessHoursRules } from './business-hours/rules';
 import { systemClock, type Clock } from './clock';
 import { memberRules } from './members/rules';
@@ -40,7 +40,7 @@ export function ticketingRules({ conn, models, logger, soleInstance }: ServiceDe
   const members = memberRules({ models });
   const businessHours = businessHoursRules({ models });
   const sla = slaRules({ conn, models, businessHours, clock, soleInstance });
-  const tickets = ticketRules({ conn, models, customerRefs, customFields, members, sla, clock });
+  const tickets = ticketsPort({ conn, models, customerRefs, customFields, members, sla, clock });
   const merges = mergeRules({ conn, models, tickets, clock, businessHours });
   const slaBreaches = slaBreachScan({ conn, models, tickets, clock, logger, intervalMs: config.slaScanIntervalMs });
   const messages = messageRules({ conn, models, tickets });
@@ -50,6 +50,6 @@ export function ticketingRules({ conn, models, logger, soleInstance }: ServiceDe
   const analytics = analyticsRules({ models, clock });
   const inboundEmail = inboundEmailRules({ conn, models, tickets, customersUrl: config.customersUrl, tokens: config.tokens, logger, config: { ...DEFAULT_INBOUND_EMAIL, ...config.inboundEmail } });
   const widget = widgetRules({ models, tickets, messages, customersUrl: config.customersUrl, customers });
-  return { widget, clock, customerRefs, customFields, members, businessHours, sla, slaBreaches, tickets, merges, messages, customers, automations, ai, analytics, inboundEmail };
+  return { conn, models, widget, clock, customerRefs, customFields, members, businessHours, sla, slaBreaches, tickets, merges, messages, customers, automations, ai, analytics, inboundEmail };
 }
 export type TicketingRules = ReturnType<typeof ticketingRules>;

@@ -29,7 +29,7 @@ import {
 import type { TicketingModels } from '../models';
 import { CHRONOLOGICAL, type MessageDoc } from '../tickets/messages/model';
 import type { TicketDoc } from '../tickets/model';
-import type { TicketRules } from '../tickets/rules';
+import type { TicketsPort } from '../tickets/port';
 import { bareMessageId, outgoingMessageId, replyAddress, teamAddress, ticketOfOurMessageId } from './addresses';
 import type { EmailMailDoc, InboundSecretDoc, TeamMailIdentityDoc } from './model';
 import { DEFAULT_INBOUND_MAIL_LIMITS, inboundMailLimiter, refusalMessage, type InboundMailLimits, type InboundMailRefusal } from './limits';
@@ -80,7 +80,7 @@ const isDuplicateKey = (err: unknown) => (err as { code?: number }).code === 110
 export interface InboundEmailDeps {
   conn: mongoose.Connection;
   models: TicketingModels;
-  tickets: TicketRules;
+  tickets: Pick<TicketsPort, 'create' | 'addMessageIn'>;
   customersUrl: string;
   tokens?: InternalTokens;
   logger: Logger;

@@ -3,12 +3,13 @@ import { CUSTOMERS_WIDGET_INTERNAL, shortenTitle, type AddWidgetMessageInput, ty
 import { ApiError, internalClient, scoped, type RequestContext } from '@helpdesk/kit';
 import type { TicketingModels } from '../models';
 import type { MessageRules } from '../tickets/messages/rules';
-import type { CustomerCalls, TicketRules } from '../tickets/rules';
+import type { CustomerCalls } from '../customer-refs/rules';
+import type { TicketsPort } from '../tickets/port';
 import { conversationView, visitorMessage } from './view';
 
 export interface WidgetRulesDeps {
   models: TicketingModels;
-  tickets: TicketRules;
+  tickets: Pick<TicketsPort, 'create' | 'get'>;
   messages: MessageRules;
   /** The customers service (CUSTOMERS_URL): finds the visitor by email or signs them up as `pending`. */
   customersUrl: string;

@@ -7,13 +7,13 @@ import type { TicketingModels } from '../../models';
 import { stopClocks } from '../../sla/state';
 import { CHRONOLOGICAL, type MessageDoc } from '../messages/model';
 import { ticketSearchTokens, type TicketDoc } from '../model';
-import type { TicketRules } from '../rules';
+import type { TicketsPort } from '../port';
 import { ticketSnapshot, ticketView } from '../view';
 
 export interface MergeRulesDeps {
   conn: mongoose.Connection;
   models: TicketingModels;
-  tickets: TicketRules;
+  tickets: Pick<TicketsPort, 'findOr404'>;
   clock: Clock;
   businessHours: BusinessHoursRules;
 }

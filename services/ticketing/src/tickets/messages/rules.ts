@@ -2,14 +2,15 @@ import type mongoose from 'mongoose';
 import type { AddMessageInput, EventData, MessageView, Page } from '@helpdesk/contracts';
 import { eventScopeOf, findPage, scoped, withOutbox, type Emit, type EventInput, type EventScope, type RequestContext } from '@helpdesk/kit';
 import type { TicketingModels } from '../../models';
-import { resolveInternal, type TicketRules } from '../rules';
+import type { TicketsPort } from '../port';
+import { resolveInternal } from './internal';
 import { CHRONOLOGICAL } from './model';
 import { messageView } from './view';
 
 export interface MessageRulesDeps {
   conn: mongoose.Connection;
   models: TicketingModels;
-  tickets: TicketRules;
+  tickets: Pick<TicketsPort, 'findOr404' | 'addMessageIn'>;
 }
 
 /** The rules of a ticket's messages (docs/adr/0004). */

@@ -1,4 +1,4 @@
-import { CUSTOMERS_INTERNAL } from '@helpdesk/contracts';
+import { CUSTOMERS_BULK_INTERNAL, CUSTOMERS_INTERNAL, type EventEnvelope } from '@helpdesk/contracts';
 import { customFieldRules, internalClient, type InternalTokens, type ServiceDeps } from '@helpdesk/kit';
 import { customerRefsRules } from './customer-refs/rules';
 import type { TicketingModels } from './models';
@@ -10,11 +10,14 @@ import { memberRules } from './members/rules';
 import { slaRules } from './sla/rules';
 import { slaBreachScan } from './sla/scheduler';
 import { mergeRules } from './tickets/merge/rules';
-import { automationRules } from './automations/rules';
+import type { Subject } from './automations/conditions';
+import { runAutomations, type RunAutomationsDeps } from './automations/run';
 import { ticketWriter } from './automations/ticket-writer';
+import { automationTriggers } from './automations/triggers';
 import { aiRules, type AiConfig } from './ai/rules';
 import { analyticsRules } from './analytics/rules';
-import { DEFAULT_INBOUND_EMAIL, inboundEmailRules, type InboundEmailConfig } from './inbound-email/rules';
+import { DEFAULT_INBOUND_EMAIL, type InboundEmailConfig } from './inbound-email/config';
+import { mailIntake } from './inbound-email/intake';
 import { widgetRules } from './widget/rules';
 
 export interface TicketingConfig {
@@ -32,7 +35,7 @@ export interface TicketingConfig {
   tokens?: InternalTokens;
 }
 
-/** Every resource's rules, wired once; handlers, consumers and workers share them. */
+/** Every resource's dependencies and rules, built once; handlers, consumers and workers share them and each use case takes the part it uses. */
 export function ticketingRules({ conn, models, logger, soleInstance }: ServiceDeps<TicketingModels>, config: TicketingConfig) {
   const clock = config.clock ?? systemClock();
   const customerRefs = customerRefsRules({ conn, models });
@@ -45,11 +48,14 @@ export function ticketingRules({ conn, models, logger, soleInstance }: ServiceDe
   const slaBreaches = slaBreachScan({ conn, models, tickets, clock, logger, intervalMs: config.slaScanIntervalMs });
   const messages = messageRules({ conn, models, tickets });
   const customers = internalClient(CUSTOMERS_INTERNAL, config.customersUrl, { service: 'customers' });
-  const automations = automationRules({ conn, models, members, writer: ticketWriter(tickets), soleInstance });
+  const automationDeps: RunAutomationsDeps = { conn, models, members, ticketWriter: ticketWriter(tickets), automationTriggers: automationTriggers(soleInstance) };
+  // The trigger events' way in (consumers/automation-triggers.ts; tests run it directly).
+  const automations = { onEvent: (e: EventEnvelope, ticketId: string, subject: Omit<Subject, 'ticket'>) => runAutomations(automationDeps, e, ticketId, subject) };
   const ai = aiRules({ conn, models }, config.ai);
   const analytics = analyticsRules({ models, clock });
-  const inboundEmail = inboundEmailRules({ conn, models, tickets, customersUrl: config.customersUrl, tokens: config.tokens, logger, config: { ...DEFAULT_INBOUND_EMAIL, ...config.inboundEmail } });
+  const requesters = internalClient(CUSTOMERS_BULK_INTERNAL, config.customersUrl, { service: 'customers' });
+  const inboundEmail = mailIntake({ conn, models, tickets, customers, requesters, tokens: config.tokens, logger }, { ...DEFAULT_INBOUND_EMAIL, ...config.inboundEmail });
   const widget = widgetRules({ models, tickets, messages, customersUrl: config.customersUrl, customers });
-  return { conn, models, widget, clock, customerRefs, customFields, members, businessHours, sla, slaBreaches, tickets, merges, messages, customers, automations, ai, analytics, inboundEmail };
+  return { conn, models, automationTriggers: automationDeps.automationTriggers, widget, clock, customerRefs, customFields, members, businessHours, sla, slaBreaches, tickets, merges, messages, customers, automations, ai, analytics, inboundEmail };
 }
 export type TicketingRules = ReturnType<typeof ticketingRules>;

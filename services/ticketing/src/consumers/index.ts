@@ -14,7 +14,7 @@ import { settingsEventConsumers } from './settings-events';
  * handlers of one event type run in (automations before the analytics' facts).
  */
 export const consumers = (
-  { customerRefs, customFields, members, businessHours, automations, ai, analytics, inboundEmail }: TicketingRules,
+  { customerRefs, customFields, members, businessHours, automations, ai, analytics, models }: TicketingRules,
   { logger }: { logger: Logger },
 ): Subscription[] => [
   ...customerEventConsumers(customerRefs, logger),
@@ -27,5 +27,5 @@ export const consumers = (
   ...articleEventConsumers(ai),
   ...analyticsFactConsumers(analytics),
   // The team's name and support address for inbound email's replies (docs/adr/0041).
-  ...settingsEventConsumers(inboundEmail),
+  ...settingsEventConsumers({ models }),
 ];

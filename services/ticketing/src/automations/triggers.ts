@@ -8,7 +8,7 @@ import { LookupCache, scopeKey, type Scope } from '@helpdesk/kit';
 export type AutomationTriggers = LookupCache<ReadonlySet<string>>;
 
 /** `soleInstance`: the service's; otherwise nothing is kept. */
-export const automationTriggers = (soleInstance = false): AutomationTriggers => new LookupCache<ReadonlySet<string>>({ enabled: soleInstance });
+export const keepAutomationTriggers = (soleInstance = false): AutomationTriggers => new LookupCache<ReadonlySet<string>>({ enabled: soleInstance });
 
 /** A write of the scope's rules, after which its kept trigger types are dropped. */
 export const ruleWrite = <R>(triggers: AutomationTriggers, scope: Scope, write: () => Promise<R>) => triggers.afterWrite(scopeKey(scope), write);

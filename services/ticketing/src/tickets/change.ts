@@ -6,7 +6,7 @@ import type { CustomerFacts } from '../customer-refs/model';
 import type { CustomerRefs } from '../customer-refs/rules';
 import type { MemberRules } from '../members/rules';
 import type { TicketingModels } from '../models';
-import type { SlaRules } from '../sla/rules';
+import type { SlaClock } from '../sla/clock';
 import { mergedConflict, StaleTicket } from './conflicts';
 import { findTicketOr404 } from './find';
 import { replaceCustomerNameInSearchText, replaceTitleInSearchText, ticketSearchTokens, type TicketDoc } from './model';
@@ -36,7 +36,7 @@ export interface ChangeTicketDeps {
   customerRefs: Pick<CustomerRefs, 'link'>;
   customFields: Pick<CustomFieldRules, 'resolve'>;
   members: Pick<MemberRules, 'assertMember'>;
-  sla: Pick<SlaRules, 'track' | 'emitBreaches'>;
+  sla: SlaClock;
   clock: Clock;
 }
 

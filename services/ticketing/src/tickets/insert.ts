@@ -3,7 +3,7 @@ import type { TicketView } from '@helpdesk/contracts';
 import { eventScopeOf, scoped, withOutbox, type RequestContext } from '@helpdesk/kit';
 import type { CustomerRefs } from '../customer-refs/rules';
 import type { TicketingModels } from '../models';
-import type { SlaLookups, SlaRules } from '../sla/rules';
+import type { SlaClock, SlaLookups } from '../sla/clock';
 import type { NewTicket } from './build';
 import { messageView } from './messages/view';
 import { buildSearchText, ticketSearchTokens, type TicketDoc } from './model';
@@ -13,7 +13,7 @@ export interface InsertTicketsDeps {
   conn: mongoose.Connection;
   models: TicketingModels;
   customerRefs: Pick<CustomerRefs, 'link' | 'linkMany'>;
-  sla: Pick<SlaRules, 'track'>;
+  sla: Pick<SlaClock, 'track'>;
 }
 
 /**

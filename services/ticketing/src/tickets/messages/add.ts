@@ -3,7 +3,7 @@ import type { MessageSnapshot, Sender } from '@helpdesk/contracts';
 import { newId, notFound, sameJson, scoped, type Emit, type Scope, type Unscoped } from '@helpdesk/kit';
 import type { Clock } from '../../clock';
 import type { TicketingModels } from '../../models';
-import type { SlaRules } from '../../sla/rules';
+import type { SlaClock } from '../../sla/clock';
 import { mergedConflict } from '../conflicts';
 import { ticketSearchTokens, type TicketDoc } from '../model';
 import { ticketSnapshot } from '../view';
@@ -20,7 +20,7 @@ export interface MessageToAdd {
 
 export interface AddMessageDeps {
   models: TicketingModels;
-  sla: Pick<SlaRules, 'track' | 'emitBreaches'>;
+  sla: SlaClock;
   clock: Clock;
 }
 

@@ -1,8 +1,7 @@
-import { CUSTOMERS_BULK_INTERNAL, CUSTOMERS_INTERNAL, type EventEnvelope } from '@helpdesk/contracts';
+import { CUSTOMERS_BULK_INTERNAL, CUSTOMERS_INTERNAL, CUSTOMERS_WIDGET_INTERNAL, type EventEnvelope } from '@helpdesk/contracts';
 import { customFieldRules, internalClient, type InternalTokens, type ServiceDeps } from '@helpdesk/kit';
 import { customerRefsRules } from './customer-refs/rules';
 import type { TicketingModels } from './models';
-import { messageRules } from './tickets/messages/rules';
 import { ticketsPort } from './tickets/port';
 import { businessHoursRules } from './business-hours/rules';
 import { systemClock, type Clock } from './clock';
@@ -10,7 +9,6 @@ import { memberRules } from './members/rules';
 import { slaClock } from './sla/clock';
 import { keepEnabledSlaRules } from './sla/stored';
 import { slaBreachScan } from './sla/scheduler';
-import { mergeRules } from './tickets/merge/rules';
 import type { Subject } from './automations/conditions';
 import { runAutomations, type RunAutomationsDeps } from './automations/run';
 import { ticketWriter } from './automations/ticket-writer';
@@ -19,7 +17,6 @@ import { aiRules, type AiConfig } from './ai/rules';
 import { factWriter } from './analytics/batches';
 import { DEFAULT_INBOUND_EMAIL, type InboundEmailConfig } from './inbound-email/config';
 import { mailIntake } from './inbound-email/intake';
-import { widgetRules } from './widget/rules';
 
 export interface TicketingConfig {
   /** The customers service's base URL (CUSTOMERS_URL): asked about a ticket's customer by email or name, or by an id the projection has not seen (docs/adr/0055). */
@@ -46,9 +43,7 @@ export function ticketingRules({ conn, models, logger, soleInstance }: ServiceDe
   const enabledSlaRules = keepEnabledSlaRules(soleInstance);
   const sla = slaClock({ models, businessHours, clock, enabledSlaRules });
   const tickets = ticketsPort({ conn, models, customerRefs, customFields, members, sla, clock });
-  const merges = mergeRules({ conn, models, tickets, clock, businessHours });
   const slaBreaches = slaBreachScan({ conn, models, tickets, clock, logger, intervalMs: config.slaScanIntervalMs });
-  const messages = messageRules({ conn, models, tickets });
   const customers = internalClient(CUSTOMERS_INTERNAL, config.customersUrl, { service: 'customers' });
   const automationDeps: RunAutomationsDeps = { conn, models, members, ticketWriter: ticketWriter(tickets), automationTriggers: keepAutomationTriggers(soleInstance) };
   // The trigger events' way in (consumers/automation-triggers.ts; tests run it directly).
@@ -57,7 +52,7 @@ export function ticketingRules({ conn, models, logger, soleInstance }: ServiceDe
   const analytics = factWriter({ models });
   const requesters = internalClient(CUSTOMERS_BULK_INTERNAL, config.customersUrl, { service: 'customers' });
   const inboundEmail = mailIntake({ conn, models, tickets, customers, requesters, tokens: config.tokens, logger }, { ...DEFAULT_INBOUND_EMAIL, ...config.inboundEmail });
-  const widget = widgetRules({ models, tickets, messages, customersUrl: config.customersUrl, customers });
-  return { conn, models, enabledSlaRules, automationTriggers: automationDeps.automationTriggers, widget, clock, customerRefs, customFields, members, businessHours, sla, slaBreaches, tickets, merges, messages, customers, automations, ai, analytics, inboundEmail };
+  const widgetSignUps = internalClient(CUSTOMERS_WIDGET_INTERNAL, config.customersUrl, { service: 'customers' });
+  return { conn, models, enabledSlaRules, automationTriggers: automationDeps.automationTriggers, widgetSignUps, clock, customerRefs, customFields, members, businessHours, sla, slaBreaches, tickets, customers, automations, ai, analytics, inboundEmail };
 }
 export type TicketingRules = ReturnType<typeof ticketingRules>;

@@ -13,7 +13,7 @@ import type { Subject } from './automations/conditions';
 import { runAutomations, type RunAutomationsDeps } from './automations/run';
 import { ticketWriter } from './automations/ticket-writer';
 import { keepAutomationTriggers } from './automations/triggers';
-import { aiRules, type AiConfig } from './ai/rules';
+import { aiProviderOf, type AiConfig } from './ai/config';
 import { factWriter } from './analytics/batches';
 import { DEFAULT_INBOUND_EMAIL, type InboundEmailConfig } from './inbound-email/config';
 import { mailIntake } from './inbound-email/intake';
@@ -48,11 +48,11 @@ export function ticketingRules({ conn, models, logger, soleInstance }: ServiceDe
   const automationDeps: RunAutomationsDeps = { conn, models, members, ticketWriter: ticketWriter(tickets), automationTriggers: keepAutomationTriggers(soleInstance) };
   // The trigger events' way in (consumers/automation-triggers.ts; tests run it directly).
   const automations = { onEvent: (e: EventEnvelope, ticketId: string, subject: Omit<Subject, 'ticket'>) => runAutomations(automationDeps, e, ticketId, subject) };
-  const ai = aiRules({ conn, models }, config.ai);
+  const aiProvider = aiProviderOf(config.ai);
   const analytics = factWriter({ models });
   const requesters = internalClient(CUSTOMERS_BULK_INTERNAL, config.customersUrl, { service: 'customers' });
   const inboundEmail = mailIntake({ conn, models, tickets, customers, requesters, tokens: config.tokens, logger }, { ...DEFAULT_INBOUND_EMAIL, ...config.inboundEmail });
   const widgetSignUps = internalClient(CUSTOMERS_WIDGET_INTERNAL, config.customersUrl, { service: 'customers' });
-  return { conn, models, enabledSlaRules, automationTriggers: automationDeps.automationTriggers, widgetSignUps, clock, customerRefs, customFields, members, businessHours, sla, slaBreaches, tickets, customers, automations, ai, analytics, inboundEmail };
+  return { conn, models, enabledSlaRules, automationTriggers: automationDeps.automationTriggers, widgetSignUps, clock, customerRefs, customFields, members, businessHours, sla, slaBreaches, tickets, customers, automations, aiProvider, analytics, inboundEmail };
 }
 export type TicketingRules = ReturnType<typeof ticketingRules>;

@@ -1,10 +1,11 @@
 import { on, type Subscription } from '@helpdesk/kit';
-import type { AiRules } from '../ai/rules';
+import { applyArticle } from '../ai/articles';
+import type { TicketingModels } from '../models';
 
 /** The articles suggest-reply searches (docs/adr/0029), kept from knowledge's events. */
-export const articleEventConsumers = (ai: Pick<AiRules, 'applyArticle'>): Subscription[] => [
-  on('article.created', (e) => ai.applyArticle(e, e.data.article)),
-  on('article.updated', (e) => ai.applyArticle(e, e.data.article)),
-  on('article.published', (e) => ai.applyArticle(e, e.data.article)),
-  on('article.deleted', (e) => ai.applyArticle(e, e.data.article, true)),
+export const articleEventConsumers = (deps: { models: TicketingModels }): Subscription[] => [
+  on('article.created', (e) => applyArticle(deps, e, e.data.article)),
+  on('article.updated', (e) => applyArticle(deps, e, e.data.article)),
+  on('article.published', (e) => applyArticle(deps, e, e.data.article)),
+  on('article.deleted', (e) => applyArticle(deps, e, e.data.article, true)),
 ];

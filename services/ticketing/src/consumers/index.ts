@@ -14,7 +14,7 @@ import { settingsEventConsumers } from './settings-events';
  * handlers of one event type run in (automations before the analytics' facts).
  */
 export const consumers = (
-  { customerRefs, customFields, members, businessHours, automations, ai, analytics, models }: TicketingRules,
+  { customerRefs, customFields, members, businessHours, automations, analytics, models }: TicketingRules,
   { logger }: { logger: Logger },
 ): Subscription[] => [
   ...customerEventConsumers(customerRefs, logger),
@@ -24,7 +24,7 @@ export const consumers = (
   ...businessHoursConsumers(businessHours),
   // Automations, the AI's articles, the analytics' facts (docs/adr/0028-0030).
   ...automationTriggerConsumers(automations),
-  ...articleEventConsumers(ai),
+  ...articleEventConsumers({ models }),
   ...analyticsFactConsumers(analytics),
   // The team's name and support address for inbound email's replies (docs/adr/0041).
   ...settingsEventConsumers({ models }),

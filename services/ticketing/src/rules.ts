@@ -1,21 +1,22 @@
-import { CUSTOMERS_INTERNAL } from '@helpdesk/contracts';
+import { CUSTOMERS_BULK_INTERNAL, CUSTOMERS_INTERNAL, CUSTOMERS_WIDGET_INTERNAL, type EventEnvelope } from '@helpdesk/contracts';
 import { customFieldRules, internalClient, type InternalTokens, type ServiceDeps } from '@helpdesk/kit';
 import { customerRefsRules } from './customer-refs/rules';
 import type { TicketingModels } from './models';
-import { messageRules } from './tickets/messages/rules';
-import { ticketRules } from './tickets/rules';
+import { ticketsPort } from './tickets/port';
 import { businessHoursRules } from './business-hours/rules';
 import { systemClock, type Clock } from './clock';
 import { memberRules } from './members/rules';
-import { slaRules } from './sla/rules';
+import { slaClock } from './sla/clock';
+import { keepEnabledSlaRules } from './sla/stored';
 import { slaBreachScan } from './sla/scheduler';
-import { mergeRules } from './tickets/merge/rules';
-import { automationRules } from './automations/rules';
+import type { Subject } from './automations/conditions';
+import { runAutomations, type RunAutomationsDeps } from './automations/run';
 import { ticketWriter } from './automations/ticket-writer';
-import { aiRules, type AiConfig } from './ai/rules';
-import { analyticsRules } from './analytics/rules';
-import { DEFAULT_INBOUND_EMAIL, inboundEmailRules, type InboundEmailConfig } from './inbound-email/rules';
-import { widgetRules } from './widget/rules';
+import { keepAutomationTriggers } from './automations/triggers';
+import { aiProviderOf, type AiConfig } from './ai/config';
+import { factWriter } from './analytics/batches';
+import { DEFAULT_INBOUND_EMAIL, type InboundEmailConfig } from './inbound-email/config';
+import { mailIntake } from './inbound-email/intake';
 
 export interface TicketingConfig {
   /** The customers service's base URL (CUSTOMERS_URL): asked about a ticket's customer by email or name, or by an id the projection has not seen (docs/adr/0055). */
@@ -32,24 +33,26 @@ export interface TicketingConfig {
   tokens?: InternalTokens;
 }
 
-/** Every resource's rules, wired once; handlers, consumers and workers share them. */
+/** Every resource's dependencies and rules, built once; handlers, consumers and workers share them and each use case takes the part it uses. */
 export function ticketingRules({ conn, models, logger, soleInstance }: ServiceDeps<TicketingModels>, config: TicketingConfig) {
   const clock = config.clock ?? systemClock();
   const customerRefs = customerRefsRules({ conn, models });
   const customFields = customFieldRules({ definitions: models.customFieldDefs, records: models.tickets, contentType: 'ticket', soleInstance });
   const members = memberRules({ models });
   const businessHours = businessHoursRules({ models });
-  const sla = slaRules({ conn, models, businessHours, clock, soleInstance });
-  const tickets = ticketRules({ conn, models, customerRefs, customFields, members, sla, clock });
-  const merges = mergeRules({ conn, models, tickets, clock, businessHours });
+  const enabledSlaRules = keepEnabledSlaRules(soleInstance);
+  const sla = slaClock({ models, businessHours, clock, enabledSlaRules });
+  const tickets = ticketsPort({ conn, models, customerRefs, customFields, members, sla, clock });
   const slaBreaches = slaBreachScan({ conn, models, tickets, clock, logger, intervalMs: config.slaScanIntervalMs });
-  const messages = messageRules({ conn, models, tickets });
   const customers = internalClient(CUSTOMERS_INTERNAL, config.customersUrl, { service: 'customers' });
-  const automations = automationRules({ conn, models, members, writer: ticketWriter(tickets), soleInstance });
-  const ai = aiRules({ conn, models }, config.ai);
-  const analytics = analyticsRules({ models, clock });
-  const inboundEmail = inboundEmailRules({ conn, models, tickets, customersUrl: config.customersUrl, tokens: config.tokens, logger, config: { ...DEFAULT_INBOUND_EMAIL, ...config.inboundEmail } });
-  const widget = widgetRules({ models, tickets, messages, customersUrl: config.customersUrl, customers });
-  return { widget, clock, customerRefs, customFields, members, businessHours, sla, slaBreaches, tickets, merges, messages, customers, automations, ai, analytics, inboundEmail };
+  const automationDeps: RunAutomationsDeps = { conn, models, members, ticketWriter: ticketWriter(tickets), automationTriggers: keepAutomationTriggers(soleInstance) };
+  // The trigger events' way in (consumers/automation-triggers.ts; tests run it directly).
+  const automations = { onEvent: (e: EventEnvelope, ticketId: string, subject: Omit<Subject, 'ticket'>) => runAutomations(automationDeps, e, ticketId, subject) };
+  const aiProvider = aiProviderOf(config.ai);
+  const analytics = factWriter({ models });
+  const requesters = internalClient(CUSTOMERS_BULK_INTERNAL, config.customersUrl, { service: 'customers' });
+  const inboundEmail = mailIntake({ conn, models, tickets, customers, requesters, tokens: config.tokens, logger }, { ...DEFAULT_INBOUND_EMAIL, ...config.inboundEmail });
+  const widgetSignUps = internalClient(CUSTOMERS_WIDGET_INTERNAL, config.customersUrl, { service: 'customers' });
+  return { conn, models, enabledSlaRules, automationTriggers: automationDeps.automationTriggers, widgetSignUps, clock, customerRefs, customFields, members, businessHours, sla, slaBreaches, tickets, customers, automations, aiProvider, analytics, inboundEmail };
 }
 export type TicketingRules = ReturnType<typeof ticketingRules>;

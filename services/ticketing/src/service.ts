@@ -1,7 +1,6 @@
 import { TICKETING, TICKETING_AUTOMATIONS, TICKETING_BULK_INTERNAL, TICKETING_SEARCH_INTERNAL, WIDGET, WIDGET_CONFIRMATION, WIDGET_INTERNAL } from '@helpdesk/contracts';
 import { INBOUND_EMAIL, INBOUND_EMAIL_INTERNAL } from '@helpdesk/contracts';
 import { defineService } from '@helpdesk/kit';
-import { inboundEmailConsumers } from './inbound-email/consumers';
 import { inboundEmailHandlers } from './inbound-email/handlers';
 import { startInboundListeners } from './inbound-email/listeners';
 import { ticketBulkHandlers } from './bulk/handlers';
@@ -26,7 +25,7 @@ export const ticketingService = (config: TicketingConfig) =>
     models: ticketingModels,
     rules: (deps) => ticketingRules(deps, config),
     handlers: (rules, deps) => ({ ...ticketHandlers(rules), ...messageHandlers(rules), ...mergeHandlers(rules), ...slaHandlers(rules), ...ticketBulkHandlers(rules, deps), ...ticketSearchHandlers(rules, deps.models), ...automationHandlers(rules), ...aiHandlers(rules), ...analyticsHandlers(rules), ...inboundEmailHandlers(rules), ...widgetHandlers(rules) }),
-    consumers: (rules, deps) => [...consumers(rules, deps), ...inboundEmailConsumers(rules.inboundEmail)],
+    consumers: (rules, deps) => consumers(rules, deps),
     // The SLA breach scan (docs/adr/0026).
     workers: (rules, { logger }) => {
       // The inbound mail listeners (docs/adr/0041), when configured.

@@ -7,7 +7,7 @@ import type { EventEnvelope } from '@helpdesk/contracts';
 import { collectionOf } from '@helpdesk/kit';
 import { commandsSent, logger, startServiceHarness, tokens, withCommandMonitoring } from '@helpdesk/testing';
 import { startTicketing } from '../src';
-import type { FactChange } from '../src/analytics/rules';
+import type { FactChange } from '../src/analytics/facts';
 import { FakeCustomers } from './fake-customers';
 import type { Harness } from './helpers';
 

@@ -4,7 +4,7 @@ import { parseInput } from '@helpdesk/kit';
 import { buildSearchText, replaceCustomerNameInSearchText, replaceTitleInSearchText, type TicketDoc } from '../src/tickets/model';
 import { listTicketsQuery } from '@helpdesk/contracts';
 import { messageView } from '../src/tickets/messages/view';
-import { resolveInternal } from '../src/tickets/rules';
+import { resolveInternal } from '../src/tickets/messages/internal';
 import { ticketSnapshot, ticketView } from '../src/tickets/view';
 
 const now = new Date('2026-01-02T03:04:05.678Z');

@@ -1,11 +1,12 @@
 import { TICKETING_AUTOMATIONS } from '@helpdesk/contracts';
 import { handlersFor } from '@helpdesk/kit';
-import type { TicketingRules } from '../rules';
+import { runAiAction, type RunAiDeps } from './run';
+import { getAiSettings, updateAiSettings } from './settings';
 
 /** `/teams/{teamId}/ai…` (docs/adr/0029). */
-export const aiHandlers = ({ ai }: TicketingRules) =>
+export const aiHandlers = (deps: RunAiDeps) =>
   handlersFor(TICKETING_AUTOMATIONS)({
-    runAiAction: ({ ctx, body }) => ai.run(ctx, body),
-    getAiSettings: ({ ctx }) => ai.settings(ctx),
-    updateAiSettings: ({ ctx, body }) => ai.updateSettings(ctx, body),
+    runAiAction: ({ ctx, body }) => runAiAction(deps, ctx, body),
+    getAiSettings: ({ ctx }) => getAiSettings(deps, ctx),
+    updateAiSettings: ({ ctx, body }) => updateAiSettings(deps, ctx, body),
   });

@@ -1,10 +1,13 @@
 import { TICKETING_AUTOMATIONS } from '@helpdesk/contracts';
 import { handlersFor } from '@helpdesk/kit';
-import type { TicketingRules } from '../rules';
+import type { Clock } from '../clock';
+import type { TicketingModels } from '../models';
+import { agentAnalytics } from './agents';
+import { analyticsOverview } from './overview';
 
 /** `/teams/{teamId}/analytics…` (docs/adr/0030). */
-export const analyticsHandlers = ({ analytics }: TicketingRules) =>
+export const analyticsHandlers = (deps: { models: TicketingModels; clock: Clock }) =>
   handlersFor(TICKETING_AUTOMATIONS)({
-    getAnalytics: ({ ctx, query }) => analytics.overview(ctx, query),
-    getAgentAnalytics: ({ ctx, query }) => analytics.agents(ctx, query),
+    getAnalytics: ({ ctx, query }) => analyticsOverview(deps, ctx, query),
+    getAgentAnalytics: ({ ctx, query }) => agentAnalytics(deps, ctx, query),
   });

@@ -1,15 +1,19 @@
 import { TICKETING_AUTOMATIONS } from '@helpdesk/contracts';
 import { handlersFor } from '@helpdesk/kit';
-import type { TicketingRules } from '../rules';
+import { createAutomation, type AutomationWriteDeps } from './create';
+import { testAutomation } from './dry-run';
+import { getAutomation, listAutomationExecutions, listAutomations } from './read';
+import { removeAutomation } from './remove';
+import { updateAutomation } from './update';
 
 /** `/teams/{teamId}/automations…` (docs/adr/0028). */
-export const automationHandlers = ({ automations }: TicketingRules) =>
+export const automationHandlers = (deps: AutomationWriteDeps) =>
   handlersFor(TICKETING_AUTOMATIONS)({
-    listAutomations: ({ ctx }) => automations.list(ctx),
-    createAutomation: ({ ctx, body }) => automations.create(ctx, body),
-    getAutomation: ({ ctx, params }) => automations.get(ctx, params.ruleId),
-    updateAutomation: ({ ctx, params, body }) => automations.update(ctx, params.ruleId, body),
-    deleteAutomation: ({ ctx, params }) => automations.remove(ctx, params.ruleId),
-    testAutomation: ({ ctx, params, body }) => automations.test(ctx, params.ruleId, body),
-    listAutomationExecutions: ({ ctx, params, query }) => automations.executions(ctx, params.ruleId, query),
+    listAutomations: ({ ctx }) => listAutomations(deps, ctx),
+    createAutomation: ({ ctx, body }) => createAutomation(deps, ctx, body),
+    getAutomation: ({ ctx, params }) => getAutomation(deps, ctx, params.ruleId),
+    updateAutomation: ({ ctx, params, body }) => updateAutomation(deps, ctx, params.ruleId, body),
+    deleteAutomation: ({ ctx, params }) => removeAutomation(deps, ctx, params.ruleId),
+    testAutomation: ({ ctx, params, body }) => testAutomation(deps, ctx, params.ruleId, body),
+    listAutomationExecutions: ({ ctx, params, query }) => listAutomationExecutions(deps, ctx, params.ruleId, query),
   });

@@ -1,6 +1,7 @@
 import type mongoose from 'mongoose';
 import type { Emit, Scope } from '@helpdesk/kit';
-import type { TicketChanges, TicketRules } from '../tickets/rules';
+import type { TicketChanges } from '../tickets/change';
+import type { TicketsPort } from '../tickets/port';
 
 export type { TicketChanges };
 
@@ -20,8 +21,8 @@ export interface TicketWriter {
   ): Promise<string[]>;
 }
 
-/** The writer on the ticket rules (docs/adr/0025). */
-export const ticketWriter = (tickets: TicketRules): TicketWriter => ({
+/** The writer on the tickets' port (docs/adr/0025). */
+export const ticketWriter = (tickets: Pick<TicketsPort, 'applyChanges' | 'addMessageIn'>): TicketWriter => ({
   async applyChanges(session, emit, scope, ticketId, changes) {
     if (!Object.keys(changes).length) return [];
     return (await tickets.applyChanges(session, emit, scope, ticketId, changes)).eventIds;

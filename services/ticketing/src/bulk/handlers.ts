@@ -1,7 +1,10 @@
 import { createTicketBody, TICKETING_BULK_INTERNAL, updateTicketBody, type ImportRow } from '@helpdesk/contracts';
 import { ApiError, eachId, exportPage, handlersFor, importRows, mapConcurrently, parseInput, scoped, type ServiceDeps } from '@helpdesk/kit';
 import type { TicketingModels } from '../models';
-import type { TicketingRules } from '../rules';
+import type { CustomerClient } from '../customer-refs/rules';
+import { createTickets, type CreateTicketsDeps } from '../tickets/create-many';
+import { removeTicket } from '../tickets/remove';
+import { updateTicket, type UpdateTicketDeps } from '../tickets/update';
 import type { TicketDoc } from '../tickets/model';
 import { ticketView } from '../tickets/view';
 
@@ -18,13 +21,13 @@ const externalIdOf = (row: ImportRow) => {
  * `/internal/{bulk,export,import}/tickets` (docs/adr/0036, 0037): every ticket goes through the
  * ticket rules (PATCH, DELETE, create), with their validation and events, exactly as one request.
  */
-export const ticketBulkHandlers = ({ tickets, customers }: TicketingRules, { models }: ServiceDeps<TicketingModels>) =>
+export const ticketBulkHandlers = (deps: CreateTicketsDeps & UpdateTicketDeps & { customers: CustomerClient }, { models }: ServiceDeps<TicketingModels>) =>
   handlersFor(TICKETING_BULK_INTERNAL)({
     bulkTickets: async ({ ctx, body, token }) => {
-      const calls = customers.forRequest(token, ctx.requestId);
-      if (body.action === 'delete') return eachId(body.ids, (id) => tickets.remove(ctx, id));
+      const calls = deps.customers.forRequest(token, ctx.requestId);
+      if (body.action === 'delete') return eachId(body.ids, (id) => removeTicket(deps, ctx, id));
       const data = parseInput(updateTicketBody, body.data ?? {});
-      return eachId(body.ids, (id) => tickets.update(ctx, id, data, calls));
+      return eachId(body.ids, (id) => updateTicket(deps, ctx, id, data, calls));
     },
 
     exportTicketsPage: ({ ctx, body }) =>
@@ -35,7 +38,7 @@ export const ticketBulkHandlers = ({ tickets, customers }: TicketingRules, { mod
       }),
 
     importTicketRows: async ({ ctx, body, token }) => {
-      const calls = customers.forRequest(token, ctx.requestId);
+      const calls = deps.customers.forRequest(token, ctx.requestId);
       const db = scoped(models, ctx);
       /** Rows through the create rule, written in one transaction; a row's refusal in its place. */
       const createRows = async (rows: readonly ImportRow[]) => {
@@ -49,7 +52,7 @@ export const ticketBulkHandlers = ({ tickets, customers }: TicketingRules, { mod
           }
         });
         const valid = parsed.filter((p) => !(p instanceof ApiError)) as Exclude<(typeof parsed)[number], ApiError>[];
-        const created = await tickets.createMany(ctx, valid);
+        const created = await createTickets(deps, ctx, valid);
         let next = 0;
         const pairs = parsed.map((p) => (p instanceof ApiError ? p : { ...p, ticket: created[next++] }));
         return mapConcurrently(pairs, 4, async (p) => {
@@ -58,7 +61,7 @@ export const ticketBulkHandlers = ({ tickets, customers }: TicketingRules, { mod
           if (t instanceof ApiError) return t;
           try {
             // A status other than `new` is the PATCH rule's (ticket.updated, ticket.closed, closedAt …).
-            if (p.status !== undefined && p.status !== 'new') await tickets.update(ctx, t.id, parseInput(updateTicketBody, { status: p.status }), calls);
+            if (p.status !== undefined && p.status !== 'new') await updateTicket(deps, ctx, t.id, parseInput(updateTicketBody, { status: p.status }), calls);
           } catch (err) {
             if (err instanceof ApiError && err.status < 500) return err;
             throw err;
@@ -85,7 +88,7 @@ export const ticketBulkHandlers = ({ tickets, customers }: TicketingRules, { mod
           createMany: (rows) => createRows(rows),
           update: async (id, row) => {
             const { messages: _initial, ...fields } = row.data;
-            await tickets.update(ctx, id, parseInput(updateTicketBody, fields), calls);
+            await updateTicket(deps, ctx, id, parseInput(updateTicketBody, fields), calls);
             return { id };
           },
         },

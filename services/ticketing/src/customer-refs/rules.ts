@@ -9,6 +9,11 @@ import { factsOf, refFields, type CustomerFacts, type CustomerRefDoc } from './m
 /** The customers service's internal operations, bound to the request that needs an answer now. */
 export type CustomerCalls = InternalCalls<typeof CUSTOMERS_INTERNAL>;
 
+/** The customers service's client: its calls for one request (the caller's token and request id). */
+export interface CustomerClient {
+  forRequest(token: string, requestId: string): CustomerCalls;
+}
+
 export interface CustomerRefsDeps {
   conn: mongoose.Connection;
   models: TicketingModels;

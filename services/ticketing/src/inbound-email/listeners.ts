@@ -1,6 +1,6 @@
 import type { AddressInfo } from 'node:net';
 import { closeServer, type Logger, type ServiceWorker } from '@helpdesk/kit';
-import type { InboundEmailRules } from './rules';
+import type { MailIntake } from './intake';
 import { smtpListener } from './smtp';
 import { webhookListener } from './webhook';
 
@@ -14,7 +14,7 @@ export interface InboundListening {
  * Starts the configured inbound listeners beside the service (a worker); `ready` settles once both
  * listen (or one failed to: the port taken), and tests learn the ports from it.
  */
-export function startInboundListeners(rules: InboundEmailRules, logger: Logger): ServiceWorker & { ready: Promise<InboundListening> } {
+export function startInboundListeners(rules: MailIntake, logger: Logger): ServiceWorker & { ready: Promise<InboundListening> } {
   const { config } = rules;
   const smtp = config.smtp ? smtpListener(rules, config, config.smtp, logger) : null;
   const web = config.http ? webhookListener(rules, config, logger) : null;

@@ -2,7 +2,9 @@ import { SLOW_CLIENT_LIMITS, type Logger } from '@helpdesk/kit';
 import { SMTPServer, type SMTPServerOptions } from 'smtp-server';
 import { routeOf } from './addresses';
 import { MalformedMail, parseInboundMail } from './parse';
-import { MailLimited, type InboundEmailConfig, type InboundEmailRules, type MailRoute } from './rules';
+import type { InboundEmailConfig } from './config';
+import { MailLimited, type MailRoute } from './ingest';
+import type { MailIntake } from './intake';
 
 const smtpError = (code: number, message: string) => Object.assign(new Error(message), { responseCode: code });
 
@@ -13,7 +15,7 @@ const smtpError = (code: number, message: string) => Object.assign(new Error(mes
  * ticket or message is stored (or it was ignored as automatic), 550 when it is malformed, 451 when
  * storing failed (the sending server retries later; nothing was half-written).
  */
-export function smtpListener(rules: InboundEmailRules, config: InboundEmailConfig, smtp: NonNullable<InboundEmailConfig['smtp']>, logger: Logger): SMTPServer {
+export function smtpListener(rules: Pick<MailIntake, 'ingest'>, config: InboundEmailConfig, smtp: NonNullable<InboundEmailConfig['smtp']>, logger: Logger): SMTPServer {
   const options: SMTPServerOptions = {
     name: config.domain,
     banner: 'Helpdesk inbound mail',

@@ -1,7 +1,9 @@
 import http from 'node:http';
 import { ApiError, errorBody, newId, slowClientServerOptions, SLOW_CLIENT_LIMITS, watchBodyRate, type Logger, type SlowClientLimits } from '@helpdesk/kit';
 import { MalformedMail, parseInboundMail } from './parse';
-import { MailLimited, type InboundEmailConfig, type InboundEmailRules } from './rules';
+import type { InboundEmailConfig } from './config';
+import { MailLimited } from './ingest';
+import type { MailIntake } from './intake';
 
 const PATH_RE = /^\/inbound-email\/([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\/messages\/?$/i;
 /** Raw MIME as providers post it (SendGrid's and Mailgun's raw forms are sent by a forwarder as this). */
@@ -45,7 +47,7 @@ function readBody(req: http.IncomingMessage, limit: number, slow: SlowClientLimi
  * ignored (so a provider does not retry an auto-reply), 401 no or a wrong secret (another team's
  * included), 413 larger than `maxBytes`, 400 not a MIME message; nothing is written on a refusal.
  */
-export function webhookListener(rules: InboundEmailRules, config: InboundEmailConfig, logger: Logger): http.Server {
+export function webhookListener(rules: Pick<MailIntake, 'ingest' | 'verifySecret'>, config: InboundEmailConfig, logger: Logger): http.Server {
   const send = (res: http.ServerResponse, status: number, body: unknown) => {
     res.writeHead(status, { 'content-type': 'application/json; charset=utf-8' });
     res.end(JSON.stringify(body));

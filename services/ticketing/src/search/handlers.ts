@@ -2,15 +2,17 @@ import { TICKETING_SEARCH_INTERNAL, SORT_FIELD_COLUMNS } from '@helpdesk/contrac
 import { handlersFor, rankedSearch, rewriteTagEverywhere, scoped, tagCounts, viewSortOf } from '@helpdesk/kit';
 import type { TicketingModels } from '../models';
 import { inOriginalCase } from './snippets';
-import type { TicketingRules } from '../rules';
+import type { CustomerClient } from '../customer-refs/rules';
+import { listTickets } from '../tickets/list';
 import { ticketSearchTokens, type TicketDoc } from '../tickets/model';
+import { updateTicket, type UpdateTicketDeps } from '../tickets/update';
 
 /**
  * Ticketing's part of search, tags and saved views (docs/adr/0034, 0035), asked by dataops with the
  * caller's token. The search text holds the title, the customer's name and every message, internal
  * notes included: dataops asks here only for keys with `view_tickets`, who may read those notes.
  */
-export const ticketSearchHandlers = ({ tickets, customers }: TicketingRules, models: TicketingModels) =>
+export const ticketSearchHandlers = (deps: UpdateTicketDeps & { customers: CustomerClient }, models: TicketingModels) =>
   handlersFor(TICKETING_SEARCH_INTERNAL)({
     searchTicketsInternal: async ({ ctx, query }) =>
       inOriginalCase(
@@ -33,6 +35,6 @@ export const ticketSearchHandlers = ({ tickets, customers }: TicketingRules, mod
       ),
     listTicketTagsInternal: async ({ ctx, query }) => ({ tags: await tagCounts(scoped(models, ctx).tickets, query) }),
     rewriteTicketTagInternal: ({ ctx, body, token }) =>
-      rewriteTagEverywhere(scoped(models, ctx).tickets, body, (id, tags) => tickets.update(ctx, id, { tags }, customers.forRequest(token, ctx.requestId))),
-    listTicketsForView: ({ ctx, query }) => tickets.list(ctx, query, viewSortOf(query, SORT_FIELD_COLUMNS)),
+      rewriteTagEverywhere(scoped(models, ctx).tickets, body, (id, tags) => updateTicket(deps, ctx, id, { tags }, deps.customers.forRequest(token, ctx.requestId))),
+    listTicketsForView: ({ ctx, query }) => listTickets(deps, ctx, query, viewSortOf(query, SORT_FIELD_COLUMNS)),
   });

@@ -1,14 +1,20 @@
 import { TICKETING } from '@helpdesk/contracts';
 import { handlersFor } from '@helpdesk/kit';
-import type { TicketingRules } from '../rules';
+import { createSlaRule } from './create';
+import { removeSlaRule } from './remove';
+import { reorderSlaRules } from './reorder';
+import { orderedSlaRules, slaRuleOr404 } from './stored';
+import { updateSlaRule } from './update';
+import { slaRuleView } from './view';
+import type { SlaRuleWriteDeps } from './write';
 
 /** `/teams/{teamId}/sla/rules…`. */
-export const slaHandlers = ({ sla }: TicketingRules) =>
+export const slaHandlers = (deps: SlaRuleWriteDeps) =>
   handlersFor(TICKETING)({
-    listSlaRules: ({ ctx }) => sla.list(ctx),
-    createSlaRule: ({ ctx, body }) => sla.create(ctx, body),
-    getSlaRule: ({ ctx, params }) => sla.get(ctx, params.ruleId),
-    updateSlaRule: ({ ctx, params, body }) => sla.update(ctx, params.ruleId, body),
-    deleteSlaRule: ({ ctx, params }) => sla.remove(ctx, params.ruleId),
-    reorderSlaRules: ({ ctx, body }) => sla.reorder(ctx, body),
+    listSlaRules: async ({ ctx }) => (await orderedSlaRules(deps, ctx)).map(slaRuleView),
+    createSlaRule: ({ ctx, body }) => createSlaRule(deps, ctx, body),
+    getSlaRule: async ({ ctx, params }) => slaRuleView(await slaRuleOr404(deps, ctx, params.ruleId)),
+    updateSlaRule: ({ ctx, params, body }) => updateSlaRule(deps, ctx, params.ruleId, body),
+    deleteSlaRule: ({ ctx, params }) => removeSlaRule(deps, ctx, params.ruleId),
+    reorderSlaRules: ({ ctx, body }) => reorderSlaRules(deps, ctx, body),
   });

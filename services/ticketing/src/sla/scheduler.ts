@@ -3,7 +3,8 @@ import type mongoose from 'mongoose';
 import { acrossTeams, platform, systemEventScope, withOutbox, type Logger, type ServiceWorker } from '@helpdesk/kit';
 import type { Clock } from '../clock';
 import type { TicketingModels } from '../models';
-import { StaleTicket, type TicketRules } from '../tickets/rules';
+import { StaleTicket } from '../tickets/conflicts';
+import type { TicketsPort } from '../tickets/port';
 
 const LEASE_ID = 'sla-breach-scan';
 /** Tickets settled per scan; the next scan takes the rest. */
@@ -13,7 +14,7 @@ const DEFAULT_INTERVAL_MS = 5_000;
 export interface SlaBreachScanDeps {
   conn: mongoose.Connection;
   models: TicketingModels;
-  tickets: TicketRules;
+  tickets: Pick<TicketsPort, 'changeIn'>;
   clock: Clock;
   logger: Logger;
   intervalMs?: number;

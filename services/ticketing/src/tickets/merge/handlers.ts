@@ -1,9 +1,9 @@
 import { TICKETING } from '@helpdesk/contracts';
 import { handlersFor } from '@helpdesk/kit';
-import type { TicketingRules } from '../../rules';
+import { mergeTickets, type MergeTicketsDeps } from './merge';
 
 /** `/teams/{teamId}/tickets/{ticketId}/merge`. */
-export const mergeHandlers = ({ merges }: TicketingRules) =>
+export const mergeHandlers = (deps: MergeTicketsDeps) =>
   handlersFor(TICKETING)({
-    mergeTickets: ({ ctx, params, body }) => merges.merge(ctx, params.ticketId, body),
+    mergeTickets: ({ ctx, params, body }) => mergeTickets(deps, ctx, params.ticketId, body),
   });

@@ -1,6 +1,6 @@
 import { on, type Subscription } from '@helpdesk/kit';
 import type { MessageSnapshot } from '@helpdesk/contracts';
-import type { AnalyticsRules } from './rules';
+import type { FactWriter } from '../analytics/batches';
 
 /** A first response: a public reply by an agent or the AI (not a customer, a system message or a note). */
 const isReply = (m: Pick<MessageSnapshot, 'sender' | 'isInternal'>) => (m.sender === 'agent' || m.sender === 'ai') && !m.isInternal;
@@ -11,10 +11,10 @@ const replyIn = (m: MessageSnapshot) => (isReply(m) ? { at: m.createdAt } : unde
  * in micro-batches (`analytics.facts`: what arrives together is one bulk write).
  *
  * `ticket.closed` is not consumed: a close is a change of status, and ticketing emits it only beside
- * the `ticket.updated` of that change, from the same write, with the same snapshot (tickets/rules.ts
- * `changeIn`; both in one outbox transaction), so it could never change the fact that update sets.
+ * the `ticket.updated` of that change, from the same write, with the same snapshot (tickets/change.ts
+ * `changeTicketIn`; both in one outbox transaction), so it could never change the fact that update sets.
  */
-export const analyticsConsumers = ({ facts }: AnalyticsRules): Subscription[] => [
+export const analyticsFactConsumers = ({ facts }: Pick<FactWriter, 'facts'>): Subscription[] => [
   // Messages given at creation are not responses: the clock starts with the ticket.
   on('ticket.created', (e) => facts.submit({ event: e, ticket: e.data.ticket })),
   on('ticket.updated', (e) => facts.submit({ event: e, ticket: e.data.ticket })),

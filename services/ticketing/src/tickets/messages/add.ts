@@ -1,0 +1,104 @@
+import type mongoose from 'mongoose';
+import type { AddMessageInput, EventData, MessageSnapshot, MessageView, Sender } from '@helpdesk/contracts';
+import { eventScopeOf, newId, notFound, sameJson, scoped, withOutbox, type Emit, type EventInput, type EventScope, type RequestContext, type Scope, type Unscoped } from '@helpdesk/kit';
+import type { Clock } from '../../clock';
+import type { TicketingModels } from '../../models';
+import type { SlaClock } from '../../sla/clock';
+import { mergedConflict } from '../conflicts';
+import { ticketSearchTokens, type TicketDoc } from '../model';
+import { ticketSnapshot } from '../view';
+import { resolveInternal } from './internal';
+import type { MessageDoc } from './model';
+import { messageView } from './view';
+
+/** A message added inside a caller's transaction (`sender` defaults to `system`). */
+export interface MessageToAdd {
+  content: string;
+  isInternal: boolean;
+  senderName: string | null;
+  sender?: Exclude<Sender, 'ai'>;
+}
+
+export interface AddMessageDeps {
+  models: TicketingModels;
+  sla: SlaClock;
+  clock: Clock;
+}
+
+/**
+ * Adds a message inside the caller's transaction: the ticket's messageCount, updatedAt and search
+ * text change with it, `ticket.message_added` carries both snapshots, and a first public agent
+ * reply meets the SLA response target. The status never changes here. 404 / 409 (merged).
+ */
+export async function addMessageIn(
+  { models, sla, clock }: AddMessageDeps,
+  session: mongoose.ClientSession,
+  emit: Emit,
+  scope: Scope,
+  ticketId: string,
+  input: MessageToAdd,
+): Promise<{ message: MessageSnapshot; eventIds: string[] }> {
+  const db = scoped(models, scope);
+  const now = clock.now();
+  // Write the ticket first: the write holds it for this transaction, so concurrent messages
+  // each get their own count and position, and the search text is extended from the latest one.
+  const next = await db.tickets
+    .findOneAndUpdate({ _id: ticketId }, { $inc: { messageCount: 1, rev: 1 }, $set: { updatedAt: now } }, { session, returnDocument: 'after' })
+    .lean<TicketDoc>();
+  if (!next) throw notFound('ticket', ticketId);
+  if (next.status === 'merged') throw mergedConflict(next);
+  const sender = input.sender ?? 'system';
+  next.searchText = `${next.searchText ?? ''}\n${input.content.toLowerCase()}`;
+  const clockMove = await sla.track(scope, next, next, session, { now, agentReply: sender === 'agent' && !input.isInternal });
+  const set: Partial<TicketDoc> = { searchText: next.searchText, ...ticketSearchTokens(next) };
+  if (!sameJson(clockMove.sla, next.sla ?? null)) Object.assign(set, { sla: clockMove.sla, slaNextDueAt: clockMove.slaNextDueAt });
+  Object.assign(next, set);
+  await db.tickets.updateOne({ _id: ticketId }, { $set: set }, { session });
+  const m: Unscoped<MessageDoc> = {
+    _id: newId('message'),
+    ticketId,
+    content: input.content,
+    sender,
+    senderName: input.senderName,
+    isInternal: input.isInternal,
+    createdAt: now,
+    seq: next.messageCount,
+  };
+  await db.messages.leanInsert([m], { session }); // built above: no hydration (docs/adr/0019)
+  const eventIds = [emit({ type: 'ticket.message_added', data: { ticket: ticketSnapshot(next), message: messageView(m) } }).id];
+  eventIds.push(...sla.emitBreaches(emit, next, clockMove.breached));
+  return { message: messageView(m), eventIds };
+}
+
+type MessageAdded = EventData<'ticket.message_added'>;
+
+/** The member's name as ticketing knows it from `member.*` events (null while it does not yet). */
+const memberName = async (models: TicketingModels, ctx: RequestContext, memberId: string): Promise<string | null> =>
+  (await scoped(models, ctx).memberRefs.findOne({ _id: memberId }, { name: 1 }).lean<{ name: string }>())?.name ?? null;
+
+/**
+ * `POST /tickets/{id}/messages`: a message in its own transaction (addMessageIn: counts, search text,
+ * SLA first response, events). An agent message sent with a member's key has that member as its
+ * author (`authorId`, in the stored message, its event and the answer), and their name as
+ * `senderName` unless one was sent.
+ */
+export async function addMessage(deps: AddMessageDeps & { conn: mongoose.Connection }, ctx: RequestContext, ticketId: string, input: AddMessageInput): Promise<MessageView> {
+  const isInternal = resolveInternal(input);
+  const sender = input.sender ?? 'agent';
+  const authorId = sender === 'agent' ? ctx.memberId : null;
+  const senderName = input.senderName ?? (authorId ? await memberName(deps.models, ctx, authorId) : null);
+  const message = { content: input.content, sender, senderName, isInternal };
+  const added = await withOutbox(deps.conn, eventScopeOf(ctx), async (session, emit) => {
+    if (!authorId) return { ...(await addMessageIn(deps, session, emit, ctx, ticketId, message)), authorId: null };
+    // The message's event carries its author too.
+    const withAuthor = ((e: EventInput, scope?: EventScope) => {
+      if (e.type !== 'ticket.message_added') return emit(e, scope);
+      const data = e.data as MessageAdded;
+      return emit({ type: 'ticket.message_added', data: { ...data, message: { ...data.message, authorId } } }, scope);
+    }) as Emit;
+    const out = await addMessageIn(deps, session, withAuthor, ctx, ticketId, message);
+    await scoped(deps.models, ctx).messages.updateOne({ _id: out.message.id }, { $set: { authorId } }, { session });
+    return { ...out, authorId };
+  });
+  return { ...added.message, authorId: added.authorId };
+}

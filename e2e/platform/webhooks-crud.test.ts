@@ -81,7 +81,7 @@ describe('POST /webhooks', () => {
     expectError(res, 409, 'conflict_error', 'resource_conflict', undefined);
     expect(res.body.error.message).toMatch(/20 webhooks/);
     await createWebhook(small, { name: 'live', url: 'https://limit.example.com/20', events: '*' }, small.live);
-  });
+  }, 120_000); // 22 creates, each checking its URL's host: slow on a loaded machine
 
   const long = 'x'.repeat(256);
   const bad: [string, unknown, string, string][] = [

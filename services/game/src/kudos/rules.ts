@@ -6,12 +6,11 @@ import type { GameModels } from '../models';
 import type { PlayerRules } from '../player/rules';
 import { dayIdOf, weekIdOf } from '../seasons/calendar';
 import type { KudosDoc } from './model';
+import { kudosView } from './view';
 
 /** Kudos: a thank-you that pays the receiver a little, limited so that two members cannot farm each other. */
 export const KUDOS_PER_DAY = 3;
 export const KUDOS_REWARD = { xp: 10, gold: 5 };
-
-const kudosView = (k: KudosDoc) => ({ id: k._id, fromMemberId: k.fromMemberId, toMemberId: k.toMemberId, message: k.message, createdAt: k.createdAt.toISOString() });
 
 export function kudosRules({ conn, models, players, clock }: { conn: mongoose.Connection; models: GameModels; players: PlayerRules; clock: Clock }) {
   const db = (scope: Scope) => scoped(models, scope);

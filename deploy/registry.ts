@@ -5,13 +5,17 @@
  * list or is checked against it:
  *
  * - `npm run start:processes` (deploy/local/src/processes.ts) starts every entry from it;
- * - the one-process platform (deploy/local/src/platform.ts), docker-compose.yml, the Kubernetes base
- *   and overlays, deploy/prometheus/prometheus.yml and the README's variables table are checked
- *   against it by deploy/test (registry.test.ts and the compose/k8s tests).
+ * - `npm start` (deploy/local/src/platform.ts) boots every service from it, through the start functions
+ *   `npm run generate` lists in deploy/local/src/services.generated.ts;
+ * - generated from it (`npm run generate`, `npm run env-docs`): deploy/prometheus/prometheus.yml, the
+ *   gateway's SERVICE_URLS in docker-compose.yml and the Kubernetes base, deploy/local's dependencies,
+ *   the RabbitMQ users, the variables tables of docs/configuration.md and .env.example;
+ * - checked against it: docker-compose.yml and the Kubernetes base and overlays (deploy/test:
+ *   registry-gaps.test.ts names each file lacking a process, registry.test.ts checks each one's details).
  *
- * Adding a service: its folder under services/ (with `src/main.ts` calling kit's runServiceMain),
- * its manifest file in shared/contracts, and one entry here; the tests then name every deployment
- * file that still lacks it.
+ * Adding a service (docs/adding-a-service.md): its folder under services/ (with `src/main.ts` calling
+ * kit's runServiceMain and `src/index.ts` exporting `start<Name>`), its manifest file in
+ * shared/contracts, and one entry here; the tests then name every deployment file that still lacks it.
  *
  * Pure data: no imports, so scripts, tests and the launcher read it without starting anything.
  */
@@ -37,6 +41,8 @@ export interface ExtraPort {
   env: string;
   /** Reached from outside the cluster (a LoadBalancer Service, a published compose port). */
   public: boolean;
+  /** The variable that sets the interface it listens on (the launchers set it to their HOST). */
+  hostEnv?: string;
 }
 
 export interface ProcessEntry {
@@ -73,9 +79,16 @@ export interface ProcessEntry {
   autoscale: boolean;
   /** Replicas `npm run start:processes` runs (2 where one replica's shared state is worth trying on one machine). */
   localProcesses: number;
+  /** It keeps secrets at rest or seals what it stores with SECRETS_KEY (docs/adr/0067): the launchers hand it the key. */
+  secretsAtRest: boolean;
+  /**
+   * Pages of the gateway it links to in mail or redirects: variable → path on the gateway's public
+   * address. `npm run start:processes` points each at its own gateway unless the variable is set.
+   */
+  gatewayLinks: Record<string, string>;
 }
 
-const service = (e: Omit<ProcessEntry, 'kind' | 'entry' | 'port' | 'metricsPort' | 'extraPorts' | 'stores' | 'calls' | 'sharedState' | 'localProcesses'> & Partial<ProcessEntry>): ProcessEntry => ({
+const service = (e: Pick<ProcessEntry, 'name' | 'summary' | 'replicas' | 'autoscale'> & Partial<ProcessEntry>): ProcessEntry => ({
   kind: 'service',
   entry: `services/${e.name}/src/main.ts`,
   port: 3000,
@@ -85,6 +98,8 @@ const service = (e: Omit<ProcessEntry, 'kind' | 'entry' | 'port' | 'metricsPort'
   calls: [],
   sharedState: [],
   localProcesses: 1,
+  secretsAtRest: false,
+  gatewayLinks: {},
   ...e,
 });
 
@@ -107,14 +122,18 @@ export const PROCESSES: readonly ProcessEntry[] = [
     replicas: { local: 1, production: 3, max: 20 },
     autoscale: true,
     localProcesses: 1,
+    secretsAtRest: true,
+    gatewayLinks: {},
   },
   service({
     name: 'ticketing',
     summary: 'Tickets, messages, SLA, automations, AI actions, ticket analytics, the widget conversations and inbound email.',
     extraPorts: [
-      { name: 'smtp', port: 2525, env: 'INBOUND_SMTP_PORT', public: true },
-      { name: 'inbound-http', port: 2580, env: 'INBOUND_HTTP_PORT', public: true },
+      { name: 'smtp', port: 2525, env: 'INBOUND_SMTP_PORT', public: true, hostEnv: 'INBOUND_SMTP_HOST' },
+      { name: 'inbound-http', port: 2580, env: 'INBOUND_HTTP_PORT', public: true, hostEnv: 'INBOUND_HTTP_HOST' },
     ],
+    // Seals the Idempotency-Key answers it keeps.
+    secretsAtRest: true,
     calls: [customersCall('first sight of a customer id a ticket names (known customers come from customer events)')],
     replicas: { local: 1, production: 3, max: 10 },
     autoscale: true,
@@ -128,6 +147,8 @@ export const PROCESSES: readonly ProcessEntry[] = [
   service({
     name: 'webhooks',
     summary: 'Webhook subscriptions, signed deliveries, retries and the delivery log.',
+    // Webhook signing secrets, sealed.
+    secretsAtRest: true,
     replicas: { local: 1, production: 3, max: 10 },
     autoscale: true,
   }),
@@ -140,6 +161,7 @@ export const PROCESSES: readonly ProcessEntry[] = [
   service({
     name: 'workspace',
     summary: 'Members, invites, roles, settings, custom fields, saved views, billing and the audit log.',
+    gatewayLinks: { INVITE_ACCEPT_URL: '/invites/accept', BILLING_PORTAL_URL: '/billing/portal', SIGN_IN_URL: '/app/sign-in' },
     replicas: { local: 1, production: 3, max: 10 },
     autoscale: true,
   }),
@@ -208,3 +230,27 @@ export const mongoSecretName = (name: string): string => `helpdesk-mongo-${name}
  * permissions let it publish only its own event types (deploy/rabbitmq/topology.ts, docs/adr/0060).
  */
 export const amqpSecretName = (name: string): string => `helpdesk-amqp-${name}`;
+
+/** A service's workspace package (`services/<name>`), whose index exports its start function. */
+export const servicePackage = (name: string): string => `@helpdesk/${name}`;
+
+/** The function a service's package exports to run it in a process it shares (`startKnowledge`); npm start boots each through it. */
+export const startFunctionName = (name: string): string => `start${name.replace(/(^|-)([a-z])/g, (_m, _dash: string, c: string) => c.toUpperCase())}`;
+
+/** The start option holding the URL a `calls` variable names: CUSTOMERS_URL → customersUrl. */
+export const callOption = (env: string): string => env.toLowerCase().replace(/_([a-z])/g, (_m, c: string) => c.toUpperCase());
+
+/**
+ * The services in the order one process can boot them: each after the services it calls (it is
+ * handed their URLs at start), otherwise in registry order.
+ */
+export function bootOrder(services: readonly ProcessEntry[] = SERVICES): ProcessEntry[] {
+  const order: ProcessEntry[] = [];
+  const pending = [...services];
+  while (pending.length) {
+    const next = pending.findIndex((s) => s.calls.every((c) => order.some((o) => o.name === c.service)));
+    if (next === -1) throw new Error(`deploy/registry.ts: the calls of ${pending.map((s) => s.name).join(', ')} form a cycle`);
+    order.push(...pending.splice(next, 1));
+  }
+  return order;
+}

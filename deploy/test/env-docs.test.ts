@@ -1,13 +1,13 @@
-// The README's variables table and .env.example are generated from the processes' zod schemas
+// The variables tables of docs/configuration.md and .env.example are generated from the processes' zod schemas
 // (scripts/env-docs.ts): regenerated here in memory, they must equal the committed files.
 import { readFileSync } from 'node:fs';
-import { ENV_EXAMPLE_FILE, README_FILE, envExample, processes, readmeTable, readmeWithTable } from '../../scripts/env-docs';
+import { CONFIGURATION_FILE, ENV_EXAMPLE_FILE, envExample, processes, variablesTable, withVariablesTable } from '../../scripts/env-docs';
 
 const list = processes();
 
-it('the README table is generated from the current schemas (run `npm run env-docs` when this fails)', () => {
-  const readme = readFileSync(README_FILE, 'utf8');
-  expect(readmeWithTable(readme, readmeTable(list))).toBe(readme);
+it('the tables of docs/configuration.md are generated from the current schemas (run `npm run env-docs` when this fails)', () => {
+  const page = readFileSync(CONFIGURATION_FILE, 'utf8');
+  expect(withVariablesTable(page, variablesTable(list))).toBe(page);
 });
 
 it('.env.example is generated from the current schemas (run `npm run env-docs` when this fails)', () => {
@@ -18,7 +18,7 @@ it('has a section for the gateway, every service with a main.ts and npm start; t
   const titles = list.map((p) => p.title);
   expect(titles[0]).toBe('gateway');
   expect(titles).toEqual(expect.arrayContaining(['customers', 'ticketing', 'webhooks']));
-  const table = readmeTable(list);
+  const table = variablesTable(list);
   expect(table).toMatch(/\| `AMQP_URL` \| yes, unless HELPDESK_EMBEDDED=1 \|/);
   expect(table).toMatch(/\| `REDIS_URL` \| yes, unless HELPDESK_EMBEDDED=1 \|/);
   expect(table).toMatch(/\| `MONGO_URL` \| yes \|/);

@@ -26,10 +26,6 @@ const KNOWN_OFFENDERS: readonly string[] = [
   'gateway/src/index.ts startGateway',
   'gateway/src/sessions/sessions.ts createConsoleSessions',
   'shared/contracts/src/openapi.ts buildOpenApiDocument',
-  'shared/mongo-embedded/src/depth.ts wireDepthError',
-  'shared/mongo-embedded/src/server.ts startEmbeddedMongo',
-  'deploy/local/src/platform.ts bootPlatform',
-  'deploy/local/src/processes.ts main',
   // services/ticketing is being split into use cases (issue 33 item 1, its own branch).
   'services/ticketing/src/tickets/rules.ts ticketRules',
   'services/ticketing/src/automations/rules.ts automationRules',

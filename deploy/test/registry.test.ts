@@ -45,6 +45,10 @@ describe('docker-compose.yml against deploy/registry.ts', () => {
       for (const store of STORES) expect([STORE_ENV[store], env[STORE_ENV[store]] !== undefined]).toEqual([STORE_ENV[store], p.stores.includes(store)]);
     });
 
+    it('gets SECRETS_KEY exactly when it keeps secrets at rest', () => {
+      expect(['SECRETS_KEY', env.SECRETS_KEY !== undefined]).toEqual(['SECRETS_KEY', p.secretsAtRest]);
+    });
+
     it('reaches each service it calls at http://<service>:<port>', () => {
       for (const call of p.calls) {
         const callee = PROCESSES.find((c) => c.name === call.service)!;

@@ -1,9 +1,10 @@
 /**
- * The README's code blocks, run as a new user runs them (the "first hour", issue 34): `npm start` on a
+ * The code blocks of the README and of the docs pages it sends a new user to (DOC_PAGES), run as a new
+ * user runs them (the "first hour", issue 34): `npm start` on a
  * fresh data folder, the quick start's shell blocks against it, the typed client's example both in
  * this repository and in a project outside it that installs `@helpdesk/client` from its packed
  * tarball (offline: its dependency is packed from this repository's node_modules), the webhook
- * receiver receiving a signed test event, the help center. Every block of the README is accounted
+ * receiver receiving a signed test event, the help center. Every block of those pages is accounted
  * for: run, checked, or listed below as not run with the reason, so a new block cannot be forgotten.
  * Also: every relative link of the README and the docs resolves inside the repository.
  */
@@ -18,9 +19,13 @@ import { buildPackage } from '@helpdesk/client/scripts/package';
 
 const root = path.resolve(__dirname, '../..');
 const README = readFileSync(path.join(root, 'README.md'), 'utf8');
+/** The README and the pages its depth moved to: their blocks are the user's instructions too. */
+const DOC_PAGES = ['README.md', 'docs/widget-and-help-center.md', 'docs/email.md', 'docs/webhooks.md', 'docs/operating.md'];
 const run = promisify(execFile);
 
 export interface CodeBlock {
+  /** The page it is in (relative to the repository root). */
+  file?: string;
   lang: string;
   code: string;
   /** 1-based line of the opening fence. */
@@ -41,6 +46,9 @@ export function codeBlocks(md: string): CodeBlock[] {
   }
   return blocks;
 }
+
+/** Every block of DOC_PAGES, each with its page. */
+const docBlocks = (): CodeBlock[] => DOC_PAGES.flatMap((file) => codeBlocks(readFileSync(path.join(root, file), 'utf8')).map((b) => ({ ...b, file })));
 
 /** What this file does with each kind of block. `not run` says why, and where it is tested instead. */
 type Handling = { kind: string; how: 'run' | 'checked' } | { kind: string; how: 'not run'; reason: string };
@@ -87,13 +95,13 @@ function handlingOf(b: CodeBlock): Handling | null {
   return null;
 }
 
-describe('the README\'s code blocks', () => {
+describe('the code blocks of the README and its docs pages', () => {
   it('every one is run, checked, or not run for a stated reason', () => {
-    const blocks = codeBlocks(README);
+    const blocks = docBlocks();
     expect(blocks.length).toBeGreaterThan(10);
-    const unaccounted = blocks.filter((b) => handlingOf(b) === null).map((b) => `README.md:${b.line} (${b.lang}): ${b.code.split('\n')[0]}`);
+    const unaccounted = blocks.filter((b) => handlingOf(b) === null).map((b) => `${b.file}:${b.line} (${b.lang}): ${b.code.split('\n')[0]}`);
     expect(unaccounted).toEqual([]);
-    // Each kind the platform test below runs is in the README exactly once.
+    // Each kind the platform test below runs is in those pages exactly once.
     const kinds = blocks.map((b) => handlingOf(b)!).filter((h) => h.how !== 'not run').map((h) => h.kind);
     for (const kind of ['quick start', 'typed client', 'widget tag', 'widget settings', 'inbound mail addresses', 'help center', 'webhook body', 'webhook receiver', 'webhook try-out']) {
       expect({ kind, times: kinds.filter((k) => k === kind).length }).toEqual({ kind, times: 1 });
@@ -102,6 +110,7 @@ describe('the README\'s code blocks', () => {
 
   it('says nothing is "in progress" that works, and no link leaves the repository or points at nothing', () => {
     expect(README).not.toMatch(/in progress/i);
+    for (const file of DOC_PAGES.slice(1)) expect({ file, inProgress: /in progress/i.test(readFileSync(path.join(root, file), 'utf8')) }).toEqual({ file, inProgress: false });
     const files = ['README.md', ...mdFiles('docs'), ...readdirSync(path.join(root, 'services')).map((s) => `services/${s}/README.md`), ...readdirSync(path.join(root, 'shared')).map((s) => `shared/${s}/README.md`)].filter(
       (f) => existsSync(path.join(root, f)),
     );
@@ -203,8 +212,8 @@ describe('the README against `npm start`', () => {
   /** A block as the user pastes it, with this run's address instead of the default port. */
   const local = (code: string) => code.replace(/(localhost|127\.0\.0\.1):8080/g, `$1:${port}`);
   const block = (kind: string) => {
-    const found = codeBlocks(README).find((b) => handlingOf(b)?.kind === kind);
-    if (!found) throw new Error(`no ${kind} block in the README`);
+    const found = docBlocks().find((b) => handlingOf(b)?.kind === kind);
+    if (!found) throw new Error(`no ${kind} block in ${DOC_PAGES.join(', ')}`);
     return found.code;
   };
   /** The quick start's shell: its exported variables, in the folder npm start ran in. */

@@ -1,18 +1,14 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import os from 'node:os';
 import path from 'node:path';
 import { startEmbeddedMongo, type EmbeddedMongo } from '@helpdesk/mongo-embedded';
-import { createBus, createHostLogger, embeddedMongoStats, InternalTokens, newSecretsKey, SecretBox, type EventBus, type Logger } from '@helpdesk/kit';
+import { createBus, createHostLogger, embeddedMongoStats, InternalTokens, newSecretsKey, SecretBox, type EventBus, type Logger, type RunningService } from '@helpdesk/kit';
 import { startGateway, type RunningGateway } from '@helpdesk/gateway';
-import { startTicketing, type RunningTicketing, type TicketingConfig } from '@helpdesk/ticketing';
-import { startCustomers, type RunningCustomers } from '@helpdesk/customers';
-import { startWebhooks, type RunningWebhooks, type WebhookSettings } from '@helpdesk/webhooks';
-import { startKnowledge, type RunningKnowledge } from '@helpdesk/knowledge';
-import { startWorkspace, type RunningWorkspace, type WorkspaceOptions } from '@helpdesk/workspace';
-import { attachmentStorage, startCommunity, type RunningCommunity } from '@helpdesk/community';
-import { startNotifications } from '@helpdesk/notifications';
-import { startDataops, type RunningDataops } from '@helpdesk/dataops';
-import { startGame, type Clock, type RunningGame } from '@helpdesk/game';
+import type { TicketingConfig } from '@helpdesk/ticketing';
+import type { WebhookSettings } from '@helpdesk/webhooks';
+import type { WorkspaceOptions } from '@helpdesk/workspace';
+import type { Clock } from '@helpdesk/game';
+import { bootOrder, callOption, SERVICES } from '../../registry';
+import { START_FUNCTIONS } from './services.generated';
+import { OWN_OPTIONS, serviceFolders, type BootContext, type ServiceName } from './service-options';
 
 export interface PlatformOptions {
   /** Gateway port; 0 = any free port. */
@@ -56,18 +52,13 @@ export interface PlatformOptions {
   smtpUrl?: string;
 }
 
-export interface Platform {
+/** Every registry service as its start function returns it, by name. */
+export type RunningServices = { [K in ServiceName]: Awaited<ReturnType<(typeof START_FUNCTIONS)[K]>> };
+
+export interface Platform extends RunningServices {
   /** Public base URL, ending in /api/v1. */
   baseUrl: string;
   gateway: RunningGateway;
-  ticketing: RunningTicketing;
-  customers: RunningCustomers;
-  webhooks: RunningWebhooks;
-  knowledge: RunningKnowledge;
-  workspace: RunningWorkspace;
-  community: RunningCommunity;
-  dataops: RunningDataops;
-  game: RunningGame;
   /**
    * The mongodb:// URL every service database lives under (embedded or MONGO_URL), as other processes
    * reach it: the embedded server's TCP URL. The services of this process use its Unix domain socket,
@@ -84,15 +75,18 @@ export interface Platform {
   stop(): Promise<void>;
 }
 
+type Stoppable = { name: string; stop: () => Promise<unknown> };
+
 /**
  * Boots the whole platform in one process: the databases (embedded unless MONGO_URL), one bus
- * connection per service (in-process unless AMQP_URL), every service on a loopback port, then the
- * gateway in front of them; requests between them stay in process (docs/adr/0046), streams excepted.
- * The same start functions run each part as its own process in production.
+ * connection per service (in-process unless AMQP_URL), every service of the registry on a loopback
+ * port (each after the services it calls), then the gateway in front of them; requests between them
+ * stay in process (docs/adr/0046), streams excepted. The same start functions run each part as its
+ * own process in production.
  */
 export async function bootPlatform(opts: PlatformOptions): Promise<Platform> {
   const logger = opts.logger ?? createHostLogger('platform', opts.logLevel ?? 'info');
-  const started: { name: string; stop: () => Promise<unknown> }[] = [];
+  const started: Stoppable[] = [];
   const stop = async () => {
     for (const part of started.reverse()) {
       try {
@@ -102,86 +96,24 @@ export async function bootPlatform(opts: PlatformOptions): Promise<Platform> {
       }
     }
   };
+  const onStop = (name: string, stopIt: () => Promise<unknown>) => void started.push({ name, stop: stopIt });
   try {
     let embeddedMongo: EmbeddedMongo | null = null;
     let mongoUrl = opts.mongoUrl;
     if (!mongoUrl) {
       embeddedMongo = await startEmbeddedMongoOnPreferredPort(opts, logger);
-      started.push({ name: 'embedded-mongo', stop: () => embeddedMongo!.close() });
-      const stats = embeddedMongo.stats;
-      const unregister = embeddedMongoStats.add(() => Object.entries(stats()).map(([stat, value]) => ({ labels: { stat }, value })));
-      started.push({ name: 'embedded-mongo-metrics', stop: async () => unregister() });
+      const server = embeddedMongo;
+      onStop('embedded-mongo', () => server.close());
+      const unregister = embeddedMongoStats.add(() => Object.entries(server.stats()).map(([stat, value]) => ({ labels: { stat }, value })));
+      onStop('embedded-mongo-metrics', async () => unregister());
       // The services here reach it through its socket's URL, served in process (docs/adr/0048); TCP without one.
-      mongoUrl = embeddedMongo.socketUri() ?? embeddedMongo.uri();
+      mongoUrl = server.socketUri() ?? server.uri();
     }
     const tokens = new InternalTokens(opts.internalTokenSecret);
     const secrets = opts.secrets ?? new SecretBox(newSecretsKey());
     const buses: Record<string, EventBus> = {};
-    let memoryBus: EventBus | null = null;
-    /** One AMQP connection per service, as in production; in memory every service must share one bus. */
-    const busFor = (service: string): EventBus => {
-      if (opts.amqpUrl) {
-        const bus = createBus({ amqpUrl: opts.amqpUrl, logger: logger.child({ bus: service }), ...opts.amqpNames });
-        started.push({ name: `${service}-bus`, stop: () => bus.close() });
-        return (buses[service] = bus);
-      }
-      if (!memoryBus) {
-        const bus = createBus({ logger: logger.child({ bus: 'memory' }) });
-        started.push({ name: 'memory-bus', stop: () => bus.close() });
-        memoryBus = bus;
-      }
-      return (buses[service] = memoryBus);
-    };
-
-    // Every service also answers in process: the gateway's proxy and the services' internal clients
-    // reach it without a socket (docs/adr/0046); its loopback port stays open for everything else.
-    const serviceOpts = (name: string) => ({ mongoUrl: mongoUrl!, bus: busFor(name), tokens, logger: logger.child({ service: name }), inProcess: true });
-    // Customers first: ticketing asks it about customers at ticket creation.
-    const customers = await startCustomers(serviceOpts('customers'));
-    started.push({ name: 'customers', stop: () => customers.stop() });
-    const ticketing = await startTicketing({ ...serviceOpts('ticketing'), secrets, customersUrl: customers.url, ai: opts.ai, inboundEmail: opts.inboundEmail });
-    started.push({ name: 'ticketing', stop: () => ticketing.stop() });
-    const webhooks = await startWebhooks({ ...serviceOpts('webhooks'), secrets, settings: opts.webhooks });
-    started.push({ name: 'webhooks', stop: () => webhooks.stop() });
-    // newer services start here, one block each (workspace, knowledge, community)
-    const workspace = await startWorkspace({ ...serviceOpts('workspace'), inviteAcceptUrl: opts.inviteAcceptUrl, signInUrl: opts.signInUrl ?? localSignInUrl(opts), ...opts.billing });
-    started.push({ name: 'workspace', stop: () => workspace.stop() });
-    const knowledge = await startKnowledge(serviceOpts('knowledge'));
-    started.push({ name: 'knowledge', stop: () => knowledge.stop() });
-    // Community attachments under the data folder; in-memory runs (tests) use a temporary folder removed at stop.
-    const attachmentsDir = opts.dataDir ?? (await mkdtemp(path.join(os.tmpdir(), 'helpdesk-community-')));
-    if (!opts.dataDir) started.push({ name: 'community-attachments', stop: () => rm(attachmentsDir, { recursive: true, force: true }) });
-    const community = await startCommunity({ ...serviceOpts('community'), customersUrl: customers.url, storage: attachmentStorage({ s3Url: opts.attachmentsS3Url, dataDir: attachmentsDir }) });
-    started.push({ name: 'community', stop: () => community.stop() });
-    // Outgoing mail as .eml files under the data folder (DATA_DIR/mail); in-memory runs (tests) use a temporary folder.
-    const mailDir = opts.dataDir ?? (await mkdtemp(path.join(os.tmpdir(), 'helpdesk-notifications-')));
-    if (!opts.dataDir) started.push({ name: 'notifications-mail', stop: () => rm(mailDir, { recursive: true, force: true }) });
-    const notifications = await startNotifications({
-      ...serviceOpts('notifications'),
-      workspaceUrl: workspace.url,
-      // It asks ticketing whether a widget conversation's token opens that conversation's stream (docs/adr/0040).
-      ticketingUrl: ticketing.url,
-      dataDir: mailDir,
-      smtpUrl: opts.smtpUrl,
-      // The event stream's log in Redis Streams when Redis is configured (embedded otherwise).
-      redisUrl: opts.redisUrl,
-      redisKeyPrefix: opts.redisKeyPrefix,
-      streamHeartbeatMs: opts.stream?.heartbeatMs,
-      streamMaxBufferedBytes: opts.stream?.maxBufferedBytes,
-    });
-    started.push({ name: 'notifications', stop: () => notifications.stop() });
-    // dataops fans out to the owning services (search, tags, saved-view execution, bulk, export, import).
-    const dataops = await startDataops({
-      ...serviceOpts('dataops'),
-      ticketingUrl: ticketing.url,
-      customersUrl: customers.url,
-      knowledgeUrl: knowledge.url,
-      communityUrl: community.url,
-      workspaceUrl: workspace.url,
-    });
-    started.push({ name: 'dataops', stop: () => dataops.stop() });
-    const game = await startGame({ ...serviceOpts('game'), clock: opts.gameClock });
-    started.push({ name: 'game', stop: () => game.stop() });
+    const folder = serviceFolders(opts.dataDir, onStop);
+    const services = await startServices({ opts, folder }, { mongoUrl, tokens, secrets, logger, bus: busesFor(opts, logger, buses, onStop) }, onStop);
 
     const gateway = await startGateway({
       port: opts.port,
@@ -192,36 +124,74 @@ export async function bootPlatform(opts: PlatformOptions): Promise<Platform> {
       tokens,
       streamTokenSecret: opts.internalTokenSecret,
       secrets,
-      services: {
-        ticketing: ticketing.url,
-        customers: customers.url,
-        webhooks: webhooks.url,
-        // newer services: one line each
-        workspace: workspace.url,
-        knowledge: knowledge.url,
-        community: community.url,
-        notifications: notifications.url,
-        dataops: dataops.url,
-        game: game.url,
-      },
+      services: Object.fromEntries(SERVICES.map((s) => [s.name, services[s.name as ServiceName].url])),
       logger: logger.child({ service: 'gateway' }),
       rateLimits: opts.rateLimits,
     });
-    started.push({ name: 'gateway', stop: () => gateway.stop() });
+    onStop('gateway', () => gateway.stop());
 
-    const mailFolder = opts.smtpUrl ? null : path.join(mailDir, 'mail');
-    return { baseUrl: gateway.url, gateway, ticketing, customers, webhooks, knowledge, workspace, community, dataops, game, mongoUrl: embeddedMongo?.uri() ?? mongoUrl, embeddedMongo, buses, secrets, mailDir: mailFolder, stop };
+    const mailDir = opts.smtpUrl ? null : path.join(await folder('notifications'), 'mail');
+    return { ...services, baseUrl: gateway.url, gateway, mongoUrl: embeddedMongo?.uri() ?? mongoUrl, embeddedMongo, buses, secrets, mailDir, stop };
   } catch (err) {
     await stop();
     throw err;
   }
 }
 
-/** The console's sign-in page on this gateway's port (a fixed one; any free port keeps the workspace's default). */
-function localSignInUrl(opts: PlatformOptions): string | undefined {
-  if (!opts.port) return undefined;
-  const host = !opts.host || opts.host === '0.0.0.0' || opts.host === '::' ? '127.0.0.1' : opts.host.includes(':') ? `[${opts.host}]` : opts.host;
-  return `http://${host}:${opts.port}/app/sign-in`;
+/** What every service gets in one process. */
+interface Shared {
+  mongoUrl: string;
+  tokens: InternalTokens;
+  secrets: SecretBox;
+  logger: Logger;
+  bus: (service: string) => EventBus;
+}
+
+/**
+ * Starts every registry service through its package's start function (deploy/local/src/services.generated.ts),
+ * each after the services it calls: what every service gets, SECRETS_KEY's box where the registry
+ * says `secretsAtRest`, the URL of each service it calls, and its own options (service-options.ts).
+ */
+async function startServices(ctx: BootContext, shared: Shared, onStop: (name: string, stop: () => Promise<unknown>) => void): Promise<RunningServices> {
+  const running: Partial<Record<string, RunningService>> = {};
+  for (const entry of bootOrder(SERVICES)) {
+    const name = entry.name as ServiceName;
+    // Every service also answers in process: the gateway's proxy and the services' internal clients
+    // reach it without a socket (docs/adr/0046); its loopback port stays open for everything else.
+    const options = {
+      mongoUrl: shared.mongoUrl,
+      bus: shared.bus(name),
+      tokens: shared.tokens,
+      logger: shared.logger.child({ service: name }),
+      inProcess: true,
+      ...(entry.secretsAtRest ? { secrets: shared.secrets } : {}),
+      ...Object.fromEntries(entry.calls.map((call) => [callOption(call.env), running[call.service]!.url])),
+      ...(await OWN_OPTIONS[name]?.(ctx)),
+    };
+    const start = START_FUNCTIONS[name] as (o: typeof options) => Promise<RunningService>;
+    const service = await start(options);
+    running[name] = service;
+    onStop(name, () => service.stop());
+  }
+  return running as RunningServices;
+}
+
+/** One AMQP connection per service, as in production; in memory every service shares one bus. */
+function busesFor(opts: PlatformOptions, logger: Logger, buses: Record<string, EventBus>, onStop: (name: string, stop: () => Promise<unknown>) => void): (service: string) => EventBus {
+  let memoryBus: EventBus | null = null;
+  return (service) => {
+    if (opts.amqpUrl) {
+      const bus = createBus({ amqpUrl: opts.amqpUrl, logger: logger.child({ bus: service }), ...opts.amqpNames });
+      onStop(`${service}-bus`, () => bus.close());
+      return (buses[service] = bus);
+    }
+    if (!memoryBus) {
+      const bus = createBus({ logger: logger.child({ bus: 'memory' }) });
+      onStop('memory-bus', () => bus.close());
+      memoryBus = bus;
+    }
+    return (buses[service] = memoryBus);
+  };
 }
 
 async function startEmbeddedMongoOnPreferredPort(opts: PlatformOptions, logger: Logger): Promise<EmbeddedMongo> {

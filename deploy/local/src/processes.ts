@@ -215,28 +215,7 @@ async function main(): Promise<void> {
     // The production topology never runs on stand-ins; each process's database is the launcher's choice.
     delete inherited.HELPDESK_EMBEDDED;
     delete inherited.MONGO_DB;
-    for (const entry of PROCESSES) {
-      const replicas = entry.localProcesses;
-      for (let replica = 1; replica <= replicas; replica++) {
-        const port = entry.kind === 'gateway' ? gatewayPort : replicas > 1 ? await freePort(env.HOST) : servicePort.get(entry.name)!;
-        const own: NodeJS.ProcessEnv = {
-          ...databaseEnv(env, mongoUrl, entry.name),
-          PORT: String(port),
-          METRICS_PORT: String(await freePort(env.HOST)),
-          OTEL_SERVICE_NAME: process.env.OTEL_SERVICE_NAME ? `${process.env.OTEL_SERVICE_NAME}-${entry.name}` : entry.name,
-        };
-        for (const call of entry.calls) own[call.env] = url(call.service);
-        if (entry.kind === 'gateway') own.SERVICE_URLS = SERVICES.map((s) => `${s.name}=${url(s.name)}`).join(',');
-        if (entry.name === 'ticketing') Object.assign(own, { INBOUND_SMTP_HOST: env.HOST, INBOUND_HTTP_HOST: env.HOST, INBOUND_SMTP_PORT: String(env.INBOUND_SMTP_PORT), INBOUND_HTTP_PORT: String(env.INBOUND_HTTP_PORT) });
-        // Links in invitation and sign-in mail and the local billing portal point at this gateway unless set.
-        if (entry.name === 'workspace') {
-          own.INVITE_ACCEPT_URL = process.env.INVITE_ACCEPT_URL || `${baseUrl}/invites/accept`;
-          own.BILLING_PORTAL_URL = process.env.BILLING_PORTAL_URL || `${baseUrl}/billing/portal`;
-          own.SIGN_IN_URL = process.env.SIGN_IN_URL || `${baseUrl}/app/sign-in`;
-        }
-        children.push({ entry, replica, port, metricsPort: Number(own.METRICS_PORT), env: { ...inherited, ...own }, proc: null, restarts: 0, tail: [] });
-      }
-    }
+    children.push(...(await planChildren(env, { mongoUrl, gatewayPort, servicePort, url, baseUrl, inherited })));
     for (const s of SERVICES.filter((e) => e.localProcesses > 1)) {
       const ports = children.filter((c) => c.entry === s).map((c) => c.port);
       balancers.push(await startBalancer(env.HOST, servicePort.get(s.name)!, () => ports));
@@ -268,35 +247,86 @@ async function main(): Promise<void> {
     await Promise.all(gateways.map(readyz));
     if (stopping) return;
 
-    const tokens = new InternalTokens(env.INTERNAL_TOKEN_SECRET);
-    const gatewayDb = databaseEnv(env, mongoUrl, 'gateway');
-    const admin = await createGatewayAdmin(gatewayDb.MONGO_URL, 'gateway', workspaceLink(url('workspace'), tokens));
-    const { credentials, created, file } = await ensureDevCredentials(admin, dataDir, { baseUrl: `${baseUrl}/api/v1`, mongoUrl });
-    const signInRow = await ownerSignInRow(admin, credentials);
-    await admin.close();
     writeProcesses(dataDir, children, baseUrl, mongoPid);
-    const count = (e: ProcessEntry) => (e.localProcesses > 1 ? ` ×${e.localProcesses}` : '');
-    process.stdout.write(
-      banner({
-        title: 'Helpdesk platform: separate processes',
-        credentials,
-        created,
-        file,
-        details: [
-          signInRow,
-          ['MongoDB', `${mongoUrl}${env.MONGO_URL ? '' : ` (embedded server process, journal in ${path.join(env.DATA_DIR, 'mongo')})`}`],
-          ['bus', `RabbitMQ (${redact(env.AMQP_URL)}); Redis (${redact(env.REDIS_URL)})`],
-          ['processes', `${PROCESSES.map((p) => `${p.name}${count(p)}`).join(', ')} (pids, URLs and metrics in ${path.join(env.DATA_DIR, 'processes.json')})`],
-          ['inbound', `SMTP ${env.HOST}:${env.INBOUND_SMTP_PORT}, webhook http://${env.HOST}:${env.INBOUND_HTTP_PORT}/inbound-email/{teamId}/messages`],
-        ],
-        baseUrl: `${baseUrl}/api/v1`,
-      }),
-    );
+    await announce(env, { dataDir, mongoUrl, baseUrl, workspaceUrl: url('workspace') });
   } catch (err) {
     if (stopping) return;
     await stopAll();
     throw err;
   }
+}
+
+/** Where the processes find each other: the database, the gateway's port and address, each service's URL. */
+interface Topology {
+  mongoUrl: string;
+  gatewayPort: number;
+  servicePort: Map<string, number>;
+  url: (service: string) => string;
+  baseUrl: string;
+  /** The environment every process gets. */
+  inherited: NodeJS.ProcessEnv;
+}
+
+/** Every process of the registry, each replica with its own ports and environment (not started yet). */
+async function planChildren(env: Env, topology: Topology): Promise<Child[]> {
+  const children: Child[] = [];
+  for (const entry of PROCESSES) {
+    const replicas = entry.localProcesses;
+    for (let replica = 1; replica <= replicas; replica++) {
+      const port = entry.kind === 'gateway' ? topology.gatewayPort : replicas > 1 ? await freePort(env.HOST) : topology.servicePort.get(entry.name)!;
+      const own = ownEnv(env, entry, topology, port, await freePort(env.HOST));
+      children.push({ entry, replica, port, metricsPort: Number(own.METRICS_PORT), env: { ...topology.inherited, ...own }, proc: null, restarts: 0, tail: [] });
+    }
+  }
+  return children;
+}
+
+/** What the launcher decides for one process, from its registry entry. */
+function ownEnv(env: Env, entry: ProcessEntry, topology: Topology, port: number, metricsPort: number): NodeJS.ProcessEnv {
+  const own: NodeJS.ProcessEnv = {
+    ...databaseEnv(env, topology.mongoUrl, entry.name),
+    PORT: String(port),
+    METRICS_PORT: String(metricsPort),
+    OTEL_SERVICE_NAME: process.env.OTEL_SERVICE_NAME ? `${process.env.OTEL_SERVICE_NAME}-${entry.name}` : entry.name,
+  };
+  for (const call of entry.calls) own[call.env] = topology.url(call.service);
+  if (entry.kind === 'gateway') own.SERVICE_URLS = SERVICES.map((s) => `${s.name}=${topology.url(s.name)}`).join(',');
+  // Its other listeners on this machine's HOST, on the launcher's port for them (its default otherwise).
+  for (const extra of entry.extraPorts) {
+    own[extra.env] = String((env as Record<string, unknown>)[extra.env] ?? extra.port);
+    if (extra.hostEnv) own[extra.hostEnv] = env.HOST;
+  }
+  // Links in mail and redirects point at this gateway unless set.
+  for (const [variable, page] of Object.entries(entry.gatewayLinks)) own[variable] = process.env[variable] || `${topology.baseUrl}${page}`;
+  return own;
+}
+
+/** The owner's credentials (made on the first start), DATA_DIR/credentials.json and the banner. */
+async function announce(env: Env, where: { dataDir: string; mongoUrl: string; baseUrl: string; workspaceUrl: string }): Promise<void> {
+  const { dataDir, mongoUrl, baseUrl } = where;
+  const tokens = new InternalTokens(env.INTERNAL_TOKEN_SECRET);
+  const gatewayDb = databaseEnv(env, mongoUrl, 'gateway');
+  const admin = await createGatewayAdmin(gatewayDb.MONGO_URL, 'gateway', workspaceLink(where.workspaceUrl, tokens));
+  const { credentials, created, file } = await ensureDevCredentials(admin, dataDir, { baseUrl: `${baseUrl}/api/v1`, mongoUrl });
+  const signInRow = await ownerSignInRow(admin, credentials);
+  await admin.close();
+  const count = (e: ProcessEntry) => (e.localProcesses > 1 ? ` ×${e.localProcesses}` : '');
+  process.stdout.write(
+    banner({
+      title: 'Helpdesk platform: separate processes',
+      credentials,
+      created,
+      file,
+      details: [
+        signInRow,
+        ['MongoDB', `${mongoUrl}${env.MONGO_URL ? '' : ` (embedded server process, journal in ${path.join(env.DATA_DIR, 'mongo')})`}`],
+        ['bus', `RabbitMQ (${redact(env.AMQP_URL)}); Redis (${redact(env.REDIS_URL)})`],
+        ['processes', `${PROCESSES.map((p) => `${p.name}${count(p)}`).join(', ')} (pids, URLs and metrics in ${path.join(env.DATA_DIR, 'processes.json')})`],
+        ['inbound', `SMTP ${env.HOST}:${env.INBOUND_SMTP_PORT}, webhook http://${env.HOST}:${env.INBOUND_HTTP_PORT}/inbound-email/{teamId}/messages`],
+      ],
+      baseUrl: `${baseUrl}/api/v1`,
+    }),
+  );
 }
 
 /** A URL without its password, for the banner. */

@@ -45,7 +45,7 @@ export async function startNotifications(opts: NotificationsOptions): Promise<Ru
     from: opts.mailFrom ?? DEFAULT_MAIL_FROM,
     workspaceUrl: opts.workspaceUrl,
     tokens: opts.tokens,
-    pollIntervalMs: opts.mailPollIntervalMs ?? 1_000,
+    pollIntervalMs: opts.mailPollIntervalMs ?? 30_000,
     retryDelaysMs: opts.mailRetryDelaysMs ?? DEFAULT_RETRY_DELAYS_MS,
   };
   const open = new OpenStreams();

@@ -31,5 +31,5 @@ export const notificationsService = (settings: NotificationsSettings) =>
     rules: notificationsRules,
     handlers: (rules) => ({ ...notificationHandlers(rules), ...notificationPreferenceHandlers(rules), ...eventStreamHandlers(settings.stream.log, settings.stream), ...widgetStreamHandlers(settings.stream.log, settings.stream, settings.ticketingUrl) }),
     consumers: allConsumers({ ticketingUrl: settings.ticketingUrl, tokens: settings.mail.tokens, streamLog: settings.stream.log }),
-    workers: (_rules, { models, logger }) => [startMailWorker(acrossTeams(models).mails, settings.mail, logger), { stop: () => settings.stream.log.close() }],
+    workers: (rules, { models, logger }) => [startMailWorker(acrossTeams(models).mails, settings.mail, rules.mail.queued, logger), { stop: () => settings.stream.log.close() }],
   });

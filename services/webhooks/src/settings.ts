@@ -15,8 +15,10 @@ export interface WebhookSettings {
   jitter: number;
   /** The longest wait a `Retry-After` answer can impose; a later one is capped to this. */
   retryAfterMaxMs: number;
-  /** How often the worker looks for due retries (new deliveries are kicked at once). */
+  /** The shortest sleep between the worker's looks for due retries (new deliveries are kicked at once). */
   pollIntervalMs: number;
+  /** The longest: with nothing pending it looks this often, for rows a dead replica left (docs/adr/0070). */
+  idlePollMs: number;
   /** How long a worker owns a claimed delivery; a crashed worker's rows are retried after it. */
   leaseMs: number;
   /** A webhook whose attempts have all failed for this long (no success) is disabled. */
@@ -43,6 +45,7 @@ export const DEFAULT_SETTINGS: WebhookSettings = {
   jitter: 0.1,
   retryAfterMaxMs: 10 * HOUR,
   pollIntervalMs: SECOND,
+  idlePollMs: 30 * SECOND,
   leaseMs: MINUTE,
   failingDisableMs: 5 * 24 * HOUR,
   concurrency: 32,
@@ -57,6 +60,7 @@ const settingsSchema = z
     jitter: z.number().min(0).max(0.5),
     retryAfterMaxMs: z.number().int().min(0),
     pollIntervalMs: z.number().int().min(1),
+    idlePollMs: z.number().int().min(1),
     leaseMs: z.number().int().min(1),
     failingDisableMs: z.number().int().min(1),
     concurrency: z.number().int().min(1).max(1000),

@@ -18,7 +18,7 @@ describe('consumer and worker', () => {
   let h: Harness;
   let rx: Receiver;
   beforeAll(async () => {
-    h = await startHarness({ retryScheduleMs: [100, 200, 400, 800], jitter: 0, pollIntervalMs: 50, failingDisableMs: 600, concurrency: 4 });
+    h = await startHarness({ retryScheduleMs: [100, 200, 400, 800], jitter: 0, pollIntervalMs: 50, idlePollMs: 200, failingDisableMs: 600, concurrency: 4 });
     rx = await Receiver.start();
   }, 30_000);
   afterAll(async () => {

@@ -1,5 +1,5 @@
-import { EventEmitter } from 'node:events';
 import { IncomingMessage, ServerResponse, STATUS_CODES } from 'node:http';
+import { InProcessSocket } from '@helpdesk/mongo-embedded/src/in-process-socket';
 import { context, createContextKey, SpanKind, SpanStatusCode, trace, type Span } from '@opentelemetry/api';
 
 /**
@@ -54,65 +54,8 @@ const errorWithCode = (message: string, code: string) => Object.assign(new Error
 /** Methods that always carry a length, 0 when empty (undici's `expectsPayload`). */
 const EXPECTS_PAYLOAD = new Set(['PUT', 'POST', 'PATCH', 'QUERY', 'PROPFIND', 'PROPPATCH']);
 
-/** A connection that is only a place to hang the socket API a request and its response touch. */
-class InProcessSocket extends EventEmitter {
-  readonly remoteAddress = '127.0.0.1';
-  readonly remoteFamily = 'IPv4';
-  readonly remotePort = 0;
-  readonly localAddress = '127.0.0.1';
-  readonly encrypted = false;
-  // Readable: a request counts as unread until its body is (on-finished, which body-parser asks).
-  readonly readable = true;
-  writable = true;
-  destroyed = false;
-  readonly writableLength = 0;
-  readonly writableCorked = 0;
-  readonly _writableState = { corked: 0 };
-  _httpMessage: unknown = null;
-
-  constructor(private readonly exchange: Exchange) {
-    super();
-  }
-
-  destroy(err?: Error): this {
-    if (this.destroyed) return this;
-    this.destroyed = true;
-    this.writable = false;
-    this.exchange.closed(err);
-    process.nextTick(() => this.emit('close', err !== undefined));
-    return this;
-  }
-
-  cork(): void {}
-  uncork(): void {}
-  resume(): this {
-    return this;
-  }
-  pause(): this {
-    return this;
-  }
-  setTimeout(): this {
-    return this;
-  }
-  setNoDelay(): this {
-    return this;
-  }
-  setKeepAlive(): this {
-    return this;
-  }
-  ref(): this {
-    return this;
-  }
-  unref(): this {
-    return this;
-  }
-  write(): boolean {
-    return true;
-  }
-  end(): this {
-    return this;
-  }
-}
+/** What the stand-in socket of a request handed over in process says of its ends: a loopback client. */
+const LOOPBACK = { remoteAddress: '127.0.0.1', remoteFamily: 'IPv4', remotePort: 0, localAddress: '127.0.0.1' } as const;
 
 const EXCHANGE = Symbol('in-process exchange');
 type InProcessResponse = ServerResponse & { [EXCHANGE]: Exchange; _header: string | null; _headerSent: boolean; _send: typeof send };
@@ -164,7 +107,8 @@ class Exchange {
   end = 0;
   private span: Span | null = null;
   private rpc: { type: string; span: Span; route?: string } | null = null;
-  readonly socket = new InProcessSocket(this);
+  /** Only a place to hang the socket API a request and its response touch; nothing is written to it. */
+  readonly socket = new InProcessSocket({ ...LOOPBACK, onDestroy: (err) => this.closed(err ?? undefined) });
   res!: InProcessResponse;
 
   constructor(

@@ -51,5 +51,7 @@ export * from './bulk';
 export * from './search';
 export * from './metrics';
 export * from './transaction';
+export * from './work-signal';
 export * from './slow-clients';
 export * from './secrets';
+export * from './clock';

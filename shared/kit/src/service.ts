@@ -132,9 +132,6 @@ function bodyLimitOf(ops: Operations): string | undefined {
   return largest > 0 ? `${largest}b` : undefined;
 }
 
-/** The outbox relay's poll when the service is its sole instance (default 500 ms otherwise, for rows other replicas wrote). */
-const SOLE_INSTANCE_POLL_MS = 5_000;
-
 /** What every service's `start…` function takes. */
 export interface ServiceOptions {
   mongoUrl: string;
@@ -209,9 +206,8 @@ export async function startService<Ops extends Operations, M extends DataLayer, 
       const { sealed } = await resealIdempotentRecords(conn, opts.secrets, { rotate: false });
       if (sealed) logger.info({ sealed }, `${def.name}: idempotency records stored in the clear are now encrypted at rest`);
     }
-    // Sole instance (process-local bus): every outbox row is written here, through withOutbox, which
-    // wakes the relay at each commit; polling only backs that up (docs/adr/0045).
-    relay = startOutboxRelay({ conn, bus: opts.bus, logger, service: def.name, ...(opts.bus.processLocal ? { pollIntervalMs: SOLE_INSTANCE_POLL_MS } : {}) });
+    // Every commit through withOutbox wakes the relay; its idle poll only backs that up (docs/adr/0070).
+    relay = startOutboxRelay({ conn, bus: opts.bus, logger, service: def.name });
     await subscribeAll(opts.bus, def.name, def.consumers?.(built.rules, built.deps) ?? [], { prefetch: def.prefetch });
     // Workers poll whether or not anything happens: their loops run untraced (no idle traces). What
     // they emit is traced from its publish on (the relay's producer span starts a trace).

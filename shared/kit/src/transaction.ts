@@ -36,8 +36,11 @@ export async function inTransaction<R>(
   let attempt = 0;
   let lastError: unknown = null;
   const started = Date.now();
-  return conn.transaction(async (session) => {
+  let unitSession: mongoose.ClientSession | null = null;
+  const result = await conn.transaction(async (session) => {
     attempt++;
+    unitSession = session;
+    commitHooks.set(session, []); // an attempt that is retried leaves nothing to run
     if (attempt > 1 && opts.giveUpAfterMs !== undefined && Date.now() - started >= opts.giveUpAfterMs) {
       transactionGaveUp.inc({ service: conn.name });
       throw new TransactionGaveUp(attempt - 1, Date.now() - started, lastError);
@@ -55,6 +58,26 @@ export async function inTransaction<R>(
       throw err;
     }
   });
+  if (unitSession) {
+    const hooks = commitHooks.get(unitSession) ?? [];
+    commitHooks.delete(unitSession);
+    for (const hook of hooks) hook();
+  }
+  return result;
+}
+
+/** What to run once each unit of work committed, by its session (filled by `afterCommit`). */
+const commitHooks = new WeakMap<mongoose.ClientSession, Array<() => void>>();
+
+/**
+ * Runs `fn` once the transaction of `session` (an `inTransaction` unit) has committed, and not at all
+ * if it does not: a worker woken by it sees the rows the unit wrote. A session outside `inTransaction`
+ * runs `fn` at once after the current task.
+ */
+export function afterCommit(session: mongoose.ClientSession | null | undefined, fn: () => void): void {
+  const hooks = session ? commitHooks.get(session) : undefined;
+  if (hooks) hooks.push(fn);
+  else queueMicrotask(fn);
 }
 
 /** A transaction that kept meeting transient errors past its bound (inTransaction's `giveUpAfterMs`); not retried by the driver. */

@@ -1290,128 +1290,155 @@ function comparable(a: unknown, b: unknown): boolean {
   return (typeof a === 'number' && typeof b === 'number') || (typeof a === 'string' && typeof b === 'string') || (a instanceof Date && b instanceof Date);
 }
 
+/** What a step of fastUpdate answers when the update is not one of its cases: mingo handles it. */
+const NOT_FAST = Symbol('not a fast update');
+type Fast<T> = T | typeof NOT_FAST;
+
 /**
  * Copy-on-write update for the common cases (plain dotted paths through objects, no positional
  * operators or array traversal, no modifiers). Returns null when mingo must handle the update.
  * Untouched subtrees are shared with the old version: stored documents are never mutated.
  */
 function fastUpdate(doc: Doc, mod: Doc): { doc: Doc; changed: boolean } | null {
-  const paths: string[] = [];
-  for (const op of Object.keys(mod)) {
-    if (!FAST_OPS.has(op)) return null;
-    for (const p of Object.keys(mod[op])) {
-      if (p.includes('$') || /(^|\.)\d+(\.|$)/.test(p) || p === '' || p.startsWith('.') || p.endsWith('.') || p.includes('..')) return null;
-      paths.push(p);
-    }
-  }
-  if (paths.length > 1) {
-    const sorted = [...paths].sort();
-    for (let i = 0; i + 1 < sorted.length; i++) if (sorted[i + 1] === sorted[i] || sorted[i + 1].startsWith(sorted[i] + '.')) return null;
-  }
+  if (!hasFastPaths(mod)) return null;
   const root: Doc = { ...doc };
   let changed = false;
   for (const op of Object.keys(mod)) {
     for (const [p, arg] of Object.entries(mod[op] as Doc)) {
       const parts = p.split('.');
-      let parent: Doc | null = root;
-      for (let i = 0; i < parts.length - 1; i++) {
-        const cur: unknown = parent[parts[i]];
-        if (cur === undefined) {
-          if (op === '$unset') {
-            parent = null;
-            break;
-          }
-          const created: Doc = {};
-          parent[parts[i]] = created;
-          parent = created;
-          continue;
-        }
-        if (!isPlainObject(cur)) {
-          if (Array.isArray(cur) || (cur !== null && typeof cur === 'object') || op === '$unset') return null;
-          throw err(28, `Cannot create field '${parts[i + 1]}' in element {${parts[i]}: ${JSON.stringify(cur)}}`);
-        }
-        const copy: Doc = { ...cur };
-        parent[parts[i]] = copy;
-        parent = copy;
-      }
-      if (!parent) continue;
-      const k = parts[parts.length - 1];
-      const has = Object.prototype.hasOwnProperty.call(parent, k);
-      const old = parent[k];
-      switch (op) {
-        case '$set':
-          if (!has || keyOf(old) !== keyOf(arg)) {
-            parent[k] = arg;
-            changed = true;
-          }
-          break;
-        case '$unset':
-          if (has) {
-            delete parent[k];
-            changed = true;
-          }
-          break;
-        case '$inc':
-        case '$mul': {
-          if (typeof arg !== 'number') {
-            if (arg !== null && typeof arg === 'object') return null;
-            throw err(14, `Cannot ${op === '$inc' ? 'increment' : 'multiply'} with non-numeric argument: {${p}: ${JSON.stringify(arg)}}`);
-          }
-          if (!has) {
-            parent[k] = op === '$inc' ? arg : 0;
-            changed = true;
-          } else if (typeof old === 'number') {
-            const v = op === '$inc' ? old + arg : old * arg;
-            if (v !== old) {
-              parent[k] = v;
-              changed = true;
-            }
-          } else if (old !== null && typeof old === 'object' && !Array.isArray(old) && !isPlainObject(old) && !(old instanceof Date)) return null;
-          else throw err(14, `Cannot apply ${op} to a value of non-numeric type. {_id: ${JSON.stringify(doc._id)}} has the field '${k}' of non-numeric type ${bsonTypeName(old)}`);
-          break;
-        }
-        case '$min':
-        case '$max': {
-          if (!has) {
-            parent[k] = arg;
-            changed = true;
-          } else if (comparable(old, arg)) {
-            const better = op === '$min' ? (arg as number) < (old as number) : (arg as number) > (old as number);
-            if (better) {
-              parent[k] = arg;
-              changed = true;
-            }
-          } else return null;
-          break;
-        }
-        case '$currentDate':
-          if (arg !== true && !(isPlainObject(arg) && arg.$type === 'date')) return null;
-          parent[k] = new Date();
-          changed = true;
-          break;
-        case '$push':
-        case '$addToSet': {
-          if (hasOperatorKeys(arg)) return null;
-          if (!has) {
-            parent[k] = [arg];
-            changed = true;
-          } else if (Array.isArray(old)) {
-            if (op === '$addToSet') {
-              const key = keyOf(arg);
-              if (old.some((x) => keyOf(x) === key)) break;
-            }
-            parent[k] = [...old, arg];
-            changed = true;
-          } else if (old !== null && typeof old === 'object' && !isPlainObject(old) && !(old instanceof Date)) return null;
-          else throw err(2, `The field '${p}' must be an array but is of type ${bsonTypeName(old)} in document {_id: ${JSON.stringify(doc._id)}}`);
-          break;
-        }
-        default:
-          return null;
-      }
+      const parent = copyPathTo(root, parts, op);
+      if (parent === NOT_FAST) return null;
+      if (parent === null) continue;
+      const applied = applyFastOp(op, parent, parts[parts.length - 1], arg, p, doc);
+      if (applied === NOT_FAST) return null;
+      if (applied) changed = true;
     }
   }
   return { doc: root, changed };
+}
+
+/** Whether every operator of `mod` is a fast one and its paths are plain, distinct and none inside another. */
+function hasFastPaths(mod: Doc): boolean {
+  const paths: string[] = [];
+  for (const op of Object.keys(mod)) {
+    if (!FAST_OPS.has(op)) return false;
+    for (const p of Object.keys(mod[op])) {
+      if (p.includes('$') || /(^|\.)\d+(\.|$)/.test(p) || p === '' || p.startsWith('.') || p.endsWith('.') || p.includes('..')) return false;
+      paths.push(p);
+    }
+  }
+  if (paths.length > 1) {
+    const sorted = [...paths].sort();
+    for (let i = 0; i + 1 < sorted.length; i++) if (sorted[i + 1] === sorted[i] || sorted[i + 1].startsWith(sorted[i] + '.')) return false;
+  }
+  return true;
+}
+
+/**
+ * The object that holds the path's last part in `root`, every object on the way there copied into
+ * `root` (and created where missing); null when `$unset` finds the way missing (nothing to do).
+ */
+function copyPathTo(root: Doc, parts: string[], op: string): Fast<Doc | null> {
+  let parent: Doc = root;
+  for (let i = 0; i < parts.length - 1; i++) {
+    const cur: unknown = parent[parts[i]];
+    if (cur === undefined) {
+      if (op === '$unset') return null;
+      const created: Doc = {};
+      parent[parts[i]] = created;
+      parent = created;
+      continue;
+    }
+    if (!isPlainObject(cur)) {
+      if (Array.isArray(cur) || (cur !== null && typeof cur === 'object') || op === '$unset') return NOT_FAST;
+      throw err(28, `Cannot create field '${parts[i + 1]}' in element {${parts[i]}: ${JSON.stringify(cur)}}`);
+    }
+    const copy: Doc = { ...cur };
+    parent[parts[i]] = copy;
+    parent = copy;
+  }
+  return parent;
+}
+
+const hasOwn = (o: Doc, k: string): boolean => Object.prototype.hasOwnProperty.call(o, k);
+
+/** Applies `op` to the field `k` of `parent` (the copy); whether that changed it. `p` and `doc` are for the errors. */
+function applyFastOp(op: string, parent: Doc, k: string, arg: unknown, p: string, doc: Doc): Fast<boolean> {
+  switch (op) {
+    case '$set':
+      if (hasOwn(parent, k) && keyOf(parent[k]) === keyOf(arg)) return false;
+      parent[k] = arg;
+      return true;
+    case '$unset':
+      if (!hasOwn(parent, k)) return false;
+      delete parent[k];
+      return true;
+    case '$inc':
+    case '$mul':
+      return applyFastArithmetic(op, parent, k, arg, p, doc);
+    case '$min':
+    case '$max': {
+      if (!hasOwn(parent, k)) {
+        parent[k] = arg;
+        return true;
+      }
+      const old = parent[k];
+      if (!comparable(old, arg)) return NOT_FAST;
+      const better = op === '$min' ? (arg as number) < (old as number) : (arg as number) > (old as number);
+      if (better) parent[k] = arg;
+      return better;
+    }
+    case '$currentDate':
+      if (arg !== true && !(isPlainObject(arg) && arg.$type === 'date')) return NOT_FAST;
+      parent[k] = new Date();
+      return true;
+    case '$push':
+    case '$addToSet':
+      return applyFastAppend(op, parent, k, arg, p, doc);
+    default:
+      return NOT_FAST;
+  }
+}
+
+/** `$inc` or `$mul` on the field `k` of `parent`; whether that changed it. */
+function applyFastArithmetic(op: '$inc' | '$mul', parent: Doc, k: string, arg: unknown, p: string, doc: Doc): Fast<boolean> {
+  if (typeof arg !== 'number') {
+    if (arg !== null && typeof arg === 'object') return NOT_FAST;
+    throw err(14, `Cannot ${op === '$inc' ? 'increment' : 'multiply'} with non-numeric argument: {${p}: ${JSON.stringify(arg)}}`);
+  }
+  if (!hasOwn(parent, k)) {
+    parent[k] = op === '$inc' ? arg : 0;
+    return true;
+  }
+  const old = parent[k];
+  if (typeof old === 'number') {
+    const v = op === '$inc' ? old + arg : old * arg;
+    if (v === old) return false;
+    parent[k] = v;
+    return true;
+  }
+  if (old !== null && typeof old === 'object' && !Array.isArray(old) && !isPlainObject(old) && !(old instanceof Date)) return NOT_FAST;
+  throw err(14, `Cannot apply ${op} to a value of non-numeric type. {_id: ${JSON.stringify(doc._id)}} has the field '${k}' of non-numeric type ${bsonTypeName(old)}`);
+}
+
+/** `$push` or `$addToSet` of one value to the array `k` of `parent` (a new array); whether that changed it. */
+function applyFastAppend(op: '$push' | '$addToSet', parent: Doc, k: string, arg: unknown, p: string, doc: Doc): Fast<boolean> {
+  if (hasOperatorKeys(arg)) return NOT_FAST;
+  if (!hasOwn(parent, k)) {
+    parent[k] = [arg];
+    return true;
+  }
+  const old = parent[k];
+  if (Array.isArray(old)) {
+    if (op === '$addToSet') {
+      const key = keyOf(arg);
+      if (old.some((x) => keyOf(x) === key)) return false;
+    }
+    parent[k] = [...old, arg];
+    return true;
+  }
+  if (old !== null && typeof old === 'object' && !isPlainObject(old) && !(old instanceof Date)) return NOT_FAST;
+  throw err(2, `The field '${p}' must be an array but is of type ${bsonTypeName(old)} in document {_id: ${JSON.stringify(doc._id)}}`);
 }
 
 function bsonTypeName(v: unknown): string {

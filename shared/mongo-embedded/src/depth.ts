@@ -87,6 +87,14 @@ export function checkUpdateDepth(doc: unknown, max: number): void {
   if (exceedsDepth(doc, max)) throw err(15, `Document exceeds maximum nesting depth of ${max}`);
 }
 
+/** One open object of a wire scan: its end offset and the name of the element that opened it ('' for the root, null for a code-with-scope's scope). */
+interface OpenObject {
+  end: number;
+  name: string | null;
+  /** A code-with-scope, whose scope is the next frame. */
+  cws: boolean;
+}
+
 /**
  * Scans the raw BSON object at buf[start, start + size) without decoding it and returns MongoDB's
  * message if it nests deeper than maxBSONDepth + 1 levels, else null. Malformed input returns null
@@ -97,43 +105,27 @@ export function wireDepthError(buf: Buffer, start: number, size: number, maxBSON
   // Each level below the root costs at least 7 bytes (type, empty name, length, terminator).
   if (size < 5 + 7 * maxFrames) return null;
   const limit = Math.min(buf.length, start + size);
-  /** One per open object: its end offset and the name of the element that opened it ('' for the root, null for a code-with-scope's scope). */
-  const frames: { end: number; name: string | null; cws: boolean }[] = [{ end: start + size, name: '', cws: false }];
+  const frames: OpenObject[] = [{ end: start + size, name: '', cws: false }];
   let idText: string | null = null;
   let pos = start + 4;
-  const cstring = (p: number): number => {
-    const z = buf.indexOf(0, p);
-    return z < 0 || z >= limit ? -1 : z;
-  };
-  /** The int32 at p, or -1 when it is not inside the object or is negative. */
-  const i32 = (p: number): number => (p + 4 <= limit ? Math.max(-1, buf.readInt32LE(p)) : -1);
   while (frames.length) {
     if (pos >= limit) return null;
     const type = buf[pos];
     if (type === 0) {
-      pos++;
-      const closed = frames.pop()!;
-      if (pos !== closed.end) return null;
-      // The end of a code-with-scope's scope also ends the code-with-scope's own frame.
-      if (closed.name === null && frames.length && frames[frames.length - 1].cws) {
-        const cws = frames.pop()!;
-        if (pos !== cws.end) return null;
-      }
+      pos = closeObject(frames, pos + 1);
+      if (pos < 0) return null;
       continue;
     }
-    const nameEnd = cstring(pos + 1);
+    const nameEnd = cstringEnd(buf, pos + 1, limit);
     if (nameEnd < 0) return null;
     const name = buf.toString('utf8', pos + 1, nameEnd);
     const v = nameEnd + 1;
-    const atRoot = frames.length === 1;
-    const overflow = (current: string) =>
-      `BSONObj exceeds maximum nested object depth in element with field name '${[...frames.slice(1).flatMap((f) => (f.name === null ? [] : [f.name])), current].map(escape).join('.')}' in object with ${idText ?? 'unknown _id'}`;
     switch (type) {
       case 0x03: // object
       case 0x04: {
         // array
-        if (frames.length >= maxFrames) return overflow(name);
-        const len = i32(v);
+        if (frames.length >= maxFrames) return overflowMessage(frames, name, idText);
+        const len = int32At(buf, v, limit);
         if (len < 5) return null;
         frames.push({ end: v + len, name, cws: false });
         pos = v + 4;
@@ -141,73 +133,112 @@ export function wireDepthError(buf: Buffer, start: number, size: number, maxBSON
       }
       case 0x0f: {
         // code with scope: [int32 total][string][document], one frame for itself and one for the scope
-        if (frames.length >= maxFrames) return overflow(name);
-        const total = i32(v);
-        const strLen = i32(v + 4);
+        if (frames.length >= maxFrames) return overflowMessage(frames, name, idText);
+        const total = int32At(buf, v, limit);
+        const strLen = int32At(buf, v + 4, limit);
         const scope = v + 8 + strLen;
         if (total < 14 || strLen < 1) return null;
         frames.push({ end: v + total, name, cws: true });
-        if (frames.length >= maxFrames) return overflow('?');
-        const len = i32(scope);
+        if (frames.length >= maxFrames) return overflowMessage(frames, '?', idText);
+        const len = int32At(buf, scope, limit);
         if (len < 5) return null;
         frames.push({ end: scope + len, name: null, cws: false });
         pos = scope + 4;
         continue;
       }
     }
-    let next: number;
-    switch (type) {
-      case 0x01: // double
-      case 0x09: // date
-      case 0x11: // timestamp
-      case 0x12: // int64
-        next = v + 8;
-        break;
-      case 0x10: // int32
-        next = v + 4;
-        break;
-      case 0x13: // decimal128
-        next = v + 16;
-        break;
-      case 0x07: // ObjectId
-        next = v + 12;
-        break;
-      case 0x08: // bool
-        next = v + 1;
-        break;
-      case 0x06: // undefined
-      case 0x0a: // null
-      case 0x7f: // maxKey
-      case 0xff: // minKey
-        next = v;
-        break;
-      case 0x02: // string
-      case 0x0d: // code
-      case 0x0e: // symbol
-        next = i32(v) < 1 ? -1 : v + 4 + i32(v);
-        break;
-      case 0x05: // binary
-        next = i32(v) < 0 ? -1 : v + 5 + i32(v);
-        break;
-      case 0x0b: {
-        // regex: two cstrings
-        const a = cstring(v);
-        const b = a < 0 ? -1 : cstring(a + 1);
-        if (b < 0) return null;
-        next = b + 1;
-        break;
-      }
-      case 0x0c: // DBPointer
-        next = i32(v) < 1 ? -1 : v + 4 + i32(v) + 12;
-        break;
-      default:
-        return null;
-    }
+    const next = scalarEnd(buf, type, v, limit);
     if (next < v || next > limit) return null;
-    if (atRoot && name === '_id' && idText === null) idText = describeId(buf, type, v);
+    if (frames.length === 1 && name === '_id' && idText === null) idText = describeId(buf, type, v);
     pos = next;
   }
   return null;
+}
+
+/**
+ * Closes the innermost open object at its terminator (`pos` is just past it): the offset to go on
+ * from, or -1 when the object's length said it ends elsewhere (malformed).
+ */
+function closeObject(frames: OpenObject[], pos: number): number {
+  const closed = frames.pop()!;
+  if (pos !== closed.end) return -1;
+  // The end of a code-with-scope's scope also ends the code-with-scope's own frame.
+  if (closed.name === null && frames.length && frames[frames.length - 1].cws) {
+    const cws = frames.pop()!;
+    if (pos !== cws.end) return -1;
+  }
+  return pos;
+}
+
+/** MongoDB's refusal of a command nested too deep, `current` the element that would open one level too many. */
+function overflowMessage(frames: OpenObject[], current: string, idText: string | null): string {
+  const path: string[] = [];
+  for (let i = 1; i < frames.length; i++) {
+    const name = frames[i].name;
+    if (name !== null) path.push(escape(name));
+  }
+  path.push(escape(current));
+  return `BSONObj exceeds maximum nested object depth in element with field name '${path.join('.')}' in object with ${idText ?? 'unknown _id'}`;
+}
+
+/** The offset of the 0 that ends the cstring starting at p, or -1 when there is none before limit. */
+function cstringEnd(buf: Buffer, p: number, limit: number): number {
+  const z = buf.indexOf(0, p);
+  return z < 0 || z >= limit ? -1 : z;
+}
+
+/** The int32 at p, or -1 when it is not inside the object or is negative. */
+function int32At(buf: Buffer, p: number, limit: number): number {
+  return p + 4 <= limit ? Math.max(-1, buf.readInt32LE(p)) : -1;
+}
+
+/** Where the value of a scalar element of `type` starting at v ends, or -1 for an unknown type or a malformed value. */
+function scalarEnd(buf: Buffer, type: number, v: number, limit: number): number {
+  switch (type) {
+    case 0x01: // double
+    case 0x09: // date
+    case 0x11: // timestamp
+    case 0x12: // int64
+      return v + 8;
+    case 0x10: // int32
+      return v + 4;
+    case 0x13: // decimal128
+      return v + 16;
+    case 0x07: // ObjectId
+      return v + 12;
+    case 0x08: // bool
+      return v + 1;
+    case 0x06: // undefined
+    case 0x0a: // null
+    case 0x7f: // maxKey
+    case 0xff: // minKey
+      return v;
+    case 0x02: // string
+    case 0x0d: // code
+    case 0x0e: {
+      // symbol
+      const len = int32At(buf, v, limit);
+      return len < 1 ? -1 : v + 4 + len;
+    }
+    case 0x05: {
+      // binary
+      const len = int32At(buf, v, limit);
+      return len < 0 ? -1 : v + 5 + len;
+    }
+    case 0x0b: {
+      // regex: two cstrings
+      const a = cstringEnd(buf, v, limit);
+      const b = a < 0 ? -1 : cstringEnd(buf, a + 1, limit);
+      return b < 0 ? -1 : b + 1;
+    }
+    case 0x0c: {
+      // DBPointer
+      const len = int32At(buf, v, limit);
+      return len < 1 ? -1 : v + 4 + len + 12;
+    }
+    default:
+      return -1;
+  }
 }
 
 /** `_id: <value>` as MongoDB's BSONElement::toString prints the common _id types. */

@@ -15,7 +15,7 @@
  * process (mongosh, Compass), the same URL reaches the same server over the real socket.
  */
 import net from 'node:net';
-import { Duplex } from 'node:stream';
+import { inProcessSocketPair, type InProcessSocket } from './in-process-socket';
 
 type Acceptor = (serverEnd: net.Socket) => void;
 
@@ -27,6 +27,8 @@ type Acceptor = (serverEnd: net.Socket) => void;
  */
 export const DIRECT_COMMANDS = Symbol.for('@helpdesk/mongo-embedded direct commands');
 export type DirectCommands = (body: Record<string, unknown>, moreToCome: boolean) => Promise<Uint8Array | null | undefined>;
+/** An in-process connection's end, with the server's direct commands when it offers them. */
+type DirectSocket = InProcessSocket & { [DIRECT_COMMANDS]?: DirectCommands };
 
 /** Socket path -> the server that accepts in-process connections for it. */
 const endpoints = new Map<string, Acceptor>();
@@ -74,10 +76,7 @@ function uninstall(): void {
 }
 
 function connectInProcess(accept: Acceptor, onConnect?: () => void): net.Socket {
-  const client = new InProcessSocket();
-  const server = new InProcessSocket();
-  client.peer = server;
-  server.peer = client;
+  const [client, server] = inProcessSocketPair() as [DirectSocket, DirectSocket];
   const socket = client as unknown as net.Socket;
   if (onConnect) socket.once('connect', onConnect);
   accept(server as unknown as net.Socket);
@@ -89,117 +88,4 @@ function connectInProcess(accept: Acceptor, onConnect?: () => void): net.Socket 
     client.emit('ready');
   });
   return socket;
-}
-
-/**
- * One end of an in-memory connection, with what the driver and the server use of a net.Socket:
- * write/data/end/close/destroy, setTimeout with 'timeout' after that long idle, and no-op
- * setNoDelay/setKeepAlive/ref/unref. Bytes written arrive at the peer on the next tick, never inside
- * the writer's call (as from a socket), those written in one tick together; an end or a destroy
- * arrives after the bytes written before it. Nothing is lost or reordered, and, as the kernel buffers
- * of a socket pair, a reader that does not read lets the bytes pile up (here: in its readable buffer).
- * Chunks are handed over, not copied: a writer must not reuse a buffer once written. Neither end here
- * does (the driver writes a fresh `Buffer.concat` per command, the server a fresh reply per answer).
- */
-class InProcessSocket extends Duplex {
-  peer!: InProcessSocket;
-  [DIRECT_COMMANDS]?: DirectCommands;
-  readonly remoteAddress = undefined;
-  readonly remotePort = undefined;
-  readonly connecting = false;
-  /** Chunks written by the peer, delivered on the next tick; null = the peer ended. */
-  private inbox: (Buffer | null)[] = [];
-  /** The end has been received: nothing more arrives. */
-  private eof = false;
-  private timeoutMs = 0;
-  private timer: NodeJS.Timeout | null = null;
-
-  constructor() {
-    super({ allowHalfOpen: false });
-  }
-
-  override _read(): void {}
-
-  override _write(chunk: Buffer, _encoding: BufferEncoding, callback: (error?: Error | null) => void): void {
-    this.peer.receive(chunk);
-    this.timer?.refresh();
-    callback();
-  }
-
-  override _writev(chunks: { chunk: Buffer }[], callback: (error?: Error | null) => void): void {
-    for (const c of chunks) this.peer.receive(c.chunk);
-    this.timer?.refresh();
-    callback();
-  }
-
-  override _final(callback: (error?: Error | null) => void): void {
-    this.peer.receive(null);
-    callback();
-  }
-
-  override _destroy(error: Error | null, callback: (error?: Error | null) => void): void {
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = null;
-    this.inbox = [];
-    // The peer reads what was written before, then the end (a closed socket's FIN), then closes.
-    this.peer.receive(null);
-    callback(error);
-  }
-
-  private receive(chunk: Buffer | null): void {
-    if (this.destroyed || this.eof) return;
-    if (chunk === null) this.eof = true;
-    if (this.inbox.push(chunk) === 1) process.nextTick(deliver, this);
-  }
-
-  /** Pushes what arrived since the last tick into the readable side. */
-  flushInbox(): void {
-    const chunks = this.inbox;
-    this.inbox = [];
-    if (this.destroyed) return;
-    this.timer?.refresh();
-    for (const c of chunks) {
-      this.push(c);
-      if (c === null) break;
-    }
-  }
-
-  setTimeout(ms: number, callback?: () => void): this {
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = null;
-    this.timeoutMs = ms;
-    if (callback) {
-      if (ms === 0) this.off('timeout', callback);
-      else this.once('timeout', callback);
-    }
-    if (ms > 0 && !this.destroyed) {
-      // refresh() on every read and write restarts it: 'timeout' fires after `ms` without either.
-      this.timer = setTimeout(() => {
-        this.timer = null;
-        if (!this.destroyed && this.timeoutMs === ms) this.emit('timeout');
-      }, ms);
-      this.timer.unref();
-    }
-    return this;
-  }
-
-  setNoDelay(): this {
-    return this;
-  }
-
-  setKeepAlive(): this {
-    return this;
-  }
-
-  ref(): this {
-    return this;
-  }
-
-  unref(): this {
-    return this;
-  }
-}
-
-function deliver(s: InProcessSocket): void {
-  s.flushInbox();
 }

@@ -114,108 +114,19 @@ export async function startEmbeddedMongo(opts: EmbeddedMongoOptions = {}): Promi
   });
   let journal: Journal | null = null;
 
-  const sockets = new Set<net.Socket>();
-  let connCounter = 0;
-  const accepted: TransportCounts = { tcp: 0, unix: 0, memory: 0 };
-  const inProcessCommands = { direct: 0, wire: 0 };
-  const onConnection = (sock: net.Socket, transport: keyof TransportCounts) => {
-    sockets.add(sock);
-    accepted[transport]++;
-    const connectionId = ++connCounter;
-    core.connectionOpened(connectionId);
-    // mongod answers whatsmyuri on its socket with "anonymous unix socket:<port>".
-    const remote = transport === 'tcp' ? `${sock.remoteAddress}:${sock.remotePort}` : `anonymous unix socket:${port}`;
-    if (transport === 'tcp') sock.setNoDelay(true);
-    let chunks: Buffer[] = [];
-    let buffered = 0;
-    let queue: Promise<void> = Promise.resolve();
-    let closed = false;
-
-    /** One command's reply on this connection: its error reply when it throws. */
-    const run = async (body: Record<string, unknown>) => {
-      try {
-        return await core.run(body, connectionId, remote);
-      } catch (e) {
-        return toErrorReply(e);
-      }
-    };
-
-    const handle = async (msg: Buffer) => {
-      if (transport === 'memory') inProcessCommands.wire++;
-      let req: Request;
-      try {
-        req = parseMessage(msg, maxBSONDepth);
-      } catch (e) {
-        log?.(`protocol error from ${remote}: ${(e as Error).message}`);
-        sock.destroy();
-        return;
-      }
-      let reply;
-      const body = req.body;
-      if (body.$unsupportedOpCode !== undefined) reply = err(5739101, `Unsupported opCode ${body.$unsupportedOpCode}`).toReply();
-      else if (body.$unsupportedLegacyQuery !== undefined) reply = err(5739101, 'OP_QUERY is only supported for commands on $cmd').toReply();
-      else if (body.$overflow !== undefined) reply = err(15, body.$overflow).toReply();
-      else reply = await run(body);
-      if (req.moreToCome || closed) return;
-      sock.write(encodeReply(req, reply));
-    };
-
-    if (transport === 'memory' && opts.directCommands !== false) {
-      // The in-process driver's commands as objects (docs/adr/0052), in order with the wire's on this
-      // connection; undefined once it is closed (the driver then takes the wire, and sees it closed).
-      const direct: DirectCommands = (body, moreToCome) => {
-        const answer = queue.then(async () => {
-          if (closed) return undefined;
-          inProcessCommands.direct++;
-          const reply = await run(body);
-          return moreToCome ? null : serialize(reply);
-        });
-        queue = answer.then(
-          () => undefined,
-          (e) => log?.(`connection error: ${(e as Error).message}`),
-        );
-        return answer;
-      };
-      (sock as unknown as { [DIRECT_COMMANDS]?: DirectCommands })[DIRECT_COMMANDS] = direct;
-    }
-    sock.on('data', (data: Buffer) => {
-      chunks.push(data);
-      buffered += data.length;
-      while (buffered >= 4) {
-        let head = chunks[0];
-        if (head.length < 4) {
-          head = Buffer.concat(chunks);
-          chunks = [head];
-        }
-        const len = head.readInt32LE(0);
-        if (len < 16 || len > MAX_MESSAGE) {
-          log?.(`bad message length ${len} from ${remote}`);
-          sock.destroy();
-          return;
-        }
-        if (buffered < len) break;
-        if (head.length < len) {
-          head = Buffer.concat(chunks);
-          chunks = [head];
-        }
-        const msg = head.subarray(0, len);
-        const rest = head.subarray(len);
-        chunks[0] = rest;
-        if (rest.length === 0) chunks.shift();
-        buffered -= len;
-        queue = queue.then(() => handle(msg)).catch((e) => log?.(`connection error: ${(e as Error).message}`));
-      }
-    });
-    const done = () => {
-      if (closed) return;
-      closed = true;
-      sockets.delete(sock);
-      // Aborts the transactions only this connection was running (see Core.connectionClosed).
-      core.connectionClosed(connectionId);
-    };
-    sock.on('close', done);
-    sock.on('error', done);
+  const connections: ConnectionsShared = {
+    core,
+    log,
+    maxBSONDepth,
+    directCommands: opts.directCommands !== false,
+    port: () => port,
+    sockets: new Set<net.Socket>(),
+    opened: 0,
+    accepted: { tcp: 0, unix: 0, memory: 0 },
+    inProcessCommands: { direct: 0, wire: 0 },
   };
+  const { sockets, accepted, inProcessCommands } = connections;
+  const onConnection = (sock: net.Socket, transport: keyof TransportCounts) => serveConnection(connections, sock, transport);
   const server = net.createServer((sock) => onConnection(sock, 'tcp'));
   const unixServer = opts.unixSocket ? net.createServer((sock) => onConnection(sock, 'unix')) : null;
   let socketPath: string | null = null;
@@ -240,21 +151,8 @@ export async function startEmbeddedMongo(opts: EmbeddedMongoOptions = {}): Promi
     });
     port = (server.address() as net.AddressInfo).port;
     if (unixServer) {
-      const wanted = typeof opts.unixSocket === 'string' ? opts.unixSocket : defaultSocketPath(opts.dataDir, port);
-      if (!wanted) log?.(`no Unix domain socket: no default path fits in sun_path; TCP only`);
-      else {
-        try {
-          await listenOnSocket(unixServer, wanted);
-          socketPath = wanted;
-          socketIno = socketInode(wanted);
-          if (opts.inProcessClients) {
-            if (opts.directCommands !== false) installDriverDirect(log);
-            stopInProcess = serveInProcess(wanted, (sock) => onConnection(sock, 'memory'));
-          }
-        } catch (e) {
-          log?.(`no Unix domain socket at ${wanted} (${(e as Error).message}); TCP only`);
-        }
-      }
+      const unix = await listenOnUnixSocket(unixServer, opts, port, (sock) => onConnection(sock, 'memory'));
+      if (unix) ({ socketPath, socketIno, stopInProcess } = unix);
     }
   } catch (e) {
     if (server.listening) await new Promise<void>((r) => server.close(() => r()));
@@ -319,6 +217,175 @@ export async function startEmbeddedMongo(opts: EmbeddedMongoOptions = {}): Promi
       })();
       return closing;
     },
+  };
+}
+
+/**
+ * Listens on the Unix domain socket `opts` ask for, and serves this process's connections to it in
+ * memory when they ask that too (`inProcessClients`). Null, after logging why, when there is no
+ * usable socket: the server then serves TCP only.
+ */
+async function listenOnUnixSocket(
+  unixServer: net.Server,
+  opts: EmbeddedMongoOptions,
+  port: number,
+  onMemoryConnection: (sock: net.Socket) => void,
+): Promise<{ socketPath: string; socketIno: number | null; stopInProcess: (() => void) | null } | null> {
+  const log = opts.logger;
+  const wanted = typeof opts.unixSocket === 'string' ? opts.unixSocket : defaultSocketPath(opts.dataDir, port);
+  if (!wanted) {
+    log?.(`no Unix domain socket: no default path fits in sun_path; TCP only`);
+    return null;
+  }
+  try {
+    await listenOnSocket(unixServer, wanted);
+    const socketIno = socketInode(wanted);
+    let stopInProcess: (() => void) | null = null;
+    if (opts.inProcessClients) {
+      if (opts.directCommands !== false) installDriverDirect(log);
+      stopInProcess = serveInProcess(wanted, onMemoryConnection);
+    }
+    return { socketPath: wanted, socketIno, stopInProcess };
+  } catch (e) {
+    log?.(`no Unix domain socket at ${wanted} (${(e as Error).message}); TCP only`);
+    return null;
+  }
+}
+
+/** What the connections of one server share. */
+interface ConnectionsShared {
+  readonly core: Core;
+  readonly log: ((msg: string) => void) | undefined;
+  readonly maxBSONDepth: number;
+  /** In-process connections take commands as objects too (docs/adr/0052). */
+  readonly directCommands: boolean;
+  /** The server's TCP port, once it listens. */
+  readonly port: () => number;
+  /** The open connections, closed with the server. */
+  readonly sockets: Set<net.Socket>;
+  /** Connections opened since start: the last one's id. */
+  opened: number;
+  readonly accepted: TransportCounts;
+  readonly inProcessCommands: { direct: number; wire: number };
+}
+
+/** Serves one accepted connection: its commands run one after another, in the order they arrive. */
+function serveConnection(shared: ConnectionsShared, sock: net.Socket, transport: keyof TransportCounts): void {
+  const { core, log, maxBSONDepth, inProcessCommands } = shared;
+  shared.sockets.add(sock);
+  shared.accepted[transport]++;
+  const connectionId = ++shared.opened;
+  core.connectionOpened(connectionId);
+  // mongod answers whatsmyuri on its socket with "anonymous unix socket:<port>".
+  const remote = transport === 'tcp' ? `${sock.remoteAddress}:${sock.remotePort}` : `anonymous unix socket:${shared.port()}`;
+  if (transport === 'tcp') sock.setNoDelay(true);
+  let queue: Promise<void> = Promise.resolve();
+  let closed = false;
+
+  /** One command's reply on this connection: its error reply when it throws. */
+  const run = async (body: Record<string, unknown>) => {
+    try {
+      return await core.run(body, connectionId, remote);
+    } catch (e) {
+      return toErrorReply(e);
+    }
+  };
+
+  const handle = async (msg: Buffer) => {
+    if (transport === 'memory') inProcessCommands.wire++;
+    let req: Request;
+    try {
+      req = parseMessage(msg, maxBSONDepth);
+    } catch (e) {
+      log?.(`protocol error from ${remote}: ${(e as Error).message}`);
+      sock.destroy();
+      return;
+    }
+    let reply;
+    const body = req.body;
+    if (body.$unsupportedOpCode !== undefined) reply = err(5739101, `Unsupported opCode ${body.$unsupportedOpCode}`).toReply();
+    else if (body.$unsupportedLegacyQuery !== undefined) reply = err(5739101, 'OP_QUERY is only supported for commands on $cmd').toReply();
+    else if (body.$overflow !== undefined) reply = err(15, body.$overflow).toReply();
+    else reply = await run(body);
+    if (req.moreToCome || closed) return;
+    sock.write(encodeReply(req, reply));
+  };
+
+  if (transport === 'memory' && shared.directCommands) {
+    // The in-process driver's commands as objects (docs/adr/0052), in order with the wire's on this
+    // connection; undefined once it is closed (the driver then takes the wire, and sees it closed).
+    const direct: DirectCommands = (body, moreToCome) => {
+      const answer = queue.then(async () => {
+        if (closed) return undefined;
+        inProcessCommands.direct++;
+        const reply = await run(body);
+        return moreToCome ? null : serialize(reply);
+      });
+      queue = answer.then(
+        () => undefined,
+        (e) => log?.(`connection error: ${(e as Error).message}`),
+      );
+      return answer;
+    };
+    (sock as unknown as { [DIRECT_COMMANDS]?: DirectCommands })[DIRECT_COMMANDS] = direct;
+  }
+  sock.on(
+    'data',
+    messageFramer(
+      (msg) => {
+        queue = queue.then(() => handle(msg)).catch((e) => log?.(`connection error: ${(e as Error).message}`));
+      },
+      (len) => {
+        log?.(`bad message length ${len} from ${remote}`);
+        sock.destroy();
+      },
+    ),
+  );
+  const done = () => {
+    if (closed) return;
+    closed = true;
+    shared.sockets.delete(sock);
+    // Aborts the transactions only this connection was running (see Core.connectionClosed).
+    core.connectionClosed(connectionId);
+  };
+  sock.on('close', done);
+  sock.on('error', done);
+}
+
+/**
+ * A connection's 'data' listener: cuts the bytes into wire messages (each starts with its length as
+ * an int32) and hands each to `onMessage` as it completes; a length out of bounds goes to
+ * `onBadLength` instead, and nothing after it is read.
+ */
+function messageFramer(onMessage: (msg: Buffer) => void, onBadLength: (len: number) => void): (data: Buffer) => void {
+  let chunks: Buffer[] = [];
+  let buffered = 0;
+  return (data) => {
+    chunks.push(data);
+    buffered += data.length;
+    while (buffered >= 4) {
+      let head = chunks[0];
+      if (head.length < 4) {
+        head = Buffer.concat(chunks);
+        chunks = [head];
+      }
+      const len = head.readInt32LE(0);
+      if (len < 16 || len > MAX_MESSAGE) {
+        onBadLength(len);
+        return;
+      }
+      if (buffered < len) break;
+      if (head.length < len) {
+        head = Buffer.concat(chunks);
+        chunks = [head];
+      }
+      const msg = head.subarray(0, len);
+      const rest = head.subarray(len);
+      chunks[0] = rest;
+      if (rest.length === 0) chunks.shift();
+      buffered -= len;
+      onMessage(msg);
+    }
   };
 }
 

@@ -1,12 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import type mongoose from 'mongoose';
 import type { EventEnvelope } from '@helpdesk/contracts';
-import { scoped, type TypedEvent, type Unscoped } from '@helpdesk/kit';
+import { afterCommit, scoped, WorkSignal, type TypedEvent, type Unscoped } from '@helpdesk/kit';
 import type { NotificationsModels } from '../models';
 import type { InvitationMail, MailDoc, NotificationMail, ReplyMail, SignInMail } from './model';
 
 /** The mail outbox's writes: rows the worker (./worker.ts) sends. */
 export function mailRules({ models }: { models: NotificationsModels }) {
+  /** Wakes the mail worker once a queued row committed (docs/adr/0070). */
+  const queued = new WorkSignal();
   /** Queues one message, in the caller's transaction; the unique (event, recipient) index makes it once per event. */
   async function queue(
     e: Pick<EventEnvelope, 'id' | 'teamId' | 'mode'>,
@@ -35,9 +37,11 @@ export function mailRules({ models }: { models: NotificationsModels }) {
       createdAt: now,
     };
     await scoped(models, e).mails.create([row], { session });
+    afterCommit(session, () => queued.signal());
   }
 
   return {
+    queued,
     /** The invitation message of `member.invited`. */
     queueInvitation(e: TypedEvent<'member.invited'>, session: mongoose.ClientSession) {
       const { invite, teamName, inviterName } = e.data;

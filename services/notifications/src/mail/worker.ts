@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { WORKSPACE_INTERNAL, WORKSPACE_SESSIONS_INTERNAL } from '@helpdesk/contracts';
-import { internalClient, type InternalTokens, type Logger, type ServiceWorker, type Swept } from '@helpdesk/kit';
+import { internalClient, type InternalTokens, type Logger, type ServiceWorker, type Swept, type WorkSignal } from '@helpdesk/kit';
 import type { mongo } from 'mongoose';
 import type { MailDoc } from './model';
 import { invitationMail, notificationMail, replyMail, signInMail, type RenderedMail } from './templates';
@@ -13,7 +13,11 @@ export interface MailWorkerSettings {
   /** The workspace service: the invitation's link, and where its outcome is recorded. */
   workspaceUrl: string;
   tokens: InternalTokens;
-  /** How often due mail is looked for (default 1 s). */
+  /**
+   * The look while idle, for mail no commit here announced (queued by a replica that died before
+   * sending it; default 30 s). Mail queued here wakes the worker at once, and a retry's due time ends
+   * its sleep (docs/adr/0070).
+   */
   pollIntervalMs: number;
   /** The wait before each retry; a mail fails for good after `retryDelaysMs.length + 1` attempts. */
   retryDelaysMs: number[];
@@ -33,10 +37,9 @@ const NO_LEASE = new Date(0);
  * outcome back; an invite that is no longer pending cancels its mail. A sign-in mail asks for its link the
  * same way (a used or expired link cancels it). A notification's email needs nothing more.
  */
-export function startMailWorker(Mails: mongo.Collection<Swept<MailDoc>>, settings: MailWorkerSettings, logger: Logger): ServiceWorker {
+export function startMailWorker(Mails: mongo.Collection<Swept<MailDoc>>, settings: MailWorkerSettings, queued: WorkSignal, logger: Logger): ServiceWorker {
   const workspace = internalClient({ ...WORKSPACE_INTERNAL, ...WORKSPACE_SESSIONS_INTERNAL }, settings.workspaceUrl, { service: 'workspace' });
   let stopped = false;
-  let wake: (() => void) | null = null;
 
   const asTeam = (m: MailDoc) => {
     const requestId = `req_mail${randomUUID().replace(/-/g, '').slice(0, 16)}`;
@@ -110,32 +113,35 @@ export function startMailWorker(Mails: mongo.Collection<Swept<MailDoc>>, setting
     }
   }
 
+  /** How long to sleep with nothing due: until the next queued row's retry or lease ends, at most the idle look. */
+  async function untilNextDue(): Promise<number> {
+    const next = await Mails.findOne({ status: 'queued' }, { sort: { nextAttemptAt: 1 }, projection: { nextAttemptAt: 1, leaseUntil: 1 } });
+    if (!next) return settings.pollIntervalMs;
+    const due = Math.max(next.nextAttemptAt.getTime(), next.leaseUntil.getTime());
+    return Math.min(settings.pollIntervalMs, Math.max(0, due - Date.now()) + 5);
+  }
+
   const loop = (async () => {
     while (!stopped) {
+      let wait = settings.pollIntervalMs;
       try {
         const m = await claim();
         if (m) {
           await send(m);
           continue;
         }
+        wait = await untilNextDue();
       } catch (err) {
         logger.error({ err }, 'mail worker');
       }
-      await new Promise<void>((resolve) => {
-        const t = setTimeout(resolve, settings.pollIntervalMs);
-        wake = () => {
-          clearTimeout(t);
-          resolve();
-        };
-      });
-      wake = null;
+      if (!stopped) await queued.wait(wait);
     }
   })();
 
   return {
     async stop() {
       stopped = true;
-      wake?.();
+      queued.signal();
       await loop;
       settings.transport.close();
     },

@@ -36,8 +36,9 @@ export interface DeliveryWorkerDeps {
  *   attempts in flight; one that dies leaves leases that expire, and the rows are sent again then
  *   (at-least-once: receivers de-duplicate by `x-svc-delivery`);
  * - new deliveries are handed to it right after they commit, already leased to it, when it has free
- *   slots (`commitAndDispatch`); otherwise it is woken by `kick()` to claim them; it polls every
- *   `pollIntervalMs` for retries that became due;
+ *   slots (`commitAndDispatch`); otherwise it is woken by `kick()` to claim them; with nothing due
+ *   it sleeps until the next pending row's retry (at least `pollIntervalMs`, at most `idlePollMs`,
+ *   which also finds rows a dead replica left: docs/adr/0070);
  * - at most `concurrency` attempts are in flight; each attempt's result is written back with the
  *   lease owner and generation it was claimed with, so a redelivery or cancellation that happened
  *   meanwhile wins (the attempt is still logged).
@@ -162,6 +163,8 @@ class RunningWorker {
           if (rows.length) await this.dispatch(rows);
           // A full batch: there may be more due; go again as soon as slots free up.
           if (rows.length === free) wait = Math.min(wait, 50);
+          // Nothing due: sleep until the next retry or lease ends (new rows kick; docs/adr/0070).
+          else if (!rows.length) wait = await this.untilNextDue();
         }
         failures = 0;
       } catch (err) {
@@ -174,6 +177,14 @@ class RunningWorker {
       if (this.inFlight.size >= this.settings.concurrency) this.kicked = false;
       await this.sleep(wait);
     }
+  }
+
+  /** With nothing due: the time until the first pending row's retry or lease ends, at most the idle look (`idlePollMs`). */
+  private async untilNextDue(): Promise<number> {
+    const next = await this.Queue.findOne({ status: 'pending' }, { projection: { nextAttemptAt: 1, leaseUntil: 1 }, sort: { nextAttemptAt: 1 } });
+    if (!next) return this.settings.idlePollMs;
+    const due = Math.max(next.nextAttemptAt?.getTime() ?? 0, next.leaseUntil.getTime());
+    return Math.min(this.settings.idlePollMs, Math.max(this.settings.pollIntervalMs, due - Date.now() + 5));
   }
 
   /** Claims up to `n` due rows: one query for their ids, one conditional update, one read back. */

@@ -22,7 +22,12 @@ export interface OutboxRelayOptions {
   /** The service whose outbox this is: the publisher the in-process bus checks ownership with, and the metrics' `service` label (default the database name). */
   service?: string;
   logger: BusLogger;
-  /** Poll for rows written by other processes (default 500 ms). */
+  /**
+   * The poll while idle, for rows no commit here announced: those a process wrote and died before
+   * waking its relay (default 30 s; a restarted process's relay looks at once). Work wakes the relay:
+   * each commit on this connection kicks it, and a replica whose rows wait on another's lease looks
+   * again every `leaseMs / 3` until they are out (docs/adr/0070).
+   */
   pollIntervalMs?: number;
   /** Events per `bus.publish` (default 100). */
   batchSize?: number;
@@ -39,6 +44,10 @@ export interface OutboxRelayOptions {
 const LEASE_ID = 'outbox-relay';
 /** Default lease: a SIGKILLed holder is replaced within this time plus one poll (docs/adr/0057). */
 export const DEFAULT_RELAY_LEASE_MS = 2_000;
+/** Default poll while idle (docs/adr/0070). */
+export const DEFAULT_RELAY_IDLE_POLL_MS = 30_000;
+/** After its last batch the holder keeps the lease and looks this often for a while (a burst's next rows), then hands it back. */
+const BUSY_POLL_MS = 500;
 
 /**
  * Publishes the connection's `outbox` rows in insertion order, `batchSize` at a time, through
@@ -55,12 +64,19 @@ export const DEFAULT_RELAY_LEASE_MS = 2_000;
  * holder frozen longer than the lease in the middle of a batch (a stalled event loop) can publish
  * after another took over: those events go out twice, and consumers de-duplicate by event id
  * (`consumeOnce`), as they do for a holder that died between publishing and marking.
- * Events written by another replica are seen at its next poll (≤ `pollIntervalMs`).
+ * A relay holds the lease only while there is work (docs/adr/0070): after `leaseMs` without a row
+ * it hands the lease back and sleeps until a commit on its connection kicks it (or the idle poll),
+ * so an idle service sends no query and renews nothing. A replica whose kick finds the lease held
+ * by another looks again every `leaseMs / 3` while its rows wait (the holder publishes them, or the
+ * lease comes free).
  */
 export function startOutboxRelay(opts: OutboxRelayOptions): OutboxRelay {
   const { conn, bus, logger } = opts;
   const Outbox = outboxModel(conn);
-  const pollMs = opts.pollIntervalMs ?? 500;
+  const idlePollMs = opts.pollIntervalMs ?? DEFAULT_RELAY_IDLE_POLL_MS;
+  const leaseMs = opts.leaseMs ?? DEFAULT_RELAY_LEASE_MS;
+  const busyPollMs = Math.min(BUSY_POLL_MS, idlePollMs);
+  const blockedPollMs = Math.min(Math.max(1, Math.floor(leaseMs / 3)), idlePollMs);
   const batchSize = opts.batchSize ?? 100;
   const minBackoff = opts.minBackoffMs ?? 250;
   const maxBackoff = opts.maxBackoffMs ?? 30_000;
@@ -68,28 +84,46 @@ export function startOutboxRelay(opts: OutboxRelayOptions): OutboxRelay {
   let stopped = false;
   let failures = 0;
   let busy = false;
-  const lease = relayLease(leaseModel(conn), opts.leaseMs ?? DEFAULT_RELAY_LEASE_MS, logger, () => stopped);
+  const lease = relayLease(leaseModel(conn), leaseMs, logger, () => stopped);
+  /** When this relay last published (its lease is kept `leaseMs` past that, for a burst's next rows). */
+  let lastWorkAt = 0;
   const waker = wakeableSleep(() => stopped);
 
-  /** One batch: how many events were published (0 when none pending or another replica holds the lease). */
-  const tick = async (): Promise<number> => {
+  /**
+   * One batch: how many events were published, or `blocked` when rows wait but another replica holds
+   * the lease (0: none pending, or the lease ran low while reading and the next tick claims again).
+   */
+  const tick = async (): Promise<number | 'blocked'> => {
     // Under load a batch is three commands (read, publish, mark): the heartbeat keeps the lease.
     if (!lease.holds()) {
       const first = await Outbox.findOne({ publishedAt: null }, { _id: 1 }).sort({ seq: 1 }).lean();
       if (!first) return 0;
-      if (!(await lease.claim(false))) return 0;
+      if (!(await lease.claim(false))) return 'blocked';
+      lastWorkAt = Date.now();
     }
     const rows = await Outbox.find({ publishedAt: null }).sort({ seq: 1 }).limit(batchSize).lean();
-    if (!rows.length || !lease.holds()) return 0; // lost (or nearly run out) while reading: the next tick claims again
+    if (!rows.length) return 0;
+    if (!lease.holds()) return 'blocked'; // ran low while reading: look again shortly, renewed or claimed anew
     await bus.publish(rows.map((r) => r.envelope as EventEnvelope), { traceHeaders: rows.map((r) => r.trace ?? {}), publisher: opts.service });
     await Outbox.updateMany({ _id: { $in: rows.map((r) => r._id) } }, { $set: { publishedAt: new Date() } });
     return rows.length;
   };
 
+  /** The wait after a tick that found `n`: at once after a full batch; a short look while busy or blocked; else the lease goes back and the relay sleeps. */
+  const waitAfter = async (n: number | 'blocked'): Promise<number> => {
+    if (n === 'blocked') return blockedPollMs;
+    if (n >= batchSize) return 0;
+    const now = Date.now();
+    if (n > 0) lastWorkAt = now;
+    if (lease.held() && now - lastWorkAt < leaseMs) return busyPollMs;
+    if (lease.held()) await lease.handBack();
+    return idlePollMs;
+  };
+
   const loop = (async () => {
     while (!stopped) {
       waker.reset();
-      let delay = pollMs;
+      let delay = idlePollMs;
       let kickable = true;
       busy = true;
       try {
@@ -98,7 +132,7 @@ export function startOutboxRelay(opts: OutboxRelayOptions): OutboxRelay {
         const n = await withoutTracing(tick);
         if (failures) logger.info({ afterFailures: failures }, 'outbox relay publishing again');
         failures = 0;
-        if (n >= batchSize) delay = 0;
+        delay = await withoutTracing(() => waitAfter(n));
       } catch (err) {
         failures++;
         delay = Math.min(maxBackoff, minBackoff * 2 ** (failures - 1));
@@ -196,13 +230,17 @@ function relayLease(Lease: ReturnType<typeof leaseModel>, leaseMs: number, logge
     claim,
     /** Held with more than a third of it left: a batch may start without a query. */
     holds: () => leaseUntilMs - Date.now() > leaseMs / 3,
+    /** Held at all (taken or renewed, not yet handed back or lost). */
+    held: () => leaseUntilMs > 0,
     stopRenewing() {
       leaseUntilMs = 0;
       clearInterval(heartbeat);
     },
-    /** After the loop ended: a renewal in flight must not land after the hand-back. */
+    /** Frees the lease for any replica (when idle, and at stop): a renewal in flight must not land after it. */
     async handBack() {
+      leaseUntilMs = 0;
       await renewal;
+      leaseUntilMs = 0;
       try {
         await Lease.updateOne({ _id: LEASE_ID, owner: me }, { $set: { owner: null, leaseUntil: new Date(0) } });
       } catch {

@@ -229,6 +229,38 @@ describeDb('outbox (embedded MongoDB)', () => {
       expect(got.map((e) => (e.data as { ticket: { id: string } }).ticket.id)).toEqual(['tkt_a', 'tkt_b']);
     });
 
+    it('an idle relay hands its lease back and renews nothing; the next commit still goes out at once (docs/adr/0070)', async () => {
+      const leaseMs = 300;
+      const relay = startOutboxRelay({ conn, bus, logger: silentLogger, leaseMs }); // default idle poll: 30 s
+      relays.push(relay);
+      await withOutbox(conn, scope, async (_s, emit) => void emit({ type: 'ticket.created', data: { ticket: ticket('tkt_1') } }));
+      await waitFor(() => got.length === 1, 3000, 'first event');
+      const lease = () => conn.collection('outbox_lease').findOne({ _id: 'outbox-relay' as never });
+      const until = Date.now() + 3000;
+      while ((await lease())?.owner !== null && Date.now() < until) await new Promise((r) => setTimeout(r, 20));
+      const idle = await lease();
+      expect(idle?.owner).toBeNull();
+      await new Promise((r) => setTimeout(r, 4 * leaseMs));
+      expect(await lease()).toEqual(idle); // no renewal, no claim while nothing happens
+      const t0 = Date.now();
+      await withOutbox(conn, scope, async (_s, emit) => void emit({ type: 'ticket.created', data: { ticket: ticket('tkt_2') } }));
+      await waitFor(() => got.length === 2, 3000, 'second event');
+      expect(Date.now() - t0).toBeLessThan(3000);
+    });
+
+    it("rows waiting behind another replica's lease go out when it ends, without waiting for the idle poll", async () => {
+      const leaseMs = 600;
+      // Another replica holds the lease (and then dies: it is never renewed).
+      await conn.collection('outbox_lease').insertOne({ _id: 'outbox-relay' as never, owner: 'relay_other', leaseUntil: new Date(Date.now() + 1500) });
+      const relay = startOutboxRelay({ conn, bus, logger: silentLogger, leaseMs }); // default idle poll: 30 s
+      relays.push(relay);
+      const t0 = Date.now();
+      await withOutbox(conn, scope, async (_s, emit) => void emit({ type: 'ticket.created', data: { ticket: ticket('tkt_waiting') } }));
+      await waitFor(() => got.length === 1, 6000, 'published after the other lease ended');
+      expect(Date.now() - t0).toBeGreaterThanOrEqual(1000);
+      expect(Date.now() - t0).toBeLessThan(6000);
+    });
+
     it('the published rows carry a 7-day TTL index', async () => {
       await outboxModel(conn).init();
       const idx = await outboxModel(conn).collection.indexes();

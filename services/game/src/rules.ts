@@ -1,7 +1,6 @@
 import type { ServiceDeps } from '@helpdesk/kit';
 import { bossRules } from './boss/rules';
 import type { Clock } from './clock';
-import { kudosRules } from './kudos/rules';
 import { leaderboardRules } from './leaderboard/rules';
 import { gameMemberRules } from './members/rules';
 import type { GameModels } from './models';
@@ -23,9 +22,8 @@ export function gameRules({ conn, models, soleInstance }: ServiceDeps<GameModels
   const bosses = bossRules({ conn, models, players, tickets, clock });
   const quests = questRules({ conn, models, players, clock });
   const puzzles = puzzleRules({ conn, models, players, clock });
-  const kudos = kudosRules({ conn, models, players, clock });
   const leaderboard = leaderboardRules({ models, members, clock });
   const records = playerRecordRules({ models, clock });
-  return { clock, members, tickets, players, batches, actions, bosses, quests, puzzles, kudos, leaderboard, records };
+  return { clock, members, tickets, players, batches, actions, bosses, quests, puzzles, leaderboard, records };
 }
 export type GameRules = ReturnType<typeof gameRules>;

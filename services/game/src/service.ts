@@ -25,12 +25,12 @@ export const gameService = (clock: Clock) =>
     operations: GAME,
     models: gameModels,
     rules: (deps) => gameRules(deps, clock),
-    handlers: (rules) => ({
+    handlers: (rules, deps) => ({
       ...playerHandlers(rules),
       ...bossHandlers(rules),
       ...questHandlers(rules),
       ...puzzleHandlers(rules),
-      ...kudosHandlers(rules),
+      ...kudosHandlers(rules, deps),
       ...leaderboardHandlers(rules),
       ...cosmeticHandlers(rules),
       ...skillHandlers(rules),

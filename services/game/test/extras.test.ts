@@ -1,4 +1,4 @@
-import { puzzleOf } from '../src/puzzles/rules';
+import { puzzleOf } from '../src/puzzles/daily';
 import { ALL_ON } from '../src/members/model';
 import { closeCustomerTicket, closeCustomerTickets, DAY, envelope, expectError, joinMember, startHarness, TEAM_A, type Harness } from './helpers';
 

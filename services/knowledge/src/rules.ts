@@ -1,5 +1,4 @@
 import { customFieldRules, type ServiceDeps } from '@helpdesk/kit';
-import { revisionRules } from './articles/revisions/rules';
 import { articleRules } from './articles/rules';
 import { ViewCounter } from './articles/view-counter';
 import { categoryRules } from './categories/rules';
@@ -14,9 +13,8 @@ export function knowledgeRules({ conn, models, soleInstance }: ServiceDeps<Knowl
   const categories = categoryRules({ conn, models, uncategorize: (...args) => articles.uncategorize(...args) });
   const customFields = customFieldRules({ definitions: models.customFieldDefs, records: models.articles, contentType: 'article', soleInstance });
   const articles = articleRules({ conn, models, categories, views, customFields });
-  const revisions = revisionRules({ models, articles });
   const teams = teamRefRules({ models });
   const helpCenter = helpCenterRules({ conn, models, articles, categories, views, teams });
-  return { views, categories, articles, revisions, helpCenter, customFields, teams };
+  return { views, categories, articles, helpCenter, customFields, teams };
 }
 export type KnowledgeRules = ReturnType<typeof knowledgeRules>;

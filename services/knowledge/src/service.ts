@@ -19,7 +19,7 @@ export const knowledgeService = defineService({
   handlers: (rules, deps) => ({
     ...articleHandlers(rules),
     ...internalArticleHandlers(rules),
-    ...revisionHandlers(rules),
+    ...revisionHandlers(deps),
     ...categoryHandlers(rules),
     ...helpCenterHandlers(rules),
     ...internalHelpCenterHandlers(rules),

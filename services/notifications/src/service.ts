@@ -1,10 +1,10 @@
 import { NOTIFICATIONS, WIDGET_STREAM } from '@helpdesk/contracts';
-import { acrossTeams, defineService, onEvery } from '@helpdesk/kit';
-import { consumers } from './consumers';
-import { eventStreamHandlers, type StreamSettings } from './events/stream/handlers';
-import { streamableOf, type EventLog } from './events/stream/log';
+import { acrossTeams, defineService } from '@helpdesk/kit';
+import { allConsumers } from './consumers';
+import { eventStreamHandlers } from './events/stream/handlers';
+import type { EventLog } from './events/stream/log';
+import type { StreamSettings } from './events/stream/serve';
 import { widgetStreamHandlers } from './events/stream/widget-handlers';
-import { emailReplyConsumers } from './mail/replies';
 import { startMailWorker, type MailWorkerSettings } from './mail/worker';
 import { notificationsModels } from './models';
 import { notificationHandlers } from './notifications/handlers';
@@ -30,12 +30,6 @@ export const notificationsService = (settings: NotificationsSettings) =>
     models: notificationsModels,
     rules: notificationsRules,
     handlers: (rules) => ({ ...notificationHandlers(rules), ...notificationPreferenceHandlers(rules), ...eventStreamHandlers(settings.stream.log, settings.stream), ...widgetStreamHandlers(settings.stream.log, settings.stream, settings.ticketingUrl) }),
-    // Every event goes into the stream's log as well (trigger-test's as the test event it sent).
-    consumers: (rules, deps) => [
-      ...consumers(rules, deps),
-      // Agents' replies on email tickets, mailed to the customer (docs/adr/0041).
-      ...(settings.ticketingUrl ? emailReplyConsumers(deps.conn, rules.mail, settings.ticketingUrl, settings.mail.tokens) : []),
-      onEvery('#', (event) => settings.stream.log.append(streamableOf(event))),
-    ],
+    consumers: allConsumers({ ticketingUrl: settings.ticketingUrl, tokens: settings.mail.tokens, streamLog: settings.stream.log }),
     workers: (rules, { models, logger }) => [startMailWorker(acrossTeams(models).mails, settings.mail, rules.mail.queued, logger), { stop: () => settings.stream.log.close() }],
   });

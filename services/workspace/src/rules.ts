@@ -44,7 +44,7 @@ export function workspaceRules({ conn, models, soleInstance }: ServiceDeps<Works
     teams: teamRules({ conn, members, settings, billing }),
     apiKeyEvents: apiKeyEventRules({ conn }),
     customFields: customFieldRules({ conn, models }),
-    auditLog: auditLogRules({ conn, models, members }),
+    auditLog: auditLogRules({ models, members }),
     billing,
     savedViews: savedViewRules({ conn, models }),
     signInLinks: signInLinkRules({ conn, models, members, settings, signInUrl: opts.signInUrl }),

@@ -2,7 +2,7 @@ import { EVENT_CATALOG, type EventEnvelope } from '@helpdesk/contracts';
 import { collectionOf, newId } from '@helpdesk/kit';
 import { entryHash } from '../src/audit-log/chain';
 import type { AuditEntryDoc } from '../src/audit-log/model';
-import { auditLogRules } from '../src/audit-log/rules';
+import { auditRecorder } from '../src/audit-log/record';
 import { workspaceModels } from '../src/models';
 import { useHarness, type Harness } from './helpers';
 
@@ -123,8 +123,8 @@ test("actors' names: one look-up per actor in a batch, not one per event", async
 
 test('two replicas recording one chain at once, with redeliveries to both: no gap, no fork, every event once', async () => {
   const team = newTeam();
-  // A second instance of the audit log on the same database: its own batches and its own idea of the chain's end.
-  const replica = auditLogRules({ conn: h.svc.conn, models: workspaceModels(h.svc.conn), members: h.svc.rules.members });
+  // A second recorder of the audit log on the same database: its own batches and its own idea of the chain's end.
+  const replica = auditRecorder({ models: workspaceModels(h.svc.conn), members: h.svc.rules.members });
   const events = Array.from({ length: 80 }, () => event(team));
   const waves: Promise<void>[] = [];
   for (let w = 0; w < 8; w++) {

@@ -1,5 +1,5 @@
 import type { ServiceDeps, Subscription } from '@helpdesk/kit';
-import { tombstoneSubscriptions } from '../export/tombstones';
+import { tombstoneSubscriptions } from './deletions';
 import type { DataopsModels } from '../models';
 import type { DataopsRules } from '../rules';
 

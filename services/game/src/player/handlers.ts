@@ -1,16 +1,8 @@
 import { GAME } from '@helpdesk/contracts';
 import { ApiError, handlersFor, pageOf, skipOf } from '@helpdesk/kit';
-import { ACHIEVEMENTS, type AchievementDef } from '../achievements/catalog';
+import { ACHIEVEMENTS } from '../achievements/catalog';
 import type { GameRules } from '../rules';
-import { playerView } from './view';
-
-const achievementView = (a: AchievementDef, unlocked: Map<string, string>) => ({
-  key: a.key,
-  name: a.name,
-  description: a.description,
-  gold: a.gold,
-  unlockedAt: unlocked.get(a.key) ?? null,
-});
+import { achievementView, playerView } from './view';
 
 export const playerHandlers = ({ members, players, actions, records, clock }: GameRules) => {
   const show = async (ctx: { teamId: string; mode: 'test' | 'live' }, ref: string, param: string) => {

@@ -3,7 +3,7 @@ import { scoped, type Scope } from '@helpdesk/kit';
 import type { Clock } from '../clock';
 import type { GameMemberDoc } from '../members/model';
 import type { GameModels } from '../models';
-import { puzzleOf } from '../puzzles/rules';
+import { puzzleOf } from '../puzzles/daily';
 import { dayIdOf } from '../seasons/calendar';
 import type { LedgerDoc, PlayerDoc } from './model';
 import { playerView } from './view';

@@ -1,3 +1,4 @@
+import type { AchievementDef } from '../achievements/catalog';
 import { SKILL_KEYS, SKILL_MAX_LEVEL } from '@helpdesk/contracts';
 import type { GameMemberDoc } from '../members/model';
 import { dayIdOf, previousDayId, seasonOf } from '../seasons/calendar';
@@ -53,3 +54,12 @@ export function playerView(member: GameMemberDoc, p: PlayerDoc | null, now: Date
   };
 }
 export type PlayerView = ReturnType<typeof playerView>;
+
+/** An achievement of the catalog, with when the member unlocked it (null: not yet). */
+export const achievementView = (a: AchievementDef, unlocked: Map<string, string>) => ({
+  key: a.key,
+  name: a.name,
+  description: a.description,
+  gold: a.gold,
+  unlockedAt: unlocked.get(a.key) ?? null,
+});

@@ -1,9 +1,8 @@
 import { GAME } from '@helpdesk/contracts';
 import { handlersFor } from '@helpdesk/kit';
 import type { GameRules } from '../rules';
-import { previousSeason, seasonById, seasonOf, type Season } from './calendar';
-
-export const seasonView = (s: Season) => ({ id: s.id, name: s.name, startsAt: s.startsAt.toISOString(), endsAt: s.endsAt.toISOString() });
+import { previousSeason, seasonById, seasonOf } from './calendar';
+import { seasonView } from './view';
 
 /** Seasons: the current one, and past ones with the level a member ended each with. */
 export const seasonHandlers = ({ members, players, clock }: GameRules) =>

@@ -2,7 +2,7 @@ import { GAME } from '@helpdesk/contracts';
 import { handlersFor } from '@helpdesk/kit';
 import type { GameRules } from '../rules';
 import { seasonOf } from '../seasons/calendar';
-import { seasonView } from '../seasons/handlers';
+import { seasonView } from '../seasons/view';
 
 const TOP_PLAYERS = 5;
 

@@ -1,6 +1,7 @@
 import { customFieldSubscriptions, on, type ServiceDeps, type Subscription } from '@helpdesk/kit';
 import type { KnowledgeModels } from '../models';
 import type { KnowledgeRules } from '../rules';
+import { teamSubscriptions } from './teams';
 import { ticketConsumers } from './tickets';
 
 /**
@@ -15,10 +16,6 @@ export const consumers = ({ articles, customFields, teams }: KnowledgeRules, { c
     on('ai.reply_suggested', tickets.replySuggested), // a reply the AI suggested from articles: useCount
     // The team's article custom field definitions (docs/adr/0022).
     ...customFieldSubscriptions(customFields),
-    // The team's slug, the help center's address (a new team's, then every change of it).
-    on('member.joined', async (e) => {
-      if (e.data.team) await teams.setSlug(e.teamId, e.data.team.slug, new Date(e.occurredAt));
-    }),
-    on('settings.updated', (e) => teams.setSlug(e.teamId, e.data.settings.teamSlug, new Date(e.occurredAt))),
+    ...teamSubscriptions(teams),
   ];
 };

@@ -1,9 +1,12 @@
-import { on, type ServiceDeps, type Subscription } from '@helpdesk/kit';
+import { on, type InternalTokens, type ServiceDeps, type Subscription } from '@helpdesk/kit';
+import type { EventLog } from '../events/stream/log';
 import type { NotificationsModels } from '../models';
 import type { NotificationsRules } from '../rules';
 import { automationConsumers } from './automations';
+import { emailReplyConsumers } from './email-replies';
 import { gameConsumers } from './game';
 import { slaConsumers } from './sla';
+import { streamLogSubscription } from './stream';
 import { ticketConsumers } from './tickets';
 import { workspaceConsumers } from './workspace';
 import { widgetConfirmationConsumers } from './widget-confirmations';
@@ -33,3 +36,21 @@ export const consumers = ({ members, notifications, mail }: NotificationsRules, 
     on('customer.confirmation_requested', widgetConfirmationConsumers(conn, mail).requested), // a widget sign-up's confirmation code (docs/adr/0040)
   ];
 };
+
+/** What the subscriptions that depend on the service's settings need. */
+export interface ConsumerSettings {
+  /** The ticketing service: agents' replies on email tickets are mailed only when it is known. */
+  ticketingUrl?: string;
+  tokens: InternalTokens;
+  streamLog: Pick<EventLog, 'append'>;
+}
+
+/** The service's subscriptions: the events above, agents' replies on email tickets, and every event into the stream's log. */
+export const allConsumers =
+  (settings: ConsumerSettings) =>
+  (rules: NotificationsRules, deps: ServiceDeps<NotificationsModels>): Subscription[] => [
+    ...consumers(rules, deps),
+    // Agents' replies on email tickets, mailed to the customer (docs/adr/0041).
+    ...(settings.ticketingUrl ? emailReplyConsumers(deps.conn, rules.mail, settings.ticketingUrl, settings.tokens) : []),
+    streamLogSubscription(settings.streamLog),
+  ];

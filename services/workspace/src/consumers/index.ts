@@ -1,6 +1,7 @@
-import { onEvery, type ServiceDeps, type Subscription } from '@helpdesk/kit';
+import type { ServiceDeps, Subscription } from '@helpdesk/kit';
 import type { WorkspaceModels } from '../models';
 import type { WorkspaceRules } from '../rules';
+import { auditLogSubscription } from './audit-log';
 import { gameProgress } from './game';
 
 /**
@@ -8,4 +9,4 @@ import { gameProgress } from './game';
  * of every service becomes an audit log entry (docs/adr/0023); members' `level` and `xp` follow the
  * game service's `game.player.progressed`.
  */
-export const consumers = ({ auditLog }: WorkspaceRules, deps: ServiceDeps<WorkspaceModels>): Subscription[] => [onEvery('#', (e) => auditLog.record(e)), gameProgress(deps)];
+export const consumers = ({ auditLog }: WorkspaceRules, deps: ServiceDeps<WorkspaceModels>): Subscription[] => [auditLogSubscription(auditLog), gameProgress(deps)];

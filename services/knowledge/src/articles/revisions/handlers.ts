@@ -1,9 +1,10 @@
 import { KNOWLEDGE } from '@helpdesk/contracts';
-import { handlersFor } from '@helpdesk/kit';
-import type { KnowledgeRules } from '../../rules';
+import { handlersFor, type ServiceDeps } from '@helpdesk/kit';
+import type { KnowledgeModels } from '../../models';
+import { listArticleRevisions } from './list';
 
 /** `/teams/{teamId}/articles/{articleId}/revisions`. */
-export const revisionHandlers = ({ revisions }: KnowledgeRules) =>
+export const revisionHandlers = ({ models }: Pick<ServiceDeps<KnowledgeModels>, 'models'>) =>
   handlersFor(KNOWLEDGE)({
-    listArticleRevisions: ({ ctx, params, query }) => revisions.list(ctx, params.articleId, query),
+    listArticleRevisions: ({ ctx, params, query }) => listArticleRevisions({ models }, ctx, params.articleId, query),
   });

@@ -1,20 +1,7 @@
 import { mayRead, NOTIFICATIONS, STREAM_ID_RE, streamPatterns, subscribes, unreadablePattern, type EventReader } from '@helpdesk/contracts';
 import { ApiError, handlersFor } from '@helpdesk/kit';
-import type { Response } from 'express';
-import { accessOf, compareIds, type EventLog, type LogEntry, type Replay } from './log';
-import type { OpenStreams } from './open-streams';
-
-export interface StreamSettings {
-  /** A `: heartbeat` comment this often (15 s), so proxies and clients see a live connection. */
-  heartbeatMs: number;
-  /** A client with more than this waiting in its socket buffer is disconnected (1 MiB). */
-  maxBufferedBytes: number;
-  /** The process's open streams, ended at once when the service stops (./open-streams.ts). */
-  open?: OpenStreams;
-}
-
-/** The reconnection delay the first frame tells EventSource clients to use. */
-export const RETRY_MS = 3_000;
+import { accessOf, type EventLog, type LogEntry } from './log';
+import { streamLog, type StreamSettings } from './serve';
 
 /**
  * `?types=` → the webhook patterns it lists: 400 `parameter_invalid` when one is not a pattern, 403
@@ -39,63 +26,6 @@ function lastIdOf(header: string | string[] | undefined, query: string | undefin
 }
 
 const eventFrame = (e: LogEntry) => `id: ${e.id}\nevent: ${e.type}\ndata: ${e.data}\n\n`;
-
-/**
- * Serves one team and partition's log as server-sent events on `res`: replay after `lastId`, then live
- * entries, each id once and in order; `frame` turns an entry into its frame (null: not this client's);
- * the first frame is `retry:` (plus `head`), a heartbeat comment keeps the connection seen, and a slow
- * reader is dropped rather than buffered. The team's stream and a widget conversation's (docs/adr/0040).
- */
-export async function streamLog(
-  log: EventLog,
-  settings: StreamSettings,
-  scope: { teamId: string; mode: string },
-  lastId: string | null,
-  res: Response,
-  opts: { head?: (replay: Replay) => string; frame: (e: LogEntry) => string | null },
-): Promise<void> {
-  // Before anything is read: a service that is stopping refuses new streams (503).
-  settings.open?.add(res);
-  let open = true;
-  // Ids only go up on one connection: whatever the log hands over twice is sent once.
-  let lastSent = lastId;
-  const send = (chunk: string) => {
-    if (!open) return;
-    res.write(chunk);
-    // A slow reader: drop it rather than hold its backlog (it reconnects with its last id).
-    if (res.writableLength > settings.maxBufferedBytes) res.destroy();
-  };
-  const sendEntry = (e: LogEntry) => {
-    if (lastSent !== null && compareIds(e.id, lastSent) <= 0) return;
-    lastSent = e.id;
-    const frame = opts.frame(e);
-    if (frame !== null) send(frame);
-  };
-  const sub = await log.subscribe(
-    scope.teamId,
-    scope.mode,
-    lastId,
-    (replay) => {
-      res.status(200);
-      res.setHeader('content-type', 'text/event-stream; charset=utf-8');
-      res.setHeader('cache-control', 'no-cache, no-transform');
-      res.setHeader('x-accel-buffering', 'no');
-      res.flushHeaders();
-      send(`retry: ${RETRY_MS}\n\n${opts.head?.(replay) ?? ''}`);
-      for (const e of replay.entries) sendEntry(e);
-    },
-    sendEntry,
-  );
-  const heartbeat = setInterval(() => send(': heartbeat\n\n'), settings.heartbeatMs);
-  heartbeat.unref();
-  const end = () => {
-    open = false;
-    clearInterval(heartbeat);
-    sub.close();
-  };
-  res.on('close', end);
-  if (res.destroyed) end();
-}
 
 /** `/teams/{teamId}/events/stream`: the team's events as server-sent events (docs/adr/0021). */
 export const eventStreamHandlers = (log: EventLog, settings: StreamSettings) =>

@@ -1,6 +1,6 @@
 import { WIDGET_INTERNAL, WIDGET_STREAM, type WidgetMessage } from '@helpdesk/contracts';
 import { ApiError, handlersFor, internalClient } from '@helpdesk/kit';
-import { streamLog, type StreamSettings } from './handlers';
+import { streamLog, type StreamSettings } from './serve';
 import type { EventLog, LogEntry } from './log';
 
 /** The parts of a `ticket.message_added` frame the conversation stream reads. */

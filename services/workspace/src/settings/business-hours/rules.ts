@@ -3,11 +3,10 @@ import { parameterInvalid, type RequestContext } from '@helpdesk/kit';
 import type { BusinessHoursDoc } from '../model';
 import { fieldChanges, givenFields } from '../field-changes';
 import type { SettingsRules } from '../rules';
-import { businessHoursView } from './view';
+import { businessHoursSettingsView as view, businessHoursView } from './view';
 
 /** The team's opening hours: a weekly schedule in one time zone, and the dates it is closed (docs/adr/0014). */
 export function businessHoursRules(settings: SettingsRules) {
-  const view = (b: BusinessHoursDoc) => ({ object: 'business_hours' as const, ...businessHoursView(b) });
   return {
     get: async (ctx: RequestContext) => view((await settings.read(ctx)).businessHours),
 

@@ -10,3 +10,6 @@ export function businessHoursView(b: BusinessHoursDoc) {
     holidays: b.holidays.map((h) => ({ ...h })),
   };
 }
+
+/** `GET`/`PATCH /settings/business-hours`'s answer. */
+export const businessHoursSettingsView = (b: BusinessHoursDoc) => ({ object: 'business_hours' as const, ...businessHoursView(b) });

@@ -2,13 +2,13 @@ import type { FeatureFlag, UpdateFeatureFlagsInput } from '@helpdesk/contracts';
 import type { RequestContext } from '@helpdesk/kit';
 import { fieldChanges, givenFields } from '../field-changes';
 import type { SettingsRules } from '../rules';
+import { featureFlagsView as view } from './view';
 
 /**
  * The team's game switches (docs/adr/0014). `PATCH /preferences` and `PATCH /settings/feature-flags`
  * change the same `bossBattlesEnabled`; both emit `feature_flags.updated`, which the game service will keep.
  */
 export function featureFlagRules(settings: SettingsRules) {
-  const view = (flags: Record<FeatureFlag, boolean>) => ({ object: 'feature_flags' as const, ...flags });
   return {
     get: async (ctx: RequestContext) => view((await settings.read(ctx)).featureFlags),
 

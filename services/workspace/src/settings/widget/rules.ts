@@ -3,17 +3,10 @@ import type { RequestContext } from '@helpdesk/kit';
 import { fieldChanges, givenFields } from '../field-changes';
 import type { WidgetDoc } from '../model';
 import type { SettingsRules } from '../rules';
-
-const snapshot = (w: WidgetDoc) => ({
-  position: w.position as 'bottom-right',
-  primaryColor: w.primaryColor,
-  greeting: w.greeting,
-  allowedOrigins: [...w.allowedOrigins],
-});
+import { widgetSettingsView as view, widgetSnapshot } from './view';
 
 /** The chat widget's look and where it may be embedded (docs/adr/0014). */
 export function widgetRules(settings: SettingsRules) {
-  const view = (w: WidgetDoc) => ({ object: 'widget_settings' as const, ...snapshot(w) });
   return {
     get: async (ctx: RequestContext) => view((await settings.read(ctx)).widget),
 
@@ -27,7 +20,7 @@ export function widgetRules(settings: SettingsRules) {
         },
         (doc, _changes, previous) => ({
           type: 'widget_settings.updated',
-          data: { widget: snapshot(doc.widget), ...fieldChanges(previous.widget as WidgetDoc, doc.widget) },
+          data: { widget: widgetSnapshot(doc.widget), ...fieldChanges(previous.widget as WidgetDoc, doc.widget) },
         }),
         (doc) => view(doc.widget),
       );

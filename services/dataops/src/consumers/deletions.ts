@@ -1,6 +1,6 @@
 import type { BulkResource } from '@helpdesk/contracts';
 import { on, scoped, type Collection, type Subscription } from '@helpdesk/kit';
-import type { TombstoneModel } from './model';
+import type { TombstoneModel } from '../export/model';
 
 /** The deletions the incremental export reports, one subscription per owning resource. */
 export function tombstoneSubscriptions(models: { tombstones: Collection<'team-and-partition', TombstoneModel> }): Subscription[] {

@@ -1,7 +1,7 @@
 import type mongoose from 'mongoose';
 import { INBOUND_EMAIL_INTERNAL } from '@helpdesk/contracts';
 import { consumeOnce, internalClient, newId, on, type InternalTokens, type Subscription } from '@helpdesk/kit';
-import type { MailRules } from './rules';
+import type { MailRules } from '../mail/rules';
 
 /** Replies are de-duplicated under their own consumer name: `ticket.message_added` also makes notifications. */
 const CONSUMER = 'notifications.email-replies';

@@ -50,23 +50,14 @@ const DIFFERENCES: Record<string, readonly string[]> = {
     'no handlers.ts: mail',
     'no handlers.ts: members',
   ],
-  // services/ticketing is being split into use cases on its own branch (issue 33 item 1): these are
-  // its deviations as of main today, to be pruned when that lands.
   ticketing: [
-    'consumers.ts outside consumers/: ai/consumers.ts',
-    'consumers.ts outside consumers/: analytics/consumers.ts',
-    'consumers.ts outside consumers/: automations/consumers.ts',
-    'consumers.ts outside consumers/: inbound-email/consumers.ts',
+    // Bulk changes and imported rows arrive from dataops' internal calls and write many tickets at once.
     'long handler: bulk/handlers.ts createRows',
     'long handler: bulk/handlers.ts importTicketRows',
+    // Projections and settings ticketing keeps of other services' data (no routes of their own).
     'no handlers.ts: business-hours',
     'no handlers.ts: customer-refs',
     'no handlers.ts: members',
-    'subscribes outside consumers/: ai/consumers.ts',
-    'subscribes outside consumers/: analytics/consumers.ts',
-    'subscribes outside consumers/: automations/consumers.ts',
-    'subscribes outside consumers/: inbound-email/consumers.ts',
-    'subscriptions wired in service.ts',
   ],
   webhooks: [
     // The delivery worker (sending, signing, retry schedule, URL safety): a worker's code, not a resource.

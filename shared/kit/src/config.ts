@@ -57,7 +57,7 @@ export function mongoDbName(mongoUrl: string, mongoDb: string | undefined, fallb
   return fromUrl || fallback;
 }
 
-/** The schemas of the processes declared in this process (the README's table is generated from them). */
+/** The schemas of the processes declared in this process (docs/configuration.md's variables table is generated from them). */
 export const processSchemas = new Map<string, z.ZodObject<any>>();
 let describeOnly = false;
 /** Makes `runServiceMain` record its schema and start nothing (scripts/env-docs.ts imports every main.ts). */

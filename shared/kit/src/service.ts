@@ -32,7 +32,7 @@ import { withoutTracing } from './telemetry/propagation';
  *     name: 'ticketing',
  *     operations: TICKETING,                      // its part of the API manifest
  *     models: (conn) => ({ tickets: teamAndPartition(ticketModel(conn)), … }),   // models.ts: every collection, declared (data-layer.ts)
- *     rules: ({ conn, models, logger }) => ({ tickets: ticketRules(…), … }),
+ *     rules: ({ conn, models, logger }) => ({ … }),  // rules.ts: the use cases' shared dependencies, built once
  *     handlers: (rules) => ({ ...ticketHandlers(rules), … }),   // every operation id, or tsc fails
  *     consumers: (rules) => [on('customer.created', …), …],     // consumers/index.ts
  *     workers: (rules, deps) => [ … ],
@@ -247,7 +247,7 @@ export async function startService<Ops extends Operations, M extends DataLayer, 
  * A service's standalone process (`services/<name>/src/main.ts`): parses its environment once
  * (`MONGO_URL` and `AMQP_URL` required unless HELPDESK_EMBEDDED=1, plus the service's own variables),
  * starts it on `PORT` on every interface with its metrics on `METRICS_PORT`, and stops it on
- * SIGINT/SIGTERM (the service first, then the bus). Its schema is the README's table section.
+ * SIGINT/SIGTERM (the service first, then the bus). Its schema is the variables table in docs/configuration.md.
  * `requiredUnlessEmbedded`: its own variables that production cannot do without (see standaloneServiceSchema).
  */
 export function runServiceMain<S extends z.ZodObject<any>>(

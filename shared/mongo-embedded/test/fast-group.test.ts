@@ -36,7 +36,7 @@ function docs(n: number): Record<string, unknown>[] {
 
 const has = (f: string) => ({ $eq: [{ $type: `$${f}` }, 'date'] });
 const STAGES: Record<string, unknown>[] = [
-  // The analytics overview's shapes (services/ticketing/src/analytics/rules.ts).
+  // The analytics overview's shapes (services/ticketing/src/analytics/overview.ts).
   {
     _id: { s: '$status', p: '$priority' },
     n: { $sum: 1 },

@@ -24,7 +24,7 @@ interface Kinds {
 }
 
 /**
- * The owning services' bulk, export and import operations (bulk-internal.ts), by resource: each call
+ * The owning services' bulk, export and import operations (each service's manifest/<service>/dataops.ts, gathered in manifest/dataops/owners.ts), by resource: each call
  * forwards the caller's token, so each service answers in the caller's team and partition.
  */
 export function transferClients(config: DataopsConfig) {

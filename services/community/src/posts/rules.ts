@@ -128,11 +128,8 @@ export function postRules({ conn, models, topics, attachments }: PostRulesDeps) 
       const next = await withOutbox(conn, eventScopeOf(ctx), async (session, emit) => {
         removedFiles = [];
         const cur = await visible(ctx, postId, session);
-        const { set, previous, change, changes } = changeSet<PostDoc>(cur);
-        if (input.title !== undefined) change('title', input.title);
-        if (input.body !== undefined) change('body', input.body);
-        if (input.visibility !== undefined) change('visibility', input.visibility);
-        if (input.status !== undefined) change('status', input.status);
+        const { set, previous, change, changes, applyDefined } = changeSet<PostDoc>(cur);
+        applyDefined(input, ['title', 'body', 'visibility', 'status']);
         if (input.is_pinned !== undefined) change('isPinned', input.is_pinned);
         if (input.is_locked !== undefined) change('isLocked', input.is_locked);
         if (input.customFields !== undefined) {

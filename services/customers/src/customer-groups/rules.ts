@@ -99,10 +99,8 @@ export function groupRules({ conn, models }: GroupRulesDeps) {
         () =>
           withOutbox(conn, eventScopeOf(ctx), async (session, emit) => {
             const cur = await findOr404(ctx, id, session);
-            const { set, previous, change, changes: changedFields } = changeSet<GroupDoc>(cur);
-            if (input.name !== undefined) change('name', input.name);
-            if (input.slug !== undefined) change('slug', input.slug);
-            if (input.description !== undefined) change('description', input.description);
+            const { set, previous, change, changes: changedFields, applyDefined } = changeSet<GroupDoc>(cur);
+            applyDefined(input, ['name', 'slug', 'description']);
             if (input.customFields !== undefined) change('customFields', mergeFreeForm(cur.customFields ?? {}, input.customFields, 'customFields'));
             const changes = changedFields();
             if (!changes.length) return cur;

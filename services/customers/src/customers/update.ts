@@ -18,7 +18,7 @@ export async function updateCustomer(
     () =>
       withOutbox(conn, eventScopeOf(ctx), async (session, emit) => {
         const cur = await findCustomerOr404(deps, ctx, id, session);
-        const { set, previous, change, changes: changedFields } = changeSet<CustomerDoc>(cur);
+        const { set, previous, change, changes: changedFields, applyDefined } = changeSet<CustomerDoc>(cur);
 
         if (input.name !== undefined) change('name', input.name);
         if (input.email !== undefined && input.email !== cur.email) {
@@ -34,8 +34,7 @@ export async function updateCustomer(
           set.sentimentOverride = input.sentiment;
           change('sentiment', input.sentiment ?? cur.sentimentCalculated);
         }
-        if (input.tags !== undefined) change('tags', input.tags);
-        if (input.notes !== undefined) change('notes', input.notes);
+        applyDefined(input, ['tags', 'notes']);
         if (input.metadata !== undefined) change('metadata', mergeFreeForm(cur.metadata ?? {}, input.metadata, 'metadata'));
         if (input.customFields !== undefined) change('customFields', await customFields.resolve(ctx, input.customFields, cur.customFields ?? {}));
 

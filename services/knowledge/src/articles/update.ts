@@ -19,13 +19,10 @@ export async function updateArticle(
   const db = scoped(deps.models, ctx);
   const next = await withOutbox(deps.conn, eventScopeOf(ctx), async (session, emit) => {
     const cur = await findArticleOr404(deps, ctx, id, session);
-    const { set, previous, change, changes: changedFields } = changeSet<ArticleDoc>(cur);
-    if (input.title !== undefined) change('title', input.title);
-    if (input.content !== undefined) change('content', input.content);
+    const { set, previous, change, changes: changedFields, applyDefined } = changeSet<ArticleDoc>(cur);
+    applyDefined(input, ['title', 'content']);
     if (input.categoryId !== undefined && change('categoryId', input.categoryId)) await checkCategory(deps, ctx, input.categoryId, session);
-    if (input.status !== undefined) change('status', input.status);
-    if (input.isPublic !== undefined) change('isPublic', input.isPublic);
-    if (input.tags !== undefined) change('tags', input.tags);
+    applyDefined(input, ['status', 'isPublic', 'tags']);
     if (input.metadata !== undefined) change('metadata', mergeFreeForm(cur.metadata ?? {}, input.metadata, 'metadata'));
     if (input.customFields !== undefined) change('customFields', await deps.customFields.resolve(ctx, input.customFields, cur.customFields ?? {}));
     const changes = changedFields();

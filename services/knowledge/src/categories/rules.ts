@@ -138,14 +138,10 @@ export function categoryRules({ conn, models, uncategorize }: CategoryRulesDeps)
         () =>
           withOutbox(conn, eventScopeOf(ctx), async (session, emit) => {
             const cur = await foundOr404(db.categories.findOne({ _id: id }).session(session).lean<CategoryDoc>(), 'category', id);
-            const { set, previous, change, changes: changedFields } = changeSet<CategoryDoc>(cur);
+            const { set, previous, change, changes: changedFields, applyDefined } = changeSet<CategoryDoc>(cur);
             if (input.name !== undefined) change('name', input.name);
             if (slug !== undefined) change('slug', slug);
-            if (input.description !== undefined) change('description', input.description);
-            if (input.icon !== undefined) change('icon', input.icon);
-            if (input.color !== undefined) change('color', input.color);
-            if (input.sortOrder !== undefined) change('sortOrder', input.sortOrder);
-            if (input.isPublic !== undefined) change('isPublic', input.isPublic);
+            applyDefined(input, ['description', 'icon', 'color', 'sortOrder', 'isPublic']);
             const changes = changedFields();
             if (!changes.length) return cur;
             set.updatedAt = new Date();

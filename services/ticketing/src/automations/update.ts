@@ -11,12 +11,10 @@ export async function updateAutomation(deps: AutomationWriteDeps, ctx: RequestCo
   const db = scoped(deps.models, ctx);
   return ruleWrite(deps.automationTriggers, ctx, () => withOutbox(deps.conn, eventScopeOf(ctx), async (session, emit) => {
     const cur = await findAutomationOr404(deps, ctx, id, session);
-    const { set, previous, change, changes } = changeSet(cur);
-    if (input.name !== undefined) change('name', input.name);
-    if (input.triggerEvent !== undefined) change('triggerEvent', input.triggerEvent);
+    const { set, previous, change, changes, applyDefined } = changeSet(cur);
+    applyDefined(input, ['name', 'triggerEvent']);
     if (input.conditions !== undefined) change('conditions', { all: input.conditions.all ?? [], any: input.conditions.any ?? [] });
-    if (input.actions !== undefined) change('actions', input.actions);
-    if (input.enabled !== undefined) change('enabled', input.enabled);
+    applyDefined(input, ['actions', 'enabled']);
     if (input.position !== undefined) {
       const ordered = (await db.automations.find({}, { _id: 1 }).sort(ORDER).session(session).lean<{ _id: string }[]>()).map((r) => r._id);
       const from = ordered.indexOf(id);

@@ -9,13 +9,9 @@ export async function updateSlaRule(deps: SlaRuleWriteDeps, ctx: RequestContext,
   const db = scoped(deps.models, ctx);
   const rule = await slaRuleWrite(deps.enabledSlaRules, ctx, () => withOutbox(deps.conn, eventScopeOf(ctx), async (session, emit) => {
     const cur = await slaRuleOr404(deps, ctx, id, session);
-    const { set, previous, change, changes } = changeSet(cur);
+    const { set, previous, change, changes, applyDefined } = changeSet(cur);
     if (input.name !== undefined) change('name', input.name.trim());
-    if (input.priorityKey !== undefined) change('priorityKey', input.priorityKey);
-    if (input.responseTimeMinutes !== undefined) change('responseTimeMinutes', input.responseTimeMinutes);
-    if (input.resolutionTimeMinutes !== undefined) change('resolutionTimeMinutes', input.resolutionTimeMinutes);
-    if (input.use24x7 !== undefined) change('use24x7', input.use24x7);
-    if (input.enabled !== undefined) change('enabled', input.enabled);
+    applyDefined(input, ['priorityKey', 'responseTimeMinutes', 'resolutionTimeMinutes', 'use24x7', 'enabled']);
     const changed = changes();
     if (!changed.length) return cur;
     set.updatedAt = deps.clock.now();

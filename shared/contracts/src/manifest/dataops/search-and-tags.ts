@@ -6,7 +6,7 @@ import { communityPostSchema } from '../community/posts';
 import { customerSchema } from '../customers/customers';
 import { articleSchema } from '../knowledge/articles';
 import { ticketSchema } from '../ticketing/tickets';
-import { TAG_ROWS_MAX } from './search';
+import { searchHitSchema, TAG_ROWS_MAX } from './search';
 import { DATAOPS_TRANSFER } from './transfer';
 
 /**
@@ -36,21 +36,8 @@ export const searchQuery = z.strictObject({
 });
 export type SearchQuery = z.output<typeof searchQuery>;
 
-/** One hit: its type, id, title (a ticket's title, a customer's name, an article's title), a snippet and its score. */
-export const searchResultSchema = z
-  .object({
-    type: z.enum(SEARCH_TYPES),
-    id: z.string(),
-    title: z.string(),
-    /** Where the query matched: `title` ranks above `body` (docs/adr/0034). */
-    matchedIn: z.enum(['title', 'body']),
-    /** A short excerpt of the matching text (null: the title matched and there is no body to show). */
-    snippet: z.string().nullable(),
-    score: z.number(),
-    createdAt: z.string(),
-    updatedAt: z.string(),
-  })
-  .meta({ id: 'SearchResult' });
+/** One hit: its type, then the owning service's hit (id, title, where it matched, a snippet, its score, timestamps). */
+export const searchResultSchema = z.object({ type: z.enum(SEARCH_TYPES), ...searchHitSchema.shape }).meta({ id: 'SearchResult' });
 export type SearchResult = z.output<typeof searchResultSchema>;
 
 export const searchAnswerSchema = z

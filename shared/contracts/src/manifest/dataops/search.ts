@@ -26,11 +26,15 @@ export type InternalSearchQuery = z.output<typeof internalSearchQuery>;
 /**
  * One service's hits: at most `limit`, best first (a title match, score 2 or 3 for an exact title,
  * above a body match, score 1; then the most recently updated), and how many records match in all.
+ * The public search result is this hit with its type (search-and-tags.ts).
  */
 export const searchHitSchema = z.object({
   id: z.string(),
+  /** A ticket's title, a customer's name, an article's title. */
   title: z.string(),
+  /** Where the query matched: `title` ranks above `body` (docs/adr/0034). */
   matchedIn: z.enum(['title', 'body']),
+  /** A short excerpt of the matching text (null: the title matched and there is no body to show). */
   snippet: z.string().nullable(),
   score: z.number(),
   createdAt: z.string(),

@@ -103,7 +103,7 @@ async function consumed(replicas: Replica[]): Promise<number> {
 }
 
 /** One more replica of the service, started as the launcher started the first; resolves once it is ready. */
-async function addReplica(first: Replica): Promise<Replica> {
+async function addReplica(first: Pick<Replica, 'pid'>): Promise<Replica> {
   const env = environOf(first.pid);
   const [port, metricsPort] = [await freePort(), await freePort()];
   const entry = `services/${SERVICE}/src/main.ts`;

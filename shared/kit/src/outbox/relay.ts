@@ -212,19 +212,30 @@ function relayLease(Lease: ReturnType<typeof leaseModel>, leaseMs: number, logge
     if (row?.owner !== me) {
       if (leaseUntilMs) logger.warn({ relay: me }, 'outbox relay: lease taken over by another replica; publishing stops here');
       leaseUntilMs = 0;
+      stopHeartbeat();
       return false;
     }
     leaseUntilMs = now + leaseMs;
+    renewWhileHeld();
     return true;
   };
 
-  const heartbeat = setInterval(() => {
-    if (!leaseUntilMs || renewal || stopped()) return;
-    renewal = withoutTracing(() => claim(true))
-      .catch((err) => logger.warn({ err: (err as Error)?.message ?? err, relay: me }, 'outbox relay: lease renewal failed; will retry'))
-      .finally(() => (renewal = null));
-  }, Math.max(1, Math.floor(leaseMs / 3)));
-  heartbeat.unref();
+  /** Renews the lease every third of it while it is held; no timer while idle (docs/adr/0070). */
+  let heartbeat: ReturnType<typeof setInterval> | null = null;
+  const renewWhileHeld = () => {
+    if (heartbeat) return;
+    heartbeat = setInterval(() => {
+      if (!leaseUntilMs || renewal || stopped()) return;
+      renewal = withoutTracing(() => claim(true))
+        .catch((err) => logger.warn({ err: (err as Error)?.message ?? err, relay: me }, 'outbox relay: lease renewal failed; will retry'))
+        .finally(() => (renewal = null));
+    }, Math.max(1, Math.floor(leaseMs / 3)));
+    heartbeat.unref();
+  };
+  const stopHeartbeat = () => {
+    if (heartbeat) clearInterval(heartbeat);
+    heartbeat = null;
+  };
 
   return {
     claim,
@@ -234,13 +245,15 @@ function relayLease(Lease: ReturnType<typeof leaseModel>, leaseMs: number, logge
     held: () => leaseUntilMs > 0,
     stopRenewing() {
       leaseUntilMs = 0;
-      clearInterval(heartbeat);
+      stopHeartbeat();
     },
     /** Frees the lease for any replica (when idle, and at stop): a renewal in flight must not land after it. */
     async handBack() {
       leaseUntilMs = 0;
+      stopHeartbeat();
       await renewal;
       leaseUntilMs = 0;
+      stopHeartbeat(); // a renewal that landed meanwhile started it again
       try {
         await Lease.updateOne({ _id: LEASE_ID, owner: me }, { $set: { owner: null, leaseUntil: new Date(0) } });
       } catch {

@@ -81,6 +81,12 @@ export interface GatewayOptions {
   sessionCacheTtlMs?: number;
   /** Replaces the API manifest's public operations (tests of the gateway alone). */
   operations?: Record<string, OperationDef>;
+  /**
+   * An event stream read from a service in this process (the one-process platform) drops a client
+   * with more than this unread, as the service itself does over HTTP (docs/adr/0073). Default 1 MiB,
+   * the notifications service's default; the one-process platform passes the service's own.
+   */
+  streamMaxBufferedBytes?: number;
   /** Where the agent console's build is (default gateway/console/dist; tests serve a fixture). */
   consoleDistDir?: string;
 }
@@ -121,7 +127,7 @@ export async function startGateway(opts: GatewayOptions): Promise<RunningGateway
   });
   const operations = opts.operations ?? PUBLIC_OPERATIONS;
   const clientAddress = clientAddressOf(opts.trustedProxies);
-  const upstreams = new Upstreams(opts.services, opts.logger);
+  const upstreams = new Upstreams(opts.services, opts.logger, { streamMaxBufferedBytes: opts.streamMaxBufferedBytes });
   const calls = serviceCalls(upstreams);
   // Sign-in and the console's session cookie need the workspace service, which keeps links and sessions (docs/adr/0068).
   const sessions = opts.services.workspace

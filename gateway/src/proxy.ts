@@ -1,4 +1,4 @@
-import type { Readable } from 'node:stream';
+import { Readable } from 'node:stream';
 import { Pool, type Dispatcher } from 'undici';
 import { INTERNAL_TOKEN_HEADER, REQUEST_ID_HEADER } from '@helpdesk/contracts';
 import { describeError, withFailure } from './access-log';
@@ -44,6 +44,12 @@ export interface StreamAnswer {
 
 /** The headers of a streamed answer the client gets besides its content type. */
 const STREAM_HEADERS = /^(content-disposition|x-export-[a-z-]+)$/;
+
+/**
+ * An event stream's slow-client bound (docs/adr/0021): the notifications service's default
+ * (STREAM_MAX_BUFFERED_BYTES), applied by the gateway to streams it reads in process (docs/adr/0073).
+ */
+export const STREAM_MAX_BUFFERED_BYTES = 1024 * 1024;
 
 /** How soon a client may retry a route whose service is unavailable. */
 const UNAVAILABLE_RETRY_AFTER_S = 5;
@@ -131,6 +137,89 @@ function collect(pool: Pick<Dispatcher, 'dispatch'>, opts: Dispatcher.DispatchOp
   });
 }
 
+/**
+ * The body of an event stream answered by a service in this process (docs/adr/0073): what the
+ * service writes is pushed as it comes; destroying it (the client left, its key was revoked, the
+ * pipe failed) closes the service's side as a closed connection would.
+ */
+class InProcessStreamBody extends Readable {
+  abortExchange: ((err?: Error) => void) | null = null;
+
+  override _read(): void {}
+
+  override _destroy(err: Error | null, callback: (err?: Error | null) => void): void {
+    const abort = this.abortExchange;
+    this.abortExchange = null;
+    abort?.();
+    callback(err);
+  }
+}
+
+/** A streamed answer's content type and passed headers, from undici's raw headers. */
+function streamHeadersOf(raw: Buffer[]): { contentType: string | null; headers: Record<string, string> } {
+  let contentType: string | null = null;
+  const headers: Record<string, string> = {};
+  const seen = new Set<string>();
+  for (let i = 0; i < raw.length; i += 2) {
+    const name = raw[i].toString('latin1').toLowerCase();
+    const value = raw[i + 1].toString('latin1');
+    // A header sent twice is not one string: left out, as the HTTP path's parsed headers leave it.
+    if (seen.has(name)) {
+      if (name === 'content-type') contentType = null;
+      delete headers[name];
+      continue;
+    }
+    seen.add(name);
+    if (name === 'content-type') contentType = value;
+    else if (STREAM_HEADERS.test(name)) headers[name] = value;
+  }
+  return { contentType, headers };
+}
+
+/**
+ * A streamed answer from a service in this process (the one-process platform; docs/adr/0073): the
+ * same request handed to its listener as kit's in-process hops hand one (docs/adr/0046), its body
+ * pushed into a readable as the service writes it. Over HTTP a client that stops reading fills the
+ * connection until the service sees its own backlog pass its bound and drops it; here the service
+ * never sees a backlog (nothing waits between the two), so the same bound is applied where the
+ * backlog is: a body holding more than `maxBufferedBytes` unread is destroyed, which drops the
+ * client and closes the service's side.
+ */
+function openInProcessStream(local: Pick<Dispatcher, 'dispatch'>, opts: Dispatcher.DispatchOptions, signal: AbortSignal, maxBufferedBytes: number): Promise<StreamAnswer> {
+  return new Promise((resolve, reject) => {
+    const body = new InProcessStreamBody();
+    let answered = false;
+    const onAbort = () => body.destroy();
+    signal.addEventListener('abort', onAbort, { once: true });
+    local.dispatch(opts, {
+      onConnect(abort: (err?: Error) => void) {
+        body.abortExchange = abort;
+        if (signal.aborted) abort();
+      },
+      onHeaders(statusCode: number, raw: Buffer[]) {
+        answered = true;
+        signal.removeEventListener('abort', onAbort);
+        resolve({ status: statusCode, ...streamHeadersOf(raw), body });
+        return true;
+      },
+      onData(chunk: Buffer) {
+        if (!body.push(chunk) && body.readableLength > maxBufferedBytes) body.destroy();
+        return true;
+      },
+      onComplete() {
+        body.abortExchange = null;
+        body.push(null);
+      },
+      onError(err: Error) {
+        body.abortExchange = null;
+        signal.removeEventListener('abort', onAbort);
+        if (answered) body.destroy(err);
+        else reject(err);
+      },
+    } as Dispatcher.DispatchHandler);
+  });
+}
+
 /** The request pool's timeouts; an in-process answer keeps the same ones. */
 const HEADERS_TIMEOUT_MS = 30_000;
 const BODY_TIMEOUT_MS = 30_000;
@@ -138,14 +227,18 @@ const BODY_TIMEOUT_MS = 30_000;
 /**
  * One keep-alive connection pool per service; the client's `Authorization` is never forwarded. A
  * service living in this process (the one-process platform) is dispatched to without a socket,
- * through the same handler (docs/adr/0046); streams keep their HTTP connection.
+ * through the same handler (docs/adr/0046); so is a streamed answer (docs/adr/0073).
  */
 export class Upstreams {
   private readonly pools = new Map<string, Upstream>();
   private readonly probes = new Map<string, Probe>();
   private readonly debug: boolean;
 
-  constructor(services: Record<string, string>, private readonly logger: Logger) {
+  /** In-process event streams: a client with more than this unread is dropped (the service's own bound over HTTP). */
+  private readonly streamMaxBufferedBytes: number;
+
+  constructor(services: Record<string, string>, private readonly logger: Logger, opts: { streamMaxBufferedBytes?: number } = {}) {
+    this.streamMaxBufferedBytes = opts.streamMaxBufferedBytes ?? STREAM_MAX_BUFFERED_BYTES;
     for (const [name, url] of Object.entries(services)) {
       const u = new URL(url);
       this.pools.set(name, {
@@ -199,6 +292,11 @@ export class Upstreams {
     if (r.lastEventId) headers['last-event-id'] = r.lastEventId;
     if (r.body && r.contentType) headers['content-type'] = r.contentType;
     try {
+      const local = inProcessServices.get(upstream.origin) as Pick<Dispatcher, 'dispatch'> | undefined;
+      if (local) {
+        const opts = { method: (r.method ?? 'GET') as 'GET', path: upstream.basePath + r.pathAndQuery, headers, body: r.body ?? null, headersTimeout: 30_000, bodyTimeout: 0 };
+        return await openInProcessStream(local, opts, signal, this.streamMaxBufferedBytes);
+      }
       const answer = await upstream.streams.request({ method: (r.method ?? 'GET') as 'GET', path: upstream.basePath + r.pathAndQuery, headers, body: r.body ?? null, signal });
       const ct = answer.headers['content-type'];
       const passed = Object.fromEntries(Object.entries(answer.headers).filter(([k, v]) => STREAM_HEADERS.test(k) && typeof v === 'string')) as Record<string, string>;

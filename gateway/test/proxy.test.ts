@@ -8,6 +8,16 @@ import { Socket, type AddressInfo } from 'node:net';
 import { ApiError, createLogger, inProcessServices, type InProcessService } from '@helpdesk/kit';
 import { Upstreams } from '../src/proxy';
 
+const FLOOD_BOUND = 256 * 1024;
+const held = { closed: false };
+const flood = { sent: 0, closed: false };
+const until = async (what: string, check: () => boolean, ms = 10_000) => {
+  const end = Date.now() + ms;
+  while (!check()) {
+    if (Date.now() > end) throw new Error(`not within ${ms} ms: ${what}`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+};
 let server: Server;
 let upstreams: Upstreams;
 let origin: string;
@@ -46,6 +56,30 @@ const routes: Record<string, (req: IncomingMessage, res: ServerResponse) => void
     res.writeHead(500, { 'content-type': 'application/json' });
     res.end('{"success":false,"error":{"code":"internal_error"}}');
   },
+  // Held until the caller leaves: its close is recorded.
+  '/hold': (_req, res) => {
+    res.writeHead(200, { 'content-type': 'text/event-stream' });
+    res.write('retry: 3000\n\n');
+    held.closed = false;
+    res.on('close', () => (held.closed = true));
+  },
+  // Writes as fast as it may and, as the notifications service does, drops a reader whose backlog passes its bound.
+  '/flood': (_req, res) => {
+    res.writeHead(200, { 'content-type': 'text/event-stream' });
+    flood.sent = 0;
+    flood.closed = false;
+    const frame = `data: ${'z'.repeat(64 * 1024)}\n\n`;
+    const timer = setInterval(() => {
+      if (res.destroyed || flood.sent > 256 * 1024 * 1024) return clearInterval(timer);
+      res.write(frame);
+      flood.sent += frame.length;
+      if (res.writableLength > FLOOD_BOUND) res.destroy();
+    }, 1);
+    res.on('close', () => {
+      clearInterval(timer);
+      flood.closed = true;
+    });
+  },
   '/events': (_req, res) => {
     res.writeHead(200, { 'content-type': 'text/event-stream' });
     res.write(': heartbeat\n\n');
@@ -69,7 +103,7 @@ beforeAll(async () => {
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   const { port } = server.address() as AddressInfo;
   origin = `http://127.0.0.1:${port}`;
-  upstreams = new Upstreams({ svc: `http://127.0.0.1:${port}/base`, down: 'http://127.0.0.1:9' }, createLogger('test', 'silent'));
+  upstreams = new Upstreams({ svc: `http://127.0.0.1:${port}/base`, down: 'http://127.0.0.1:9' }, createLogger('test', 'silent'), { streamMaxBufferedBytes: FLOOD_BOUND });
 });
 afterAll(async () => {
   await upstreams.close();
@@ -166,7 +200,7 @@ describe.each([
     expect((err as ApiError).code).toBe('service_unavailable');
   });
 
-  it('a stream still streams (over its HTTP connection): the first frame before the last is written', async () => {
+  it(`a stream streams ${inProcess ? 'in process' : 'over its HTTP connection'}: the first frame before the last is written`, async () => {
     const abort = new AbortController();
     const answer = await upstreams.openStream({ service: 'svc', pathAndQuery: '/events', token: 'tok', requestId: 'req_proxytest0002' }, abort.signal);
     expect(answer).toMatchObject({ status: 200, contentType: 'text/event-stream' });
@@ -178,8 +212,49 @@ describe.each([
     expect(text.endsWith('data: last\n\n')).toBe(true);
     expect(frames.length).toBeGreaterThan(2);
     expect(frames[0].at).toBeLessThan(frames.at(-1)!.at - 200);
-    expect(seen.at(-1)!.overSocket).toBe(true);
+    expect(seen.at(-1)!.overSocket).toBe(!inProcess);
   });
+
+  it("a stream's headers: the content type, a download's own headers, nothing else", async () => {
+    const abort = new AbortController();
+    const answer = await upstreams.openStream({ service: 'svc', pathAndQuery: '/hold', token: 'tok', requestId: 'req_proxytest0003' }, abort.signal);
+    expect(answer).toMatchObject({ status: 200, contentType: 'text/event-stream', headers: {} });
+    answer.body.destroy();
+    const err = await upstreams.openStream({ service: 'svc', pathAndQuery: '/error', token: 'tok', requestId: 'req_proxytest0004' }, abort.signal);
+    expect(err).toMatchObject({ status: 500, contentType: 'application/json' });
+    let text = '';
+    for await (const chunk of err.body) text += String(chunk);
+    expect(text).toBe('{"success":false,"error":{"code":"internal_error"}}');
+  });
+
+  it("a stream the caller closes (the client left, its key was revoked) closes on the service's side", async () => {
+    const abort = new AbortController();
+    const answer = await upstreams.openStream({ service: 'svc', pathAndQuery: '/hold', token: 'tok', requestId: 'req_proxytest0005' }, abort.signal);
+    expect(String(await answer.body[Symbol.asyncIterator]().next().then((r) => r.value))).toBe('retry: 3000\n\n');
+    expect(held.closed).toBe(false);
+    answer.body.destroy();
+    await until("the service's side closed", () => held.closed);
+  });
+
+  it('a stream aborted before it answers is the 503 service_unavailable', async () => {
+    const abort = new AbortController();
+    abort.abort();
+    const err = await upstreams.openStream({ service: 'svc', pathAndQuery: '/hold', token: 'tok', requestId: 'req_proxytest0006' }, abort.signal).then(() => null, (e: unknown) => e);
+    expect((err as ApiError).code).toBe('service_unavailable');
+  });
+
+  it('a reader that stops reading is dropped once its backlog passes the bound; the service stops writing to it', async () => {
+    const abort = new AbortController();
+    const answer = await upstreams.openStream({ service: 'svc', pathAndQuery: '/flood', token: 'tok', requestId: 'req_proxytest0007' }, abort.signal);
+    // Never read: whatever the service writes waits (over HTTP in the connection, in process in the body).
+    answer.body.on('error', () => {});
+    await until('the service stopped writing', () => flood.closed, 30_000);
+    // In process the gateway's side is what dropped it (over HTTP the service did, on its own backlog).
+    if (inProcess) expect(answer.body.destroyed).toBe(true);
+    answer.body.destroy();
+    // A bound, not a buffer: a small part of what the service would have written (256 MiB).
+    expect(flood.sent).toBeLessThan(64 * 1024 * 1024);
+  }, 40_000);
 
   it('a service that stopped is reached at its URL again', async () => {
     if (!inProcess) return;

@@ -127,6 +127,8 @@ export async function bootPlatform(opts: PlatformOptions): Promise<Platform> {
       services: Object.fromEntries(SERVICES.map((s) => [s.name, services[s.name as ServiceName].url])),
       logger: logger.child({ service: 'gateway' }),
       rateLimits: opts.rateLimits,
+      // Streams read from notifications in process keep its slow-client bound (docs/adr/0073).
+      streamMaxBufferedBytes: opts.stream?.maxBufferedBytes,
     });
     onStop('gateway', () => gateway.stop());
 

@@ -14,6 +14,63 @@ export const STREAM_KEY_CHECK_MS = 2_000;
 
 const permissionsKey = (permissions: readonly string[]) => [...permissions].sort().join(',');
 
+/** An open stream whose credential is checked again: the permissions it opened with, and how to end it. */
+interface Watched {
+  opened: string;
+  abort: AbortController;
+}
+
+/**
+ * The open streams' credential checks (docs/adr/0073): one timer for all of a gateway's streams,
+ * running only while one is open, and one look-up per credential and tick whatever number of
+ * streams it holds open (a console tab, a fleet of listeners on one key). Each stream is still
+ * checked every STREAM_KEY_CHECK_MS, against the permissions it opened with.
+ */
+class KeyChecks {
+  private readonly byCredential = new Map<string, { check: () => Promise<{ permissions: readonly string[] }>; streams: Set<Watched> }>();
+  private timer: NodeJS.Timeout | null = null;
+
+  add(credential: string, check: () => Promise<{ permissions: readonly string[] }>, stream: Watched): void {
+    let group = this.byCredential.get(credential);
+    if (!group) this.byCredential.set(credential, (group = { check, streams: new Set() }));
+    group.streams.add(stream);
+    if (!this.timer) {
+      this.timer = setInterval(() => this.tick(), STREAM_KEY_CHECK_MS);
+      this.timer.unref();
+    }
+  }
+
+  remove(credential: string, stream: Watched): void {
+    const group = this.byCredential.get(credential);
+    if (!group) return;
+    group.streams.delete(stream);
+    if (group.streams.size === 0) this.byCredential.delete(credential);
+    if (this.byCredential.size === 0 && this.timer) {
+      clearInterval(this.timer);
+      this.timer = null;
+    }
+  }
+
+  private tick(): void {
+    for (const { check, streams } of this.byCredential.values()) {
+      check().then(
+        // Its member's role changed: end it, so that the client reconnects and reads with what the key may read now (docs/adr/0066).
+        (now) => {
+          const current = permissionsKey(now.permissions);
+          for (const s of [...streams]) if (s.opened !== current) s.abort.abort();
+        },
+        (err) => {
+          // Revoked or expired: end its streams (a store outage is not a revocation: keep them open).
+          if (err instanceof ApiError && err.status === 401) for (const s of [...streams]) s.abort.abort();
+        },
+      );
+    }
+  }
+}
+
+/** Each gateway's checks (a process may run more than one gateway: tests). */
+const keyChecks = new WeakMap<GatewayContext, KeyChecks>();
+
 /**
  * The streaming half of dispatch (operations with `stream: true`, docs/adr/0021): the service's
  * answer is piped to the client as it comes, never buffered and with no body timeout. The request
@@ -50,25 +107,18 @@ export async function dispatchStream(x: Exchange, g: GatewayContext): Promise<ty
   // The open-streams gauge counts event streams (not downloads), from their first byte to their end.
   const counted = answer.status === 200 && (answer.contentType ?? '').startsWith('text/event-stream');
   if (counted) sseStreamsOpen.inc();
+  // A stream opened with a stream token is checked through its issuing key (it outlives the token
+  // itself); one opened with the console's cookie through its session (docs/adr/0068).
   const authorization = req.headers.authorization;
   const token = x.streamToken;
   const cookie = x.session?.token;
-  const opened = permissionsKey(x.auth!.permissions);
-  const keyCheck = setInterval(() => {
-    // A stream opened with a stream token is checked through its issuing key (it outlives the token
-    // itself); one opened with the console's cookie through its session (docs/adr/0068).
-    (token ? g.streamTokens.issuer(token) : cookie !== undefined && g.sessions ? g.sessions.resolver.authenticate(cookie) : g.resolver.authenticate(authorization)).then(
-      // Its member's role changed: end it, so that the client reconnects and reads with what the key may read now (docs/adr/0066).
-      (now) => {
-        if (permissionsKey(now.permissions) !== opened) abort.abort();
-      },
-      (err) => {
-        // Revoked or expired: end the stream (a store outage is not a revocation: keep it open).
-        if (err instanceof ApiError && err.status === 401) abort.abort();
-      },
-    );
-  }, STREAM_KEY_CHECK_MS);
-  keyCheck.unref();
+  const sessions = cookie !== undefined ? g.sessions : undefined;
+  const credential = token ? `token ${token}` : sessions ? `session ${cookie}` : `key ${authorization}`;
+  const check = token ? () => g.streamTokens.issuer(token) : sessions ? () => sessions.resolver.authenticate(cookie!) : () => g.resolver.authenticate(authorization);
+  const watched: Watched = { opened: permissionsKey(x.auth!.permissions), abort };
+  let checks = keyChecks.get(g);
+  if (!checks) keyChecks.set(g, (checks = new KeyChecks()));
+  checks.add(credential, check, watched);
   g.openStreams.add(abort);
   try {
     await pipeline(answer.body, res, { signal: abort.signal });
@@ -77,7 +127,7 @@ export async function dispatchStream(x: Exchange, g: GatewayContext): Promise<ty
     res.destroy();
   } finally {
     g.openStreams.delete(abort);
-    clearInterval(keyCheck);
+    checks.remove(credential, watched);
     answer.body.destroy();
     if (counted) sseStreamsOpen.dec();
   }

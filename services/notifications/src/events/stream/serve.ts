@@ -11,8 +11,42 @@ export interface StreamSettings {
   open?: OpenStreams;
 }
 
+/**
+ * The heartbeats of this process's open streams (docs/adr/0073): one timer per period for all the
+ * streams that share it (not one per stream), running only while one is open. A stream gets its
+ * first `: heartbeat` within one period of opening, then one every period.
+ */
+class Heartbeats {
+  private readonly byPeriod = new Map<number, { timer: NodeJS.Timeout; beats: Set<() => void> }>();
+
+  add(periodMs: number, beat: () => void): () => void {
+    let period = this.byPeriod.get(periodMs);
+    if (!period) {
+      const beats = new Set<() => void>();
+      const timer = setInterval(() => {
+        for (const b of beats) b();
+      }, periodMs);
+      timer.unref();
+      this.byPeriod.set(periodMs, (period = { timer, beats }));
+    }
+    const { beats, timer } = period;
+    beats.add(beat);
+    return () => {
+      beats.delete(beat);
+      if (beats.size === 0 && this.byPeriod.get(periodMs)?.beats === beats) {
+        clearInterval(timer);
+        this.byPeriod.delete(periodMs);
+      }
+    };
+  }
+}
+
+const heartbeats = new Heartbeats();
+
 /** The reconnection delay the first frame tells EventSource clients to use. */
 export const RETRY_MS = 3_000;
+
+const HEARTBEAT = ': heartbeat\n\n';
 
 /**
  * Serves one team and partition's log as server-sent events on `res`: replay after `lastId`, then live
@@ -60,11 +94,11 @@ export async function streamLog(
     },
     sendEntry,
   );
-  const heartbeat = setInterval(() => send(': heartbeat\n\n'), settings.heartbeatMs);
-  heartbeat.unref();
+  const stopHeartbeat = heartbeats.add(settings.heartbeatMs, () => send(HEARTBEAT));
   const end = () => {
+    if (!open) return;
     open = false;
-    clearInterval(heartbeat);
+    stopHeartbeat();
     sub.close();
   };
   res.on('close', end);

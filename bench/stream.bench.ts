@@ -15,15 +15,27 @@
  * Everything is bounded: a stream that does not open in 60 s, or events that do not arrive within
  * 60 s of the last one, end the run with an error; the whole run stops after 15 minutes.
  *
- *   npx tsx bench/stream.bench.ts [--streams 5000] [--receivers 1000] [--rate 20] [--seconds 30]
+ * `--shape processes` runs the platform as `npm run start:processes` runs it instead (bench/shapes.ts:
+ * the gateway, every service and MongoDB as separate processes, RabbitMQ and Redis from
+ * AMQP_URL/REDIS_URL, default loopback, with this run's own names): the notifications service's
+ * `--replicas` (2, the registry's local count; the launcher starts them) sit behind the launcher's
+ * round-robin port, as behind a Kubernetes Service, and the gateway's one connection per stream
+ * spreads the streams over them: what ships. Held memory is then the gateway's plus every
+ * replica's, and each replica's share of the streams (its open sockets) is printed. The stream log
+ * is Redis Streams there (every replica reads every event), the embedded log in one process.
+ * The machine's load average is printed with the figures.
+ *
+ *   ulimit -n $(ulimit -Hn)
+ *   npx tsx bench/stream.bench.ts [--streams 5000] [--receivers 1000] [--rate 20] [--seconds 30] [--shape one|processes] [--replicas 2]
  */
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync } from 'node:fs';
 import { request, type ClientRequest } from 'node:http';
 import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { start, stop } from './processes';
+import { startProcesses } from './shapes';
 
 const { values } = parseArgs({
   options: {
@@ -31,8 +43,13 @@ const { values } = parseArgs({
     receivers: { type: 'string', default: '1000' },
     rate: { type: 'string', default: '20' },
     seconds: { type: 'string', default: '30' },
+    shape: { type: 'string', default: 'one' },
+    replicas: { type: 'string', default: '2' },
   },
 });
+const SHAPE = values.shape as 'one' | 'processes';
+if (SHAPE !== 'one' && SHAPE !== 'processes') throw new Error('--shape: one or processes');
+const REPLICAS = Number(values.replicas);
 const STREAMS = Number(values.streams);
 const RECEIVERS = Number(values.receivers);
 const RATE = Number(values.rate);
@@ -48,6 +65,15 @@ const freePort = () =>
     });
   });
 const rssBytes = (pid: number) => Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))![1]) * 1024;
+/** The open sockets of a process (Linux): a replica's held streams, one connection each. */
+const socketsOf = (pid: number) => readdirSync(`/proc/${pid}/fd`).filter((fd) => {
+  try {
+    return readlinkSync(`/proc/${pid}/fd/${fd}`).startsWith('socket:');
+  } catch {
+    return false;
+  }
+}).length;
+const load = () => loadavg().map((l) => l.toFixed(2)).join(' ');
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** One SSE connection read by hand (EventSource would cost the client more than the servers): frames' ids and latencies. */
@@ -110,11 +136,11 @@ async function openStreams(n: number, make: () => Stream, batch = 250): Promise<
  * each); then all but `keep` close, and those are handed back (the delivery phase reuses them: every
  * new connection costs loopback ports that stay in TIME_WAIT for a minute).
  */
-async function heldStreams(pid: number, n: number, make: () => Stream, keep: number) {
+async function heldStreams(pids: number[], n: number, make: () => Stream, keep: number) {
   const settle = async () => {
     await sleep(2_000);
     let total = 0;
-    for (let i = 0; i < 3; i++, await sleep(500)) total += rssBytes(pid);
+    for (let i = 0; i < 3; i++, await sleep(500)) for (const pid of pids) total += rssBytes(pid);
     return total / 3;
   };
   const before = await settle();
@@ -150,24 +176,57 @@ async function createTicket(url: string, headers: Record<string, string>, i: num
   }
 }
 
-async function platformRun() {
+/** The platform in the chosen shape: its base URL, a secret key, the pids whose memory counts, and each notifications replica's. */
+async function startPlatform(): Promise<{ base: string; key: string; pids: number[]; replicas: number[]; stop: () => Promise<void> }> {
+  if (SHAPE === 'processes') {
+    const shape = await startProcesses(
+      { amqpUrl: process.env.AMQP_URL || 'amqp://guest:guest@127.0.0.1:5672', redisUrl: process.env.REDIS_URL || 'redis://127.0.0.1:6379' },
+      { logLevel: 'warn', env: { RATE_LIMIT_SECRET_PER_MINUTE: '1000000000' } },
+    );
+    const procs = shape.processes();
+    const gateway = procs.filter((p) => p.name === 'gateway').map((p) => p.pid);
+    const replicas = procs.filter((p) => /^notifications(#\d+)?$/.test(p.name)).map((p) => p.pid);
+    if (replicas.length !== REPLICAS) {
+      await shape.stop();
+      throw new Error(`--replicas ${REPLICAS}: the launcher runs ${replicas.length} notifications replicas (the registry's localProcesses)`);
+    }
+    return { base: `${shape.baseUrl}/teams/${shape.teamId}`, key: shape.secretKey, pids: [...gateway, ...replicas], replicas, stop: () => shape.stop() };
+  }
   const dataDir = mkdtempSync(path.join(tmpdir(), 'helpdesk-stream-bench-'));
   const platform = await start(
     'deploy/local/src/main.ts',
     { PORT: '0', DATA_DIR: dataDir, EMBEDDED_MONGO_PORT: String(await freePort()), LOG_LEVEL: 'warn', RATE_LIMIT_SECRET_PER_MINUTE: '1000000000' },
     /Ready: (\S+)/,
   );
+  const creds = JSON.parse(readFileSync(path.join(dataDir, 'credentials.json'), 'utf8'));
+  return {
+    base: `${platform.match[1]}/teams/${creds.teamId}`,
+    key: creds.keys.sk_live,
+    pids: [platform.child.pid!],
+    replicas: [],
+    stop: async () => {
+      await stop(platform.child);
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+async function platformRun() {
+  const platform = await startPlatform();
   try {
-    const creds = JSON.parse(readFileSync(path.join(dataDir, 'credentials.json'), 'utf8'));
-    const base = `${platform.match[1]}/teams/${creds.teamId}`;
-    const headers = { authorization: `Bearer ${creds.keys.sk_live}` };
+    const { base } = platform;
+    const headers = { authorization: `Bearer ${platform.key}` };
     const ticketIdOf = (data: string) => {
       const t = data.indexOf('"ticket":{"id":"') + 16;
       return data.slice(t, data.indexOf('"', t));
     };
     const make = () => new Stream(`${base}/events/stream?types=ticket.created`, headers, ticketIdOf);
 
-    const { held, kept: receivers } = await heldStreams(platform.child.pid!, STREAMS, make, RECEIVERS);
+    const socketsBefore = platform.replicas.map(socketsOf);
+    let spread: number[] = [];
+    const { held, kept: receivers } = await heldStreams(platform.pids, STREAMS, () => make(), RECEIVERS);
+    // Each replica's share of the receivers (its sockets now, less before).
+    spread = platform.replicas.map((pid, i) => socketsOf(pid) - socketsBefore[i]!);
     const created: string[] = [];
     const t0 = Date.now();
     const posts: Promise<void>[] = [];
@@ -179,10 +238,9 @@ async function platformRun() {
     await Promise.all(posts);
     await allDelivered(receivers, created.length);
     for (const r of receivers) r.close();
-    return { held, delivery: deliveryFigures(receivers, created.length), pid: platform.child.pid };
+    return { held, delivery: deliveryFigures(receivers, created.length), spread };
   } finally {
-    await stop(platform.child);
-    rmSync(dataDir, { recursive: true, force: true });
+    await platform.stop();
   }
 }
 
@@ -191,7 +249,7 @@ async function helloRun() {
   try {
     const base = `http://127.0.0.1:${hello.match[1]}`;
     const make = () => new Stream(`${base}/stream`, {}, (data) => data.slice(7, data.indexOf('"', 7)));
-    const { held, kept: receivers } = await heldStreams(hello.child.pid!, STREAMS, make, RECEIVERS);
+    const { held, kept: receivers } = await heldStreams([hello.child.pid!], STREAMS, make, RECEIVERS);
     await fetch(`${base}/broadcast?rate=${RATE}&seconds=${SECONDS}`, { method: 'POST' }).then((r) => r.text());
     await sleep(SECONDS * 1000);
     await allDelivered(receivers, EVENTS);
@@ -210,20 +268,26 @@ async function main(): Promise<void> {
   guard.unref();
   const kib = (b: number) => `${(b / 1024).toFixed(1)} KiB`;
   const mib = (b: number) => `${(b / 1024 / 1024).toFixed(0)} MiB`;
+  const loads = [load()];
   const hello = await helloRun();
   const platform = await platformRun();
+  loads.push(load());
+  const shapeName = SHAPE === 'one' ? 'platform, one process' : `platform, processes (${REPLICAS} notifications)`;
+  console.log(`shape: ${SHAPE === 'one' ? 'one process (npm start)' : `processes (npm run start:processes: gateway, ${REPLICAS} notifications replicas behind the launcher's round-robin port, RabbitMQ, Redis)`}`);
   console.log(`held streams: ${STREAMS} at once`);
-  for (const [name, r] of [['raw SSE hello-world', hello], ['platform (gateway → notifications)', platform]] as const) {
+  for (const [name, r] of [['raw SSE hello-world', hello], [shapeName, platform]] as const) {
     console.log(`  ${name.padEnd(36)} rss ${mib(r.held.before)} → ${mib(r.held.after)}: ${kib(r.held.perStream)} per stream`);
   }
   console.log(`  ratio platform / hello-world: ${(platform.held.perStream / hello.held.perStream).toFixed(1)}x per stream`);
+  if (SHAPE === 'processes') console.log(`  (the gateway's and every replica's memory; the ${RECEIVERS} streams kept for delivery per replica: ${platform.spread.join(', ')})`);
   console.log(`delivery: ${RECEIVERS} streams × ${RATE} events/s × ${SECONDS} s (${EVENTS} events, ${RECEIVERS * EVENTS} frames expected)`);
-  for (const [name, r] of [['raw SSE hello-world', hello], ['platform (commit → client)', platform]] as const) {
+  for (const [name, r] of [['raw SSE hello-world', hello], [`${shapeName} (commit → client)`, platform]] as const) {
     const d = r.delivery;
     console.log(`  ${name.padEnd(36)} p50 ${d.p50} ms, p99 ${d.p99} ms, ${d.frames} frames, lost ${d.lost}`);
   }
   if (retried) console.log(`  (${retried} ticket creations answered 503 and were retried)`);
   console.log(`  ratio platform / hello-world: p50 ${(platform.delivery.p50 / Math.max(1, hello.delivery.p50)).toFixed(1)}x, p99 ${(platform.delivery.p99 / Math.max(1, hello.delivery.p99)).toFixed(1)}x`);
+  console.log(`load average (1, 5, 15 min): ${loads[0]} before, ${loads[1]} after`);
   if (platform.delivery.lost > 0) process.exitCode = 1;
 }
 

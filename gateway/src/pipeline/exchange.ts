@@ -27,7 +27,7 @@ export interface GatewayContext {
   services: ServiceCalls;
   logger: Logger;
   /** Streams being relayed (event streams, downloads): ended at once when the gateway stops. */
-  openStreams: Set<AbortController>;
+  openStreams: Set<{ abort(): void }>;
   bodyLimitBytes: number;
   /** How slow a client may be before it is disconnected (docs/adr/0063). */
   slowClients: SlowClientLimits;

@@ -1,4 +1,5 @@
-import { pipeline } from 'node:stream/promises';
+import type { ServerResponse } from 'node:http';
+import type { Readable } from 'node:stream';
 import { ApiError, sseStreamsOpen } from '@helpdesk/kit';
 import { answeredFailure, noteAccess } from '../../access-log';
 import { upstreamStreamQuery } from '../../stream-tokens/stream-tokens';
@@ -17,7 +18,7 @@ const permissionsKey = (permissions: readonly string[]) => [...permissions].sort
 /** An open stream whose credential is checked again: the permissions it opened with, and how to end it. */
 interface Watched {
   opened: string;
-  abort: AbortController;
+  abort: { abort(): void };
 }
 
 /**
@@ -76,6 +77,42 @@ const keyChecks = new WeakMap<GatewayContext, KeyChecks>();
  * answer is piped to the client as it comes, never buffered and with no body timeout. The request
  * went through the rate limit once, like any other. An error answer (400, 403 …) is relayed whole.
  */
+/**
+ * Relays the service's answer to the client as it comes, pausing it while the client's socket is
+ * full (a download's backpressure; an event stream's slow client is bounded where its backlog is,
+ * docs/adr/0021 and 0073), and resolves once both sides are closed: the answer ended (the client's
+ * ends cleanly once written), or either side failed or left, or `stopper.abort()` (the key was
+ * revoked, the gateway stops): then both are destroyed. A few listeners, not a pipeline: a held
+ * stream keeps what it allocates for hours (docs/adr/0073).
+ */
+function relay(body: Readable, res: ServerResponse, stopper: { abort(): void }): Promise<void> {
+  return new Promise((resolve) => {
+    let settled = false;
+    const done = (clean: boolean) => {
+      if (settled) return;
+      settled = true;
+      stopper.abort = () => {};
+      if (!clean) res.destroy();
+      body.destroy();
+      resolve();
+    };
+    const failed = () => done(false);
+    stopper.abort = failed;
+    body.on('data', (chunk: Buffer) => {
+      if (!res.write(chunk)) body.pause();
+    });
+    res.on('drain', () => body.resume());
+    body.on('end', () => res.end(() => done(true)));
+    body.on('error', failed);
+    // Destroyed without an error (an in-process answer the service dropped) is not an end.
+    body.on('close', () => {
+      if (!body.readableEnded) failed();
+    });
+    res.on('error', failed);
+    res.on('close', () => done(res.writableFinished));
+  });
+}
+
 export async function dispatchStream(x: Exchange, g: GatewayContext): Promise<typeof DONE> {
   const { req, res } = x;
   const abort = new AbortController();
@@ -93,7 +130,14 @@ export async function dispatchStream(x: Exchange, g: GatewayContext): Promise<ty
   };
   // A streamed answer is never kept for an Idempotency-Key (docs/adr/0036): its claim lapses with the
   // lease, but one that did not run (unreachable, 429, 503) is released at once so a retry runs.
-  const answer = await releasingOnThrow(x, g, () => g.upstreams.openStream(request, abort.signal));
+  // Until it answers, a stop aborts the opening; from then on, the relay (below).
+  g.openStreams.add(abort);
+  let answer;
+  try {
+    answer = await releasingOnThrow(x, g, () => g.upstreams.openStream(request, abort.signal));
+  } finally {
+    g.openStreams.delete(abort);
+  }
   if (releasesKey(answer.status)) await releaseIdempotency(x, g);
   res.statusCode = answer.status;
   if (answer.status >= 500) noteAccess(res, { failure: answeredFailure(request.service, answer.status) });
@@ -115,20 +159,18 @@ export async function dispatchStream(x: Exchange, g: GatewayContext): Promise<ty
   const sessions = cookie !== undefined ? g.sessions : undefined;
   const credential = token ? `token ${token}` : sessions ? `session ${cookie}` : `key ${authorization}`;
   const check = token ? () => g.streamTokens.issuer(token) : sessions ? () => sessions.resolver.authenticate(cookie!) : () => g.resolver.authenticate(authorization);
-  const watched: Watched = { opened: permissionsKey(x.auth!.permissions), abort };
+  // Ends the relay: the key was revoked or its permissions changed, or the gateway is stopping.
+  const stopper = { abort: () => {} };
+  const watched: Watched = { opened: permissionsKey(x.auth!.permissions), abort: stopper };
   let checks = keyChecks.get(g);
   if (!checks) keyChecks.set(g, (checks = new KeyChecks()));
   checks.add(credential, check, watched);
-  g.openStreams.add(abort);
+  g.openStreams.add(stopper);
   try {
-    await pipeline(answer.body, res, { signal: abort.signal });
-  } catch {
-    // The client left, the service ended, or the key was revoked: either way both sides are closed now.
-    res.destroy();
+    await relay(answer.body, res, stopper);
   } finally {
-    g.openStreams.delete(abort);
+    g.openStreams.delete(stopper);
     checks.remove(credential, watched);
-    answer.body.destroy();
     if (counted) sseStreamsOpen.dec();
   }
   return DONE;

@@ -25,7 +25,16 @@ function lastIdOf(header: string | string[] | undefined, query: string | undefin
   return query ?? null;
 }
 
-const eventFrame = (e: LogEntry) => `id: ${e.id}\nevent: ${e.type}\ndata: ${e.data}\n\n`;
+/**
+ * An entry's frame, encoded once for every stream that sends it (docs/adr/0073): the log hands the
+ * same entry object to all of a process's subscribers, and a socket takes the same bytes from each.
+ */
+const frames = new WeakMap<LogEntry, Buffer>();
+function eventFrame(e: LogEntry): Buffer {
+  let frame = frames.get(e);
+  if (!frame) frames.set(e, (frame = Buffer.from(`id: ${e.id}\nevent: ${e.type}\ndata: ${e.data}\n\n`)));
+  return frame;
+}
 
 /** `/teams/{teamId}/events/stream`: the team's events as server-sent events (docs/adr/0021). */
 export const eventStreamHandlers = (log: EventLog, settings: StreamSettings) =>

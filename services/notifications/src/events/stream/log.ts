@@ -61,11 +61,32 @@ export function streamableOf(event: EventEnvelope): StreamableEvent {
 export const frameData = (e: StreamableEvent) =>
   JSON.stringify({ id: e.id, type: e.type, createdAt: e.occurredAt, teamId: e.teamId, mode: e.mode, ...(e.test ? { test: true } : {}), data: e.data });
 
-/** Compares two `<ms>-<seq>` ids. */
+/** Compares the decimal numbers `a[from..aEnd)` and `b[from2..bEnd)` (no leading zeros, as the log writes them). */
+function compareDigits(a: string, aFrom: number, aEnd: number, b: string, bFrom: number, bEnd: number): number {
+  if (aEnd - aFrom !== bEnd - bFrom) return aEnd - aFrom - (bEnd - bFrom);
+  for (let i = 0; i < aEnd - aFrom; i++) {
+    const d = a.charCodeAt(aFrom + i) - b.charCodeAt(bFrom + i);
+    if (d !== 0) return d;
+  }
+  return 0;
+}
+
+/**
+ * Compares two `<ms>-<seq>` ids (negative, 0, positive). Every open stream compares each entry it
+ * is handed with the last it sent, so this reads the digits in place rather than splitting
+ * (docs/adr/0073); an id with a leading zero (only a client's) is compared by its numbers.
+ */
 export function compareIds(a: string, b: string): number {
-  const [am, as] = a.split('-').map(Number);
-  const [bm, bs] = b.split('-').map(Number);
-  return am !== bm ? am - bm : as - bs;
+  if (a === b) return 0;
+  const ai = a.indexOf('-');
+  const bi = b.indexOf('-');
+  const padded = (x: string, at: number) => (x.charCodeAt(0) === 48 && at > 1) || (x.charCodeAt(at + 1) === 48 && x.length > at + 2);
+  if (padded(a, ai) || padded(b, bi)) {
+    const [am, as] = a.split('-').map(Number);
+    const [bm, bs] = b.split('-').map(Number);
+    return am !== bm ? am - bm : as - bs;
+  }
+  return compareDigits(a, 0, ai, b, 0, bi) || compareDigits(a, ai + 1, a.length, b, bi + 1, b.length);
 }
 
 export const logKey = (teamId: string, mode: string) => `stream:${teamId}:${mode}`;

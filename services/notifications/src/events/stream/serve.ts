@@ -1,5 +1,5 @@
 import type { Response } from 'express';
-import { compareIds, type EventLog, type LogEntry, type Replay } from './log';
+import { compareIds, type EventLog, type LiveSubscription, type LogEntry, type Replay } from './log';
 import type { OpenStreams } from './open-streams';
 
 export interface StreamSettings {
@@ -60,14 +60,14 @@ export async function streamLog(
   scope: { teamId: string; mode: string },
   lastId: string | null,
   res: Response,
-  opts: { head?: (replay: Replay) => string; frame: (e: LogEntry) => string | null },
+  opts: { head?: (replay: Replay) => string; frame: (e: LogEntry) => string | Buffer | null },
 ): Promise<void> {
   // Before anything is read: a service that is stopping refuses new streams (503).
   settings.open?.add(res);
   let open = true;
   // Ids only go up on one connection: whatever the log hands over twice is sent once.
   let lastSent = lastId;
-  const send = (chunk: string) => {
+  const send = (chunk: string | Buffer) => {
     if (!open) return;
     res.write(chunk);
     // A slow reader: drop it rather than hold its backlog (it reconnects with its last id).
@@ -79,27 +79,34 @@ export async function streamLog(
     const frame = opts.frame(e);
     if (frame !== null) send(frame);
   };
-  const sub = await log.subscribe(
-    scope.teamId,
-    scope.mode,
-    lastId,
-    (replay) => {
-      res.status(200);
-      res.setHeader('content-type', 'text/event-stream; charset=utf-8');
-      res.setHeader('cache-control', 'no-cache, no-transform');
-      res.setHeader('x-accel-buffering', 'no');
-      res.flushHeaders();
-      send(`retry: ${RETRY_MS}\n\n${opts.head?.(replay) ?? ''}`);
-      for (const e of replay.entries) sendEntry(e);
-    },
-    sendEntry,
-  );
+  let sub: LiveSubscription;
+  try {
+    sub = await log.subscribe(
+      scope.teamId,
+      scope.mode,
+      lastId,
+      (replay) => {
+        res.status(200);
+        res.setHeader('content-type', 'text/event-stream; charset=utf-8');
+        res.setHeader('cache-control', 'no-cache, no-transform');
+        res.setHeader('x-accel-buffering', 'no');
+        res.flushHeaders();
+        send(`retry: ${RETRY_MS}\n\n${opts.head?.(replay) ?? ''}`);
+        for (const e of replay.entries) sendEntry(e);
+      },
+      sendEntry,
+    );
+  } catch (err) {
+    settings.open?.remove(res);
+    throw err;
+  }
   const stopHeartbeat = heartbeats.add(settings.heartbeatMs, () => send(HEARTBEAT));
   const end = () => {
     if (!open) return;
     open = false;
     stopHeartbeat();
     sub.close();
+    settings.open?.remove(res);
   };
   res.on('close', end);
   if (res.destroyed) end();

@@ -71,6 +71,9 @@ function compareDigits(a: string, aFrom: number, aEnd: number, b: string, bFrom:
   return 0;
 }
 
+/** An id with a number written with a leading zero (`<ms>-<seq>` split at `at`). */
+const padded = (x: string, at: number) => (x.charCodeAt(0) === 48 && at > 1) || (x.charCodeAt(at + 1) === 48 && x.length > at + 2);
+
 /**
  * Compares two `<ms>-<seq>` ids (negative, 0, positive). Every open stream compares each entry it
  * is handed with the last it sent, so this reads the digits in place rather than splitting
@@ -80,7 +83,6 @@ export function compareIds(a: string, b: string): number {
   if (a === b) return 0;
   const ai = a.indexOf('-');
   const bi = b.indexOf('-');
-  const padded = (x: string, at: number) => (x.charCodeAt(0) === 48 && at > 1) || (x.charCodeAt(at + 1) === 48 && x.length > at + 2);
   if (padded(a, ai) || padded(b, bi)) {
     const [am, as] = a.split('-').map(Number);
     const [bm, bs] = b.split('-').map(Number);

@@ -34,7 +34,7 @@ import { createServer } from 'node:net';
 import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { start, stop } from './processes';
+import { cpuSeconds, start, stop } from './processes';
 import { startProcesses } from './shapes';
 
 const { values } = parseArgs({
@@ -136,7 +136,7 @@ async function openStreams(n: number, make: () => Stream, batch = 250): Promise<
  * each); then all but `keep` close, and those are handed back (the delivery phase reuses them: every
  * new connection costs loopback ports that stay in TIME_WAIT for a minute).
  */
-async function heldStreams(pids: number[], n: number, make: () => Stream, keep: number) {
+async function heldStreams(pids: number[], n: number, make: () => Stream, keep: number, whileHeld: () => void = () => {}) {
   const settle = async () => {
     await sleep(2_000);
     let total = 0;
@@ -146,6 +146,7 @@ async function heldStreams(pids: number[], n: number, make: () => Stream, keep: 
   const before = await settle();
   const streams = await openStreams(n, make);
   const after = await settle();
+  whileHeld();
   for (const s of streams.slice(keep)) s.close();
   await sleep(1_000);
   return { held: { before, after, perStream: (after - before) / n }, kept: streams.slice(0, keep) };
@@ -177,11 +178,11 @@ async function createTicket(url: string, headers: Record<string, string>, i: num
 }
 
 /** The platform in the chosen shape: its base URL, a secret key, the pids whose memory counts, and each notifications replica's. */
-async function startPlatform(): Promise<{ base: string; key: string; pids: number[]; replicas: number[]; stop: () => Promise<void> }> {
+async function startPlatform(): Promise<{ base: string; key: string; pids: number[]; replicas: number[]; named: { name: string; pid: number }[]; stop: () => Promise<void> }> {
   if (SHAPE === 'processes') {
     const shape = await startProcesses(
       { amqpUrl: process.env.AMQP_URL || 'amqp://guest:guest@127.0.0.1:5672', redisUrl: process.env.REDIS_URL || 'redis://127.0.0.1:6379' },
-      { logLevel: 'warn', env: { RATE_LIMIT_SECRET_PER_MINUTE: '1000000000' } },
+      { logLevel: 'warn' },
     );
     const procs = shape.processes();
     const gateway = procs.filter((p) => p.name === 'gateway').map((p) => p.pid);
@@ -190,7 +191,8 @@ async function startPlatform(): Promise<{ base: string; key: string; pids: numbe
       await shape.stop();
       throw new Error(`--replicas ${REPLICAS}: the launcher runs ${replicas.length} notifications replicas (the registry's localProcesses)`);
     }
-    return { base: `${shape.baseUrl}/teams/${shape.teamId}`, key: shape.secretKey, pids: [...gateway, ...replicas], replicas, stop: () => shape.stop() };
+    const named = procs.filter((p) => !p.tooling);
+    return { base: `${shape.baseUrl}/teams/${shape.teamId}`, key: shape.secretKey, pids: [...gateway, ...replicas], replicas, named, stop: () => shape.stop() };
   }
   const dataDir = mkdtempSync(path.join(tmpdir(), 'helpdesk-stream-bench-'));
   const platform = await start(
@@ -204,6 +206,7 @@ async function startPlatform(): Promise<{ base: string; key: string; pids: numbe
     key: creds.keys.sk_live,
     pids: [platform.child.pid!],
     replicas: [],
+    named: [{ name: 'platform (all in one)', pid: platform.child.pid! }],
     stop: async () => {
       await stop(platform.child);
       rmSync(dataDir, { recursive: true, force: true });
@@ -222,11 +225,13 @@ async function platformRun() {
     };
     const make = () => new Stream(`${base}/events/stream?types=ticket.created`, headers, ticketIdOf);
 
+    // Each replica's share of the held streams: its open sockets with them held, less before.
     const socketsBefore = platform.replicas.map(socketsOf);
     let spread: number[] = [];
-    const { held, kept: receivers } = await heldStreams(platform.pids, STREAMS, () => make(), RECEIVERS);
-    // Each replica's share of the receivers (its sockets now, less before).
-    spread = platform.replicas.map((pid, i) => socketsOf(pid) - socketsBefore[i]!);
+    const { held, kept: receivers } = await heldStreams(platform.pids, STREAMS, make, RECEIVERS, () => {
+      spread = platform.replicas.map((pid, i) => socketsOf(pid) - socketsBefore[i]!);
+    });
+    const cpuBefore = platform.named.map((p) => cpuSeconds([p.pid]));
     const created: string[] = [];
     const t0 = Date.now();
     const posts: Promise<void>[] = [];
@@ -237,8 +242,11 @@ async function platformRun() {
     }
     await Promise.all(posts);
     await allDelivered(receivers, created.length);
+    // CPU seconds each process used from the first ticket to the last frame.
+    const cpu = platform.named.map((p, i) => ({ name: p.name, seconds: cpuSeconds([p.pid]) - cpuBefore[i]! }));
+    const deliverySeconds = (Date.now() - t0) / 1000;
     for (const r of receivers) r.close();
-    return { held, delivery: deliveryFigures(receivers, created.length), spread };
+    return { held, delivery: deliveryFigures(receivers, created.length), spread, cpu, deliverySeconds };
   } finally {
     await platform.stop();
   }
@@ -279,12 +287,14 @@ async function main(): Promise<void> {
     console.log(`  ${name.padEnd(36)} rss ${mib(r.held.before)} → ${mib(r.held.after)}: ${kib(r.held.perStream)} per stream`);
   }
   console.log(`  ratio platform / hello-world: ${(platform.held.perStream / hello.held.perStream).toFixed(1)}x per stream`);
-  if (SHAPE === 'processes') console.log(`  (the gateway's and every replica's memory; the ${RECEIVERS} streams kept for delivery per replica: ${platform.spread.join(', ')})`);
+  if (SHAPE === 'processes') console.log(`  (the gateway's and every replica's memory; streams held per replica: ${platform.spread.join(', ')})`);
   console.log(`delivery: ${RECEIVERS} streams × ${RATE} events/s × ${SECONDS} s (${EVENTS} events, ${RECEIVERS * EVENTS} frames expected)`);
   for (const [name, r] of [['raw SSE hello-world', hello], [`${shapeName} (commit → client)`, platform]] as const) {
     const d = r.delivery;
     console.log(`  ${name.padEnd(36)} p50 ${d.p50} ms, p99 ${d.p99} ms, ${d.frames} frames, lost ${d.lost}`);
   }
+  const busiest = [...platform.cpu].sort((a, b) => b.seconds - a.seconds).filter((c) => c.seconds >= 0.5);
+  console.log(`  CPU seconds from the first event to the last frame (${platform.deliverySeconds.toFixed(0)} s): ${busiest.map((c) => `${c.name} ${c.seconds.toFixed(1)}`).join(', ')}`);
   if (retried) console.log(`  (${retried} ticket creations answered 503 and were retried)`);
   console.log(`  ratio platform / hello-world: p50 ${(platform.delivery.p50 / Math.max(1, hello.delivery.p50)).toFixed(1)}x, p99 ${(platform.delivery.p99 / Math.max(1, hello.delivery.p99)).toFixed(1)}x`);
   console.log(`load average (1, 5, 15 min): ${loads[0]} before, ${loads[1]} after`);

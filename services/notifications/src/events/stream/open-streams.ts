@@ -16,14 +16,11 @@ export class OpenStreams {
     return this.open.size;
   }
 
-  /** Keeps `res` until `remove` (the stream's own end, on its close); refused (503) once the service is stopping. */
+  /** Keeps `res` until it closes; refused (503) once the service is stopping. */
   add(res: Response): void {
     if (this.closing) throw new ApiError('service_unavailable', 'This server is shutting down; reconnect in a moment.', undefined, { headers: { 'Retry-After': '1' } });
     this.open.add(res);
-  }
-
-  remove(res: Response): void {
-    this.open.delete(res);
+    res.once('close', () => this.open.delete(res));
   }
 
   /** Ends every open stream now and refuses new ones. */

@@ -1,5 +1,5 @@
 import type { Response } from 'express';
-import { compareIds, type EventLog, type LiveSubscription, type LogEntry, type Replay } from './log';
+import { compareIds, type EventLog, type LogEntry, type Replay } from './log';
 import type { OpenStreams } from './open-streams';
 
 export interface StreamSettings {
@@ -79,34 +79,27 @@ export async function streamLog(
     const frame = opts.frame(e);
     if (frame !== null) send(frame);
   };
-  let sub: LiveSubscription;
-  try {
-    sub = await log.subscribe(
-      scope.teamId,
-      scope.mode,
-      lastId,
-      (replay) => {
-        res.status(200);
-        res.setHeader('content-type', 'text/event-stream; charset=utf-8');
-        res.setHeader('cache-control', 'no-cache, no-transform');
-        res.setHeader('x-accel-buffering', 'no');
-        res.flushHeaders();
-        send(`retry: ${RETRY_MS}\n\n${opts.head?.(replay) ?? ''}`);
-        for (const e of replay.entries) sendEntry(e);
-      },
-      sendEntry,
-    );
-  } catch (err) {
-    settings.open?.remove(res);
-    throw err;
-  }
+  const sub = await log.subscribe(
+    scope.teamId,
+    scope.mode,
+    lastId,
+    (replay) => {
+      res.status(200);
+      res.setHeader('content-type', 'text/event-stream; charset=utf-8');
+      res.setHeader('cache-control', 'no-cache, no-transform');
+      res.setHeader('x-accel-buffering', 'no');
+      res.flushHeaders();
+      send(`retry: ${RETRY_MS}\n\n${opts.head?.(replay) ?? ''}`);
+      for (const e of replay.entries) sendEntry(e);
+    },
+    sendEntry,
+  );
   const stopHeartbeat = heartbeats.add(settings.heartbeatMs, () => send(HEARTBEAT));
   const end = () => {
     if (!open) return;
     open = false;
     stopHeartbeat();
     sub.close();
-    settings.open?.remove(res);
   };
   res.on('close', end);
   if (res.destroyed) end();

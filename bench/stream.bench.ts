@@ -191,7 +191,8 @@ async function startPlatform(): Promise<{ base: string; key: string; pids: numbe
       await shape.stop();
       throw new Error(`--replicas ${REPLICAS}: the launcher runs ${replicas.length} notifications replicas (the registry's localProcesses)`);
     }
-    const named = procs.filter((p) => !p.tooling);
+    // The launcher too: its round-robin port (the Kubernetes Service's stand-in) relays every stream's bytes.
+    const named = procs;
     return { base: `${shape.baseUrl}/teams/${shape.teamId}`, key: shape.secretKey, pids: [...gateway, ...replicas], replicas, named, stop: () => shape.stop() };
   }
   const dataDir = mkdtempSync(path.join(tmpdir(), 'helpdesk-stream-bench-'));

@@ -76,6 +76,12 @@ const socketsOf = (pid: number) => readdirSync(`/proc/${pid}/fd`).filter((fd) =>
 const load = () => loadavg().map((l) => l.toFixed(2)).join(' ');
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+/**
+ * Per event id, the earliest latency any stream saw: the time to the first client, which is the
+ * pipeline up to the stream (commit, outbox, bus, log); the rest, up to the last, is the fan-out.
+ */
+let firstSeen = new Map<string, number>();
+
 /** One SSE connection read by hand (EventSource would cost the client more than the servers): frames' ids and latencies. */
 class Stream {
   readonly ids = new Set<string>();
@@ -105,8 +111,12 @@ class Stream {
           if (at === -1) continue;
           const data = frame.slice(at + 7);
           const c = data.indexOf('"createdAt":"') + 13;
-          this.latencies.push(now - Date.parse(data.slice(c, data.indexOf('"', c))));
-          this.ids.add(idOf(data));
+          const latency = now - Date.parse(data.slice(c, data.indexOf('"', c)));
+          const id = idOf(data);
+          this.latencies.push(latency);
+          this.ids.add(id);
+          const first = firstSeen.get(id);
+          if (first === undefined || latency < first) firstSeen.set(id, latency);
         }
       });
     });
@@ -161,7 +171,9 @@ async function allDelivered(streams: Stream[], count: number): Promise<void> {
 function deliveryFigures(streams: Stream[], expected: number) {
   const latencies = streams.flatMap((s) => s.latencies).sort((a, b) => a - b);
   const lost = streams.reduce((n, s) => n + Math.max(0, expected - s.ids.size), 0);
-  return { frames: latencies.length, p50: pct(latencies, 50), p99: pct(latencies, 99), lost };
+  const first = [...firstSeen.values()].sort((a, b) => a - b);
+  firstSeen = new Map();
+  return { frames: latencies.length, p50: pct(latencies, 50), p99: pct(latencies, 99), lost, firstP50: pct(first, 50), firstP99: pct(first, 99) };
 }
 
 let retried = 0;
@@ -292,7 +304,7 @@ async function main(): Promise<void> {
   console.log(`delivery: ${RECEIVERS} streams × ${RATE} events/s × ${SECONDS} s (${EVENTS} events, ${RECEIVERS * EVENTS} frames expected)`);
   for (const [name, r] of [['raw SSE hello-world', hello], [`${shapeName} (commit → client)`, platform]] as const) {
     const d = r.delivery;
-    console.log(`  ${name.padEnd(36)} p50 ${d.p50} ms, p99 ${d.p99} ms, ${d.frames} frames, lost ${d.lost}`);
+    console.log(`  ${name.padEnd(36)} p50 ${d.p50} ms, p99 ${d.p99} ms, ${d.frames} frames, lost ${d.lost}; to the first stream p50 ${d.firstP50} ms, p99 ${d.firstP99} ms`);
   }
   const busiest = [...platform.cpu].sort((a, b) => b.seconds - a.seconds).filter((c) => c.seconds >= 0.5);
   console.log(`  CPU seconds from the first event to the last frame (${platform.deliverySeconds.toFixed(0)} s): ${busiest.map((c) => `${c.name} ${c.seconds.toFixed(1)}`).join(', ')}`);

@@ -1,6 +1,6 @@
 import type { ServiceDeps } from '@helpdesk/kit';
 import { bossRules } from './boss/rules';
-import type { Clock } from './clock';
+import type { Clock } from '@helpdesk/kit';
 import { leaderboardRules } from './leaderboard/rules';
 import { gameMemberRules } from './members/rules';
 import type { GameModels } from './models';

@@ -1,7 +1,7 @@
 import { GAME } from '@helpdesk/contracts';
 import { defineService, MAX_MICRO_BATCH } from '@helpdesk/kit';
 import { bossHandlers } from './boss/handlers';
-import type { Clock } from './clock';
+import type { Clock } from '@helpdesk/kit';
 import { consumers } from './consumers';
 import { cosmeticHandlers } from './cosmetics/handlers';
 import { kudosHandlers } from './kudos/handlers';

@@ -1,5 +1,5 @@
 import mongoose from 'mongoose';
-import { BILLING_PLANS, SUBSCRIPTION_STATUSES, type BillingPlan, type SubscriptionStatus } from '@helpdesk/contracts';
+import { BILLING_PLANS, SUBSCRIPTION_STATUSES, type BillingPlan, type SubscriptionStatus, type Partition } from '@helpdesk/contracts';
 import { tenancyPlugin } from '@helpdesk/kit';
 
 /**
@@ -10,7 +10,7 @@ import { tenancyPlugin } from '@helpdesk/kit';
 export interface SubscriptionDoc {
   _id: mongoose.Types.ObjectId;
   teamId: string;
-  mode: 'test' | 'live';
+  mode: Partition;
   status: SubscriptionStatus;
   plan: BillingPlan;
   currentPeriodEnd: Date | null;
@@ -49,7 +49,7 @@ subscriptionSchema.index({ teamId: 1, mode: 1 }, { unique: true });
 export interface PortalSessionDoc {
   _id: string;
   teamId: string;
-  mode: 'test' | 'live';
+  mode: Partition;
   returnUrl: string;
   expiresAt: Date;
   createdAt: Date;

@@ -1,5 +1,5 @@
 import mongoose from 'mongoose';
-import type { FeatureFlag } from '@helpdesk/contracts';
+import type { FeatureFlag, Partition } from '@helpdesk/contracts';
 import { tenancyPlugin } from '@helpdesk/kit';
 
 export interface StatusEntry {
@@ -33,7 +33,7 @@ export interface WidgetDoc {
 export interface SettingsDoc {
   _id: mongoose.Types.ObjectId;
   teamId: string;
-  mode: 'test' | 'live';
+  mode: Partition;
   teamName: string;
   teamSlug: string;
   defaultTimezone: string;

@@ -7,8 +7,8 @@ import type { GameTicketDoc } from './model';
 
 export type TicketEvent = TypedEvent<'ticket.created' | 'ticket.updated' | 'ticket.closed'>;
 
-/** One world's (team + partition) handles, session and clock, shared by the steps of a batch. */
-export interface World {
+/** One team's partition's handles, session and clock, shared by the steps of a batch. */
+export interface PartitionWork {
   scope: Scope;
   db: ScopedHandles<GameModels>;
   session: mongoose.ClientSession;

@@ -6,7 +6,7 @@ import { consumers } from './consumers';
 import { cosmeticHandlers } from './cosmetics/handlers';
 import { kudosHandlers } from './kudos/handlers';
 import { leaderboardHandlers } from './leaderboard/handlers';
-import { gameModels } from './models';
+import { gameModels } from './collections';
 import { playerHandlers } from './player/handlers';
 import { puzzleHandlers } from './puzzles/handlers';
 import { questHandlers } from './quests/handlers';

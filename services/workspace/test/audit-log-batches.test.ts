@@ -3,7 +3,7 @@ import { collectionOf, newId } from '@helpdesk/kit';
 import { entryHash } from '../src/audit-log/chain';
 import type { AuditEntryDoc } from '../src/audit-log/model';
 import { auditRecorder } from '../src/audit-log/record';
-import { workspaceModels } from '../src/models';
+import { workspaceModels } from '../src/collections';
 import { useHarness, type Harness } from './helpers';
 
 /** The audit log in micro-batches (docs/adr/0047): per chain one insert of consecutive entries, exactly as one by one. */

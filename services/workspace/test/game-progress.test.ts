@@ -2,7 +2,7 @@ import { EVENT_CATALOG, type Partition } from '@helpdesk/contracts';
 import { collectionOf, newId, processedModel, type ServiceDeps } from '@helpdesk/kit';
 import { gameProgress, latestProgress, type ProgressEvent } from '../src/consumers/game';
 import type { MemberDoc } from '../src/members/model';
-import { workspaceModels, type WorkspaceModels } from '../src/models';
+import { workspaceModels, type WorkspaceModels } from '../src/collections';
 import { useHarness, TEAM_A, type Harness } from './helpers';
 
 /** Members' level and xp from `game.player.progressed`, in micro-batches (kit consumeBatchesOnce, docs/adr/0047). */

@@ -3,7 +3,7 @@ import type { SkillKey } from '@helpdesk/contracts';
 import { ApiError, eventScopeOf, randomBase62, scoped, systemEventScope, withOutbox, type RequestContext, type Scope } from '@helpdesk/kit';
 import type { Clock } from '@helpdesk/kit';
 import type { GameMemberDoc } from '../members/model';
-import type { GameModels } from '../models';
+import type { GameModels } from '../collections';
 import { oneAtATime } from '../one-at-a-time';
 import type { PlayerRules } from '../player/rules';
 import type { GameTicketDoc } from '../tickets/model';

@@ -1,5 +1,5 @@
 import type { ServiceDeps, Subscription } from '@helpdesk/kit';
-import type { GameModels } from '../models';
+import type { GameModels } from '../collections';
 import type { GameRules } from '../rules';
 import { memberSubscriptions } from './members';
 import { ticketSubscriptions } from './tickets';

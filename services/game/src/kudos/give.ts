@@ -2,7 +2,7 @@ import type mongoose from 'mongoose';
 import { ApiError, eventScopeOf, parameterInvalid, randomBase62, scoped, withOutbox, type RequestContext } from '@helpdesk/kit';
 import type { Clock } from '@helpdesk/kit';
 import type { GameMemberDoc } from '../members/model';
-import type { GameModels } from '../models';
+import type { GameModels } from '../collections';
 import type { PlayerRules } from '../player/rules';
 import { dayIdOf, weekIdOf } from '../seasons/calendar';
 import type { KudosDoc } from './model';

@@ -1,7 +1,7 @@
 import { parameterInvalid, scoped, type Scope } from '@helpdesk/kit';
 import type { Clock } from '@helpdesk/kit';
 import type { GameMemberRules } from '../members/rules';
-import type { GameModels } from '../models';
+import type { GameModels } from '../collections';
 import { seasonOf, weekIdOf } from '../seasons/calendar';
 
 const FIELD = { xp: 'xp', tickets_closed: 'tickets', boss_damage: 'damage' } as const;

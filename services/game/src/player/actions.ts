@@ -4,7 +4,7 @@ import { ApiError, eventScopeOf, scoped, withOutbox, type Emit, type RequestCont
 import type { Clock } from '@helpdesk/kit';
 import { cosmeticByKey } from '../cosmetics/catalog';
 import type { GameMemberDoc } from '../members/model';
-import type { GameModels } from '../models';
+import type { GameModels } from '../collections';
 import type { PlayerDoc } from './model';
 import { LEVEL_CAP, levelOf, PRESTIGE_MAX, prestigeBonusOf, SKILL_RESET_GOLD } from './progression';
 import type { PlayerRules } from './rules';

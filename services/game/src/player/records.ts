@@ -2,7 +2,7 @@ import type { XpReason } from '@helpdesk/contracts';
 import { scoped, type Scope } from '@helpdesk/kit';
 import type { Clock } from '@helpdesk/kit';
 import type { GameMemberDoc } from '../members/model';
-import type { GameModels } from '../models';
+import type { GameModels } from '../collections';
 import { puzzleOf } from '../puzzles/daily';
 import { dayIdOf } from '../seasons/calendar';
 import type { LedgerDoc, PlayerDoc } from './model';

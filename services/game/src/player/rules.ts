@@ -3,7 +3,7 @@ import type { FeatureFlag, XpReason } from '@helpdesk/contracts';
 import { scoped, type Emit, type Scope } from '@helpdesk/kit';
 import type { Clock } from '@helpdesk/kit';
 import type { GameMemberRules } from '../members/rules';
-import type { GameModels } from '../models';
+import type { GameModels } from '../collections';
 import { updates } from '../lean';
 import { dayIdOf, seasonOf, weekIdOf } from '../seasons/calendar';
 import { achievementsEarned, awardStep, completesOn, newPlayerFields, questsCounting, rolloverOf } from './apply';

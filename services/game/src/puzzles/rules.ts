@@ -3,7 +3,7 @@ import { ApiError, eventScopeOf, scoped, withOutbox, type RequestContext, type S
 import type { Clock } from '@helpdesk/kit';
 import { PUZZLE_REWARDS, puzzleOf } from './daily';
 import { puzzleView as view } from './view';
-import type { GameModels } from '../models';
+import type { GameModels } from '../collections';
 import type { PlayerRules } from '../player/rules';
 import { dayIdOf } from '../seasons/calendar';
 

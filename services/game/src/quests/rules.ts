@@ -1,7 +1,7 @@
 import type mongoose from 'mongoose';
 import { ApiError, eventScopeOf, scoped, withOutbox, type RequestContext, type Scope } from '@helpdesk/kit';
 import type { Clock } from '@helpdesk/kit';
-import type { GameModels } from '../models';
+import type { GameModels } from '../collections';
 import type { PlayerRules } from '../player/rules';
 import { dayEnd, dayIdOf, weekEnd, weekIdOf } from '../seasons/calendar';
 import { QUESTS, type QuestDef } from './catalog';

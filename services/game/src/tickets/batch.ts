@@ -2,7 +2,7 @@ import type mongoose from 'mongoose';
 import { consumeBatchesOnce, scoped } from '@helpdesk/kit';
 import type { Clock } from '@helpdesk/kit';
 import type { GameMemberRules } from '../members/rules';
-import type { GameModels } from '../models';
+import type { GameModels } from '../collections';
 import { writePlayers, writeStandings } from './batch-writes';
 import { applyTicketSnapshots, claimPayouts, payableCloses } from './closes';
 import { payClose } from './pay-close';

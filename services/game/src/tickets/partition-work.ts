@@ -1,6 +1,6 @@
 import type mongoose from 'mongoose';
 import type { Emit, Scope, ScopedHandles, TypedEvent } from '@helpdesk/kit';
-import type { GameModels } from '../models';
+import type { GameModels } from '../collections';
 import type { LedgerDoc, PlayerDoc } from '../player/model';
 import { dayIdOf, seasonOf, weekIdOf } from '../seasons/calendar';
 import type { GameTicketDoc } from './model';

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type mongoose from 'mongoose';
 import { acrossTeams, platform, systemEventScope, withOutbox, type Logger, type ServiceWorker } from '@helpdesk/kit';
 import type { Clock } from '../clock';
-import type { TicketingModels } from '../models';
+import type { TicketingModels } from '../collections';
 import { StaleTicket } from '../tickets/conflicts';
 import type { TicketsPort } from '../tickets/port';
 import type { Partition } from '@helpdesk/contracts';

@@ -3,7 +3,7 @@ import { BILLING_PLANS, SUBSCRIPTION_STATUSES, type BillingPlan, type Subscripti
 import { tenancyPlugin } from '@helpdesk/kit';
 
 /**
- * A team's subscription (team-wide, ../models.ts): at most one per team, written the
+ * A team's subscription (team-wide, ../collections.ts): at most one per team, written the
  * first time it changes; a team without one is on `free`, `active` (docs/adr/0024). `customerId`
  * and `subscriptionId` are the provider's (Stripe's `cus_…`/`sub_…`), null for the local provider.
  */

@@ -1,5 +1,5 @@
 import { bulkWriteInScopes, consumeBatchesOnce, on, type BulkOpInScope, type ServiceDeps, type Subscription, type TypedEvent } from '@helpdesk/kit';
-import type { WorkspaceModels } from '../models';
+import type { WorkspaceModels } from '../collections';
 
 /** The consumer name progress events are de-duplicated under (`processed_events`: `workspace-game:<event id>`). */
 export const GAME_PROGRESS_CONSUMER = 'workspace-game';

@@ -15,7 +15,7 @@ import {
 } from '@helpdesk/kit';
 import type { MemberRules } from '../members/rules';
 import { memberView } from '../members/view';
-import type { WorkspaceModels } from '../models';
+import type { WorkspaceModels } from '../collections';
 import type { SettingsRules } from '../settings/rules';
 import type { InviteDoc } from './model';
 import { hashInviteToken, newInviteToken } from './token';

@@ -2,7 +2,7 @@ import mongoose from 'mongoose';
 import { ROLES, type Role, type Partition } from '@helpdesk/contracts';
 import { tenancyPlugin } from '@helpdesk/kit';
 
-/** A member of a team. `_id` is the public `mem_…` id; team-wide (../models.ts). */
+/** A member of a team. `_id` is the public `mem_…` id; team-wide (../collections.ts). */
 export interface MemberDoc {
   _id: string;
   teamId: string;

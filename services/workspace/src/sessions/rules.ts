@@ -4,7 +4,7 @@ import { ApiError, eventScopeOf, newId, notFound, scoped, withOutbox, type Reque
 import type { BillingRules } from '../billing/rules';
 import type { MemberDoc } from '../members/model';
 import type { MemberRules } from '../members/rules';
-import type { WorkspaceModels } from '../models';
+import type { WorkspaceModels } from '../collections';
 import type { SettingsRules } from '../settings/rules';
 import type { SignInLinkDoc } from '../sign-in-links/model';
 import { endSession, openAt } from './end';

@@ -27,7 +27,7 @@ export interface WidgetDoc {
 }
 
 /**
- * A team's settings: one document per team (team-wide, ../models.ts), made with the
+ * A team's settings: one document per team (team-wide, ../collections.ts), made with the
  * team's owner. Each settings resource of the API is a part of it.
  */
 export interface SettingsDoc {

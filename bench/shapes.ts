@@ -102,14 +102,16 @@ function childrenOf(pid: number): number[] {
  */
 export async function startProcesses(
   infra: { amqpUrl: string; redisUrl: string },
-  opts: { cpuProfDir?: string; env?: Record<string, string>; logLevel?: string; byCommand?: boolean } = {},
+  opts: { cpuProfDir?: string; env?: Record<string, string>; logLevel?: string; byCommand?: boolean; amqpCounter?: boolean } = {},
 ): Promise<RunningShape> {
   const tag = `bench${process.pid}x${Date.now().toString(36)}`;
   const amqpNames = { exchange: `${tag}.events`, queuePrefix: tag };
-  const counter = await startAmqpCounter(infra.amqpUrl);
+  // `amqpCounter: false`: RabbitMQ reached directly (the counting proxy lives in the benchmark's own
+  // process, whose event loop a benchmark that reads thousands of streams keeps busy).
+  const counter = opts.amqpCounter === false ? null : await startAmqpCounter(infra.amqpUrl);
   let mongo: { child: ChildProcess; counter: MongoCounter; dir: string } | null = null;
   const cleanup = async () => {
-    await counter.close();
+    await counter?.close();
     if (mongo) {
       await mongo.counter.close();
       await stop(mongo.child);
@@ -135,7 +137,7 @@ export async function startProcesses(
         PORT: '0',
         EMBEDDED_MONGO_PORT: '0',
         ...(mongo ? { MONGO_URL: mongo.counter.url } : {}),
-        AMQP_URL: counter.url,
+        AMQP_URL: counter?.url ?? infra.amqpUrl,
         REDIS_URL: infra.redisUrl,
         AMQP_EXCHANGE: amqpNames.exchange,
         AMQP_QUEUE_PREFIX: amqpNames.queuePrefix,
@@ -174,7 +176,7 @@ export async function startProcesses(
     processes,
     mongoUrl: r.credentials.mongoUrl,
     metricsUrls: () => r.processes().processes.map((p) => p.metricsUrl),
-    amqpCounts: counter.counts,
+    amqpCounts: counter?.counts,
     storeCommands: mongo?.counter.counts,
     async stop() {
       const last = processes();

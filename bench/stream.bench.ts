@@ -194,7 +194,8 @@ async function startPlatform(): Promise<{ base: string; key: string; pids: numbe
   if (SHAPE === 'processes') {
     const shape = await startProcesses(
       { amqpUrl: process.env.AMQP_URL || 'amqp://guest:guest@127.0.0.1:5672', redisUrl: process.env.REDIS_URL || 'redis://127.0.0.1:6379' },
-      { logLevel: 'warn' },
+      // RabbitMQ directly: a counting proxy in this process would wait on the 1,000 streams it reads.
+      { logLevel: 'warn', amqpCounter: false },
     );
     const procs = shape.processes();
     const gateway = procs.filter((p) => p.name === 'gateway').map((p) => p.pid);

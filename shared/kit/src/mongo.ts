@@ -26,17 +26,31 @@ export function poolMaintenanceMs(options: { minPoolSize?: number; maxIdleTimeMS
 }
 
 /**
+ * The MongoClient of a service database, not yet connected: MONGO_URL's options as the driver parses
+ * them (credentials' default authSource from the URL's path, as before), the pool maintenance interval
+ * above, and `dbName` as the database `client.db()` hands out. That one is set after the parse, as
+ * mongoose does with its own client (it passes dbName to `client.db`, never to the client, whose
+ * `dbName` option would also become the authSource of credentials in the URL).
+ */
+export function mongoClientFor(url: string, dbName: string): mongoose.mongo.MongoClient {
+  const client = new mongoose.mongo.MongoClient(url, { ...MONGO_CLIENT_OPTIONS, driverInfo: { name: 'Mongoose', version: mongoose.version } });
+  const options = client.options as { dbName: string; minPoolSizeCheckFrequencyMS?: number };
+  options.dbName = dbName;
+  const maintenance = poolMaintenanceMs(client.options);
+  if (maintenance !== undefined) options.minPoolSizeCheckFrequencyMS = maintenance;
+  return client;
+}
+
+/**
  * One connection per service database. `url` is MONGO_URL (a real replica set in production) or
  * the embedded server's URL in local runs and tests; `dbName` is the service's own database.
- * The MongoClient is built here rather than by mongoose so that its pool maintenance interval (an
- * option the driver reads from the client's parsed options but does not accept from callers) is
- * set before the first pool exists; every pool the client opens later (a new replica-set member, a
- * reconnect) inherits it.
+ * The MongoClient is built here (`mongoClientFor`) rather than by mongoose so that its pool
+ * maintenance interval (an option the driver reads from the client's parsed options but does not
+ * accept from callers) is set before the first pool exists; every pool the client opens later (a new
+ * replica-set member, a reconnect) inherits it. mongoose adopts the connected client.
  */
 export async function connectMongo(url: string, dbName: string): Promise<mongoose.Connection> {
-  const client = new mongoose.mongo.MongoClient(url, { ...MONGO_CLIENT_OPTIONS, dbName, driverInfo: { name: 'Mongoose', version: mongoose.version } });
-  const maintenance = poolMaintenanceMs(client.options);
-  if (maintenance !== undefined) (client.options as { minPoolSizeCheckFrequencyMS?: number }).minPoolSizeCheckFrequencyMS = maintenance;
+  const client = mongoClientFor(url, dbName);
   await client.connect();
   const conn = mongoose.createConnection();
   Object.assign(conn.config, { autoIndex: true, autoCreate: true });

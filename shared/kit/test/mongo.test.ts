@@ -3,7 +3,7 @@
 // noticed and reconnected to as before (readiness reads `readyState`).
 import { startEmbeddedMongo, type EmbeddedMongo } from '@helpdesk/mongo-embedded';
 import mongoose from 'mongoose';
-import { connectMongo, IDLE_POOL_MAINTENANCE_MS, poolMaintenanceMs } from '../src/mongo';
+import { connectMongo, IDLE_POOL_MAINTENANCE_MS, mongoClientFor, poolMaintenanceMs } from '../src/mongo';
 
 /** The interval each of the client's server pools runs its maintenance at (the driver's internal option: this test fails if a driver upgrade renames it). */
 function maintenanceOf(conn: mongoose.Connection): number[] {
@@ -47,6 +47,15 @@ test('a connection reads and writes its own database; its pools run their mainte
   expect(maintenanceOf(conn)).toEqual([IDLE_POOL_MAINTENANCE_MS]);
   // Models build their indexes and collections as they did with mongoose's own client.
   expect(conn.config).toMatchObject({ autoIndex: true, autoCreate: true });
+});
+
+test("MONGO_URL's credentials authenticate against the same database as with mongoose's own client (the service's database is not the authSource)", async () => {
+  for (const url of ['mongodb://u:p@127.0.0.1:1/admin', 'mongodb://u:p@127.0.0.1:1/', 'mongodb://u:p@127.0.0.1:1/users?authSource=auth']) {
+    const ours = mongoClientFor(url, 'ticketing');
+    const theirs = new mongoose.mongo.MongoClient(url);
+    expect(ours.options.credentials?.source).toBe(theirs.options.credentials?.source);
+    expect(ours.db().databaseName).toBe('ticketing');
+  }
 });
 
 test("MONGO_URL's pool floor or idle limit keeps the driver's own cadence, and the floor is kept", async () => {

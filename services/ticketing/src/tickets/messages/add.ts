@@ -1,6 +1,6 @@
 import type mongoose from 'mongoose';
-import type { AddMessageInput, EventData, MessageSnapshot, MessageView, Sender } from '@helpdesk/contracts';
-import { eventScopeOf, newId, notFound, sameJson, scoped, withOutbox, type Emit, type EventInput, type EventScope, type RequestContext, type Scope, type Unscoped } from '@helpdesk/kit';
+import type { AddMessageInput, MessageSnapshot, MessageView, Sender } from '@helpdesk/contracts';
+import { eventScopeOf, newId, notFound, sameJson, scoped, withOutbox, type Emit, type RequestContext, type Scope, type Unscoped } from '@helpdesk/kit';
 import type { Clock } from '../../clock';
 import type { TicketingModels } from '../../models';
 import type { SlaClock } from '../../sla/clock';
@@ -17,6 +17,8 @@ export interface MessageToAdd {
   isInternal: boolean;
   senderName: string | null;
   sender?: Exclude<Sender, 'ai'>;
+  /** The member who wrote it (an agent message sent with a member's key), stored with it and in its event. */
+  authorId?: string;
 }
 
 export interface AddMessageDeps {
@@ -63,14 +65,14 @@ export async function addMessageIn(
     isInternal: input.isInternal,
     createdAt: now,
     seq: next.messageCount,
+    // In the insert itself, not set after it: one command fewer (docs/adr/0071).
+    ...(input.authorId ? { authorId: input.authorId } : {}),
   };
   await db.messages.leanInsert([m], { session }); // built above: no hydration (docs/adr/0019)
   const eventIds = [emit({ type: 'ticket.message_added', data: { ticket: ticketSnapshot(next), message: messageView(m) } }).id];
   eventIds.push(...sla.emitBreaches(emit, next, clockMove.breached));
   return { message: messageView(m), eventIds };
 }
-
-type MessageAdded = EventData<'ticket.message_added'>;
 
 /** The member's name as ticketing knows it from `member.*` events (null while it does not yet). */
 const memberName = async (models: TicketingModels, ctx: RequestContext, memberId: string): Promise<string | null> =>
@@ -87,18 +89,7 @@ export async function addMessage(deps: AddMessageDeps & { conn: mongoose.Connect
   const sender = input.sender ?? 'agent';
   const authorId = sender === 'agent' ? ctx.memberId : null;
   const senderName = input.senderName ?? (authorId ? await memberName(deps.models, ctx, authorId) : null);
-  const message = { content: input.content, sender, senderName, isInternal };
-  const added = await withOutbox(deps.conn, eventScopeOf(ctx), async (session, emit) => {
-    if (!authorId) return { ...(await addMessageIn(deps, session, emit, ctx, ticketId, message)), authorId: null };
-    // The message's event carries its author too.
-    const withAuthor = ((e: EventInput, scope?: EventScope) => {
-      if (e.type !== 'ticket.message_added') return emit(e, scope);
-      const data = e.data as MessageAdded;
-      return emit({ type: 'ticket.message_added', data: { ...data, message: { ...data.message, authorId } } }, scope);
-    }) as Emit;
-    const out = await addMessageIn(deps, session, withAuthor, ctx, ticketId, message);
-    await scoped(deps.models, ctx).messages.updateOne({ _id: out.message.id }, { $set: { authorId } }, { session });
-    return { ...out, authorId };
-  });
-  return { ...added.message, authorId: added.authorId };
+  const message: MessageToAdd = { content: input.content, sender, senderName, isInternal, ...(authorId ? { authorId } : {}) };
+  const added = await withOutbox(deps.conn, eventScopeOf(ctx), (session, emit) => addMessageIn(deps, session, emit, ctx, ticketId, message));
+  return { ...added.message, authorId };
 }

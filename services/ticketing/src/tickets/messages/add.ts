@@ -44,9 +44,8 @@ export async function addMessageIn(
   const now = clock.now();
   // Write the ticket first: the write holds it for this transaction, so concurrent messages
   // each get their own count and position, and the search text is extended from the latest one.
-  const next = await db.tickets
-    .findOneAndUpdate({ _id: ticketId }, { $inc: { messageCount: 1, rev: 1 }, $set: { updatedAt: now } }, { session, returnDocument: 'after' })
-    .lean<TicketDoc>();
+  // Through the driver (docs/adr/0071): what is written here is stored as sent, nothing to cast.
+  const next = await db.tickets.leanFindOneAndUpdate<TicketDoc>({ _id: ticketId }, { $inc: { messageCount: 1, rev: 1 }, $set: { updatedAt: now } }, { session });
   if (!next) throw notFound('ticket', ticketId);
   if (next.status === 'merged') throw mergedConflict(next);
   const sender = input.sender ?? 'system';
@@ -55,7 +54,7 @@ export async function addMessageIn(
   const set: Partial<TicketDoc> = { searchText: next.searchText, ...ticketSearchTokens(next) };
   if (!sameJson(clockMove.sla, next.sla ?? null)) Object.assign(set, { sla: clockMove.sla, slaNextDueAt: clockMove.slaNextDueAt });
   Object.assign(next, set);
-  await db.tickets.updateOne({ _id: ticketId }, { $set: set }, { session });
+  await db.tickets.leanUpdateOne({ _id: ticketId }, { $set: set }, { session });
   const m: Unscoped<MessageDoc> = {
     _id: newId('message'),
     ticketId,
@@ -76,7 +75,7 @@ export async function addMessageIn(
 
 /** The member's name as ticketing knows it from `member.*` events (null while it does not yet). */
 const memberName = async (models: TicketingModels, ctx: RequestContext, memberId: string): Promise<string | null> =>
-  (await scoped(models, ctx).memberRefs.findOne({ _id: memberId }, { name: 1 }).lean<{ name: string }>())?.name ?? null;
+  (await scoped(models, ctx).memberRefs.leanFindOne<{ name: string }>({ _id: memberId }, { projection: { name: 1 } }))?.name ?? null;
 
 /**
  * `POST /tickets/{id}/messages`: a message in its own transaction (addMessageIn: counts, search text,

@@ -4,6 +4,7 @@
  * answer, then changes the setting, and checks that the very next request or event sees the change.
  */
 import { randomUUID } from 'node:crypto';
+import type { Partition } from '@helpdesk/contracts';
 import { envelope } from '@helpdesk/testing';
 import { automationTriggerMatch, keepAutomationTriggers } from '../src/automations/triggers';
 import { useHarness, type Caller, type Harness } from './helpers';
@@ -111,7 +112,7 @@ describe('automation trigger check', () => {
     const { models } = h.svc.rules;
     const kept = automationTriggerMatch(models, keepAutomationTriggers(true));
     const replicas = automationTriggerMatch(models, keepAutomationTriggers(false));
-    const scope = (c: { teamId: string; mode: 'test' | 'live' }) => ({ teamId: c.teamId, mode: c.mode });
+    const scope = (c: { teamId: string; mode: Partition }) => ({ teamId: c.teamId, mode: c.mode });
     const questions: [ReturnType<typeof scope>, string][] = [
       [scope(a), 'ticket.created'], [scope(a), 'ticket.closed'], [scope(a), 'ticket.updated'], [scope(a), 'ticket.created'],
       [scope(aLive), 'ticket.created'], [scope(b), 'ticket.updated'], [scope(b), 'ticket.created'],

@@ -1,5 +1,5 @@
 import { LookupCache, microBatches, scoped, scopeKey, type Scope } from '@helpdesk/kit';
-import type { TicketingModels } from '../models';
+import type { TicketingModels } from '../collections';
 import type { AutomationDoc } from './model';
 
 /**

@@ -6,6 +6,7 @@
  * An in-thread inspector session answers synchronously, so the write fits in an 'exit' listener.
  */
 'use strict';
+/* eslint-disable @typescript-eslint/no-require-imports -- plain CommonJS preloaded with --require, before any loader */
 const dir = process.env.BENCH_CPU_PROF_DIR;
 if (dir) {
   const fs = require('node:fs');

@@ -26,6 +26,13 @@ export interface Dispatcher {
   reserve(n: number): Reservation | null;
 }
 
+/** New rows of one team and partition, and the webhooks they go to (secrets included). */
+export interface DeliveryGroup {
+  scope: Scope;
+  rows: NewDelivery[];
+  hooks: ReadonlyMap<string, WebhookDoc>;
+}
+
 /**
  * Commits new delivery rows of one team and partition (`scope`) with `write` (true when they were
  * written, false for a duplicate event) and gets them sent with the least delay: when this process's
@@ -34,13 +41,27 @@ export interface Dispatcher {
  * claim them. A process that dies in between leaves leases that expire: the rows are then claimed
  * like any other.
  */
-export async function commitAndDispatch(
+export function commitAndDispatch(
   dispatch: Dispatcher,
   scope: Scope,
   rows: NewDelivery[],
   hooks: ReadonlyMap<string, WebhookDoc>,
   write: (rows: NewDelivery[]) => Promise<boolean>,
 ): Promise<void> {
+  return commitAndDispatchGroups(dispatch, [{ scope, rows, hooks }], write);
+}
+
+/**
+ * `commitAndDispatch` for the rows of several teams and partitions written in one unit of work (the
+ * consumer's micro-batches): one reservation for all of them, each group handed over in its scope
+ * once `write` committed. A `write` that throws gives the slots back and throws.
+ */
+export async function commitAndDispatchGroups(
+  dispatch: Dispatcher,
+  groups: readonly DeliveryGroup[],
+  write: (rows: NewDelivery[]) => Promise<boolean>,
+): Promise<void> {
+  const rows = groups.flatMap((g) => g.rows);
   if (!rows.length) return;
   const reservation = dispatch.reserve(rows.length);
   if (reservation) for (const r of rows) Object.assign(r, { leaseOwner: reservation.owner, leaseUntil: reservation.until });
@@ -50,7 +71,8 @@ export async function commitAndDispatch(
   } finally {
     if (!reservation) {
       if (committed) dispatch.kick();
-    } else if (committed) reservation.take(scope, rows, hooks);
-    else reservation.release();
+    } else if (committed) {
+      for (const g of groups) if (g.rows.length) reservation.take(g.scope, g.rows, g.hooks);
+    } else reservation.release();
   }
 }

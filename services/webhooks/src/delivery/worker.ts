@@ -122,8 +122,10 @@ class RunningWorker {
     this.wake?.();
   }
 
-  reserve(n: number): Reservation | null {
-    if (this.stopped || this.inFlight.size + this.reserved + n > this.settings.concurrency) return null;
+  reserve(wanted: number): Reservation | null {
+    // As many as are free: a micro-batch larger than the free slots still sends most of its rows at once.
+    const n = Math.min(wanted, this.settings.concurrency - this.inFlight.size - this.reserved);
+    if (this.stopped || n <= 0) return null;
     this.reserved += n;
     let settled = false;
     const release = () => {
@@ -133,6 +135,7 @@ class RunningWorker {
     return {
       owner: this.directOwner,
       until: new Date(Date.now() + this.settings.leaseMs),
+      count: n,
       release,
       take: (scope, rows, hooks) => {
         release();

@@ -93,6 +93,15 @@ class RunningWorker {
   private claims = 0;
   private stopped = false;
   private kicked = false;
+  /** A kick that came while every slot was busy: it wakes the loop once half the slots are free. */
+  private owed = false;
+  /**
+   * Rows wait unleased (written beyond the free slots, or by a redelivery): until a claim finds no
+   * more, new rows are not handed over at commit but join them, so they go out oldest first instead
+   * of newer rows taking every freed slot while older ones wait.
+   */
+  private backlog = false;
+  private kicks = 0;
   /** Slots promised to rows being committed with a direct lease (see commitAndDispatch in dispatch.ts). */
   private reserved = 0;
   private readonly directOwner = `${this.me}:direct`;
@@ -117,7 +126,15 @@ class RunningWorker {
     this.loop = this.run();
   }
 
+  /** New due rows were written unleased: claim them now. */
   kick(): void {
+    this.kicks++;
+    this.backlog = true;
+    this.nudge();
+  }
+
+  /** Look again now (a retry was scheduled, a kick was owed): rows may be due sooner than the loop's sleep. */
+  private nudge(): void {
     this.kicked = true;
     this.wake?.();
   }
@@ -125,7 +142,7 @@ class RunningWorker {
   reserve(wanted: number): Reservation | null {
     // As many as are free: a micro-batch larger than the free slots still sends most of its rows at once.
     const n = Math.min(wanted, this.settings.concurrency - this.inFlight.size - this.reserved);
-    if (this.stopped || n <= 0) return null;
+    if (this.stopped || this.backlog || n <= 0) return null;
     this.reserved += n;
     let settled = false;
     const release = () => {
@@ -176,12 +193,17 @@ class RunningWorker {
   private async run(): Promise<void> {
     let failures = 0;
     while (!this.stopped) {
-      this.kicked = false;
       let wait = this.settings.pollIntervalMs;
       try {
         const free = this.settings.concurrency - this.inFlight.size - this.reserved;
+        // No free slot: a kick is owed to the first one freed (below).
+        if (free <= 0) this.owed ||= this.kicked;
+        this.kicked = false;
         if (free > 0) {
+          const kicks = this.kicks;
           const rows = await this.claim(free);
+          // Fewer than asked, and no new rows meanwhile: nothing waits any more.
+          if (rows.length < free && kicks === this.kicks) this.backlog = false;
           if (rows.length) await this.dispatch(rows);
           // A full batch: there may be more due; go again as soon as slots free up.
           if (rows.length === free) wait = Math.min(wait, 50);
@@ -195,8 +217,12 @@ class RunningWorker {
         this.logger.warn({ err: (err as Error)?.message ?? err, failures, retryInMs: wait }, 'webhook delivery worker: claim failed; will retry');
       }
       if (this.stopped) break;
-      // Saturated: only a freed slot wakes it (see dispatch); kicks are then pointless.
-      if (this.inFlight.size >= this.settings.concurrency) this.kicked = false;
+      // Saturated: only freed slots wake it (see launch); a kick now is owed to them (rows wait
+      // unleased for it: were it dropped, they could wait for the idle look).
+      if (this.inFlight.size + this.reserved >= this.settings.concurrency) {
+        this.owed ||= this.kicked;
+        this.kicked = false;
+      }
       await this.sleep(wait);
     }
   }
@@ -243,7 +269,12 @@ class RunningWorker {
       .catch((err) => this.logger.error({ err, deliveryId: row._id }, 'webhook delivery: recording the attempt failed; the lease will expire and it is retried'))
       .finally(() => {
         this.inFlight.delete(p);
-        if (this.inFlight.size <= this.settings.concurrency / 2) this.wake?.();
+        // Half the slots free: claim again (a kick owed from when all were busy is kept for it, not lost).
+        if (this.inFlight.size > this.settings.concurrency / 2) return;
+        if (this.owed) {
+          this.owed = false;
+          this.nudge();
+        } else this.wake?.();
       });
     this.inFlight.add(p);
   }
@@ -254,7 +285,7 @@ class RunningWorker {
       const ended: Ended = { row, at, outcome };
       await this.results.submit(ended);
       // A retry is due later: let the worker's next look count it (it may be sleeping on this row's lease).
-      if (ended.status === 'pending') this.kick();
+      if (ended.status === 'pending') this.nudge();
       else if (this.inFlight.size <= this.settings.concurrency / 2) this.wake?.();
       if (hook) await this.updateHealth(scope, hook, at, outcome);
     })()

@@ -24,7 +24,9 @@
  * first create to the last delivery, per event (the webhooks process's is its own per-event cost in
  * the processes shape), and, from the processes' metrics, GC time and the longest event-loop delay.
  *
- *   npx tsx bench/webhooks.bench.ts [--events 2000] [--concurrency 1 | --rate 200] [--shape one|processes]
+ * `--cpu-prof DIR` writes a V8 profile per process into DIR (bench/profile-summary.ts reads them).
+ *
+ *   npx tsx bench/webhooks.bench.ts [--events 2000] [--concurrency 1 | --rate 200] [--shape one|processes] [--cpu-prof DIR]
  */
 import { loadavg } from 'node:os';
 import { performance } from 'node:perf_hooks';
@@ -41,6 +43,7 @@ const { values } = parseArgs({
     concurrency: { type: 'string', default: '1' },
     rate: { type: 'string' },
     shape: { type: 'string', default: 'one' },
+    'cpu-prof': { type: 'string' },
   },
 });
 const EVENTS = Number(values.events);
@@ -97,10 +100,11 @@ async function main(): Promise<void> {
   const rx = await Receiver.start();
   const loadAt = [loadavg()];
   const env = { WEBHOOKS_ALLOW_LOOPBACK: 'true' };
+  const cpuProfDir = values['cpu-prof'];
   const platform =
     values.shape === 'processes'
-      ? await startProcesses({ amqpUrl: process.env.AMQP_URL || 'amqp://guest:guest@127.0.0.1:5672', redisUrl: process.env.REDIS_URL || 'redis://127.0.0.1:6379' }, { env })
-      : await startOneProcess({ env });
+      ? await startProcesses({ amqpUrl: process.env.AMQP_URL || 'amqp://guest:guest@127.0.0.1:5672', redisUrl: process.env.REDIS_URL || 'redis://127.0.0.1:6379' }, { env, cpuProfDir })
+      : await startOneProcess({ env, cpuProfDir });
   try {
     const base = `${platform.baseUrl}/teams/${platform.teamId}`;
     const headers = { authorization: `Bearer ${platform.secretKey}`, 'content-type': 'application/json' };

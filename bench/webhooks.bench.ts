@@ -24,7 +24,7 @@
  * first create to the last delivery, per event (the webhooks process's is its own per-event cost in
  * the processes shape), and, from the processes' metrics, GC time and the longest event-loop delay.
  *
- * `--cpu-prof DIR` writes a V8 profile per process into DIR (bench/profile-summary.ts reads them).
+ * `--cpu-prof DIR` (one-process shape) writes the platform's V8 profile into DIR (bench/profile-summary.ts reads it).
  *
  *   npx tsx bench/webhooks.bench.ts [--events 2000] [--concurrency 1 | --rate 200] [--shape one|processes] [--cpu-prof DIR]
  */
@@ -101,9 +101,11 @@ async function main(): Promise<void> {
   const loadAt = [loadavg()];
   const env = { WEBHOOKS_ALLOW_LOOPBACK: 'true' };
   const cpuProfDir = values['cpu-prof'];
+  // npm run start:processes passes NODE_OPTIONS to its children, where node refuses --cpu-prof.
+  if (cpuProfDir && values.shape === 'processes') throw new Error('--cpu-prof: the one-process shape only');
   const platform =
     values.shape === 'processes'
-      ? await startProcesses({ amqpUrl: process.env.AMQP_URL || 'amqp://guest:guest@127.0.0.1:5672', redisUrl: process.env.REDIS_URL || 'redis://127.0.0.1:6379' }, { env, cpuProfDir })
+      ? await startProcesses({ amqpUrl: process.env.AMQP_URL || 'amqp://guest:guest@127.0.0.1:5672', redisUrl: process.env.REDIS_URL || 'redis://127.0.0.1:6379' }, { env })
       : await startOneProcess({ env, cpuProfDir });
   try {
     const base = `${platform.baseUrl}/teams/${platform.teamId}`;

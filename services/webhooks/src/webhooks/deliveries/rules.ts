@@ -17,7 +17,6 @@ import {
   scopeKey,
   type RequestContext,
   type Scope,
-  type Unscoped,
   withOutbox,
   type ScopedFilter,
 } from '@helpdesk/kit';

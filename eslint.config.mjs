@@ -35,15 +35,15 @@ export const dataAccessRules = {
     },
     {
       selector: "MemberExpression[object.name='conn'][property.name=/^(db|models|collection|model)$/]",
-      message: "The connection's models and database go around the data layer: declare the collection in models.ts and reach it through scoped(models, scope) (docs/adr/0065).",
+      message: "The connection's models and database go around the data layer: declare the collection in collections.ts and reach it through scoped(models, scope) (docs/adr/0065).",
     },
     {
       selector: "MemberExpression[object.name='mongoose'][property.name=/^(model|models|connection|connections|createConnection|connect)$/]",
-      message: "mongoose's own models and connections go around the data layer: a service's collections are declared in models.ts and reached through scoped(models, scope) (docs/adr/0065).",
+      message: "mongoose's own models and connections go around the data layer: a service's collections are declared in collections.ts and reached through scoped(models, scope) (docs/adr/0065).",
     },
     {
       selector: 'CallExpression[callee.name=/[a-z]Model$/]',
-      message: 'A model is built in its model file and declared once in models.ts; elsewhere it is reached through scoped(models, scope) (docs/adr/0065).',
+      message: 'A model is built in its model file and declared once in collections.ts; elsewhere it is reached through scoped(models, scope) (docs/adr/0065).',
     },
   ],
 };
@@ -61,7 +61,7 @@ export default tseslint.config(
   },
   {
     files: ['services/*/src/**/*.ts'],
-    ignores: ['services/*/src/**/model.ts', 'services/*/src/models.ts'],
+    ignores: ['services/*/src/**/model.ts', 'services/*/src/collections.ts'],
     rules: dataAccessRules,
   },
 );

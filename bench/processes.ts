@@ -5,6 +5,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { MongoClient } from 'mongodb';
+import type { Partition } from '@helpdesk/contracts';
 
 /** Where the platform's code is run from: this tree, or BENCH_ROOT (another checkout, e.g. a "before" tree). */
 const root = process.env.BENCH_ROOT ? path.resolve(process.env.BENCH_ROOT) : path.resolve(__dirname, '..');
@@ -110,7 +111,7 @@ export interface LocalPlatform {
  * The platform as `npm start` runs it (embedded defaults, one process) in a fresh DATA_DIR, with the
  * rate limit out of the way, and its dev credentials read from the data folder.
  */
-export async function startLocalPlatform(name: string, mode: 'test' | 'live' = 'test', env: Record<string, string> = {}, nodeArgs: string[] = []): Promise<LocalPlatform> {
+export async function startLocalPlatform(name: string, mode: Partition = 'test', env: Record<string, string> = {}, nodeArgs: string[] = []): Promise<LocalPlatform> {
   const dataDir = mkdtempSync(path.join(tmpdir(), `helpdesk-${name}-bench-`));
   const mongoPort = await freePort();
   const platform = await start(

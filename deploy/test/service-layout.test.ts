@@ -1,5 +1,5 @@
 /**
- * Every service follows one layout (issue 33 item 2): src/main.ts, src/service.ts and src/models.ts;
+ * Every service follows one layout (issue 33 item 2): src/main.ts, src/service.ts and src/collections.ts;
  * one folder per resource, each with its handlers.ts, whose handlers stay thin (parse, call one use case, send: no business rules); every
  * broker subscription under src/consumers/ (registered from consumers/index.ts), none in a
  * `<resource>/consumers.ts`, none wired in service.ts. Where a service differs it says so below, and
@@ -15,7 +15,7 @@ const SERVICES = path.join(ROOT, 'services');
 
 /** A handler (any function in a handlers.ts other than the `…Handlers` factory) longer than this holds rules that belong in a use case. */
 const HANDLER_MAX_LINES = 20;
-const REQUIRED_FILES = ['main.ts', 'service.ts', 'models.ts'];
+const REQUIRED_FILES = ['main.ts', 'service.ts', 'collections.ts'];
 /** Folders of src/ that are not resources. */
 const NOT_RESOURCES = new Set(['consumers', 'workers']);
 /** What subscribing looks like: kit's subscription helpers imported. */
@@ -159,7 +159,7 @@ describe('the layout check', () => {
     expect(layoutProblems(dir)).toEqual([
       'consumers.ts outside consumers/: things/consumers.ts',
       'long handler: things/handlers.ts make',
-      'missing: src/models.ts',
+      'missing: src/collections.ts',
       'no handlers.ts: store',
       'subscribes outside consumers/: things/consumers.ts',
       'subscriptions wired in service.ts',
@@ -170,7 +170,7 @@ describe('the layout check', () => {
     const ok = path.join(dir, 'ok');
     for (const [rel, text] of Object.entries({
       'src/main.ts': '',
-      'src/models.ts': '',
+      'src/collections.ts': '',
       'src/service.ts': "import { consumers } from './consumers';\n",
       'src/consumers/index.ts': "import { on, type Subscription } from '@helpdesk/kit';\n",
       'src/things/handlers.ts': "export const thingHandlers = (r: { get(): number }) => ({ get: () => r.get() });\n",

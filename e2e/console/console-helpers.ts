@@ -11,6 +11,7 @@ import type { TestPlatform, TeamKeys } from '../support/platform';
 import { operatorSignInLink, originOf } from '../support/sessions';
 import { expectOk } from '../platform/helpdesk-helpers';
 import { addMember, WorkspaceEvents } from '../platform/workspace-helpers';
+import type { Partition } from '@helpdesk/contracts';
 
 export const CHROMIUM = '/usr/bin/chromium';
 export const hasChromium = existsSync(CHROMIUM);
@@ -59,7 +60,7 @@ export interface SignedIn {
  * A new browser context signed in through the console: the link's page, its Sign in button, the
  * inbox, in the live partition (the team's `sk_live` data); `mode: 'test'` switches it with the console's switch.
  */
-export async function signIn(browser: Browser, tp: TestPlatform, team: TeamKeys, opts: { email?: string; mode?: 'test' | 'live'; colorScheme?: 'light' | 'dark' } = {}): Promise<SignedIn> {
+export async function signIn(browser: Browser, tp: TestPlatform, team: TeamKeys, opts: { email?: string; mode?: Partition; colorScheme?: 'light' | 'dark' } = {}): Promise<SignedIn> {
   const context = await browser.newContext({ viewport: { width: 1366, height: 860 }, colorScheme: opts.colorScheme ?? 'light' });
   const page = await context.newPage();
   const problems = watchProblems(page);
@@ -70,7 +71,7 @@ export async function signIn(browser: Browser, tp: TestPlatform, team: TeamKeys,
   if (opts.mode === 'test') {
     await page.getByLabel('Data').selectOption('test');
     // A function, not a string: the console's CSP refuses eval, which a string predicate needs.
-    await page.waitForFunction(() => (globalThis as any).document.querySelector('.mode select')?.value === 'test');
+    await page.waitForFunction(() => (globalThis as any).document.querySelector('.partition select')?.value === 'test');
     await page.waitForSelector('h1#inbox-title');
   }
   return { context, page, problems };

@@ -1,4 +1,4 @@
-import type { EventEnvelope } from '@helpdesk/contracts';
+import type { EventEnvelope, Partition } from '@helpdesk/contracts';
 import type { TestPlatform } from '../support/platform';
 import { eventually, expectOk } from './helpdesk-helpers';
 
@@ -85,6 +85,6 @@ export function communityOf(tp: TestPlatform, keys = tp.team) {
       return expectOk(await tp.api.post(`${path}/attachments`, { filename, content: bytes.toString('base64') }, { key }), 201);
     },
     /** What the attachment storage holds for this team and partition. */
-    stored: (mode: 'test' | 'live' = 'test') => tp.platform.community.storage.list(`community/${mode}/${keys.teamId}/`),
+    stored: (mode: Partition = 'test') => tp.platform.community.storage.list(`community/${mode}/${keys.teamId}/`),
   };
 }

@@ -7,7 +7,7 @@
  * cross-site request refused", are here at the HTTP level (the console's Chromium tests add the UI).
  */
 import { createHash, randomBytes } from 'node:crypto';
-import type { EventEnvelope } from '@helpdesk/contracts';
+import type { EventEnvelope, Partition } from '@helpdesk/contracts';
 import { startTestPlatform, type TeamKeys, type TestPlatform } from '../support/platform';
 import { asSession, mailedSignInLink, operatorSignInLink, originOf, sessionHeaders, signIn, signInRaw, type BrowserSession } from '../support/sessions';
 import { eventually, expectError, expectOk, ISO } from './helpdesk-helpers';
@@ -28,7 +28,7 @@ const ticketCount = async () => expectOk(await tp.api.get(`${teamPath()}/tickets
 const newTicket = (title = `t ${randomBytes(3).toString('hex')}`) => ({ title, customerEmail: undefined, priority: 'normal' });
 
 /** A session of `email`'s member (an operator's link: no mail, no link-request budget spent). */
-async function sessionOf(email: string, mode: 'test' | 'live' = 'test'): Promise<BrowserSession> {
+async function sessionOf(email: string, mode: Partition = 'test'): Promise<BrowserSession> {
   return signIn(tp, (await operatorSignInLink(tp, team.teamId, email)).token, mode);
 }
 

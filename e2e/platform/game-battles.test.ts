@@ -13,7 +13,7 @@ import { addMember, WorkspaceEvents, type TestMember } from './workspace-helpers
 const MINUTE = 60_000;
 /** The game's "now": frozen, moved only by the test (the boss heals and escapes on it, seasons roll over on it). */
 let now = Date.now();
-const gameClock = () => new Date(now);
+const gameClock = { now: () => new Date(now) };
 
 let tp: TestPlatform;
 let rx: Receiver;
@@ -168,7 +168,7 @@ describe('game: a boss battle under fire', () => {
     }
     await eventually('the boss events on the stream', () => STREAMED.every((t) => streamed.includes(t)), 30_000);
     expect(streamed.filter((t) => t === 'game.boss.spawned')).toHaveLength(2);
-    // The test partition's log knows nothing of the live world's game.
+    // The test partition's log knows nothing of the live partition's game.
     expect(expectOk(await tp.api.get(`/teams/${team.teamId}/audit-log`, { key: team.sk_test, query: { action: 'game.boss.defeated' } }), 200)).toEqual([]);
   });
 });

@@ -16,7 +16,7 @@ beforeAll(async () => {
   tp = await startTestPlatform();
   log = await WorkspaceEvents.start(tp);
   team = await tp.createTeam('Game Co');
-  // Members with live keys: the live partition is the team's game world.
+  // Members with live keys: the live partition's game is the team's game.
   ada = await addMember(tp, log, team, 'agent', team.sk_live);
   bo = await addMember(tp, log, team, 'agent', team.sk_live);
   scout = await addMember(tp, log, team, 'spectator', team.sk_live);
@@ -50,7 +50,7 @@ describe('game: XP from real tickets', () => {
     expect(member).toMatchObject({ level: 1, xp: 60 });
   });
 
-  it('the test partition is a separate world', async () => {
+  it('the test partition plays a separate game', async () => {
     expect(expectOk(await tp.api.get(`${G()}/player/${ada.id}`, { key: team.sk_test }), 200)).toMatchObject({ xp: 0, stats: { ticketsClosed: 0 } });
   });
 

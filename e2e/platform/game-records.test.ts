@@ -42,7 +42,7 @@ describe('game: a member\'s records', () => {
     expectError(await tp.api.get(`${G()}/player/${bo.id}/xp-history?reason=kudos`, { key: ada.key }), 400, 'invalid_request_error', 'parameter_invalid', 'reason');
     const other = expectOk(await tp.api.get(`/teams/${tp.team.teamId}/members`, { key: tp.team.sk_live }), 200)[0];
     expectError(await tp.api.get(`${G()}/player/${other.id}/xp-history`, { key: ada.key }), 404, 'not_found_error', 'resource_not_found', 'memberId');
-    // The test partition is its own world: nothing was paid there.
+    // The test partition plays its own game: nothing was paid there.
     expect(expectOk(await tp.api.get(`${G()}/player/${bo.id}/xp-history`, { key: team.sk_test }), 200)).toEqual([]);
   });
 

@@ -131,7 +131,7 @@ describe('gateway rules on the ticket routes', () => {
     expect(log.forTicket(theirs.id)).toHaveLength(1);
   });
 
-  it('test/live partitions: a ticket of one is 404 and absent in the other, both ways; events carry the mode', async () => {
+  it('test/live partitions: a ticket of one is 404 and absent in the other, both ways; events carry the partition (`mode`)', async () => {
     const live = tp.team.sk_live;
     const liveTicket = expectOk(await tp.api.post(path(), { title: 'Live one' }, { key: live }), 201);
     const testTicket = expectOk(await tp.api.post(path(), { title: 'Test one' }), 201);

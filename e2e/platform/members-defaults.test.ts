@@ -74,7 +74,7 @@ describe('userId defaults to the key\'s member', () => {
 });
 
 describe('XP on the member', () => {
-  it('a test-partition close shows on GET /members/{id} for test keys (the live world stays 0), and after a restart', async () => {
+  it('a test-partition close shows on GET /members/{id} for test keys (the live partition\'s game stays 0), and after a restart', async () => {
     const t = await customerTicket(tp, team, ada.key);
     await closeTicket(tp, team, ada.key, t.id);
     const paid = await eventually('the close paid', async () => {
@@ -87,7 +87,7 @@ describe('XP on the member', () => {
     });
     expect(member).toMatchObject({ id: ada.id, xp: paid.xp, level: paid.level });
     expect(expectOk(await tp.api.get(`${T()}/members`, { key: team.sk_test }), 200).find((m: { id: string }) => m.id === ada.id).xp).toBe(paid.xp);
-    // The live partition's world has not played: a live key sees 0.
+    // The live partition's game has not played: a live key sees 0.
     expect(expectOk(await tp.api.get(`${T()}/members/${ada.id}`, { key: team.sk_live }), 200)).toMatchObject({ xp: 0, level: 1 });
 
     await tp.stop();

@@ -4,7 +4,7 @@
  * key rules, revocation and bad inputs. Events are published on the bus as their services would.
  */
 import { EventSource } from 'eventsource';
-import type { EventEnvelope } from '@helpdesk/contracts';
+import type { EventEnvelope, Partition } from '@helpdesk/contracts';
 import { envelope, messageFixture } from '@helpdesk/testing';
 import { startTestPlatform, type TeamKeys, type TestPlatform } from '../support/platform';
 import { eventually, expectError, expectOk } from './helpdesk-helpers';
@@ -29,7 +29,7 @@ class StreamClient extends Client {
   }
 }
 
-const ticketEvents = (n: number, teamId = team.teamId, mode: 'test' | 'live' = 'test') => eventsOf(n, teamId, mode);
+const ticketEvents = (n: number, teamId = team.teamId, mode: Partition = 'test') => eventsOf(n, teamId, mode);
 
 const publish = (events: EventEnvelope[]) => tp.platform.buses.notifications.publish(events);
 

@@ -2,6 +2,7 @@
 import { EventSource } from 'eventsource';
 import { envelope, ticketFixture } from '@helpdesk/testing';
 import { eventually } from './helpdesk-helpers';
+import type { Partition } from '@helpdesk/contracts';
 
 export const STREAM_FRAME_TYPES = ['ticket.created', 'ticket.message_added', 'ticket.closed', 'customer.created', 'customer_status.created', 'stream.gap'] as const;
 
@@ -53,7 +54,7 @@ export class StreamClient {
 }
 
 /** `n` ticket.created events of `teamId`'s partition `mode`, as ticketing publishes them. */
-export const ticketEvents = (n: number, teamId: string, mode: 'test' | 'live' = 'test') =>
+export const ticketEvents = (n: number, teamId: string, mode: Partition = 'test') =>
   Array.from({ length: n }, () => envelope('ticket.created', { ticket: ticketFixture(null) }, { teamId, mode }));
 
 /** Waits until `client` has at least `count` frames. */
@@ -66,7 +67,7 @@ export function receive(client: StreamClient, count: number, what: string): Prom
  * webhooks and the audit log consume, so that thousands of them load the stream, not every
  * service's ticket projections (ticket.created feeds five services).
  */
-export const statusEvents = (n: number, teamId: string, mode: 'test' | 'live' = 'test') =>
+export const statusEvents = (n: number, teamId: string, mode: Partition = 'test') =>
   Array.from({ length: n }, (_, i) =>
     envelope('customer_status.created', { status: { key: `stream_${i}`, label: `Stream ${i}`, color: '#336699', position: i, isProtected: false } }, { teamId, mode }),
   );

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
 import { optionalUrl, createLogger, metricsText } from '@helpdesk/kit';
 import { bootPlatform, type Platform, type PlatformOptions } from '@helpdesk/local';
-import type { EventEnvelope } from '@helpdesk/contracts';
+import type { EventEnvelope, Partition } from '@helpdesk/contracts';
 import { ApiClient } from '@helpdesk/testing';
 import { deleteAmqpNames } from './amqp-names';
 import { startProcessesPlatform } from './processes';
@@ -106,7 +106,7 @@ export async function withTeams(
   const admin = platform.gateway.admin;
   const createTeam = async (name = `Team ${randomBytes(3).toString('hex')}`): Promise<TeamKeys> => {
     const team = await admin.createTeam({ name });
-    const key = async (type: 'secret' | 'publishable', mode: 'test' | 'live') =>
+    const key = async (type: 'secret' | 'publishable', mode: Partition) =>
       (await admin.createKey({ teamId: team.id, type, mode })).key;
     return {
       teamId: team.id,

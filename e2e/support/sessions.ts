@@ -6,7 +6,7 @@
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { simpleParser } from 'mailparser';
-import { SESSION_COOKIE, SIGN_IN_TOKEN_RE } from '@helpdesk/contracts';
+import { SESSION_COOKIE, SIGN_IN_TOKEN_RE, type Partition } from '@helpdesk/contracts';
 import { eventually, type ApiResponse } from '@helpdesk/testing';
 import type { TestPlatform } from './platform';
 
@@ -58,7 +58,7 @@ export async function signInRaw(tp: TestPlatform, token: string, body: Record<st
 }
 
 /** Signs in with a link's token; throws unless a session was opened. */
-export async function signIn(tp: TestPlatform, token: string, mode?: 'test' | 'live'): Promise<BrowserSession> {
+export async function signIn(tp: TestPlatform, token: string, mode?: Partition): Promise<BrowserSession> {
   const res = await signInRaw(tp, token, mode ? { mode } : {});
   if (res.status !== 201) throw new Error(`sign-in refused: ${res.status} ${JSON.stringify(res.body)}`);
   const setCookie = res.headers.get('set-cookie') ?? '';

@@ -1,7 +1,7 @@
-import { PERMISSIONS, PUBLISHABLE_PERMISSIONS, UUID_RE, type Permission } from '@helpdesk/contracts';
+import { PERMISSIONS, PUBLISHABLE_PERMISSIONS, UUID_RE, type Partition, type Permission } from '@helpdesk/contracts';
 import { newId, newUuid } from '@helpdesk/kit';
 import type { WorkspaceLink } from './api-keys/workspace-link';
-import { generateKey, type KeyMode, type KeyType } from './keys';
+import { generateKey, type KeyType } from './keys';
 import { MemoryKeyRepository } from './store/memory';
 import { MongoKeyRepository } from './store/mongo';
 import type { ApiKeyRecord, KeyRepository, Team, TeamRateLimits } from './store/types';
@@ -9,7 +9,7 @@ import type { ApiKeyRecord, KeyRepository, Team, TeamRateLimits } from './store/
 export interface CreateKeyInput {
   teamId: string;
   type: KeyType;
-  mode: KeyMode;
+  mode: Partition;
   name?: string;
   expiresAt?: Date;
   scopes?: Permission[];

@@ -2,7 +2,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { PERMISSIONS, type Permission } from '@helpdesk/contracts';
+import { PERMISSIONS, type Permission, type Partition } from '@helpdesk/contracts';
 import { AmqpBus, createLogger, InternalTokens, operatorName, runDeadLetterCommand } from '@helpdesk/kit';
 import { AdminError, createGatewayAdmin, type GatewayAdmin } from './admin';
 import { workspaceLink, type WorkspaceLink } from './api-keys/workspace-link';
@@ -209,7 +209,7 @@ async function runKeyCommand(command: string, v: CliValues, options: KeyOptions,
     case 'key create': {
       const { expiresAt, scopes } = options;
       const type = need('type') as 'secret' | 'publishable';
-      const mode = need('mode') as 'test' | 'live';
+      const mode = need('mode') as Partition;
       const memberId = v['no-member'] ? null : v.member;
       const { key, record } = await admin.createKey({ teamId: need('team'), type, mode, name: v.name, expiresAt, scopes, memberId });
       print(

@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { Permission } from '@helpdesk/contracts';
+import type { Permission, Partition } from '@helpdesk/contracts';
 import { newId, type KeyClaims, type Logger } from '@helpdesk/kit';
 import type { ClientAddress } from './client-address';
 import type { TokenMinter } from './fast-token';
@@ -69,7 +69,7 @@ const send = (req: IncomingMessage, res: ServerResponse, status: number, html: s
 export function withHelpCenter(deps: HelpCenterDeps, next: Listener): Listener {
   // One claims object per team and partition, so the token minter reuses its serialised head.
   const claimsCache = new Map<string, KeyClaims>();
-  const claimsOf = (teamId: string, mode: 'test' | 'live'): KeyClaims => {
+  const claimsOf = (teamId: string, mode: Partition): KeyClaims => {
     const key = `${teamId}:${mode}`;
     let claims = claimsCache.get(key);
     if (!claims) {
@@ -107,11 +107,11 @@ export function withHelpCenter(deps: HelpCenterDeps, next: Listener): Listener {
       return;
     }
     const [teamSlug, section, article, ...rest] = url.pathname.slice(PREFIX.length + 1).split('/');
-    const modeParam = url.searchParams.get('mode');
+    const partitionParam = url.searchParams.get('mode');
     const wellFormed =
       TEAM_SLUG_RE.test(teamSlug ?? '') &&
       (section === undefined || section === '' || (section === 'articles' && !!article && !rest.length)) &&
-      (modeParam === null || modeParam === 'test' || modeParam === 'live');
+      (partitionParam === null || partitionParam === 'test' || partitionParam === 'live');
     const team = wellFormed ? await deps.teams.getTeamBySlug(teamSlug) : null;
     if (!team) {
       send(req, res, 404, NOT_FOUND_HTML);
@@ -123,7 +123,7 @@ export function withHelpCenter(deps: HelpCenterDeps, next: Listener): Listener {
     const search = url.searchParams.get('q');
     if (search && section !== 'articles') query.set('search', search.slice(0, 200));
     if (req.method === 'HEAD') query.set('countView', 'false');
-    const token = deps.mint(claimsOf(team.id, modeParam === 'test' ? 'test' : 'live'), requestId);
+    const token = deps.mint(claimsOf(team.id, partitionParam === 'test' ? 'test' : 'live'), requestId);
     const answer = await deps.services.knowledge.forRequest(token, requestId).attempt('renderHelpCenterPage', { query: Object.fromEntries(query) });
     if (!answer.ok) {
       throw withFailure(new Error(`knowledge answered ${answer.status}: ${answer.text.slice(0, 200)}`), answeredFailure('knowledge', answer.status, Buffer.from(answer.text)));

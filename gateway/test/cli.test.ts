@@ -1,4 +1,5 @@
 import { execFile } from 'node:child_process';
+import { PARTITIONS } from '@helpdesk/contracts';
 import { mkdtempSync, mkdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -39,7 +40,7 @@ it('team create, key create (each kind, printed once), key list (prefix only), k
 
   const made: Record<string, { key: string; id: string }> = {};
   for (const type of ['secret', 'publishable']) {
-    for (const mode of ['test', 'live']) {
+    for (const mode of PARTITIONS) {
       const r = await cli(['key', 'create', '--team', teamId, '--type', type, '--mode', mode, '--name', `${type}-${mode}`], { MONGO_URL: mongo.uri() });
       expect(r.code).toBe(0);
       const key = /\n {2}((?:sk|pk)_(?:test|live)_[A-Za-z0-9]+)\n/.exec(r.out)![1];

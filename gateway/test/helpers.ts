@@ -1,7 +1,7 @@
 import type { Server } from 'node:http';
 import type { Express } from 'express';
 import { createLogger, createServiceApp, InternalTokens, listen, closeServer, ApiError } from '@helpdesk/kit';
-import type { InternalClaims } from '@helpdesk/contracts';
+import { PARTITIONS, type InternalClaims } from '@helpdesk/contracts';
 import { startEmbeddedMongo, type EmbeddedMongo } from '@helpdesk/mongo-embedded';
 import { startGateway, type GatewayOptions, type RunningGateway, type Team } from '../src/index';
 
@@ -107,7 +107,7 @@ export async function startHarness(extra: Partial<GatewayOptions> = {}, mongo?: 
   const keys = {} as Keys;
   const ids = {} as Record<keyof Keys, string>;
   for (const type of ['secret', 'publishable'] as const) {
-    for (const mode of ['test', 'live'] as const) {
+    for (const mode of PARTITIONS) {
       const name = `${type === 'secret' ? 'sk' : 'pk'}_${mode}` as keyof Keys;
       const { key, record } = await gw.admin.createKey({ teamId: team.id, type, mode, name });
       keys[name] = key;

@@ -1,7 +1,7 @@
 /**
  * The gateway's hop to a service (gateway/src/proxy.ts): what a service answers reaches the client
  * byte for byte, over loopback HTTP and in process alike (the one-process platform, docs/adr/0046):
- * every test runs in both modes against the same request listener.
+ * every test runs in both shapes (in-process and over HTTP) against the same request listener.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { Socket, type AddressInfo } from 'node:net';

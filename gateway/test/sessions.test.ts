@@ -1,7 +1,7 @@
 import type { Server } from 'node:http';
 import type { Express } from 'express';
 import { closeServer, createServiceApp, listen } from '@helpdesk/kit';
-import { ROLE_PERMISSIONS, type InternalClaims, type SessionAccess } from '@helpdesk/contracts';
+import { ROLE_PERMISSIONS, type InternalClaims, type SessionAccess, type Partition } from '@helpdesk/contracts';
 import { runCli, type CliIo } from '../src/cli';
 import { requestProtocolOf } from '../src/client-address';
 import { startGateway, type RunningGateway } from '../src/index';
@@ -24,7 +24,7 @@ let down = false;
 const lookUps: InternalClaims[] = [];
 const ok = (res: any, status: number, data: unknown) => res.status(status).json({ success: true, data, meta: { requestId: 'req_x', timestamp: new Date().toISOString() } });
 
-function access(id: string, mode: 'test' | 'live' = 'test'): SessionAccess {
+function access(id: string, mode: Partition = 'test'): SessionAccess {
   const now = Date.now();
   return {
     session: {

@@ -1,11 +1,10 @@
 import path from 'node:path';
 import { startEmbeddedMongo, type EmbeddedMongo } from '@helpdesk/mongo-embedded';
-import { createBus, createHostLogger, embeddedMongoStats, InternalTokens, newSecretsKey, SecretBox, type EventBus, type Logger, type RunningService } from '@helpdesk/kit';
+import { createBus, createHostLogger, embeddedMongoStats, InternalTokens, newSecretsKey, SecretBox, type Clock, type EventBus, type Logger, type RunningService } from '@helpdesk/kit';
 import { startGateway, type RunningGateway } from '@helpdesk/gateway';
 import type { TicketingConfig } from '@helpdesk/ticketing';
 import type { WebhookSettings } from '@helpdesk/webhooks';
 import type { WorkspaceOptions } from '@helpdesk/workspace';
-import type { Clock } from '@helpdesk/game';
 import { bootOrder, callOption, SERVICES } from '../../registry';
 import { START_FUNCTIONS } from './services.generated';
 import { OWN_OPTIONS, serviceFolders, type BootContext, type ServiceName } from './service-options';

@@ -33,7 +33,7 @@ describe('npm start (one process)', () => {
   afterAll(() => platform?.stop());
 
   // One way to reach a team's data (docs/adr/0065): every collection a service creates is declared in
-  // its models.ts as team-and-partition, team-wide or platform-wide (kit's own are platform-wide).
+  // its collections.ts as team-and-partition, team-wide or platform-wide (kit's own are platform-wide).
   it("declares every collection each service's database holds", async () => {
     const declared = declarations();
     expect(Object.keys(declared).sort()).toEqual(SERVICES.map((s) => s.name).sort());

@@ -2,7 +2,7 @@ import { lazy, Suspense, useEffect, useState } from 'react';
 import { Link, Redirect, Route, Switch, useLocation } from 'wouter';
 import { messageOf } from './api/client';
 import { useEventStream, useStreamStatus } from './api/events';
-import { SessionProvider, useSession, useSessionEnded, useSessionQuery, useSignOut, useSwitchMode } from './api/session';
+import { SessionProvider, useSession, useSessionEnded, useSessionQuery, useSignOut, useSwitchPartition, type Partition } from './api/session';
 import { GamePanel, PlayerBadge } from './game/game-panel';
 import { InboxPage } from './inbox/inbox-page';
 import { Dialog } from './ui/dialog';
@@ -88,7 +88,7 @@ function Shell() {
         </nav>
         <div className="topbar-side">
           <StreamBadge />
-          <ModeSwitch />
+          <PartitionSwitch />
           {can('game_participation') && <PlayerBadge />}
           <AccountMenu />
         </div>
@@ -153,13 +153,13 @@ function StreamBadge() {
   );
 }
 
-function ModeSwitch() {
+function PartitionSwitch() {
   const { session } = useSession();
-  const switchMode = useSwitchMode();
+  const switchPartition = useSwitchPartition();
   return (
-    <label className="mode">
+    <label className="partition">
       <span className="visually-hidden">Data</span>
-      <select value={session.mode} disabled={switchMode.isPending} onChange={(e) => switchMode.mutate(e.target.value as 'test' | 'live')}>
+      <select value={session.mode} disabled={switchPartition.isPending} onChange={(e) => switchPartition.mutate(e.target.value as Partition)}>
         <option value="live">Live data</option>
         <option value="test">Test data</option>
       </select>

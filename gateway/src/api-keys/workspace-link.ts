@@ -1,4 +1,4 @@
-import { WORKSPACE_INTERNAL, WORKSPACE_SESSIONS_INTERNAL, type ApiKeySnapshot, type KeyAccess, type MemberSnapshot } from '@helpdesk/contracts';
+import { WORKSPACE_INTERNAL, WORKSPACE_SESSIONS_INTERNAL, type ApiKeySnapshot, type KeyAccess, type MemberSnapshot, type Partition } from '@helpdesk/contracts';
 import { ApiError, internalClient, newId, type InternalTokens, type KeyClaims } from '@helpdesk/kit';
 import type { ApiKeyRecord } from '../store/types';
 
@@ -24,7 +24,7 @@ export interface WorkspaceLink {
 
 export function workspaceLink(url: string, tokens: InternalTokens): WorkspaceLink {
   const client = internalClient({ ...WORKSPACE_INTERNAL, ...WORKSPACE_SESSIONS_INTERNAL }, url, { service: 'workspace' });
-  const systemClaims = (teamId: string, mode: 'test' | 'live', keyId: string, memberId: string | null): KeyClaims => ({
+  const systemClaims = (teamId: string, mode: Partition, keyId: string, memberId: string | null): KeyClaims => ({
     teamId, mode, keyId, keyType: 'internal', memberId, permissions: [],
   });
   const calls = (claims: KeyClaims) => {

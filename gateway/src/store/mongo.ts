@@ -1,4 +1,5 @@
 import mongoose, { Schema } from 'mongoose';
+import { PARTITIONS } from '@helpdesk/contracts';
 import { connectMongo } from '@helpdesk/kit';
 import type { ApiKeyRecord, KeyRepository, StoredKey, Team, TeamRateLimits } from './types';
 
@@ -29,7 +30,7 @@ const keySchema = new Schema(
     prefix: { type: String, required: true },
     teamId: { type: String, required: true, index: true },
     type: { type: String, required: true, enum: ['secret', 'publishable'] },
-    mode: { type: String, required: true, enum: ['test', 'live'] },
+    mode: { type: String, required: true, enum: [...PARTITIONS] },
     name: { type: String, default: null },
     scopes: { type: [String], default: null },
     memberId: { type: String, default: null },

@@ -1,5 +1,5 @@
-import type { Permission } from '@helpdesk/contracts';
-import type { KeyMode, KeyType } from '../keys';
+import type { Partition, Permission } from '@helpdesk/contracts';
+import type { KeyType } from '../keys';
 
 export type SubscriptionStatus = 'active' | 'trialing' | 'past_due' | 'canceled' | 'unpaid';
 
@@ -24,7 +24,7 @@ export interface ApiKeyRecord {
   id: string;
   teamId: string;
   type: KeyType;
-  mode: KeyMode;
+  mode: Partition;
   name: string | null;
   /** `sk_test_AbCd`: enough to recognise a key in a list, useless to an attacker. */
   prefix: string;

@@ -2,7 +2,7 @@ import { CUSTOMERS_INTERNAL } from '@helpdesk/contracts';
 import { internalClient, type ServiceDeps } from '@helpdesk/kit';
 import { attachmentRules } from './attachments/rules';
 import { authorRules } from './authors';
-import type { CommunityModels } from './models';
+import type { CommunityModels } from './collections';
 import { commentRules } from './posts/comments/rules';
 import { postRules } from './posts/rules';
 import { voteRules } from './posts/votes/rules';

@@ -1,7 +1,7 @@
 import { COMMUNITY, COMMUNITY_SEARCH_INTERNAL } from '@helpdesk/contracts';
 import { defineService } from '@helpdesk/kit';
 import { attachmentHandlers } from './attachments/handlers';
-import { communityModels } from './models';
+import { communityModels } from './collections';
 import { commentHandlers } from './posts/comments/handlers';
 import { postHandlers } from './posts/handlers';
 import { voteHandlers } from './posts/votes/handlers';

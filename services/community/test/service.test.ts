@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { scoped } from '@helpdesk/kit';
 import { expectError, startServiceHarness, TEAM_A, TEAM_B, type ServiceHarness } from '@helpdesk/testing';
-import { communityModels } from '../src/models';
+import { communityModels } from '../src/collections';
 import { folderStorage, startCommunity, type AttachmentStorage, type CommunityRules } from '../src';
 
 let h: ServiceHarness<CommunityRules>;

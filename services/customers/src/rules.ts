@@ -3,7 +3,7 @@ import { memberRules } from './customer-groups/members/rules';
 import { groupRules } from './customer-groups/rules';
 import { statusRules } from './customer-statuses/rules';
 import { customerRules } from './customers/rules';
-import type { CustomersModels } from './models';
+import type { CustomersModels } from './collections';
 import { widgetSignUpRules } from './widget-sign-ups/rules';
 
 /** Every resource's rules, wired once; handlers and consumers share them. */

@@ -8,7 +8,7 @@ import { groupHandlers } from './customer-groups/handlers';
 import { statusHandlers } from './customer-statuses/handlers';
 import { customerHandlers } from './customers/handlers';
 import { internalCustomerHandlers } from './customers/internal-handlers';
-import { customersModels } from './models';
+import { customersModels } from './collections';
 import { customersRules } from './rules';
 import { widgetSignUpHandlers } from './widget-sign-ups/handlers';
 

@@ -1,5 +1,5 @@
 import type { ServiceDeps } from '@helpdesk/kit';
-import type { DataopsModels } from './models';
+import type { DataopsModels } from './collections';
 import { ownerClients } from './owners';
 
 /** The owning services dataops fans out to (each one's base URL). */

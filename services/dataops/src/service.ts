@@ -5,7 +5,7 @@ import { transferClients } from './bulk/clients';
 import { consumers } from './consumers';
 import { exportHandlers } from './export/handlers';
 import { importHandlers } from './import/handlers';
-import { dataopsModels } from './models';
+import { dataopsModels } from './collections';
 import { dataopsRules, type DataopsConfig } from './rules';
 import { searchHandlers } from './search/handlers';
 import { tagHandlers } from './tags/handlers';

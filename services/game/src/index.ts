@@ -1,11 +1,9 @@
-import { startService, type RunningService, type ServiceOptions } from '@helpdesk/kit';
-import { systemClock, type Clock } from './clock';
+import { startService, systemClock, type Clock, type RunningService, type ServiceOptions } from '@helpdesk/kit';
 import type { GameRules } from './rules';
 import { gameService } from './service';
 
 export { gameService } from './service';
 export type { GameRules } from './rules';
-export type { Clock } from './clock';
 
 export interface GameOptions extends ServiceOptions {
   /** What "now" is for every time rule (seasons, streaks, quests, the boss's heal and escape); tests move it. Default: the system clock. */
@@ -15,5 +13,5 @@ export type RunningGame = RunningService<GameRules>;
 
 /** Connects (database `game` by default), builds indexes, starts the outbox relay and the consumers, and listens. */
 export function startGame(opts: GameOptions): Promise<RunningGame> {
-  return startService(gameService(opts.clock ?? systemClock), opts);
+  return startService(gameService(opts.clock ?? systemClock()), opts);
 }

@@ -1,5 +1,5 @@
 /**
- * Work on one key (a world's boss, a player) queued in this process, one at a time: concurrent
+ * Work on one key (a partition's boss, a player) queued in this process, one at a time: concurrent
  * transactions on the same document would only make each other retry. Correctness never depends on
  * it (the writes are still conditional, and replicas run their own queues).
  */

@@ -1,9 +1,9 @@
 import type { ServiceDeps } from '@helpdesk/kit';
 import { bossRules } from './boss/rules';
-import type { Clock } from './clock';
+import type { Clock } from '@helpdesk/kit';
 import { leaderboardRules } from './leaderboard/rules';
 import { gameMemberRules } from './members/rules';
-import type { GameModels } from './models';
+import type { GameModels } from './collections';
 import { playerActionRules } from './player/actions';
 import { playerRecordRules } from './player/records';
 import { playerRules } from './player/rules';

@@ -1,12 +1,12 @@
 import { GAME } from '@helpdesk/contracts';
 import { defineService, MAX_MICRO_BATCH } from '@helpdesk/kit';
 import { bossHandlers } from './boss/handlers';
-import type { Clock } from './clock';
+import type { Clock } from '@helpdesk/kit';
 import { consumers } from './consumers';
 import { cosmeticHandlers } from './cosmetics/handlers';
 import { kudosHandlers } from './kudos/handlers';
 import { leaderboardHandlers } from './leaderboard/handlers';
-import { gameModels } from './models';
+import { gameModels } from './collections';
 import { playerHandlers } from './player/handlers';
 import { puzzleHandlers } from './puzzles/handlers';
 import { questHandlers } from './quests/handlers';

@@ -22,7 +22,7 @@ const variedTickets = (n: number): TicketSnapshot[] =>
   );
 
 const closeOf = (t: TicketSnapshot, memberId: string, where: Where) => {
-  const closed = { ...t, status: 'closed' as const, closedAt: h.clock.now.toISOString(), revision: (t.revision ?? 0) + 1 };
+  const closed = { ...t, status: 'closed' as const, closedAt: h.clock.now().toISOString(), revision: (t.revision ?? 0) + 1 };
   const e = envelope('ticket.closed', { ticket: closed, previousStatus: t.status }, where);
   e.actor = { type: 'member', id: memberId };
   return e;
@@ -32,7 +32,7 @@ async function createAll(tickets: TicketSnapshot[], where: Where) {
   await h.publish(...tickets.map((t) => envelope('ticket.created', { ticket: t }, where)));
 }
 
-/** Everything the game holds of a member in a world, without ids and times. */
+/** Everything the game holds of a member in a partition, without ids and times. */
 async function stateOf(memberId: string, where: Where) {
   const scope = { teamId: where.teamId, mode: where.mode ?? 'test', memberId };
   const c = (name: string) => h.svc.conn.collection(name);
@@ -107,16 +107,16 @@ describe('a batch of closes', () => {
     expect(quests.map((e) => e.requestId)).toEqual([closes[2]!.requestId, closes[18]!.requestId]);
   });
 
-  it('events of several teams and partitions in one batch: each world paid apart, each event in its own scope', async () => {
-    const worlds: Where[] = [{ teamId: TEAM_A, mode: 'live' }, { teamId: TEAM_A, mode: 'test' }, { teamId: TEAM_B, mode: 'live' }];
+  it('events of several teams and partitions in one batch: each partition paid apart, each event in its own scope', async () => {
+    const partitions: Where[] = [{ teamId: TEAM_A, mode: 'live' }, { teamId: TEAM_A, mode: 'test' }, { teamId: TEAM_B, mode: 'live' }];
     const ann = await joinMember(h, TEAM_A, 'Ann');
     const bob = await joinMember(h, TEAM_B, 'Bob');
     const payee = (w: Where) => (w.teamId === TEAM_B ? bob : ann);
-    const tickets = worlds.map(() => variedTickets(2));
-    for (const [i, w] of worlds.entries()) await createAll(tickets[i]!, w);
-    const closes = worlds.flatMap((w, i) => tickets[i]!.map((t) => closeOf(t, payee(w).id, w)));
+    const tickets = partitions.map(() => variedTickets(2));
+    for (const [i, w] of partitions.entries()) await createAll(tickets[i]!, w);
+    const closes = partitions.flatMap((w, i) => tickets[i]!.map((t) => closeOf(t, payee(w).id, w)));
     await h.publish(...closes);
-    for (const [i, w] of worlds.entries()) {
+    for (const [i, w] of partitions.entries()) {
       const s = await stateOf(payee(w).id, w);
       expect(s.player).toMatchObject({ stats: { ticketsClosed: 2 } });
       expect(s.payouts).toBe(2);

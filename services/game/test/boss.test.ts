@@ -44,7 +44,7 @@ describe('boss battles', () => {
     expect((await h.api('GET', '/teams/{team}/game/boss/active', asLive)).body.data).toEqual({ object: 'boss_active', active: true });
   });
 
-  it('damage: only a closed customer ticket of this world, once; the service computes it', async () => {
+  it('damage: only a closed customer ticket of this partition, once; the service computes it', async () => {
     const ada = await joinMember(h, TEAM_A, 'Ada');
     const [t] = await closedTickets(ada.id, 1, 'high');
     const open = customerTicket(h);

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import type { MemberSnapshot, TicketSnapshot } from '@helpdesk/contracts';
-import { newId } from '@helpdesk/kit';
+import type { MemberSnapshot, TicketSnapshot, Partition } from '@helpdesk/contracts';
+import { newId, type Clock } from '@helpdesk/kit';
 import { envelope, startServiceHarness, ticketFixture, type ServiceHarness } from '@helpdesk/testing';
 import { startGame, type GameRules } from '../src';
 
@@ -8,12 +8,14 @@ export { call, envelope, expectError, TEAM_A, TEAM_B } from '@helpdesk/testing';
 
 export type Harness = ServiceHarness<GameRules> & { clock: TestClock };
 
-/** The game's "now", moved by the tests. */
-export class TestClock {
-  constructor(public now: Date) {}
-  readonly read = () => new Date(this.now.getTime());
+/** The game's clock (kit's `Clock`), standing at `at` until a test moves it. */
+export class TestClock implements Clock {
+  constructor(public at: Date) {}
+  now(): Date {
+    return new Date(this.at.getTime());
+  }
   advance(ms: number) {
-    this.now = new Date(this.now.getTime() + ms);
+    this.at = new Date(this.at.getTime() + ms);
   }
 }
 
@@ -23,7 +25,7 @@ export const DAY = 86_400_000;
 /** The game service on the shared harness, on a clock the test controls; records every game.* event. */
 export async function startHarness(start = new Date('2026-11-24T10:00:00Z')): Promise<Harness> {
   const clock = new TestClock(start);
-  const h = await startServiceHarness((opts) => startGame({ ...opts, clock: clock.read }), { observe: ['game.#'] });
+  const h = await startServiceHarness((opts) => startGame({ ...opts, clock }), { observe: ['game.#'] });
   return Object.assign(h, { clock });
 }
 
@@ -47,14 +49,14 @@ export function slaOf(tier: 'gold' | 'silver' | 'bronze' | 'missed'): NonNullabl
 
 /** A ticket as ticketing's events carry it, opened by a customer through the widget unless told otherwise, created "now" on the game's clock. */
 export const customerTicket = (h: Harness, fields: Partial<Ticket> = {}): Ticket => ({
-  ...ticketFixture(null, { channel: 'widget', createdAt: h.clock.now.toISOString(), updatedAt: h.clock.now.toISOString() }),
+  ...ticketFixture(null, { channel: 'widget', createdAt: h.clock.now().toISOString(), updatedAt: h.clock.now().toISOString() }),
   openedBy: 'customer',
   ...fields,
 });
 
 export interface Where {
   teamId: string;
-  mode?: 'test' | 'live';
+  mode?: Partition;
 }
 
 /** `ticket.created` for the ticket. */
@@ -63,7 +65,7 @@ export async function created(h: Harness, t: Ticket, where: Where) {
 }
 
 function closeEvent(h: Harness, t: Ticket, memberId: string | null, where: Where) {
-  const closed = { ...t, status: 'closed' as const, closedAt: h.clock.now.toISOString() };
+  const closed = { ...t, status: 'closed' as const, closedAt: h.clock.now().toISOString() };
   const e = envelope('ticket.closed', { ticket: closed, previousStatus: t.status }, where);
   e.actor = memberId ? { type: 'member', id: memberId } : { type: 'key', id: 'key_testkey0001' };
   return { closed, e };

@@ -10,7 +10,7 @@ let h: Harness;
 beforeAll(async () => {
   // The harness of ./helpers, with the driver's command monitoring on (what the connection sends is counted).
   const clock = new TestClock(new Date('2026-11-24T10:00:00Z'));
-  const started = await startServiceHarness((opts) => startGame({ ...opts, mongoUrl: withCommandMonitoring(opts.mongoUrl), clock: clock.read }), { observe: ['game.#'] });
+  const started = await startServiceHarness((opts) => startGame({ ...opts, mongoUrl: withCommandMonitoring(opts.mongoUrl), clock }), { observe: ['game.#'] });
   h = Object.assign(started, { clock });
 });
 afterAll(() => h?.stop());
@@ -42,7 +42,7 @@ describe('a paying close', () => {
     const ts = Array.from({ length: 16 }, () => customerTicket(h));
     await h.publish(...ts.map((t) => envelope('ticket.created', { ticket: t }, live)));
     const events = ts.flatMap((t, i) => {
-      const closed = { ...t, status: 'closed' as const, closedAt: h.clock.now.toISOString(), revision: (t.revision ?? 0) + 1 };
+      const closed = { ...t, status: 'closed' as const, closedAt: h.clock.now().toISOString(), revision: (t.revision ?? 0) + 1 };
       const e = envelope('ticket.closed', { ticket: closed, previousStatus: t.status }, live);
       e.actor = { type: 'member', id: ms[i % 4]!.id };
       return [envelope('ticket.updated', { ticket: closed, changes: ['status'], previous: { status: t.status } }, live), e];
@@ -60,7 +60,7 @@ describe('a paying close', () => {
     const bea = await joinMember(h, TEAM_A, 'Bea');
     const t = customerTicket(h);
     await created(h, t, live);
-    const closed = { ...t, status: 'closed' as const, closedAt: h.clock.now.toISOString(), revision: (t.revision ?? 0) + 1 };
+    const closed = { ...t, status: 'closed' as const, closedAt: h.clock.now().toISOString(), revision: (t.revision ?? 0) + 1 };
     await h.publish(envelope('ticket.updated', { ticket: closed, changes: ['status'], previous: { status: t.status } }, live));
     const e = envelope('ticket.closed', { ticket: closed, previousStatus: t.status }, live);
     e.actor = { type: 'member', id: bea.id };
@@ -113,7 +113,7 @@ describe('a paying close', () => {
     const fox = await joinMember(h, TEAM_A, 'Fox');
     const t = customerTicket(h, { priority: 'urgent' });
     await created(h, t, live);
-    const closed = { ...t, status: 'closed' as const, closedAt: h.clock.now.toISOString() };
+    const closed = { ...t, status: 'closed' as const, closedAt: h.clock.now().toISOString() };
     const close = (memberId: string) => {
       const e = envelope('ticket.closed', { ticket: closed, previousStatus: t.status }, live);
       e.actor = { type: 'member', id: memberId };

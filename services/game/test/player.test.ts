@@ -97,7 +97,7 @@ describe('XP from closed customer tickets', () => {
     expect(await player(di.id)).toMatchObject({ boringMode: false, xp: 10, level: 1, stats: { achievementsUnlocked: 1 } });
   });
 
-  it('each partition is its own world: test tickets pay in the test world only', async () => {
+  it('each partition plays its own game: test tickets pay in the test partition only', async () => {
     const ed = await joinMember(h, TEAM_A, 'Ed');
     await closeCustomerTicket(h, ed.id, { teamId: TEAM_A, mode: 'test' }, { priority: 'normal' });
     expect((await player(ed.id, { as: { mode: 'test' } })).xp).toBe(20);
@@ -107,7 +107,7 @@ describe('XP from closed customer tickets', () => {
   it('a season ends: level and XP start again, lifetime stats stay; the past season is listed', async () => {
     const fay = await joinMember(h, TEAM_A, 'Fay');
     await closeCustomerTicket(h, fay.id, live, { priority: 'urgent' });
-    h.clock.now = new Date('2027-01-02T09:00:00Z');
+    h.clock.at = new Date('2027-01-02T09:00:00Z');
     expect(await player(fay.id)).toMatchObject({ season: { id: '2027-Q1', name: 'Frost 2027' }, xp: 0, level: 1, lifetimeXp: 50, stats: { ticketsClosed: 1 } });
     await closeCustomerTicket(h, fay.id, live, { priority: 'low' });
     expect(await player(fay.id)).toMatchObject({ xp: 10, lifetimeXp: 60, stats: { ticketsClosed: 2 } });
@@ -117,7 +117,7 @@ describe('XP from closed customer tickets', () => {
     const seasons = (await h.api('GET', `/teams/{team}/game/seasons?userId=${fay.id}`, asLive)).body.data;
     expect(seasons[0]).toMatchObject({ id: '2026-Q4', finalLevel: 1, finalXp: 50 });
     expect(seasons[1]).toMatchObject({ id: '2026-Q3', finalLevel: null });
-    h.clock.now = new Date('2026-11-27T10:00:00Z');
+    h.clock.at = new Date('2026-11-27T10:00:00Z');
   });
 
   it('bad inputs: missing or unknown userId, another team\'s member, no game_participation, publishable key', async () => {

@@ -3,7 +3,7 @@ import { articleRules } from './articles/rules';
 import { ViewCounter } from './articles/view-counter';
 import { categoryRules } from './categories/rules';
 import { helpCenterRules } from './help-center/rules';
-import type { KnowledgeModels } from './models';
+import type { KnowledgeModels } from './collections';
 import { teamRefRules } from './teams/rules';
 
 /** Every resource's rules, wired once; handlers, consumers and the view counter share them. */

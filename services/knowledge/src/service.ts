@@ -6,7 +6,7 @@ import { articleBulkHandlers } from './bulk/handlers';
 import { categoryHandlers } from './categories/handlers';
 import { consumers } from './consumers';
 import { helpCenterHandlers, internalHelpCenterHandlers } from './help-center/handlers';
-import { knowledgeModels } from './models';
+import { knowledgeModels } from './collections';
 import { knowledgeRules } from './rules';
 import { articleSearchHandlers } from './search/handlers';
 

@@ -6,6 +6,7 @@
 import { newId } from '@helpdesk/kit';
 import { envelope, expectError, type Caller, messageFixture, startServiceHarness, TEAM_A, TEAM_B, ticketFixture, type ServiceHarness } from '@helpdesk/testing';
 import { startKnowledge, type KnowledgeRules } from '../src';
+import type { Partition } from '@helpdesk/contracts';
 
 let h: ServiceHarness<KnowledgeRules>;
 beforeAll(async () => {
@@ -16,12 +17,12 @@ afterAll(async () => {
 });
 
 const A = '/teams/{team}/articles';
-const article = async (body: Record<string, unknown> = {}, mode: 'test' | 'live' = 'test') => {
+const article = async (body: Record<string, unknown> = {}, mode: Partition = 'test') => {
   const r = await h.api('POST', A, { body: { title: 'Cited article', ...body }, as: { mode } });
   if (r.status !== 201) throw new Error(`article: ${r.status} ${JSON.stringify(r.body)}`);
   return r.body.data;
 };
-const get = async (id: string, mode: 'test' | 'live' = 'test') => (await h.api('GET', `${A}/${id}`, { as: { mode } })).body.data;
+const get = async (id: string, mode: Partition = 'test') => (await h.api('GET', `${A}/${id}`, { as: { mode } })).body.data;
 
 describe('useCount from ticket events', () => {
   test('a redelivered ticket.message_added (same event id) counts once; ticket.created counts its initial replies', async () => {

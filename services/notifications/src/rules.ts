@@ -1,7 +1,7 @@
 import type { ServiceDeps } from '@helpdesk/kit';
 import { mailRules } from './mail/rules';
 import { teamMemberRules } from './members/rules';
-import type { NotificationsModels } from './models';
+import type { NotificationsModels } from './collections';
 import { notificationPreferenceRules } from './notifications/preferences/rules';
 import { notificationRules } from './notifications/rules';
 

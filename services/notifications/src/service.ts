@@ -6,7 +6,7 @@ import type { EventLog } from './events/stream/log';
 import type { StreamSettings } from './events/stream/serve';
 import { widgetStreamHandlers } from './events/stream/widget-handlers';
 import { startMailWorker, type MailWorkerSettings } from './mail/worker';
-import { notificationsModels } from './models';
+import { notificationsModels } from './collections';
 import { notificationHandlers } from './notifications/handlers';
 import { notificationPreferenceHandlers } from './notifications/preferences/handlers';
 import { notificationsRules } from './rules';

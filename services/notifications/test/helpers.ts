@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { MemberSnapshot } from '@helpdesk/contracts';
+import type { MemberSnapshot, Partition } from '@helpdesk/contracts';
 import { newId } from '@helpdesk/kit';
 import { mkdtempSync } from 'node:fs';
 import os from 'node:os';
@@ -49,7 +49,7 @@ export function memberFixture(name: string, fields: Partial<MemberSnapshot> = {}
 }
 
 /** Publishes `member.joined` for a new member of `teamId` and answers the member. */
-export async function joinMember(h: Harness, teamId: string, name: string, mode: 'test' | 'live' = 'test'): Promise<MemberSnapshot> {
+export async function joinMember(h: Harness, teamId: string, name: string, mode: Partition = 'test'): Promise<MemberSnapshot> {
   const member = memberFixture(name);
   await h.publish(envelope('member.joined', { member, via: 'invite', inviteId: null }, { teamId, mode }));
   return member;

@@ -1,6 +1,6 @@
 /** Notifications from events, and the four operations (embedded MongoDB, memory bus). */
 import { newId } from '@helpdesk/kit';
-import { notificationSnapshotSchema, type MemberSnapshot } from '@helpdesk/contracts';
+import { notificationSnapshotSchema, type MemberSnapshot, type Partition } from '@helpdesk/contracts';
 import {
   envelope,
   expectError,
@@ -35,7 +35,7 @@ const list = async (userId: string, qs = '', as?: Caller) => {
 };
 const unread = async (userId: string, as?: Caller) => (await h.api('GET', `${N}/unread-count?userId=${userId}`, { as })).body.data;
 /** `ticket.updated` assigning a ticket to a member. */
-const assign = (memberId: string, opts: { id?: string; mode?: 'test' | 'live'; teamId?: string } = {}) => {
+const assign = (memberId: string, opts: { id?: string; mode?: Partition; teamId?: string } = {}) => {
   const t = ticketFixture(null, { assignedTo: memberId });
   return envelope('ticket.updated', { ticket: t, changes: ['assignedTo'], previous: { assignedTo: null } }, { ...A, ...opts });
 };

@@ -6,6 +6,7 @@ import path from 'node:path';
 import { simpleParser } from 'mailparser';
 import { eventually } from '@helpdesk/testing';
 import { envelope, expectError, joinMember, startHarness, TEAM_A, TEAM_B, ticketFixture, type Harness } from './helpers';
+import type { Partition } from '@helpdesk/contracts';
 
 let h: Harness;
 const dataDir = mkdtempSync(path.join(os.tmpdir(), 'notifications-prefs-'));
@@ -17,7 +18,7 @@ afterAll(async () => {
 });
 
 const P = '/teams/{team}/notifications/preferences';
-const assign = (memberId: string, mode: 'test' | 'live' = 'test') => {
+const assign = (memberId: string, mode: Partition = 'test') => {
   const t = ticketFixture(null, { assignedTo: memberId, title: 'Refund <now>' });
   return envelope('ticket.updated', { ticket: t, changes: ['assignedTo'], previous: { assignedTo: null } }, { teamId: TEAM_A, mode });
 };

@@ -1,7 +1,7 @@
 import { CUSTOMERS_BULK_INTERNAL, CUSTOMERS_INTERNAL, CUSTOMERS_WIDGET_INTERNAL, type EventEnvelope } from '@helpdesk/contracts';
 import { customFieldRules, internalClient, type InternalTokens, type ServiceDeps } from '@helpdesk/kit';
 import { customerRefsRules } from './customer-refs/rules';
-import type { TicketingModels } from './models';
+import type { TicketingModels } from './collections';
 import { ticketsPort } from './tickets/port';
 import { businessHoursRules } from './business-hours/rules';
 import { systemClock, type Clock } from './clock';

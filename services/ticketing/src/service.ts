@@ -5,7 +5,7 @@ import { inboundEmailHandlers } from './inbound-email/handlers';
 import { startInboundListeners } from './inbound-email/listeners';
 import { ticketBulkHandlers } from './bulk/handlers';
 import { consumers } from './consumers';
-import { ticketingModels } from './models';
+import { ticketingModels } from './collections';
 import { ticketingRules, type TicketingConfig } from './rules';
 import { ticketSearchHandlers } from './search/handlers';
 import { ticketHandlers } from './tickets/handlers';

@@ -1,6 +1,6 @@
 /** The SLA breach scan (docs/adr/0026): its lease between replicas, and a fresh replica (a restart) catching up. */
 import { logger } from '@helpdesk/testing';
-import { ticketingModels } from '../src/models';
+import { ticketingModels } from '../src/collections';
 import { slaBreachScan } from '../src/sla/scheduler';
 import { useHarness, type Harness } from './helpers';
 

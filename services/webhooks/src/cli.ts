@@ -2,7 +2,7 @@
 // (in a container: `node --require tsx/cjs services/webhooks/src/cli.ts secrets rotate`).
 import { z } from 'zod';
 import { connectMongo, loadConfig, mongoDbName, requiredUrl, resealIdempotentRecords, secretBoxOf, secretsEnvSchema } from '@helpdesk/kit';
-import { webhooksModels } from './models';
+import { webhooksModels } from './collections';
 import { resealSigningSecrets } from './webhooks/secrets';
 
 export const USAGE = `Usage: cli secrets rotate

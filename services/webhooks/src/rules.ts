@@ -1,6 +1,6 @@
 import type { ServiceDeps } from '@helpdesk/kit';
 import { createDeliveryWorker } from './delivery/worker';
-import type { WebhooksModels } from './models';
+import type { WebhooksModels } from './collections';
 import type { WebhookSettings } from './settings';
 import { deliveryRules } from './webhooks/deliveries/rules';
 import { webhookRules } from './webhooks/rules';

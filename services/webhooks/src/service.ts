@@ -1,7 +1,7 @@
 import { WEBHOOKS } from '@helpdesk/contracts';
 import { defineService } from '@helpdesk/kit';
 import { consumers } from './consumers';
-import { webhooksModels } from './models';
+import { webhooksModels } from './collections';
 import { webhooksRules } from './rules';
 import type { WebhookSettings } from './settings';
 import { deliveryHandlers } from './webhooks/deliveries/handlers';

@@ -7,7 +7,7 @@ import { customFieldRules } from './custom-fields/rules';
 import { apiKeyEventRules, teamRules } from './internal/rules';
 import { inviteRules } from './invites/rules';
 import { memberRules } from './members/rules';
-import type { WorkspaceModels } from './models';
+import type { WorkspaceModels } from './collections';
 import { businessHoursRules } from './settings/business-hours/rules';
 import { featureFlagRules } from './settings/feature-flags/rules';
 import { settingsRules } from './settings/rules';

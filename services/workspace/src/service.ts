@@ -8,7 +8,7 @@ import { internalHandlers } from './internal/handlers';
 import { inviteHandlers } from './invites/handlers';
 import { memberHandlers } from './members/handlers';
 import { memberPreferenceHandlers } from './members/preferences/handlers';
-import { workspaceModels } from './models';
+import { workspaceModels } from './collections';
 import { teamPreferenceHandlers } from './preferences/handlers';
 import { workspaceRules, type WorkspaceSettings } from './rules';
 import { businessHoursHandlers } from './settings/business-hours/handlers';

@@ -1,9 +1,9 @@
-import { EVENT_CATALOG, type EventEnvelope } from '@helpdesk/contracts';
+import { EVENT_CATALOG, type EventEnvelope, type Partition } from '@helpdesk/contracts';
 import { collectionOf, newId } from '@helpdesk/kit';
 import { entryHash } from '../src/audit-log/chain';
 import type { AuditEntryDoc } from '../src/audit-log/model';
 import { auditRecorder } from '../src/audit-log/record';
-import { workspaceModels } from '../src/models';
+import { workspaceModels } from '../src/collections';
 import { useHarness, type Harness } from './helpers';
 
 /** The audit log in micro-batches (docs/adr/0047): per chain one insert of consecutive entries, exactly as one by one. */
@@ -13,7 +13,7 @@ afterEach(() => jest.restoreAllMocks());
 
 const newTeam = () => `b7f3c1d2-0000-4000-8000-${Math.floor(Math.random() * 1e12).toString().padStart(12, '0')}`;
 let tick = 0;
-const event = (teamId: string, mode: 'test' | 'live' = 'test', actor: EventEnvelope['actor'] = { type: 'system', id: null }): EventEnvelope => ({
+const event = (teamId: string, mode: Partition = 'test', actor: EventEnvelope['actor'] = { type: 'system', id: null }): EventEnvelope => ({
   id: newId('event'),
   type: 'ticket.deleted',
   version: EVENT_CATALOG['ticket.deleted'].version,
@@ -24,16 +24,16 @@ const event = (teamId: string, mode: 'test' | 'live' = 'test', actor: EventEnvel
   actor,
   data: { ticketId: `tkt_${String(tick).padStart(22, '0')}`, customerId: null },
 });
-const ctx = (teamId: string, mode: 'test' | 'live' = 'test') =>
+const ctx = (teamId: string, mode: Partition = 'test') =>
   ({ teamId, mode, requestId: 'req_test', keyId: null, keyType: 'internal', memberId: null, permissions: [] }) as never;
-const entries = (teamId: string, mode: 'test' | 'live' = 'test') =>
+const entries = (teamId: string, mode: Partition = 'test') =>
   h.svc.conn.collection<AuditEntryDoc>('audit_log').find({ teamId, mode }).sort({ sequence: 1 }).toArray();
 const audit = () => h.svc.rules.auditLog;
 const auditCollection = () => collectionOf(h.svc.conn.models.AuditEntry!);
 const insertSpy = () => jest.spyOn(auditCollection(), 'insertMany');
 
 /** Every entry's place, link and hash as appending them one by one makes them: sequence 1.., the previous entry's hash, the hash of the entry. */
-function expectChained(list: AuditEntryDoc[], teamId: string, mode: 'test' | 'live' = 'test') {
+function expectChained(list: AuditEntryDoc[], teamId: string, mode: Partition = 'test') {
   list.forEach((e, i) => {
     expect(e.sequence).toBe(i + 1);
     expect(e.previousHash).toBe(i === 0 ? null : list[i - 1]!.hash);

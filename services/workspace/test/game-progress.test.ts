@@ -1,8 +1,8 @@
-import { EVENT_CATALOG } from '@helpdesk/contracts';
+import { EVENT_CATALOG, type Partition } from '@helpdesk/contracts';
 import { collectionOf, newId, processedModel, type ServiceDeps } from '@helpdesk/kit';
 import { gameProgress, latestProgress, type ProgressEvent } from '../src/consumers/game';
 import type { MemberDoc } from '../src/members/model';
-import { workspaceModels, type WorkspaceModels } from '../src/models';
+import { workspaceModels, type WorkspaceModels } from '../src/collections';
 import { useHarness, TEAM_A, type Harness } from './helpers';
 
 /** Members' level and xp from `game.player.progressed`, in micro-batches (kit consumeBatchesOnce, docs/adr/0047). */
@@ -11,7 +11,7 @@ useHarness((started) => (h = started));
 afterEach(() => jest.restoreAllMocks());
 
 const T0 = Date.UTC(2026, 2, 1);
-const progressed = (memberId: string, xp: number, at: number, teamId = TEAM_A, mode: 'test' | 'live' = 'live'): ProgressEvent => ({
+const progressed = (memberId: string, xp: number, at: number, teamId = TEAM_A, mode: Partition = 'live'): ProgressEvent => ({
   id: newId('event'),
   type: 'game.player.progressed',
   version: EVENT_CATALOG['game.player.progressed'].version,
@@ -95,7 +95,7 @@ test('a redelivery is skipped, alone or inside a batch; the rest of the batch is
   expect(await levels([m!])).toEqual([{ level: 1, xp: 7 }]);
 });
 
-test('test-partition progress is kept apart: the live fields stay, test keys read the test world, live keys the live one', async () => {
+test('test-partition progress is kept apart: the live fields stay, test keys read the test partition\'s, live keys the live one\'s', async () => {
   const [m] = await newMembers(1);
   const c = consumer();
   await deliver(c, [progressed(m!, 100, 1, TEAM_A, 'test'), progressed(m!, 35, 2, TEAM_A, 'live')]);

@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { SESSION_IDLE_TIMEOUT_MS, SESSION_MAX_AGE_MS, SIGN_IN_TOKEN_RE } from '@helpdesk/contracts';
+import { SESSION_IDLE_TIMEOUT_MS, SESSION_MAX_AGE_MS, SIGN_IN_TOKEN_RE, type Partition } from '@helpdesk/contracts';
 import { expectError, useHarness, TEAM_A, TEAM_B, type Harness } from './helpers';
 
 /**
@@ -56,7 +56,7 @@ async function requestLinks(email: string, teamId?: string) {
 }
 
 /** A new session of `m` (its own link), as the gateway opens one: only hashes cross. */
-async function signIn(m: Member, mode: 'test' | 'live' = 'live') {
+async function signIn(m: Member, mode: Partition = 'live') {
   const { issued } = await requestLinks(m.email, m.teamId);
   const sessionToken = `hdses_${randomBytes(20).toString('hex')}`;
   const r = await h.api('POST', '/internal/sessions', {

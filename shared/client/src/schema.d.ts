@@ -777,7 +777,7 @@ export interface paths {
         };
         /**
          * List members
-         * @description Oldest member first (the owner leads). `role` filters. Pagination is top-level (`pagination` beside `data`), as the spec says. Per team: test and live keys of the team see the same data (docs/adr/0012). `level` and `xp`: the game world of the key's partition (see `GET /members/{memberId}`).
+         * @description Oldest member first (the owner leads). `role` filters. Pagination is top-level (`pagination` beside `data`), as the spec says. Per team: test and live keys of the team see the same data (docs/adr/0012). `level` and `xp`: the game of the key's partition (see `GET /members/{memberId}`).
          */
         get: operations["listMembers"];
         put?: never;
@@ -797,7 +797,7 @@ export interface paths {
         };
         /**
          * Retrieve a member
-         * @description `permissions` is the role's set (shared/contracts permissions.ts). `level` and `xp` are the member's season level and XP in the game world of the key's partition (each partition plays its own, docs/adr/0033): a test key sees what test-partition closes paid, a live key the live world; 1 and 0 until the game reports progress, a moment after the close that paid it.
+         * @description `permissions` is the role's set (shared/contracts permissions.ts). `level` and `xp` are the member's season level and XP in the game of the key's partition (each partition plays its own, docs/adr/0033): a test key sees what test-partition closes paid, a live key the live partition's; 1 and 0 until the game reports progress, a moment after the close that paid it.
          */
         get: operations["getMember"];
         put?: never;
@@ -2450,7 +2450,7 @@ export interface paths {
         };
         /**
          * A member's streak, puzzle and kudos figures
-         * @description The close streak (UTC days in a row with a paying close; `current` is 0 once a whole day passed without one), daily puzzles answered and solved (and whether today's is answered), kudos given and received. Lifetime figures of this game world.
+         * @description The close streak (UTC days in a row with a paying close; `current` is 0 once a whole day passed without one), daily puzzles answered and solved (and whether today's is answered), kudos given and received. Lifetime figures of this partition's game.
          */
         get: operations["getPlayerActivity"];
         put?: never;

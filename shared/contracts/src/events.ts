@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { partitionSchema } from './partition';
 import { COMMUNITY_EVENTS } from './catalog/community';
 import { CUSTOMER_EVENTS } from './catalog/customers';
 import { GAME_EVENTS } from './catalog/game';
@@ -29,7 +30,7 @@ export const eventEnvelopeSchema = z.object({
   type: z.string().regex(/^[a-z_]+(\.[a-z_]+)+$/),
   version: z.number().int().positive(),
   teamId: z.string().uuid(),
-  mode: z.enum(['test', 'live']),
+  mode: partitionSchema,
   occurredAt: z.string().datetime(),
   requestId: z.string().nullable(),
   actor: actorSchema,

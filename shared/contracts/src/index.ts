@@ -2,6 +2,7 @@ export * from './ids';
 export * from './errors';
 export * from './error-reference';
 export * from './permissions';
+export * from './partition';
 export * from './internal-token';
 export * from './events';
 export * from './catalog/ticketing';

@@ -1,10 +1,11 @@
 import { z } from 'zod';
+import { partitionSchema } from './partition';
 import { PERMISSIONS } from './permissions';
 
 /** Claims of the short-lived JWT the gateway mints for every proxied request (HS256). */
 export const internalClaimsSchema = z.object({
   teamId: z.string().uuid(),
-  mode: z.enum(['test', 'live']),
+  mode: partitionSchema,
   keyId: z.string(),
   /** `session`: a member signed in to the console (docs/adr/0068); `keyId` is then the session's id. */
   keyType: z.enum(['secret', 'publishable', 'internal', 'session']),
@@ -21,7 +22,6 @@ export type InternalClaims = z.infer<typeof internalClaimsSchema>;
  */
 export const tokenClaimsSchema = internalClaimsSchema.extend({ requestId: z.string().optional() });
 export type TokenClaims = z.infer<typeof tokenClaimsSchema>;
-export type Mode = InternalClaims['mode'];
 
 export const INTERNAL_TOKEN_ISSUER = 'helpdesk-gateway';
 export const INTERNAL_TOKEN_AUDIENCE = 'helpdesk-services';

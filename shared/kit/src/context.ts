@@ -1,5 +1,5 @@
 import type { Response } from 'express';
-import type { Actor, EventEnvelope, InternalClaims } from '@helpdesk/contracts';
+import type { Actor, EventEnvelope, InternalClaims, Partition } from '@helpdesk/contracts';
 
 /** What a service knows about the caller: the verified internal-token claims. */
 export type RequestContext = InternalClaims;
@@ -7,7 +7,7 @@ export type RequestContext = InternalClaims;
 /** The tenancy scope every stored document and every query carries. */
 export interface Scope {
   teamId: string;
-  mode: 'test' | 'live';
+  mode: Partition;
 }
 
 export function ctxOf(res: Response): RequestContext {
@@ -30,7 +30,7 @@ export function actorOf(ctx: RequestContext): Actor {
  */
 export function eventScopeOf(source: RequestContext | Pick<EventEnvelope, 'teamId' | 'mode' | 'requestId' | 'actor'>): {
   teamId: string;
-  mode: 'test' | 'live';
+  mode: Partition;
   requestId: string | null;
   actor: Actor;
 } {

@@ -6,6 +6,8 @@ import {
   type CustomFieldRule,
   type CustomFieldSnapshot,
   type EventEnvelope,
+  type Partition,
+  PARTITIONS,
 } from '@helpdesk/contracts';
 import type { Scope } from './context';
 import { parameterInvalid } from './errors';
@@ -23,7 +25,7 @@ import { tenancyPlugin } from './tenancy';
 export interface CustomFieldDefDoc extends Omit<CustomFieldRule, 'id'> {
   _id: string;
   teamId: string;
-  mode: 'test' | 'live';
+  mode: Partition;
   rev: number;
   deleted: boolean;
 }
@@ -50,7 +52,6 @@ export function customFieldDefModel(conn: mongoose.Connection): CustomFieldDefMo
   return (conn.models.CustomFieldDef as CustomFieldDefModel | undefined) ?? conn.model<CustomFieldDefDoc>('CustomFieldDef', schema);
 }
 
-const PARTITIONS = ['test', 'live'] as const;
 
 /** Checks one record type's `customFields` against the team's definitions for it, and follows `custom_field.*`. */
 export function customFieldRules({ definitions, records, contentType, soleInstance = false }: {

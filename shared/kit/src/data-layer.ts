@@ -8,7 +8,7 @@ import { teamTenancyPlugin, tenancyPlugin, TenancyError } from './tenancy';
 
 /**
  * One data-access layer for team data (docs/adr/0065). Each service declares every collection once,
- * in its `models.ts`, as one of three kinds:
+ * in its `collections.ts`, as one of three kinds:
  *
  * - `teamAndPartition(model)`: one team's data in one partition (rows carry `teamId` and `mode`);
  * - `teamWide(model)`: one team's data, the same in both partitions (rows kept under the live
@@ -48,7 +48,7 @@ export interface Collection<K extends CollectionKind = CollectionKind, M extends
   readonly [MODEL]: M;
 }
 
-/** A service's declared collections (its `models.ts`). */
+/** A service's declared collections (its `collections.ts`). */
 export type DataLayer = Record<string, Collection>;
 
 type ModelOf<C> = C extends Collection<any, infer M> ? M : never;

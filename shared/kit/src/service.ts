@@ -31,7 +31,7 @@ import { withoutTracing } from './telemetry/propagation';
  *   defineService({
  *     name: 'ticketing',
  *     operations: TICKETING,                      // its part of the API manifest
- *     models: (conn) => ({ tickets: teamAndPartition(ticketModel(conn)), … }),   // models.ts: every collection, declared (data-layer.ts)
+ *     models: (conn) => ({ tickets: teamAndPartition(ticketModel(conn)), … }),   // collections.ts: every collection, declared (data-layer.ts)
  *     rules: ({ conn, models, logger }) => ({ … }),  // rules.ts: the use cases' shared dependencies, built once
  *     handlers: (rules) => ({ ...ticketHandlers(rules), … }),   // every operation id, or tsc fails
  *     consumers: (rules) => [on('customer.created', …), …],     // consumers/index.ts

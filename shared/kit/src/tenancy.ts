@@ -1,4 +1,5 @@
 import mongoose, { type Schema } from 'mongoose';
+import { PARTITIONS } from '@helpdesk/contracts';
 
 /**
  * Fail-closed tenancy for mongoose, the runtime net under kit's data layer (./data-layer.ts,
@@ -52,7 +53,7 @@ function guard(schema: Schema, check: Check): void {
 export function tenancyPlugin(schema: Schema): void {
   schema.add({
     teamId: { type: String, required: true, immutable: true },
-    mode: { type: String, required: true, enum: ['test', 'live'], immutable: true },
+    mode: { type: String, required: true, enum: [...PARTITIONS], immutable: true },
   });
   guard(schema, assertScoped);
 }

@@ -20,6 +20,7 @@ import {
   TenancyError,
   tenancyPlugin,
 } from '../src';
+import type { Partition } from '@helpdesk/contracts';
 
 const A = '3f1c2a4e-8b7d-4c2a-9f1e-2b3c4d5e6f70';
 const B = '3f1c2a4e-8b7d-4c2a-9f1e-2b3c4d5e6f71';
@@ -27,8 +28,8 @@ const aTest = { teamId: A, mode: 'test' as const };
 const aLive = { teamId: A, mode: 'live' as const };
 const bTest = { teamId: B, mode: 'test' as const };
 
-interface NoteDoc { _id: string; teamId: string; mode: 'test' | 'live'; text: string; n: number }
-interface FlagDoc { _id: string; teamId: string; mode: 'test' | 'live'; on: boolean }
+interface NoteDoc { _id: string; teamId: string; mode: Partition; text: string; n: number }
+interface FlagDoc { _id: string; teamId: string; mode: Partition; on: boolean }
 interface RefDoc { _id: string; teamId: string; name: string }
 interface HoursDoc { _id: string; tz: string }
 interface LeaseDoc { _id: string; holder: string }

@@ -5,7 +5,7 @@
  */
 import mongoose from 'mongoose';
 import { z } from 'zod';
-import { defineOperations, EVENT_CATALOG, PERMISSIONS, type EventEnvelope } from '@helpdesk/contracts';
+import { defineOperations, EVENT_CATALOG, PERMISSIONS, type EventEnvelope, type Partition } from '@helpdesk/contracts';
 import { startEmbeddedMongo, type EmbeddedMongo } from '@helpdesk/mongo-embedded';
 import {
   createLogger,
@@ -36,7 +36,7 @@ afterAll(() => mongo.close());
 interface NoteDoc {
   _id: string;
   teamId: string;
-  mode: 'test' | 'live';
+  mode: Partition;
   text: string;
 }
 const noteSchema = new mongoose.Schema<NoteDoc>({ _id: String, text: String }, { versionKey: false });

@@ -1,11 +1,11 @@
-import { EVENT_CATALOG, type EventData, type EventEnvelope, type EventType, type MessageSnapshot, type TicketSnapshot } from '@helpdesk/contracts';
+import { EVENT_CATALOG, type EventData, type EventEnvelope, type EventType, type MessageSnapshot, type TicketSnapshot, type Partition } from '@helpdesk/contracts';
 import { newId } from '@helpdesk/kit';
 
 /** An event as its publisher would put it on the bus (valid against the catalog). */
 export function envelope<T extends EventType>(
   type: T,
   data: EventData<T>,
-  scope: { teamId: string; mode?: 'test' | 'live'; id?: string; requestId?: string | null },
+  scope: { teamId: string; mode?: Partition; id?: string; requestId?: string | null },
 ): EventEnvelope<EventData<T>> {
   return {
     id: scope.id ?? newId('event'),

@@ -1,6 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
-import { PERMISSIONS, type InternalClaims, type Permission } from '@helpdesk/contracts';
+import { PERMISSIONS, type InternalClaims, type Permission, type Partition } from '@helpdesk/contracts';
 import type { InternalTokens } from '@helpdesk/kit';
 
 /** Service-level tests: calling one service as the gateway would, and running its standalone process. */
@@ -13,7 +13,7 @@ export const TEST_INTERNAL_SECRET = 'test-secret-test-secret-test-secret-0123';
 /** Who the call claims to be; every field has a default (a secret test key with every permission). */
 export interface Caller {
   teamId?: string;
-  mode?: 'test' | 'live';
+  mode?: Partition;
   keyType?: InternalClaims['keyType'];
   permissions?: Permission[];
   memberId?: string | null;

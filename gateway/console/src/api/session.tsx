@@ -9,6 +9,8 @@ import { api, HelpdeskError, onUnauthorized, setCsrfToken, type Schemas } from '
  * and the console says so instead of failing call by call.
  */
 export type Session = Schemas['CurrentSession'];
+/** The partition the session works in (`test` or `live`; the wire field is `mode`, docs/adr/0074). */
+export type Partition = Session['mode'];
 
 interface SessionState {
   session: Session;
@@ -78,10 +80,10 @@ export function useSignOut() {
 }
 
 /** Switches the partition the session works in (test or live data); every cached answer is of the other one. */
-export function useSwitchMode() {
+export function useSwitchPartition() {
   const qc = useQueryClient();
   return useMutation({
-    mutationFn: (mode: 'test' | 'live') => api.data(api.PATCH('/auth/session', { body: { mode } })),
+    mutationFn: (mode: Partition) => api.data(api.PATCH('/auth/session', { body: { mode } })),
     onSuccess: (session) => {
       setCsrfToken(session.csrfToken);
       qc.removeQueries({ predicate: (q) => q.queryKey[0] !== SESSION_KEY[0] });

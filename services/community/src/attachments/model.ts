@@ -1,5 +1,6 @@
 import mongoose from 'mongoose';
 import { tenancyPlugin } from '@helpdesk/kit';
+import type { Partition } from '@helpdesk/contracts';
 
 /** Who an attachment belongs to once referenced: a post or a comment (of `postId`). */
 export interface AttachmentOwner {
@@ -12,7 +13,7 @@ export interface AttachmentOwner {
 export interface AttachmentDoc {
   _id: string;
   teamId: string;
-  mode: 'test' | 'live';
+  mode: Partition;
   filename: string;
   contentType: 'image/jpeg' | 'image/png' | 'image/gif' | 'image/webp';
   sizeBytes: number;

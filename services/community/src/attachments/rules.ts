@@ -15,7 +15,7 @@ import {
   type ScopedFilter,
   type Unscoped,
 } from '@helpdesk/kit';
-import type { CommunityModels } from '../models';
+import type { CommunityModels } from '../collections';
 import type { PostDoc } from '../posts/model';
 import type { AttachmentStorage } from '../storage';
 import { imageTypeOf } from './image-type';

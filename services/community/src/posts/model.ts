@@ -1,12 +1,12 @@
 import mongoose from 'mongoose';
 import { tenancyPlugin } from '@helpdesk/kit';
-import type { CommunityAttachment, CommunityAuthor, CommunityPostStatus } from '@helpdesk/contracts';
+import type { CommunityAttachment, CommunityAuthor, CommunityPostStatus, Partition } from '@helpdesk/contracts';
 
 /** A community post. Stored camelCase; the public JSON (view.ts) is the spec's snake_case. */
 export interface PostDoc {
   _id: string;
   teamId: string;
-  mode: 'test' | 'live';
+  mode: Partition;
   title: string;
   slug: string;
   body: string;

@@ -20,7 +20,7 @@ import {
   type ScopedFilter,
 } from '@helpdesk/kit';
 import type { AttachmentRules } from '../attachments/rules';
-import type { CommunityModels } from '../models';
+import type { CommunityModels } from '../collections';
 import type { TopicRules } from '../topics/rules';
 import { mergedCustomFields } from './custom-fields';
 import type { PostDoc } from './model';

@@ -1,12 +1,12 @@
 import mongoose from 'mongoose';
 import { tenancyPlugin } from '@helpdesk/kit';
-import type { CommunityFieldConfig } from '@helpdesk/contracts';
+import type { CommunityFieldConfig, Partition } from '@helpdesk/contracts';
 
 /** A community topic; its field definitions live in `customFieldConfig` (docs/adr/0017). */
 export interface TopicDoc {
   _id: string;
   teamId: string;
-  mode: 'test' | 'live';
+  mode: Partition;
   name: string;
   slug: string;
   description: string | null;

@@ -16,7 +16,7 @@ import {
   type Scope,
   type Unscoped,
 } from '@helpdesk/kit';
-import type { CommunityModels } from '../models';
+import type { CommunityModels } from '../collections';
 import type { TopicDoc } from './model';
 import { topicView } from './view';
 

@@ -2,7 +2,7 @@ import { createCustomerBody, CUSTOMERS_BULK_INTERNAL, updateCustomerBody, type C
 import { ApiError, eachId, exportPage, handlersFor, importRows, parseInput, scoped, type ServiceDeps } from '@helpdesk/kit';
 import type { CustomerDoc } from '../customers/model';
 import { customerView } from '../customers/view';
-import type { CustomersModels } from '../models';
+import type { CustomersModels } from '../collections';
 import type { CustomersRules } from '../rules';
 import { createAll, refusalOr } from './create';
 import { ensureRequesters } from './requesters';

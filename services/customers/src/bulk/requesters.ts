@@ -3,7 +3,7 @@ import { ApiError, IMPORT_CHUNK, mapConcurrently, parseInput, scoped, type Reque
 import type { CustomerDoc } from '../customers/model';
 import type { CustomerRules } from '../customers/rules';
 import { customerSnapshot, type CustomerView } from '../customers/view';
-import type { CustomersModels } from '../models';
+import type { CustomersModels } from '../collections';
 import { CONCURRENCY, createAll, refusal, refusalOr } from './create';
 
 type Requester = { email: string; name: string | null };

@@ -1,5 +1,5 @@
 import { customFieldSubscriptions, on, type ServiceDeps, type Subscription } from '@helpdesk/kit';
-import type { CustomersModels } from '../models';
+import type { CustomersModels } from '../collections';
 import type { CustomersRules } from '../rules';
 import { ticketConsumers } from './tickets';
 

@@ -19,7 +19,7 @@ import {
   type Unscoped,
   type ScopedFilter,
 } from '@helpdesk/kit';
-import type { CustomersModels } from '../models';
+import type { CustomersModels } from '../collections';
 import type { MembershipDoc } from './members/model';
 import type { GroupDoc } from './model';
 import { groupSnapshot, groupView, type CustomerGroupView } from './view';

@@ -1,11 +1,12 @@
 import mongoose from 'mongoose';
 import { tenancyPlugin } from '@helpdesk/kit';
+import type { Partition } from '@helpdesk/contracts';
 
 /** A status the team added. The four built-ins are not stored (see BUILT_IN_STATUSES). */
 export interface StatusDoc {
   _id: mongoose.Types.ObjectId;
   teamId: string;
-  mode: 'test' | 'live';
+  mode: Partition;
   key: string;
   label: string;
   color: string;

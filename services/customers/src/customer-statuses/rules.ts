@@ -20,7 +20,7 @@ import {
   type Scope,
   type Unscoped,
 } from '@helpdesk/kit';
-import type { CustomersModels } from '../models';
+import type { CustomersModels } from '../collections';
 import type { StatusDoc } from './model';
 import { statusView } from './view';
 

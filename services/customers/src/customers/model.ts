@@ -1,5 +1,5 @@
 import mongoose from 'mongoose';
-import { SENTIMENTS } from '@helpdesk/contracts';
+import { SENTIMENTS, type Partition } from '@helpdesk/contracts';
 import { searchTokensOf, tenancyPlugin } from '@helpdesk/kit';
 
 export type Sentiment = (typeof SENTIMENTS)[number];
@@ -15,7 +15,7 @@ export interface ScoredMessage {
 export interface CustomerDoc {
   _id: string;
   teamId: string;
-  mode: 'test' | 'live';
+  mode: Partition;
   name: string;
   /** As given; null only for customers created through the internal endpoint (a ticket naming only a name). */
   email: string | null;

@@ -1,6 +1,6 @@
 import type mongoose from 'mongoose';
 import type { CustomFieldRules, Scope } from '@helpdesk/kit';
-import type { CustomersModels } from '../models';
+import type { CustomersModels } from '../collections';
 
 /** What the customers' use cases reach in the database. */
 export interface CustomerStore {

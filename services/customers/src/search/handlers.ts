@@ -1,7 +1,7 @@
 import { CUSTOMERS_SEARCH_INTERNAL, SORT_FIELD_COLUMNS } from '@helpdesk/contracts';
 import { handlersFor, rankedSearch, rewriteTagEverywhere, scoped, tagCounts, viewSortOf } from '@helpdesk/kit';
 import { customerSearchTokens, type CustomerDoc } from '../customers/model';
-import type { CustomersModels } from '../models';
+import type { CustomersModels } from '../collections';
 import type { CustomersRules } from '../rules';
 
 /**

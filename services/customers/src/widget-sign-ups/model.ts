@@ -1,5 +1,6 @@
 import mongoose from 'mongoose';
 import { tenancyPlugin } from '@helpdesk/kit';
+import type { Partition } from '@helpdesk/contracts';
 
 /**
  * The open email confirmation of a `pending` customer signed up by the chat widget (docs/adr/0040):
@@ -10,7 +11,7 @@ export interface ConfirmationDoc {
   /** The customer's id. */
   _id: string;
   teamId: string;
-  mode: 'test' | 'live';
+  mode: Partition;
   codeHash: string;
   attempts: number;
   expiresAt: Date;

@@ -3,7 +3,7 @@ import type mongoose from 'mongoose';
 import { CONFIRMATION_ATTEMPTS_MAX, CONFIRMATION_CODE_ALPHABET, CONFIRMATION_CODE_LENGTH, type CustomerSnapshot } from '@helpdesk/contracts';
 import { ApiError, eventScopeOf, scoped, withOutbox, type Emit, type RequestContext } from '@helpdesk/kit';
 import type { CustomerRules } from '../customers/rules';
-import type { CustomersModels } from '../models';
+import type { CustomersModels } from '../collections';
 
 /** How long a mailed confirmation code works. */
 export const CONFIRMATION_TTL_MS = 24 * 60 * 60 * 1000;

@@ -1,10 +1,10 @@
-import type { BulkResource } from '@helpdesk/contracts';
+import type { BulkResource, Partition } from '@helpdesk/contracts';
 import { on, scoped, type Collection, type Subscription } from '@helpdesk/kit';
 import type { TombstoneModel } from '../export/model';
 
 /** The deletions the incremental export reports, one subscription per owning resource. */
 export function tombstoneSubscriptions(models: { tombstones: Collection<'team-and-partition', TombstoneModel> }): Subscription[] {
-  const record = (e: { id: string; teamId: string; mode: 'test' | 'live'; occurredAt: string }, resource: BulkResource, recordId: string) =>
+  const record = (e: { id: string; teamId: string; mode: Partition; occurredAt: string }, resource: BulkResource, recordId: string) =>
     scoped(models, e)
       .tombstones.updateOne({ _id: e.id }, { $setOnInsert: { resource, recordId, deletedAt: new Date(e.occurredAt), recordedAt: new Date() } }, { upsert: true })
       .then(() => undefined);

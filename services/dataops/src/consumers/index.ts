@@ -1,6 +1,6 @@
 import type { ServiceDeps, Subscription } from '@helpdesk/kit';
 import { tombstoneSubscriptions } from './deletions';
-import type { DataopsModels } from '../models';
+import type { DataopsModels } from '../collections';
 import type { DataopsRules } from '../rules';
 
 /**

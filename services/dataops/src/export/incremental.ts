@@ -2,7 +2,7 @@ import type { ExportPosition, IncrementalExportQuery } from '@helpdesk/contracts
 import { parameterInvalid, scoped, type RequestContext } from '@helpdesk/kit';
 import { VIEW_PERMISSION, requirePermissions } from '../access';
 import type { TransferClients } from '../bulk/clients';
-import type { DataopsModels } from '../models';
+import type { DataopsModels } from '../collections';
 import { decodeIncremental, encodeIncremental } from './cursor';
 import type { TombstoneDoc } from './model';
 

@@ -1,5 +1,5 @@
 import mongoose from 'mongoose';
-import type { BulkResource } from '@helpdesk/contracts';
+import type { BulkResource, Partition } from '@helpdesk/contracts';
 import { tenancyPlugin } from '@helpdesk/kit';
 
 /**
@@ -10,7 +10,7 @@ import { tenancyPlugin } from '@helpdesk/kit';
 export interface TombstoneDoc {
   _id: string;
   teamId: string;
-  mode: 'test' | 'live';
+  mode: Partition;
   resource: BulkResource;
   recordId: string;
   deletedAt: Date;

@@ -1,7 +1,7 @@
 import { DATAOPS } from '@helpdesk/contracts';
 import { handlersFor } from '@helpdesk/kit';
 import type { TransferClients } from '../bulk/clients';
-import type { DataopsModels } from '../models';
+import type { DataopsModels } from '../collections';
 import { importRecords } from './import';
 import { listImports } from './list';
 

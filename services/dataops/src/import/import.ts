@@ -2,7 +2,7 @@ import type { ImportInput, ImportResult } from '@helpdesk/contracts';
 import type { RequestContext } from '@helpdesk/kit';
 import { MANAGE_PERMISSION, requirePermissions } from '../access';
 import type { TransferClients } from '../bulk/clients';
-import type { DataopsModels } from '../models';
+import type { DataopsModels } from '../collections';
 import { recordImport } from './log';
 import { RESOURCE_OF } from './mappings';
 import { refuseHistory, unwrap } from './records';

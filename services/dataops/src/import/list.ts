@@ -1,6 +1,6 @@
 import type { ListImportsQuery } from '@helpdesk/contracts';
 import { scoped, type RequestContext } from '@helpdesk/kit';
-import type { DataopsModels } from '../models';
+import type { DataopsModels } from '../collections';
 import { importLogView, type ImportLogDoc } from './model';
 
 /** `GET /import`: the import log, newest first. */

@@ -1,6 +1,6 @@
 import type { BulkResource, ImportResult, ImportRowOutcome } from '@helpdesk/contracts';
 import { newId, scoped, type RequestContext } from '@helpdesk/kit';
-import type { DataopsModels } from '../models';
+import type { DataopsModels } from '../collections';
 import type { ImportLogDoc } from './model';
 
 const ENTITY = { tickets: 'ticket', customers: 'customer', articles: 'article' } as const;

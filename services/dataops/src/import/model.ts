@@ -1,12 +1,12 @@
 import mongoose from 'mongoose';
-import { BULK_RESOURCES, IMPORT_SOURCES, MERGE_STRATEGIES, type BulkResource, type ImportLogView, type ImportSource, type MergeStrategy } from '@helpdesk/contracts';
+import { BULK_RESOURCES, IMPORT_SOURCES, MERGE_STRATEGIES, type BulkResource, type ImportLogView, type ImportSource, type MergeStrategy, type Partition } from '@helpdesk/contracts';
 import { tenancyPlugin } from '@helpdesk/kit';
 
 /** One import request's log entry (its counts; never the records). `_id` is the public `imp_…` id. */
 export interface ImportLogDoc {
   _id: string;
   teamId: string;
-  mode: 'test' | 'live';
+  mode: Partition;
   resource: BulkResource;
   status: 'completed' | 'completed_with_errors';
   source: ImportSource;

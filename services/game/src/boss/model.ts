@@ -1,5 +1,5 @@
 import mongoose from 'mongoose';
-import type { BossDifficulty } from '@helpdesk/contracts';
+import type { BossDifficulty, Partition } from '@helpdesk/contracts';
 import { tenancyPlugin } from '@helpdesk/kit';
 
 export interface BossParticipant {
@@ -10,13 +10,13 @@ export interface BossParticipant {
   lastHitAt: Date;
 }
 
-/** One boss battle in one world (team + partition). */
+/** One boss battle in one team's partition. */
 export interface BossDoc {
   /** `boss_…` */
   _id: string;
   teamId: string;
-  mode: 'test' | 'live';
-  /** `<teamId>:<mode>` while active, the boss id once it ended: the unique index allows one active boss per world. */
+  mode: Partition;
+  /** `<teamId>:<mode>` while active, the boss id once it ended: the unique index allows one active boss per team and partition. */
   activeKey: string;
   status: 'active' | 'defeated' | 'escaped';
   name: string;
@@ -73,11 +73,11 @@ bossSchema.index({ teamId: 1, mode: 1, spawnedAt: -1 });
 export type BossModel = mongoose.Model<BossDoc>;
 export const bossModel = (conn: mongoose.Connection): BossModel => (conn.models.Boss as BossModel | undefined) ?? conn.model<BossDoc>('Boss', bossSchema);
 
-/** Each ticket hits a boss once, ever, in its world (the unique index is the guarantee). */
+/** Each ticket hits a boss once, ever, in its partition (the unique index is the guarantee). */
 export interface BossHitDoc {
   _id: mongoose.Types.ObjectId;
   teamId: string;
-  mode: 'test' | 'live';
+  mode: Partition;
   ticketId: string;
   bossId: string;
   memberId: string;

@@ -1,9 +1,9 @@
 import type mongoose from 'mongoose';
 import type { SkillKey } from '@helpdesk/contracts';
 import { ApiError, eventScopeOf, randomBase62, scoped, systemEventScope, withOutbox, type RequestContext, type Scope } from '@helpdesk/kit';
-import type { Clock } from '../clock';
+import type { Clock } from '@helpdesk/kit';
 import type { GameMemberDoc } from '../members/model';
-import type { GameModels } from '../models';
+import type { GameModels } from '../collections';
 import { oneAtATime } from '../one-at-a-time';
 import type { PlayerRules } from '../player/rules';
 import type { GameTicketDoc } from '../tickets/model';
@@ -19,7 +19,7 @@ const MAX_ATTEMPTS = 200;
 
 const summary = (b: BossDoc) => ({ id: b._id, name: b.name, level: b.level, difficulty: b.difficulty, maxHealth: b.maxHealth });
 
-/** Boss battles in one world: spawn, hits, defeat and its rewards, escape. */
+/** Boss battles in one team's partition: spawn, hits, defeat and its rewards, escape. */
 export function bossRules({ conn, models, players, tickets, clock }: { conn: mongoose.Connection; models: GameModels; players: PlayerRules; tickets: GameTicketRules; clock: Clock }) {
   const db = (scope: Scope) => scoped(models, scope);
   const activeKey = (scope: Scope) => `${scope.teamId}:${scope.mode}`;
@@ -27,7 +27,7 @@ export function bossRules({ conn, models, players, tickets, clock }: { conn: mon
   /** Ends a boss whose time ran out (escaped, no rewards); answers the active boss, if any, after that. */
   async function settle(scope: Scope): Promise<BossDoc | null> {
     const boss = await db(scope).bosses.findOne({ activeKey: activeKey(scope) }).lean<BossDoc>();
-    if (!boss || clock() < boss.escapesAt) return boss;
+    if (!boss || clock.now() < boss.escapesAt) return boss;
     await withOutbox(conn, systemEventScope(scope), async (session, emit) => {
       const { currentHealth, totalHealed } = regenerated(boss, boss.escapesAt);
       const res = await db(scope).bosses.updateOne(
@@ -46,7 +46,7 @@ export function bossRules({ conn, models, players, tickets, clock }: { conn: mon
     async state(scope: Scope) {
       const active = await settle(scope);
       const boss = active ?? (await db(scope).bosses.findOne({}).sort({ spawnedAt: -1 }).lean<BossDoc>());
-      return { object: 'boss_state' as const, active: !!active, boss: boss ? bossView(boss, clock()) : null };
+      return { object: 'boss_state' as const, active: !!active, boss: boss ? bossView(boss, clock.now()) : null };
     },
     async isActive(scope: Scope) {
       return { object: 'boss_active' as const, active: !!(await settle(scope)) };
@@ -57,13 +57,13 @@ export function bossRules({ conn, models, players, tickets, clock }: { conn: mon
         db(scope).bosses.find(filter).sort({ spawnedAt: -1, _id: -1 }).skip(skip).limit(limit).lean<BossDoc[]>(),
         db(scope).bosses.countDocuments(filter),
       ]);
-      return { data: rows.map((b) => bossView(b, clock())), total };
+      return { data: rows.map((b) => bossView(b, clock.now())), total };
     },
 
     /** Summons a boss when enough customer tickets came in the last 5 minutes. */
     async spawn(ctx: RequestContext) {
       if (await settle(ctx)) throw new ApiError('boss_already_active', 'A boss is already up: defeat it first.');
-      const now = clock();
+      const now = clock.now();
       const count = await tickets.countCustomerTicketsSince(ctx, new Date(now.getTime() - SPAWN_WINDOW_MS));
       const difficulty = difficultyFor(count);
       if (!difficulty) {
@@ -83,7 +83,7 @@ export function bossRules({ conn, models, players, tickets, clock }: { conn: mon
           emit({ type: 'game.boss.spawned', data: { boss: summary(boss), ticketCount: count } });
         });
       } catch (err) {
-        // Another spawn won the race for this world's one active boss.
+        // Another spawn won the race for this partition's one active boss.
         if ((err as { code?: number }).code === 11000) throw new ApiError('boss_already_active', 'A boss is already up: defeat it first.');
         throw err;
       }
@@ -111,7 +111,7 @@ export function bossRules({ conn, models, players, tickets, clock }: { conn: mon
         try {
           return await withOutbox(conn, eventScopeOf(ctx), async (session, emit) => {
             const boss = await db(ctx).bosses.findOne({ activeKey: activeKey(ctx) }).session(session).lean<BossDoc>();
-            const now = clock();
+            const now = clock.now();
             if (!boss || now >= boss.escapesAt) throw new ApiError('boss_not_active', 'No boss is up: summon one first.');
             if (await db(ctx).hits.exists({ ticketId }).session(session)) throw alreadyHit();
             const out = hit(boss, { priority: ticket.priority, skills }, now);

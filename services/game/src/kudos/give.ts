@@ -1,8 +1,8 @@
 import type mongoose from 'mongoose';
 import { ApiError, eventScopeOf, parameterInvalid, randomBase62, scoped, withOutbox, type RequestContext } from '@helpdesk/kit';
-import type { Clock } from '../clock';
+import type { Clock } from '@helpdesk/kit';
 import type { GameMemberDoc } from '../members/model';
-import type { GameModels } from '../models';
+import type { GameModels } from '../collections';
 import type { PlayerRules } from '../player/rules';
 import { dayIdOf, weekIdOf } from '../seasons/calendar';
 import type { KudosDoc } from './model';
@@ -22,7 +22,7 @@ export interface GiveKudosDeps {
 /** `from` thanks `to`: at most KUDOS_PER_DAY a day, one a week to the same teammate; the giver's count and quests move, the receiver is paid. */
 export async function giveKudos({ conn, models, players, clock }: GiveKudosDeps, ctx: RequestContext, { from, to, message }: { from: GameMemberDoc; to: GameMemberDoc; message: string | null }) {
   if (from._id === to._id) throw parameterInvalid('toMemberId', 'Kudos go to a teammate, not to yourself.');
-  const now = clock();
+  const now = clock.now();
   const k: KudosDoc = { _id: `kudos_${randomBase62(24)}`, teamId: ctx.teamId, mode: ctx.mode, fromMemberId: from._id, toMemberId: to._id, message, dayId: dayIdOf(now), weekId: weekIdOf(now), createdAt: now };
   await withOutbox(conn, eventScopeOf(ctx), async (session, emit) => {
     const Kudos = scoped(models, ctx).kudos;

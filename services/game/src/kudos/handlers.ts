@@ -1,6 +1,6 @@
 import { GAME } from '@helpdesk/contracts';
 import { handlersFor, pageOf, skipOf, type ServiceDeps } from '@helpdesk/kit';
-import type { GameModels } from '../models';
+import type { GameModels } from '../collections';
 import type { GameRules } from '../rules';
 import { giveKudos } from './give';
 import { listKudos } from './list';

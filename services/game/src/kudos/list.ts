@@ -1,5 +1,5 @@
 import { scoped, type Scope } from '@helpdesk/kit';
-import type { GameModels } from '../models';
+import type { GameModels } from '../collections';
 import type { KudosDoc } from './model';
 import { kudosView } from './view';
 

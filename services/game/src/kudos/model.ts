@@ -1,11 +1,12 @@
 import mongoose from 'mongoose';
 import { tenancyPlugin } from '@helpdesk/kit';
+import type { Partition } from '@helpdesk/contracts';
 
 export interface KudosDoc {
   /** `kudos_…` */
   _id: string;
   teamId: string;
-  mode: 'test' | 'live';
+  mode: Partition;
   fromMemberId: string;
   toMemberId: string;
   message: string | null;

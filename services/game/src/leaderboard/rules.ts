@@ -1,7 +1,7 @@
 import { parameterInvalid, scoped, type Scope } from '@helpdesk/kit';
-import type { Clock } from '../clock';
+import type { Clock } from '@helpdesk/kit';
 import type { GameMemberRules } from '../members/rules';
-import type { GameModels } from '../models';
+import type { GameModels } from '../collections';
 import { seasonOf, weekIdOf } from '../seasons/calendar';
 
 const FIELD = { xp: 'xp', tickets_closed: 'tickets', boss_damage: 'damage' } as const;
@@ -11,7 +11,7 @@ export function leaderboardRules({ models, members, clock }: { models: GameModel
   return {
     /** `seasonId`: a past (or the current) season's standings instead of the current period's. */
     async board(scope: Scope, metric: keyof typeof FIELD, period: 'season' | 'week', limit: number, seasonId?: string) {
-      const now = clock();
+      const now = clock.now();
       if (seasonId !== undefined) {
         if (period !== 'season') throw parameterInvalid('seasonId', '`seasonId` reads a season: leave `period` out or set it to `season`.');
         if (seasonId > seasonOf(now).id) throw parameterInvalid('seasonId', `Season ${seasonId} has not begun yet.`);

@@ -1,17 +1,17 @@
 import mongoose from 'mongoose';
-import { FEATURE_FLAGS, type FeatureFlag } from '@helpdesk/contracts';
+import { FEATURE_FLAGS, type FeatureFlag, type Partition } from '@helpdesk/contracts';
 import { tenancyPlugin } from '@helpdesk/kit';
 
 /**
  * The team's members and game switches as this service knows them from the workspace service's
  * events. Both belong to the team, not to a partition: stored under the live scope, as the
- * workspace stores them, and shared by both game worlds.
+ * workspace stores them, and shared by both game partitions.
  */
 export interface GameMemberDoc {
   /** The member id (`mem_…`). */
   _id: string;
   teamId: string;
-  mode: 'test' | 'live';
+  mode: Partition;
   /** The person's account id (a UUID), lowercase. */
   userId: string;
   name: string;
@@ -46,7 +46,7 @@ export interface TeamSwitchesDoc {
   /** The team id. */
   _id: string;
   teamId: string;
-  mode: 'test' | 'live';
+  mode: Partition;
   flags: Record<FeatureFlag, boolean>;
   updatedAt: Date;
 }

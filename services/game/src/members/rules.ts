@@ -1,7 +1,7 @@
 import type mongoose from 'mongoose';
 import type { FeatureFlag, MemberSnapshot } from '@helpdesk/contracts';
 import { ApiError, LookupCache, parameterMissing, scoped, type RequestContext } from '@helpdesk/kit';
-import type { GameModels } from '../models';
+import type { GameModels } from '../collections';
 import { ALL_ON, type GameMemberDoc } from './model';
 
 /**

@@ -1,10 +1,10 @@
 import type mongoose from 'mongoose';
 import { SKILL_KEYS, SKILL_MAX_LEVEL, type SkillKey } from '@helpdesk/contracts';
 import { ApiError, eventScopeOf, scoped, withOutbox, type Emit, type RequestContext } from '@helpdesk/kit';
-import type { Clock } from '../clock';
+import type { Clock } from '@helpdesk/kit';
 import { cosmeticByKey } from '../cosmetics/catalog';
 import type { GameMemberDoc } from '../members/model';
-import type { GameModels } from '../models';
+import type { GameModels } from '../collections';
 import type { PlayerDoc } from './model';
 import { LEVEL_CAP, levelOf, PRESTIGE_MAX, prestigeBonusOf, SKILL_RESET_GOLD } from './progression';
 import type { PlayerRules } from './rules';
@@ -21,7 +21,7 @@ export function playerActionRules({ conn, models, players, clock }: { conn: mong
       const p = await players.load(ctx, member._id, session, emit);
       await change(p, session, emit);
     });
-    return playerView(member, await players.find(ctx, member._id), clock());
+    return playerView(member, await players.find(ctx, member._id), clock.now());
   };
   const Players = (ctx: RequestContext) => scoped(models, ctx).players;
 

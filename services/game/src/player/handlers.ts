@@ -1,16 +1,16 @@
-import { GAME } from '@helpdesk/contracts';
+import { GAME, type Partition } from '@helpdesk/contracts';
 import { ApiError, handlersFor, pageOf, skipOf } from '@helpdesk/kit';
 import { ACHIEVEMENTS } from '../achievements/catalog';
 import type { GameRules } from '../rules';
 import { achievementView, playerView } from './view';
 
 export const playerHandlers = ({ members, players, actions, records, clock }: GameRules) => {
-  const show = async (ctx: { teamId: string; mode: 'test' | 'live' }, ref: string, param: string) => {
+  const show = async (ctx: { teamId: string; mode: Partition }, ref: string, param: string) => {
     const member = await members.resolve(ctx.teamId, ref, param);
-    return playerView(member, await players.find(ctx, member._id), clock());
+    return playerView(member, await players.find(ctx, member._id), clock.now());
   };
   /** When `userId`'s member unlocked each achievement (none named, or in boring mode: nothing shown). */
-  const unlockedAt = async (ctx: { teamId: string; mode: 'test' | 'live' }, userId: string | undefined) => {
+  const unlockedAt = async (ctx: { teamId: string; mode: Partition }, userId: string | undefined) => {
     const member = userId ? await members.resolve(ctx.teamId, userId, 'userId') : null;
     const p = member && !member.boringMode ? await players.find(ctx, member._id) : null;
     return new Map((p?.achievements ?? []).map((a) => [a.key, new Date(a.unlockedAt).toISOString()]));
@@ -19,7 +19,7 @@ export const playerHandlers = ({ members, players, actions, records, clock }: Ga
     // `userId` defaults to the key's own member (400 naming userId when the key has none).
     async getGamePlayer({ ctx, query }) {
       const member = await members.actor(ctx, query.userId);
-      return playerView(member, await players.find(ctx, member._id), clock());
+      return playerView(member, await players.find(ctx, member._id), clock.now());
     },
     getGamePlayerById: ({ ctx, params }) => show(ctx, params.memberId, 'memberId'),
     async prestige({ ctx, body }) {

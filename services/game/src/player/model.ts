@@ -1,12 +1,12 @@
 import mongoose from 'mongoose';
-import { SKILL_KEYS, type SkillKey, type XpReason } from '@helpdesk/contracts';
+import { SKILL_KEYS, type SkillKey, type XpReason, type Partition } from '@helpdesk/contracts';
 import { tenancyPlugin } from '@helpdesk/kit';
 
-/** A member's game state in one world (team + partition). */
+/** A member's game state in one team's partition. */
 export interface PlayerDoc {
   _id: mongoose.Types.ObjectId;
   teamId: string;
-  mode: 'test' | 'live';
+  mode: Partition;
   memberId: string;
   /** The season `seasonXp` belongs to; an older one is rolled over at the next write (and shown as 0 before). */
   seasonId: string;
@@ -70,7 +70,7 @@ export type LedgerKind = XpReason | 'boss_hit' | 'kudos_given';
 export interface LedgerDoc {
   _id: mongoose.Types.ObjectId;
   teamId: string;
-  mode: 'test' | 'live';
+  mode: Partition;
   memberId: string;
   kind: LedgerKind;
   xp: number;
@@ -106,11 +106,11 @@ ledgerSchema.index({ teamId: 1, mode: 1, memberId: 1, kind: 1, weekId: 1 });
 export type LedgerModel = mongoose.Model<LedgerDoc>;
 export const ledgerModel = (conn: mongoose.Connection): LedgerModel => (conn.models.Ledger as LedgerModel | undefined) ?? conn.model<LedgerDoc>('Ledger', ledgerSchema);
 
-/** A ticket pays once, ever: one row per ticket per world (the unique index is the guarantee). */
+/** A ticket pays once, ever: one row per ticket per partition (the unique index is the guarantee). */
 export interface PayoutDoc {
   _id: mongoose.Types.ObjectId;
   teamId: string;
-  mode: 'test' | 'live';
+  mode: Partition;
   ticketId: string;
   memberId: string;
   paidAt: Date;
@@ -128,7 +128,7 @@ export const payoutModel = (conn: mongoose.Connection): PayoutModel => (conn.mod
 export interface StandingDoc {
   _id: mongoose.Types.ObjectId;
   teamId: string;
-  mode: 'test' | 'live';
+  mode: Partition;
   memberId: string;
   periodId: string;
   xp: number;

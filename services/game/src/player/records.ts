@@ -1,8 +1,8 @@
 import type { XpReason } from '@helpdesk/contracts';
 import { scoped, type Scope } from '@helpdesk/kit';
-import type { Clock } from '../clock';
+import type { Clock } from '@helpdesk/kit';
 import type { GameMemberDoc } from '../members/model';
-import type { GameModels } from '../models';
+import type { GameModels } from '../collections';
 import { puzzleOf } from '../puzzles/daily';
 import { dayIdOf } from '../seasons/calendar';
 import type { LedgerDoc, PlayerDoc } from './model';
@@ -23,7 +23,7 @@ export function playerRecordRules({ models, clock }: { models: GameModels; clock
       return { data, total };
     },
     async activity(scope: Scope, member: GameMemberDoc, p: PlayerDoc | null) {
-      const now = clock();
+      const now = clock.now();
       const d = db(scope);
       const [answered, answeredToday, received] = await Promise.all([
         d.puzzleAnswers.countDocuments({ memberId: member._id }),

@@ -1,9 +1,9 @@
 import type mongoose from 'mongoose';
 import type { FeatureFlag, XpReason } from '@helpdesk/contracts';
 import { scoped, type Emit, type Scope } from '@helpdesk/kit';
-import type { Clock } from '../clock';
+import type { Clock } from '@helpdesk/kit';
 import type { GameMemberRules } from '../members/rules';
-import type { GameModels } from '../models';
+import type { GameModels } from '../collections';
 import { updates } from '../lean';
 import { dayIdOf, seasonOf, weekIdOf } from '../seasons/calendar';
 import { achievementsEarned, awardStep, completesOn, newPlayerFields, questsCounting, rolloverOf } from './apply';
@@ -28,12 +28,12 @@ type Flags = Record<FeatureFlag, boolean>;
 export function playerRules({ models, members, clock }: { models: GameModels; members: GameMemberRules; clock: Clock }) {
   const db = (scope: Scope) => scoped(models, scope);
 
-  /** The member's player in this world (created at first use), rolled over to the current season. */
+  /** The member's player in this partition (created at first use), rolled over to the current season. */
   async function load(scope: Scope, memberId: string, session: mongoose.ClientSession, emit: Emit): Promise<PlayerDoc> {
-    const season = seasonOf(clock());
+    const season = seasonOf(clock.now());
     const Players = db(scope).players;
     // One command: created at first use, and read back as it is now.
-    const p = (await Players.leanFindOneAndUpdate<PlayerDoc>({ memberId }, { $setOnInsert: newPlayerFields(season.id, clock()) }, { session, upsert: true }))!;
+    const p = (await Players.leanFindOneAndUpdate<PlayerDoc>({ memberId }, { $setOnInsert: newPlayerFields(season.id, clock.now()) }, { session, upsert: true }))!;
     if (p.seasonId === season.id) return p;
     // Season rollover: level and season XP start again; everything else stays.
     const { finalLevel, past } = rolloverOf(p);
@@ -55,7 +55,7 @@ export function playerRules({ models, members, clock }: { models: GameModels; me
    * quest counts the kind).
    */
   async function record(scope: Scope, memberId: string, kind: LedgerKind, amounts: { xp?: number; gold?: number; damage?: number }, session: mongoose.ClientSession, emit: Emit, flags?: Flags) {
-    const at = clock();
+    const at = clock.now();
     const row = { memberId, kind, xp: amounts.xp ?? 0, gold: amounts.gold ?? 0, damage: amounts.damage ?? 0, tickets: 0, at, seasonId: seasonOf(at).id, weekId: weekIdOf(at), dayId: dayIdOf(at) };
     const d = db(scope);
     // Built here in full: inserted through the driver (no hydration, nothing to cast).
@@ -79,7 +79,7 @@ export function playerRules({ models, members, clock }: { models: GameModels; me
     for (const a of achievementsEarned(p)) {
       const res = await db(scope).players.updateOne(
         { memberId: p.memberId, 'achievements.key': { $ne: a.key } },
-        { $push: { achievements: { key: a.key, unlockedAt: clock() } }, $inc: { gold: a.gold } },
+        { $push: { achievements: { key: a.key, unlockedAt: clock.now() } }, $inc: { gold: a.gold } },
         { session },
       );
       if (!res.modifiedCount) continue;

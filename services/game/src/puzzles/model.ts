@@ -1,11 +1,12 @@
 import mongoose from 'mongoose';
 import { tenancyPlugin } from '@helpdesk/kit';
+import type { Partition } from '@helpdesk/contracts';
 
 /** A member's answer to a day's puzzle: one per member and day. */
 export interface PuzzleAnswerDoc {
   _id: mongoose.Types.ObjectId;
   teamId: string;
-  mode: 'test' | 'live';
+  mode: Partition;
   memberId: string;
   puzzleId: string;
   answer: string[];

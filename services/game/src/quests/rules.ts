@@ -1,7 +1,7 @@
 import type mongoose from 'mongoose';
 import { ApiError, eventScopeOf, scoped, withOutbox, type RequestContext, type Scope } from '@helpdesk/kit';
-import type { Clock } from '../clock';
-import type { GameModels } from '../models';
+import type { Clock } from '@helpdesk/kit';
+import type { GameModels } from '../collections';
 import type { PlayerRules } from '../player/rules';
 import { dayEnd, dayIdOf, weekEnd, weekIdOf } from '../seasons/calendar';
 import { QUESTS, type QuestDef } from './catalog';
@@ -10,7 +10,7 @@ import { QUESTS, type QuestDef } from './catalog';
 export function questRules({ conn, models, players, clock }: { conn: mongoose.Connection; models: GameModels; players: PlayerRules; clock: Clock }) {
   const db = (scope: Scope) => scoped(models, scope);
   async function view(scope: Scope, memberId: string, q: QuestDef, session?: mongoose.ClientSession) {
-    const now = clock();
+    const now = clock.now();
     const daily = q.cadence === 'daily';
     const periodId = daily ? dayIdOf(now) : weekIdOf(now);
     // One after the other: operations of one transaction's session never run at once.
@@ -41,7 +41,7 @@ export function questRules({ conn, models, players, clock }: { conn: mongoose.Co
           const v = await view(ctx, memberId, q, session);
           if (v.claimed) throw new ApiError('already_done', 'This quest is claimed already for this period.', 'questKey');
           if (!v.completed) throw new ApiError('game_rule_violation', `The quest is not done yet (${v.progress}/${v.target}).`, 'questKey');
-          await db(ctx).questClaims.create([{ memberId, quest: q.key, periodId: v.periodId, claimedAt: clock() }], { session });
+          await db(ctx).questClaims.create([{ memberId, quest: q.key, periodId: v.periodId, claimedAt: clock.now() }], { session });
           await players.award(ctx, memberId, { reason: 'quest_reward', xp: q.rewards.xp, gold: q.rewards.gold, stats: { questsCompleted: 1 } }, session, emit);
           emit({ type: 'game.quest.claimed', data: { memberId, quest: q.key, periodId: v.periodId, xp: q.rewards.xp, gold: q.rewards.gold } });
           return { ...v, claimed: true };

@@ -9,7 +9,7 @@ export const seasonHandlers = ({ members, players, clock }: GameRules) =>
   handlersFor(GAME)({
     async getCurrentSeason({ ctx }) {
       await members.requireFeature(ctx.teamId, 'seasonsEnabled');
-      return seasonView(seasonOf(clock()));
+      return seasonView(seasonOf(clock.now()));
     },
     async listSeasons({ ctx, query }) {
       await members.requireFeature(ctx.teamId, 'seasonsEnabled');
@@ -18,7 +18,7 @@ export const seasonHandlers = ({ members, players, clock }: GameRules) =>
       const played = new Map((p?.pastSeasons ?? []).map((s) => [s.seasonId, s]));
       // Every season the member played, and the four before the current one.
       const ids = new Set(played.keys());
-      for (let s = previousSeason(seasonOf(clock())), i = 0; i < 4; s = previousSeason(s), i++) ids.add(s.id);
+      for (let s = previousSeason(seasonOf(clock.now())), i = 0; i < 4; s = previousSeason(s), i++) ids.add(s.id);
       const hidden = !member || member.boringMode;
       return [...ids].sort().reverse().map((id) => {
         const mine = played.get(id);

@@ -16,7 +16,7 @@ export const summaryHandlers = ({ members, bosses, leaderboard, clock }: GameRul
       const top = flags.leaderboardsEnabled ? (await leaderboard.board(ctx, 'xp', 'season', TOP_PLAYERS)).entries : [];
       return {
         object: 'game_summary' as const,
-        season: flags.seasonsEnabled ? seasonView(seasonOf(clock())) : null,
+        season: flags.seasonsEnabled ? seasonView(seasonOf(clock.now())) : null,
         boss: b ? { id: b.id, name: b.name, difficulty: b.difficulty, healthPercent: b.healthPercent, phase: b.phase, escapesAt: b.escapesAt } : null,
         topPlayers: top,
       };

@@ -1,9 +1,9 @@
 import { updates, type LeanUpdate } from '../lean';
 import { newPlayerFields } from '../player/apply';
-import type { Payee, Periods, World } from './world';
+import type { Payee, Periods, PartitionWork } from './partition-work';
 
 /** Players: one ordered bulk (created at first use; rolled over; then the batch's sum, with the unlocks). */
-export async function writePlayers({ db, session, now }: World, payees: Map<string, Payee>, { season }: Periods): Promise<void> {
+export async function writePlayers({ db, session, now }: PartitionWork, payees: Map<string, Payee>, { season }: Periods): Promise<void> {
   const playerOps: LeanUpdate[] = [];
   let expectMatched = 0;
   for (const [memberId, st] of payees) {
@@ -25,7 +25,7 @@ export async function writePlayers({ db, session, now }: World, payees: Map<stri
 }
 
 /** Standings: the season's and the week's rows, and the UTC day's (closed tickets only), one ordered bulk of upserts. */
-export async function writeStandings({ db, session }: World, payees: Map<string, Payee>, { season, weekId, dayId }: Periods): Promise<void> {
+export async function writeStandings({ db, session }: PartitionWork, payees: Map<string, Payee>, { season, weekId, dayId }: Periods): Promise<void> {
   const standingOps = [];
   for (const [memberId, st] of payees) {
     const $inc = { xp: st.xp, tickets: st.tickets, damage: 0 };

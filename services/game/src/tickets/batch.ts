@@ -1,15 +1,15 @@
 import type mongoose from 'mongoose';
 import { consumeBatchesOnce, scoped } from '@helpdesk/kit';
-import type { Clock } from '../clock';
+import type { Clock } from '@helpdesk/kit';
 import type { GameMemberRules } from '../members/rules';
-import type { GameModels } from '../models';
+import type { GameModels } from '../collections';
 import { writePlayers, writeStandings } from './batch-writes';
 import { applyTicketSnapshots, claimPayouts, payableCloses } from './closes';
 import { payClose } from './pay-close';
 import { readPayees, startPayee } from './payees';
-import { periodsOf, type EmitFor, type LedgerRow, type Payee, type TicketEvent, type World } from './world';
+import { periodsOf, type EmitFor, type LedgerRow, type Payee, type TicketEvent, type PartitionWork } from './partition-work';
 
-export type { TicketEvent } from './world';
+export type { TicketEvent } from './partition-work';
 
 /** The consumer name events are de-duplicated under (`processed_events`: `game:<event id>`), as kit's consumeOnce records it. */
 export const CONSUMER = 'game';
@@ -30,41 +30,41 @@ export const CONSUMER = 'game';
  */
 export function ticketBatches({ conn, models, members, clock }: { conn: mongoose.Connection; models: GameModels; members: GameMemberRules; clock: Clock }) {
   const batches = consumeBatchesOnce<TicketEvent>(conn, CONSUMER, async (events, session, emitFor) => {
-    const worlds = new Map<string, TicketEvent[]>();
+    const partitions = new Map<string, TicketEvent[]>();
     for (const e of events) {
       const key = `${e.teamId}:${e.mode}`;
-      worlds.set(key, [...(worlds.get(key) ?? []), e]);
+      partitions.set(key, [...(partitions.get(key) ?? []), e]);
     }
-    const now = clock();
-    for (const list of worlds.values()) {
+    const now = clock.now();
+    for (const list of partitions.values()) {
       const scope = { teamId: list[0]!.teamId, mode: list[0]!.mode };
-      await applyWorld({ scope, db: scoped(models, scope), session, now }, list, emitFor);
+      await applyPartition({ scope, db: scoped(models, scope), session, now }, list, emitFor);
     }
   });
 
-  /** One world's (team + partition) events of the batch, in order: the named steps, each one read and one write at most. */
-  async function applyWorld(world: World, events: TicketEvent[], emitFor: EmitFor): Promise<void> {
-    const closes = await applyTicketSnapshots(world, events);
+  /** One team's partition's events of the batch, in order: the named steps, each one read and one write at most. */
+  async function applyPartition(work: PartitionWork, events: TicketEvent[], emitFor: EmitFor): Promise<void> {
+    const closes = await applyTicketSnapshots(work, events);
     if (!closes.length) return;
-    const { payable, flags } = await payableCloses(members, world, closes);
+    const { payable, flags } = await payableCloses(members, work, closes);
     if (!payable.length) return;
-    const paying = await claimPayouts(world, payable);
+    const paying = await claimPayouts(work, payable);
     if (!paying.length) return;
 
-    const periods = periodsOf(world.now);
-    const stored = await readPayees(world, [...new Set(paying.map((c) => c.memberId))], periods);
+    const periods = periodsOf(work.now);
+    const stored = await readPayees(work, [...new Set(paying.map((c) => c.memberId))], periods);
     const payees = new Map<string, Payee>();
     const ledger: LedgerRow[] = [];
     for (const c of paying) {
       const emit = emitFor(c.event);
       let st = payees.get(c.memberId);
-      if (!st) payees.set(c.memberId, (st = await startPayee(world, stored, c.memberId, periods, emit)));
-      payClose({ periods, now: world.now, flags, ledger, emit }, st, c);
+      if (!st) payees.set(c.memberId, (st = await startPayee(work, stored, c.memberId, periods, emit)));
+      payClose({ periods, now: work.now, flags, ledger, emit }, st, c);
     }
 
-    await writePlayers(world, payees, periods);
-    await world.db.ledger.leanInsert(ledger, { session: world.session });
-    await writeStandings(world, payees, periods);
+    await writePlayers(work, payees, periods);
+    await work.db.ledger.leanInsert(ledger, { session: work.session });
+    await writeStandings(work, payees, periods);
   }
 
   return {

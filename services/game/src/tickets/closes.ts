@@ -3,10 +3,10 @@ import { updates } from '../lean';
 import type { GameMemberRules } from '../members/rules';
 import type { GameTicketDoc } from './model';
 import { applySnapshot, isCustomerTicket } from './rules';
-import type { Close, TicketEvent, World } from './world';
+import type { Close, TicketEvent, PartitionWork } from './partition-work';
 
 /** Tickets: one read, each snapshot applied in order, one write. Returns the closes that pay (before the members are checked). */
-export async function applyTicketSnapshots({ scope, db, session }: World, events: TicketEvent[]): Promise<Close[]> {
+export async function applyTicketSnapshots({ scope, db, session }: PartitionWork, events: TicketEvent[]): Promise<Close[]> {
   const ids = [...new Set(events.map((e) => e.data.ticket.id))];
   const tickets = new Map((await db.tickets.leanFind<GameTicketDoc>({ _id: { $in: ids } }, { session })).map((t) => [t._id, t]));
   const ticketWrites = [];
@@ -25,7 +25,7 @@ export async function applyTicketSnapshots({ scope, db, session }: World, events
 /** The closes by members as the workspace last told (removed ones pay nothing), and the team's switches, read once. */
 export async function payableCloses(
   members: Pick<GameMemberRules, 'find' | 'flags'>,
-  { scope }: World,
+  { scope }: PartitionWork,
   closes: Close[],
 ): Promise<{ payable: Close[]; flags: Record<FeatureFlag, boolean> }> {
   const memberIds = [...new Set(closes.map((c) => c.memberId))];
@@ -36,10 +36,10 @@ export async function payableCloses(
 
 /**
  * Payout rows: one ordered bulk of upserts; a ticket paid already (before, or earlier in this batch)
- * matches its row and is not upserted. The unique index on the ticket per world stays the guarantee.
+ * matches its row and is not upserted. The unique index on the ticket per partition stays the guarantee.
  * Returns the closes paid now.
  */
-export async function claimPayouts({ db, session, now }: World, payable: Close[]): Promise<Close[]> {
+export async function claimPayouts({ db, session, now }: PartitionWork, payable: Close[]): Promise<Close[]> {
   const res = await db.payouts.leanBulkWrite(
     updates(payable.map((c) => ({ filter: { ticketId: c.ticket._id }, update: { $setOnInsert: { memberId: c.memberId, paidAt: now } }, upsert: true }))),
     { session },

@@ -1,16 +1,17 @@
 import mongoose from 'mongoose';
 import { tenancyPlugin } from '@helpdesk/kit';
+import type { Partition } from '@helpdesk/contracts';
 
 /**
  * What the game knows of a ticket, from the ticketing service's events, in the ticket's partition
- * (each partition is its own game world, docs/adr/0033): enough to decide whether it pays XP, counts
+ * (each partition plays its own game, docs/adr/0033): enough to decide whether it pays XP, counts
  * toward a boss spawn, and may hit a boss.
  */
 export interface GameTicketDoc {
   /** The ticket id (`tkt_…`). */
   _id: string;
   teamId: string;
-  mode: 'test' | 'live';
+  mode: Partition;
   priority: 'low' | 'normal' | 'high' | 'urgent';
   channel: string;
   /** `customer` or `member`; null when the event did not say (then it is not a customer ticket). */

@@ -3,7 +3,7 @@ import type { Emit } from '@helpdesk/kit';
 import { achievementsEarned, applyInc, awardStep, completesOn, nextStreak, questsCounting } from '../player/apply';
 import type { LedgerDoc } from '../player/model';
 import { levelOf, ticketPay } from '../player/progression';
-import type { Close, LedgerRow, Payee, Periods } from './world';
+import type { Close, LedgerRow, Payee, Periods } from './partition-work';
 
 /** Where one close's payment goes: its payee's state, the batch's ledger rows, the events, the team's switches. */
 export interface PayContext {

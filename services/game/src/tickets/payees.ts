@@ -1,10 +1,10 @@
 import type { Emit } from '@helpdesk/kit';
 import { newPlayerFields, rolloverOf } from '../player/apply';
 import type { PlayerDoc, StandingDoc } from '../player/model';
-import type { Payee, Periods, World } from './world';
+import type { Payee, Periods, PartitionWork } from './partition-work';
 
 /** The payees' players and their week's and day's standings, read once (one after the other: a session runs one operation at a time). */
-export async function readPayees({ db, session }: World, payees: string[], { weekId, dayId }: Periods) {
+export async function readPayees({ db, session }: PartitionWork, payees: string[], { weekId, dayId }: Periods) {
   const stored = await db.players.leanFind<PlayerDoc>({ memberId: { $in: payees } }, { session });
   const standings = await db.standings.leanFind<StandingDoc>({ memberId: { $in: payees }, periodId: { $in: [weekId, dayId] } }, { session, projection: { memberId: 1, periodId: 1, tickets: 1 } });
   return {
@@ -19,7 +19,7 @@ export type StoredPayees = Awaited<ReturnType<typeof readPayees>>;
  * into the current season if needed (as players.load does it: announced before the member's first
  * payment of the batch), and the standings' counts the batch starts from.
  */
-export async function startPayee({ scope, db, session, now }: World, stored: StoredPayees, memberId: string, { season, weekId, dayId }: Periods, emit: Emit): Promise<Payee> {
+export async function startPayee({ scope, db, session, now }: PartitionWork, stored: StoredPayees, memberId: string, { season, weekId, dayId }: Periods, emit: Emit): Promise<Payee> {
   const loaded = stored.players.get(memberId);
   const p: PlayerDoc = loaded ?? ({ teamId: scope.teamId, mode: scope.mode, memberId, ...newPlayerFields(season.id, now) } as unknown as PlayerDoc);
   let rolledFrom: Payee['rolledFrom'] = null;

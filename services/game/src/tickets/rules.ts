@@ -1,7 +1,7 @@
 import type mongoose from 'mongoose';
 import type { TicketSnapshot } from '@helpdesk/contracts';
 import { scoped, type Scope } from '@helpdesk/kit';
-import type { GameModels } from '../models';
+import type { GameModels } from '../collections';
 import type { GameTicketDoc } from './model';
 
 /** Channels a customer opens tickets through; `import` never pays nor hits (docs/adr/0032). */

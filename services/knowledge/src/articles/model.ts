@@ -1,12 +1,12 @@
 import mongoose from 'mongoose';
-import { ARTICLE_STATUSES } from '@helpdesk/contracts';
+import { ARTICLE_STATUSES, type Partition } from '@helpdesk/contracts';
 import { searchTokensOf, tenancyPlugin } from '@helpdesk/kit';
 
 /** A stored article. `_id` is the public `art_…` id; `revisionCount`, `publishedAt` and `rev` are internal. */
 export interface ArticleDoc {
   _id: string;
   teamId: string;
-  mode: 'test' | 'live';
+  mode: Partition;
   title: string;
   content: string;
   categoryId: string | null;

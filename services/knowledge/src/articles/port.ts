@@ -1,6 +1,6 @@
 import type mongoose from 'mongoose';
 import type { CustomFieldRules, Scope } from '@helpdesk/kit';
-import type { KnowledgeModels } from '../models';
+import type { KnowledgeModels } from '../collections';
 import type { ViewCounter } from './view-counter';
 
 /** What the articles' use cases reach in the database. */

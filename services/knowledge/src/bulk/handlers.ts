@@ -2,7 +2,7 @@ import { createArticleBody, KNOWLEDGE_BULK_INTERNAL, updateArticleBody, type Imp
 import { eachId, escapeRegex, exportPage, handlersFor, importRows, parseInput, scoped, type ServiceDeps } from '@helpdesk/kit';
 import type { ArticleDoc } from '../articles/model';
 import { articleView } from '../articles/view';
-import type { KnowledgeModels } from '../models';
+import type { KnowledgeModels } from '../collections';
 import type { KnowledgeRules } from '../rules';
 
 /** An article's match key on import (docs/adr/0037): its title, case-insensitive. */

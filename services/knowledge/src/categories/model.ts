@@ -1,11 +1,12 @@
 import mongoose from 'mongoose';
 import { tenancyPlugin } from '@helpdesk/kit';
+import type { Partition } from '@helpdesk/contracts';
 
 /** A stored category. `_id` is the public UUID. */
 export interface CategoryDoc {
   _id: string;
   teamId: string;
-  mode: 'test' | 'live';
+  mode: Partition;
   name: string;
   /** Generated from the name; unique per team and partition. */
   slug: string;

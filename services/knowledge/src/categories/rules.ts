@@ -28,7 +28,7 @@ import {
   type Unscoped,
   type ScopedFilter,
 } from '@helpdesk/kit';
-import type { KnowledgeModels } from '../models';
+import type { KnowledgeModels } from '../collections';
 import { isKnownIcon } from './icons';
 import type { CategoryDoc } from './model';
 import { categoryView } from './view';

@@ -1,5 +1,5 @@
 import { customFieldSubscriptions, on, type ServiceDeps, type Subscription } from '@helpdesk/kit';
-import type { KnowledgeModels } from '../models';
+import type { KnowledgeModels } from '../collections';
 import type { KnowledgeRules } from '../rules';
 import { teamSubscriptions } from './teams';
 import { ticketConsumers } from './tickets';

@@ -1,11 +1,12 @@
 import mongoose from 'mongoose';
 import { tenancyPlugin } from '@helpdesk/kit';
+import type { Partition } from '@helpdesk/contracts';
 
 /** A partition's help-center switch; no document = off. `_id` is `<teamId>:<mode>`. */
 export interface HelpCenterDoc {
   _id: string;
   teamId: string;
-  mode: 'test' | 'live';
+  mode: Partition;
   enabled: boolean;
   title: string | null;
   updatedAt: Date;

@@ -1,7 +1,7 @@
 import { Marked } from 'marked';
 import sanitizeHtml from 'sanitize-html';
 import slugify from 'slugify';
-import type { ArticleView, CategoryView } from '@helpdesk/contracts';
+import type { ArticleView, CategoryView, Partition } from '@helpdesk/contracts';
 import { iconSvg } from '../categories/icons';
 
 /**
@@ -38,20 +38,20 @@ export const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => ESCA
 /** Where the pages link to: the team's public path, and `?mode=test` for the test partition. */
 export interface Site {
   base: string;
-  mode: 'test' | 'live';
+  mode: Partition;
   title: string;
 }
 
-const modeQuery = (site: Site, sep: '?' | '&') => (site.mode === 'test' ? `${sep}mode=test` : '');
+const partitionQuery = (site: Site, sep: '?' | '&') => (site.mode === 'test' ? `${sep}mode=test` : '');
 
 /** `/help/acme/articles/art_…-how-to-reset-a-password`: the id decides, the title slug is for people. */
 export function articleHref(site: Site, a: Pick<ArticleView, 'id' | 'title'>): string {
   const slug = slugify(a.title, { lower: true, strict: true }).slice(0, 80).replace(/-+$/, '');
-  return `${site.base}/articles/${a.id}${slug ? `-${slug}` : ''}${modeQuery(site, '?')}`;
+  return `${site.base}/articles/${a.id}${slug ? `-${slug}` : ''}${partitionQuery(site, '?')}`;
 }
 
 function page(site: Site, title: string, body: string): string {
-  const home = `${site.base}${modeQuery(site, '?')}`;
+  const home = `${site.base}${partitionQuery(site, '?')}`;
   return `<!doctype html>
 <html lang="en">
 <head>
@@ -119,7 +119,7 @@ function withoutRepeatedTitle(title: string, content: string): string {
 }
 
 export function articlePage(site: Site, a: ArticleView, category: CategoryView | null): string {
-  const crumb = category ? `<p><a href="${escapeHtml(`${site.base}${modeQuery(site, '?')}#${category.slug}`)}">${escapeHtml(category.name)}</a></p>` : '';
+  const crumb = category ? `<p><a href="${escapeHtml(`${site.base}${partitionQuery(site, '?')}#${category.slug}`)}">${escapeHtml(category.name)}</a></p>` : '';
   return page(site, `${a.title} · ${site.title}`, `${crumb}<article><h1>${escapeHtml(a.title)}</h1>\n${renderMarkdown(withoutRepeatedTitle(a.title, a.content))}</article>`);
 }
 

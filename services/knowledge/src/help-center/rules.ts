@@ -6,7 +6,7 @@ import type { ArticleDoc } from '../articles/model';
 import { articleView } from '../articles/view';
 import type { ViewCounter } from '../articles/view-counter';
 import type { CategoryRules } from '../categories/rules';
-import type { KnowledgeModels } from '../models';
+import type { KnowledgeModels } from '../collections';
 import type { TeamRefRules } from '../teams/rules';
 import type { HelpCenterDoc } from './model';
 import { articlePage, homePage, notFoundPage, searchPage, type Site } from './render';

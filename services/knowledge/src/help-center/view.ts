@@ -1,4 +1,4 @@
-import type { HelpCenterView } from '@helpdesk/contracts';
+import type { HelpCenterView, Partition } from '@helpdesk/contracts';
 import type { Unscoped } from '@helpdesk/kit';
 import type { HelpCenterDoc } from './model';
 
@@ -6,7 +6,7 @@ import type { HelpCenterDoc } from './model';
 export const helpCenterUrls = (slug: string) => ({ live: `/help/${slug}`, test: `/help/${slug}?mode=test` });
 
 /** The partition's settings (no document yet = off) and where it is served. */
-export function helpCenterView(h: Unscoped<HelpCenterDoc> | null, where: { mode: 'test' | 'live'; teamSlug: string | null }): HelpCenterView {
+export function helpCenterView(h: Unscoped<HelpCenterDoc> | null, where: { mode: Partition; teamSlug: string | null }): HelpCenterView {
   const urls = where.teamSlug === null ? null : helpCenterUrls(where.teamSlug);
   return {
     object: 'help_center',

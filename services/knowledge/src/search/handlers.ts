@@ -1,7 +1,7 @@
 import { KNOWLEDGE_SEARCH_INTERNAL, SORT_FIELD_COLUMNS } from '@helpdesk/contracts';
 import { handlersFor, rankedSearch, rewriteTagEverywhere, scoped, tagCounts, viewSortOf } from '@helpdesk/kit';
 import { articleSearchTokens, type ArticleDoc } from '../articles/model';
-import type { KnowledgeModels } from '../models';
+import type { KnowledgeModels } from '../collections';
 import type { KnowledgeRules } from '../rules';
 import { markdownToPlainText } from './plain-text';
 

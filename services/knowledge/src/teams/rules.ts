@@ -1,5 +1,5 @@
 import { duplicateKeyOf, scoped } from '@helpdesk/kit';
-import type { KnowledgeModels } from '../models';
+import type { KnowledgeModels } from '../collections';
 import type { TeamRefDoc } from './model';
 
 /** The teams' slugs as the workspace announces them (./model.ts). */

@@ -1,6 +1,6 @@
 import { on, type InternalTokens, type ServiceDeps, type Subscription } from '@helpdesk/kit';
 import type { EventLog } from '../events/stream/log';
-import type { NotificationsModels } from '../models';
+import type { NotificationsModels } from '../collections';
 import type { NotificationsRules } from '../rules';
 import { automationConsumers } from './automations';
 import { emailReplyConsumers } from './email-replies';

@@ -1,6 +1,6 @@
 import mongoose from 'mongoose';
 import { tenancyPlugin } from '@helpdesk/kit';
-import type { EmailReplyThread } from '@helpdesk/contracts';
+import type { EmailReplyThread, Partition } from '@helpdesk/contracts';
 
 export const MAIL_STATUSES = ['queued', 'sent', 'failed', 'cancelled'] as const;
 export type MailStatus = (typeof MAIL_STATUSES)[number];
@@ -53,7 +53,7 @@ export interface ReplyMail {
 export interface MailDoc {
   _id: string;
   teamId: string;
-  mode: 'test' | 'live';
+  mode: Partition;
   kind: 'invitation' | 'notification' | 'reply' | 'sign_in';
   to: string;
   sourceEventId: string;

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type mongoose from 'mongoose';
 import type { EventEnvelope } from '@helpdesk/contracts';
 import { afterCommit, scoped, WorkSignal, type TypedEvent, type Unscoped } from '@helpdesk/kit';
-import type { NotificationsModels } from '../models';
+import type { NotificationsModels } from '../collections';
 import type { InvitationMail, MailDoc, NotificationMail, ReplyMail, SignInMail } from './model';
 
 /** The mail outbox's writes: rows the worker (./worker.ts) sends. */

@@ -1,5 +1,6 @@
 import mongoose from 'mongoose';
 import { tenancyPlugin } from '@helpdesk/kit';
+import type { Partition } from '@helpdesk/contracts';
 
 /**
  * The team's members as this service knows them from the workspace service's `member.*` events: who
@@ -10,7 +11,7 @@ export interface TeamMemberDoc {
   /** The member id (`mem_…`). */
   _id: string;
   teamId: string;
-  mode: 'test' | 'live';
+  mode: Partition;
   /** The person's account id (a UUID). */
   userId: string;
   name: string;

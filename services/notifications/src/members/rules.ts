@@ -1,7 +1,7 @@
 import type mongoose from 'mongoose';
 import type { MemberSnapshot } from '@helpdesk/contracts';
 import { ApiError, parameterMissing, scoped } from '@helpdesk/kit';
-import type { NotificationsModels } from '../models';
+import type { NotificationsModels } from '../collections';
 import type { TeamMemberDoc } from './model';
 
 /** What an `@mention` may name a member by, lowercase: their email, and their name without spaces (`@AdaLovelace`). */

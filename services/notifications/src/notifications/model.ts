@@ -1,12 +1,12 @@
 import mongoose from 'mongoose';
-import { NOTIFICATION_TYPES, type NotificationType } from '@helpdesk/contracts';
+import { NOTIFICATION_TYPES, type NotificationType, type Partition } from '@helpdesk/contracts';
 import { tenancyPlugin } from '@helpdesk/kit';
 
 /** A stored notification. `_id` is the public `ntf_…` id; it lives in the partition of the event that made it. */
 export interface NotificationDoc {
   _id: string;
   teamId: string;
-  mode: 'test' | 'live';
+  mode: Partition;
   memberId: string;
   type: NotificationType;
   title: string;

@@ -10,7 +10,7 @@ import {
 import { eventScopeOf, findPage, foundOr404, newId, scoped, scopeOf, withOutbox, type Emit, type RequestContext, type ScopedFilter } from '@helpdesk/kit';
 import type { MailRules } from '../mail/rules';
 import type { TeamMemberRules } from '../members/rules';
-import type { NotificationsModels } from '../models';
+import type { NotificationsModels } from '../collections';
 import type { NotificationDoc } from './model';
 import { notificationView } from './view';
 

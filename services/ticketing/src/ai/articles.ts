@@ -1,6 +1,6 @@
 import type { ArticleSnapshot, EventEnvelope } from '@helpdesk/contracts';
 import { scoped } from '@helpdesk/kit';
-import type { TicketingModels } from '../models';
+import type { TicketingModels } from '../collections';
 
 /** `article.*`: the projection suggest-reply searches, applied by `rev` (an older event never wins). */
 export async function applyArticle({ models }: { models: TicketingModels }, e: EventEnvelope, a: ArticleSnapshot, deleted = false): Promise<void> {

@@ -1,11 +1,12 @@
 import mongoose from 'mongoose';
 import { tenancyPlugin } from '@helpdesk/kit';
+import type { Partition } from '@helpdesk/contracts';
 
 /** A team's AI settings per partition (docs/adr/0029); absent means the defaults. `_id` is `<mode>:<teamId>`. */
 export interface AiSettingsDoc {
   _id: string;
   teamId: string;
-  mode: 'test' | 'live';
+  mode: Partition;
   includeInternalNotes: boolean;
   updatedAt: Date;
 }
@@ -27,7 +28,7 @@ settingsSchema.plugin(tenancyPlugin);
 export interface ArticleRefDoc {
   _id: string;
   teamId: string;
-  mode: 'test' | 'live';
+  mode: Partition;
   title: string;
   content: string;
   tags: string[];

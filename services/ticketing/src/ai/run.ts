@@ -1,7 +1,7 @@
 import type mongoose from 'mongoose';
 import type { AiInput, AiResult } from '@helpdesk/contracts';
 import { eventScopeOf, notFound, scoped, withOutbox, type RequestContext, type Scope } from '@helpdesk/kit';
-import type { TicketingModels } from '../models';
+import type { TicketingModels } from '../collections';
 import { CHRONOLOGICAL, type MessageDoc } from '../tickets/messages/model';
 import type { TicketDoc } from '../tickets/model';
 import { keywords } from './local-provider';

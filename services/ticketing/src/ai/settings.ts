@@ -1,7 +1,7 @@
 import type mongoose from 'mongoose';
 import type { AiSettings } from '@helpdesk/contracts';
 import { changeSet, eventScopeOf, scoped, withOutbox, type RequestContext, type Scope } from '@helpdesk/kit';
-import type { TicketingModels } from '../models';
+import type { TicketingModels } from '../collections';
 import type { AiSettingsDoc } from './model';
 import { settingsView } from './view';
 

@@ -1,7 +1,7 @@
 import { SLA_TIERS, type AgentAnalyticsQuery, type AgentAnalyticsView } from '@helpdesk/contracts';
 import { scoped, type RequestContext } from '@helpdesk/kit';
 import type { Clock } from '../clock';
-import type { TicketingModels } from '../models';
+import type { TicketingModels } from '../collections';
 import { rangeOf } from './range';
 import { agentsView, CLOSED, type AgentRow } from './view';
 

@@ -1,5 +1,5 @@
 import { microBatches, type MicroBatches } from '@helpdesk/kit';
-import type { TicketingModels } from '../models';
+import type { TicketingModels } from '../collections';
 import { applyFacts, type FactChange } from './facts';
 
 /** How the ticket facts are kept (docs/adr/0030). */

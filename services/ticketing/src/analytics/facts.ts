@@ -1,6 +1,6 @@
 import { slaTierOf, type EventEnvelope, type SlaTierInput, type TicketSnapshot } from '@helpdesk/contracts';
 import { bulkWriteInScopes, type BulkOpInScope, type Scope } from '@helpdesk/kit';
-import type { TicketingModels } from '../models';
+import type { TicketingModels } from '../collections';
 
 const DUPLICATE_KEY = 11000;
 

@@ -1,7 +1,7 @@
 import { TICKETING_AUTOMATIONS } from '@helpdesk/contracts';
 import { handlersFor } from '@helpdesk/kit';
 import type { Clock } from '../clock';
-import type { TicketingModels } from '../models';
+import type { TicketingModels } from '../collections';
 import { agentAnalytics } from './agents';
 import { analyticsOverview } from './overview';
 

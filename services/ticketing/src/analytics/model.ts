@@ -1,5 +1,6 @@
 import mongoose from 'mongoose';
 import { tenancyPlugin } from '@helpdesk/kit';
+import type { Partition } from '@helpdesk/contracts';
 
 /**
  * One ticket as analytics counts it (docs/adr/0030), kept from ticketing's own ticket events: its
@@ -9,7 +10,7 @@ import { tenancyPlugin } from '@helpdesk/kit';
 export interface TicketFactDoc {
   _id: string;
   teamId: string;
-  mode: 'test' | 'live';
+  mode: Partition;
   status: string;
   priority: string;
   assignedTo: string | null;

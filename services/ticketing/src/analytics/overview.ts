@@ -1,7 +1,7 @@
 import type { AnalyticsQuery, AnalyticsView } from '@helpdesk/contracts';
 import { parameterInvalid, parameterMissing, scoped, type RequestContext } from '@helpdesk/kit';
 import type { Clock } from '../clock';
-import type { TicketingModels } from '../models';
+import type { TicketingModels } from '../collections';
 import { days, PERIOD_DAYS, rangeOf } from './range';
 import { overviewView, type OverviewGroup } from './view';
 

@@ -1,7 +1,7 @@
 import type mongoose from 'mongoose';
 import { AUTOMATIONS_MAX, type AutomationSnapshot, type CreateAutomationInput } from '@helpdesk/contracts';
 import { conflict, eventScopeOf, newId, scoped, withOutbox, type RequestContext, type Unscoped } from '@helpdesk/kit';
-import type { TicketingModels } from '../models';
+import type { TicketingModels } from '../collections';
 import type { AutomationDoc } from './model';
 import { checkMembers, type MemberCheck } from './stored';
 import { ruleWrite, type AutomationTriggers } from './triggers';

@@ -1,6 +1,6 @@
 import type { AutomationTestResult } from '@helpdesk/contracts';
 import { ApiError, scoped, type RequestContext } from '@helpdesk/kit';
-import type { TicketingModels } from '../models';
+import type { TicketingModels } from '../collections';
 import type { TicketDoc } from '../tickets/model';
 import { ticketSnapshot } from '../tickets/view';
 import { evaluateConditions } from './conditions';

@@ -1,12 +1,12 @@
 import mongoose from 'mongoose';
 import { tenancyPlugin } from '@helpdesk/kit';
-import type { ActionInput, ConditionInput, ExecutionSnapshot } from '@helpdesk/contracts';
+import type { ActionInput, ConditionInput, ExecutionSnapshot, Partition } from '@helpdesk/contracts';
 
 /** An automation rule (docs/adr/0028). `_id` is the public `rule_…` id; `position` orders evaluation. */
 export interface AutomationDoc {
   _id: string;
   teamId: string;
-  mode: 'test' | 'live';
+  mode: Partition;
   name: string;
   triggerEvent: string;
   conditions: { all: ConditionInput[]; any: ConditionInput[] };
@@ -44,7 +44,7 @@ ruleSchema.index({ teamId: 1, mode: 1, position: 1, createdAt: 1 });
 export interface ExecutionDoc {
   _id: string;
   teamId: string;
-  mode: 'test' | 'live';
+  mode: Partition;
   ruleId: string;
   eventId: string;
   eventType: string;
@@ -83,7 +83,7 @@ executionSchema.index({ createdAt: 1 }, { expireAfterSeconds: EXECUTION_TTL_SECO
 export interface AutomationCauseDoc {
   _id: string;
   teamId: string;
-  mode: 'test' | 'live';
+  mode: Partition;
   depth: number;
   ruleId: string;
   createdAt: Date;

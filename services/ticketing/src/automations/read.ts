@@ -1,6 +1,6 @@
 import type { AutomationSnapshot, ExecutionSnapshot, Page } from '@helpdesk/contracts';
 import { findPage, scoped, type RequestContext } from '@helpdesk/kit';
-import type { TicketingModels } from '../models';
+import type { TicketingModels } from '../collections';
 import type { AutomationDoc } from './model';
 import { findAutomationOr404, ORDER } from './stored';
 import { automationView, executionView } from './view';

@@ -1,7 +1,7 @@
 import type mongoose from 'mongoose';
 import type { EventEnvelope } from '@helpdesk/contracts';
 import { consumeOnceEmitting, newId, scoped, scopeKey, type Emit, type Scope, type Unscoped } from '@helpdesk/kit';
-import type { TicketingModels } from '../models';
+import type { TicketingModels } from '../collections';
 import type { TicketDoc } from '../tickets/model';
 import { ticketSnapshot } from '../tickets/view';
 import { evaluateConditions, type Subject } from './conditions';

@@ -1,7 +1,7 @@
 import type mongoose from 'mongoose';
 import type { ActionInput } from '@helpdesk/contracts';
 import { foundOr404, scoped, type Scope } from '@helpdesk/kit';
-import type { TicketingModels } from '../models';
+import type { TicketingModels } from '../collections';
 import type { AutomationDoc } from './model';
 
 /** The rules' order: position, then age. */

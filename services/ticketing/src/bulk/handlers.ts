@@ -1,6 +1,6 @@
 import { createTicketBody, TICKETING_BULK_INTERNAL, updateTicketBody, type ImportRow } from '@helpdesk/contracts';
 import { ApiError, eachId, exportPage, handlersFor, importRows, mapConcurrently, parseInput, scoped, type ServiceDeps } from '@helpdesk/kit';
-import type { TicketingModels } from '../models';
+import type { TicketingModels } from '../collections';
 import type { CustomerClient } from '../customer-refs/rules';
 import { createTickets, type CreateTicketsDeps } from '../tickets/create-many';
 import { removeTicket } from '../tickets/remove';

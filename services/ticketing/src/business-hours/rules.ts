@@ -1,6 +1,6 @@
 import type { EventData, EventEnvelope } from '@helpdesk/contracts';
 import { scoped } from '@helpdesk/kit';
-import type { TicketingModels } from '../models';
+import type { TicketingModels } from '../collections';
 import type { WorkingCalendar } from './working-time';
 import type { BusinessHoursDoc } from './model';
 

@@ -1,6 +1,6 @@
 import { on, type Subscription } from '@helpdesk/kit';
 import { applyArticle } from '../ai/articles';
-import type { TicketingModels } from '../models';
+import type { TicketingModels } from '../collections';
 
 /** The articles suggest-reply searches (docs/adr/0029), kept from knowledge's events. */
 export const articleEventConsumers = (deps: { models: TicketingModels }): Subscription[] => [

@@ -1,6 +1,6 @@
 import mongoose from 'mongoose';
 import { tenancyPlugin } from '@helpdesk/kit';
-import type { CustomerSnapshot } from '@helpdesk/contracts';
+import type { CustomerSnapshot, Partition } from '@helpdesk/contracts';
 
 /**
  * Ticketing's projection of customers, fed by `customer.*` events (and by the answer the customers
@@ -12,7 +12,7 @@ import type { CustomerSnapshot } from '@helpdesk/contracts';
 export interface CustomerRefDoc {
   _id: string;
   teamId: string;
-  mode: 'test' | 'live';
+  mode: Partition;
   name: string;
   email: string | null;
   status: string;

@@ -1,7 +1,7 @@
 import type mongoose from 'mongoose';
 import type { CustomerSnapshot, CUSTOMERS_INTERNAL, EventEnvelope } from '@helpdesk/contracts';
 import { CONSUMER_TRANSACTION_GIVE_UP_MS, eventScopeOf, foundOr404, inTransaction, notFound, scoped, withOutbox, type InternalCalls, type Scope } from '@helpdesk/kit';
-import type { TicketingModels } from '../models';
+import type { TicketingModels } from '../collections';
 import { replaceCustomerNameInSearchText, ticketSearchTokens, type TicketDoc } from '../tickets/model';
 import { ticketSnapshot } from '../tickets/view';
 import { factsOf, refFields, type CustomerFacts, type CustomerRefDoc } from './model';

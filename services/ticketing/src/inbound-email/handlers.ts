@@ -1,7 +1,7 @@
 import type mongoose from 'mongoose';
 import { INBOUND_EMAIL, INBOUND_EMAIL_INTERNAL } from '@helpdesk/contracts';
 import { handlersFor } from '@helpdesk/kit';
-import type { TicketingModels } from '../models';
+import type { TicketingModels } from '../collections';
 import type { MailIntake } from './intake';
 import { replyThread } from './reply-thread';
 import { getInboundEmail, revokeInboundSecret, rotateInboundSecret } from './secret';

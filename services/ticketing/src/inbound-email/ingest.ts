@@ -2,7 +2,7 @@ import type mongoose from 'mongoose';
 import { createTicketBody, type CUSTOMERS_BULK_INTERNAL, type CustomerSnapshot } from '@helpdesk/contracts';
 import { eventScopeOf, newId, parseInput, scoped, withOutbox, type InternalCalls, type InternalTokens, type Logger, type RequestContext, type Scope } from '@helpdesk/kit';
 import type { CustomerClient } from '../customer-refs/rules';
-import type { TicketingModels } from '../models';
+import type { TicketingModels } from '../collections';
 import type { MessageDoc } from '../tickets/messages/model';
 import type { TicketDoc } from '../tickets/model';
 import type { TicketsPort } from '../tickets/port';

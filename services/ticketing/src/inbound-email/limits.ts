@@ -1,6 +1,6 @@
 import type { Scope } from '@helpdesk/kit';
 import { scoped } from '@helpdesk/kit';
-import type { TicketingModels } from '../models';
+import type { TicketingModels } from '../collections';
 
 /** How many mails an hour one sender, and one partition in all, may send in (docs/adr/0063). */
 export interface InboundMailLimits {

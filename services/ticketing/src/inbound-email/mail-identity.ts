@@ -1,5 +1,5 @@
 import { scoped, type TypedEvent } from '@helpdesk/kit';
-import type { TicketingModels } from '../models';
+import type { TicketingModels } from '../collections';
 import { isDuplicateKey } from './config';
 
 /** `settings.updated`: the team's name and support address (the From of reply mails), the newest event winning. */

@@ -1,5 +1,6 @@
 import mongoose from 'mongoose';
 import { teamTenancyPlugin, tenancyPlugin } from '@helpdesk/kit';
+import type { Partition } from '@helpdesk/contracts';
 
 /** An attachment of an inbound mail: recorded by name and size, the bytes are not kept (docs/adr/0041). */
 export interface MailAttachmentRecord {
@@ -17,7 +18,7 @@ export interface MailAttachmentRecord {
 export interface EmailMailDoc {
   _id: string;
   teamId: string;
-  mode: 'test' | 'live';
+  mode: Partition;
   rfcMessageId: string;
   /** The Message-ID as the mail carried it (`<…>`, case kept): what our replies' In-Reply-To repeats. */
   messageIdHeader: string;
@@ -52,7 +53,7 @@ emailMailSchema.index({ teamId: 1, mode: 1, ticketId: 1, createdAt: 1 });
 export interface InboundSecretDoc {
   _id: string;
   teamId: string;
-  mode: 'test' | 'live';
+  mode: Partition;
   hash: string;
   hint: string;
   createdAt: Date;
@@ -114,7 +115,7 @@ export const inboundEmailModels = (conn: mongoose.Connection) => ({
 export interface InboundMailCounterDoc {
   _id: string;
   teamId: string;
-  mode: 'test' | 'live';
+  mode: Partition;
   n: number;
   expiresAt: Date;
 }

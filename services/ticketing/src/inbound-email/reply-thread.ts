@@ -1,6 +1,6 @@
 import type { EmailReplyThread } from '@helpdesk/contracts';
 import { notFound, scoped, type Scope } from '@helpdesk/kit';
-import type { TicketingModels } from '../models';
+import type { TicketingModels } from '../collections';
 import { CHRONOLOGICAL, type MessageDoc } from '../tickets/messages/model';
 import type { TicketDoc } from '../tickets/model';
 import { outgoingMessageId, replyAddress, teamAddress } from './addresses';

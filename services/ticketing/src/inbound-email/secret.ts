@@ -2,7 +2,7 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import type mongoose from 'mongoose';
 import { INBOUND_SECRET_GRACE_MS, INBOUND_SECRET_RE, type InboundEmailView } from '@helpdesk/contracts';
 import { eventScopeOf, notFound, randomBase62, scoped, withOutbox, type RequestContext, type Scope } from '@helpdesk/kit';
-import type { TicketingModels } from '../models';
+import type { TicketingModels } from '../collections';
 import type { InboundSecretDoc } from './model';
 import { inboundEmailView } from './view';
 

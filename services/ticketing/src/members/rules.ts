@@ -1,6 +1,6 @@
 import type { MemberSnapshot } from '@helpdesk/contracts';
 import { parameterInvalid, scoped, type Scope } from '@helpdesk/kit';
-import type { TicketingModels } from '../models';
+import type { TicketingModels } from '../collections';
 import type { MemberRefDoc } from './model';
 
 /** The team's members as ticketing knows them from `member.*` events (docs/adr/0025). */

@@ -1,6 +1,6 @@
 import { TICKETING_SEARCH_INTERNAL, SORT_FIELD_COLUMNS } from '@helpdesk/contracts';
 import { handlersFor, rankedSearch, rewriteTagEverywhere, scoped, tagCounts, viewSortOf } from '@helpdesk/kit';
-import type { TicketingModels } from '../models';
+import type { TicketingModels } from '../collections';
 import { inOriginalCase } from './snippets';
 import type { CustomerClient } from '../customer-refs/rules';
 import { listTickets } from '../tickets/list';

@@ -1,7 +1,7 @@
 import type { SearchHits } from '@helpdesk/contracts';
 import { escapeRegex, searchWords, snippetOf } from '@helpdesk/kit';
 import type { ScopedHandles } from '@helpdesk/kit';
-import type { TicketingModels } from '../models';
+import type { TicketingModels } from '../collections';
 import { CHRONOLOGICAL, type MessageDoc } from '../tickets/messages/model';
 import type { TicketDoc } from '../tickets/model';
 

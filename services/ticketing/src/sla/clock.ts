@@ -3,7 +3,7 @@ import type { Priority } from '@helpdesk/contracts';
 import type { Emit, Scope } from '@helpdesk/kit';
 import type { BusinessHoursRules } from '../business-hours/rules';
 import type { Clock } from '../clock';
-import type { TicketingModels } from '../models';
+import type { TicketingModels } from '../collections';
 import type { TicketDoc } from '../tickets/model';
 import { ticketSnapshot } from '../tickets/view';
 import type { SlaRuleDoc } from './model';

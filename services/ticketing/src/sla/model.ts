@@ -1,12 +1,12 @@
 import mongoose from 'mongoose';
 import { tenancyPlugin } from '@helpdesk/kit';
-import { PRIORITIES, type Priority } from '@helpdesk/contracts';
+import { PRIORITIES, type Priority, type Partition } from '@helpdesk/contracts';
 
 /** An SLA rule (`sla_…`), per team and partition; `position` is its place in the evaluation order. */
 export interface SlaRuleDoc {
   _id: string;
   teamId: string;
-  mode: 'test' | 'live';
+  mode: Partition;
   name: string;
   priorityKey: Priority;
   responseTimeMinutes: number;

@@ -2,9 +2,10 @@ import { randomBytes } from 'node:crypto';
 import type mongoose from 'mongoose';
 import { acrossTeams, platform, systemEventScope, withOutbox, type Logger, type ServiceWorker } from '@helpdesk/kit';
 import type { Clock } from '../clock';
-import type { TicketingModels } from '../models';
+import type { TicketingModels } from '../collections';
 import { StaleTicket } from '../tickets/conflicts';
 import type { TicketsPort } from '../tickets/port';
+import type { Partition } from '@helpdesk/contracts';
 
 const LEASE_ID = 'sla-breach-scan';
 /** Tickets settled per scan; the next scan takes the rest. */
@@ -58,7 +59,7 @@ export function slaBreachScan({ conn, models, tickets, clock, logger, intervalMs
       .toArray();
     let settled = 0;
     for (const t of due) {
-      const scope = { teamId: String(t.teamId), mode: t.mode as 'test' | 'live' };
+      const scope = { teamId: String(t.teamId), mode: t.mode as Partition };
       try {
         const wrote = await withOutbox(conn, systemEventScope(scope), async (session, emit) => {
           const { next, cur } = await tickets.changeIn(session, emit, scope, String(t._id), {});

@@ -1,7 +1,7 @@
 import type mongoose from 'mongoose';
 import type { Priority } from '@helpdesk/contracts';
 import { foundOr404, LookupCache, scoped, scopeKey, type Scope } from '@helpdesk/kit';
-import type { TicketingModels } from '../models';
+import type { TicketingModels } from '../collections';
 import { EVALUATION_ORDER, type SlaRuleDoc } from './model';
 
 /**

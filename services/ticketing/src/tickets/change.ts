@@ -5,7 +5,7 @@ import type { Clock } from '../clock';
 import type { CustomerFacts } from '../customer-refs/model';
 import type { CustomerRefs } from '../customer-refs/rules';
 import type { MemberRules } from '../members/rules';
-import type { TicketingModels } from '../models';
+import type { TicketingModels } from '../collections';
 import type { SlaClock } from '../sla/clock';
 import { mergedConflict, StaleTicket } from './conflicts';
 import { findTicketOr404 } from './find';

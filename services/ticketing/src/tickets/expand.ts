@@ -1,7 +1,7 @@
 import type { Expandable } from '@helpdesk/contracts';
 import { scoped, type Scope } from '@helpdesk/kit';
 import { customerSummary, type CustomerRefDoc, type CustomerSummary } from '../customer-refs/model';
-import type { TicketingModels } from '../models';
+import type { TicketingModels } from '../collections';
 import type { TicketDoc } from './model';
 
 /** What a read asked to expand (`expand[]` and `expand` both count). */

@@ -1,6 +1,6 @@
 import type mongoose from 'mongoose';
 import { notFound, scoped, type Scope } from '@helpdesk/kit';
-import type { TicketingModels } from '../models';
+import type { TicketingModels } from '../collections';
 import type { TicketDoc } from './model';
 
 /** What a read needs: the view's fields (not the search text, the scope, the customer's cached name and email, the revision). */

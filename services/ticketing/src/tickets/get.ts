@@ -1,6 +1,6 @@
 import type { GetTicketQuery, TicketView } from '@helpdesk/contracts';
 import { notFound, scoped, type RequestContext, type Unscoped } from '@helpdesk/kit';
-import type { TicketingModels } from '../models';
+import type { TicketingModels } from '../collections';
 import { customerOf, customersOf, expansions } from './expand';
 import { VIEW_FIELDS } from './find';
 import { CHRONOLOGICAL, type MessageDoc } from './messages/model';

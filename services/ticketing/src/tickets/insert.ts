@@ -2,7 +2,7 @@ import type mongoose from 'mongoose';
 import type { TicketView } from '@helpdesk/contracts';
 import { eventScopeOf, scoped, withOutbox, type RequestContext } from '@helpdesk/kit';
 import type { CustomerRefs } from '../customer-refs/rules';
-import type { TicketingModels } from '../models';
+import type { TicketingModels } from '../collections';
 import type { SlaClock, SlaLookups } from '../sla/clock';
 import type { NewTicket } from './build';
 import { messageView } from './messages/view';

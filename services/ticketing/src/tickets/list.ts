@@ -1,6 +1,6 @@
 import type { ListTicketsQuery, Page, TicketView } from '@helpdesk/contracts';
 import { escapeRegex, scoped, type LeanFilter, type RequestContext } from '@helpdesk/kit';
-import type { TicketingModels } from '../models';
+import type { TicketingModels } from '../collections';
 import { customerOf, customersOf, expansions } from './expand';
 import { VIEW_FIELDS } from './find';
 import { CHRONOLOGICAL, type MessageDoc } from './messages/model';

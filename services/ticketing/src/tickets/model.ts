@@ -1,13 +1,13 @@
 import mongoose from 'mongoose';
 import { searchTokensOf, tenancyPlugin } from '@helpdesk/kit';
-import { PRIORITIES, TICKET_STATUSES, type Priority, type TicketStatus } from '@helpdesk/contracts';
+import { PRIORITIES, TICKET_STATUSES, type Priority, type TicketStatus, type Partition } from '@helpdesk/contracts';
 import type { StoredSla } from '../sla/state';
 
 /** A stored ticket. `_id` is the public `tkt_…` id. `searchText` and the customer fields are internal. */
 export interface TicketDoc {
   _id: string;
   teamId: string;
-  mode: 'test' | 'live';
+  mode: Partition;
   title: string;
   status: TicketStatus;
   priority: Priority;

@@ -1,6 +1,6 @@
 import type mongoose from 'mongoose';
 import { eventScopeOf, foundOr404, scoped, withOutbox, type RequestContext } from '@helpdesk/kit';
-import type { TicketingModels } from '../models';
+import type { TicketingModels } from '../collections';
 import type { TicketDoc } from './model';
 import { ticketSnapshot } from './view';
 

@@ -1,6 +1,6 @@
 import type { AddWidgetMessageInput, WidgetMessage } from '@helpdesk/contracts';
 import type { RequestContext } from '@helpdesk/kit';
-import type { TicketingModels } from '../models';
+import type { TicketingModels } from '../collections';
 import type { TicketsPort } from '../tickets/port';
 import { openConversation } from './conversation';
 import { visitorMessage } from './view';

@@ -1,5 +1,5 @@
 import { ApiError, scoped, type RequestContext } from '@helpdesk/kit';
-import type { TicketingModels } from '../models';
+import type { TicketingModels } from '../collections';
 import { openConversation } from './conversation';
 import type { WidgetSignUps } from './sign-ups';
 

@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { ApiError, scoped, type RequestContext } from '@helpdesk/kit';
-import type { TicketingModels } from '../models';
+import type { TicketingModels } from '../collections';
 
 export const hashOf = (token: string) => createHash('sha256').update(token).digest('hex');
 export const newConversationToken = () => `wct_${randomBytes(32).toString('base64url')}`;

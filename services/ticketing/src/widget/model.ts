@@ -1,5 +1,6 @@
 import mongoose from 'mongoose';
 import { tenancyPlugin } from '@helpdesk/kit';
+import type { Partition } from '@helpdesk/contracts';
 
 /**
  * A widget conversation (docs/adr/0040): the ticket a visitor started, and the hash of the token that
@@ -8,7 +9,7 @@ import { tenancyPlugin } from '@helpdesk/kit';
 export interface WidgetConversationDoc {
   _id: string;
   teamId: string;
-  mode: 'test' | 'live';
+  mode: Partition;
   /** SHA-256 (hex) of the conversation token. */
   tokenHash: string;
   customerId: string;

@@ -1,5 +1,5 @@
 import type { RequestContext } from '@helpdesk/kit';
-import type { TicketingModels } from '../models';
+import type { TicketingModels } from '../collections';
 import type { TicketsPort } from '../tickets/port';
 import { openConversation } from './conversation';
 import { conversationView } from './view';

@@ -1,7 +1,7 @@
 import { shortenTitle, type StartWidgetConversationInput } from '@helpdesk/contracts';
 import { ApiError, scoped, type RequestContext } from '@helpdesk/kit';
 import type { CustomerClient } from '../customer-refs/rules';
-import type { TicketingModels } from '../models';
+import type { TicketingModels } from '../collections';
 import type { TicketsPort } from '../tickets/port';
 import { hashOf, newConversationToken } from './conversation';
 import type { WidgetSignUps } from './sign-ups';

@@ -1,3 +1,4 @@
+import type { Partition } from '@helpdesk/contracts';
 /**
  * The JSON body of a delivery, built once when the delivery is created (every attempt sends the
  * same bytes, so a signature can be checked and a body compared across retries):
@@ -9,7 +10,7 @@ export interface DeliveryBodySource {
   type: string;
   occurredAt: string;
   teamId: string;
-  mode: 'test' | 'live';
+  mode: Partition;
   data: Record<string, unknown>;
 }
 

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { mayRead, type DeliveryStatus } from '@helpdesk/contracts';
 import { acrossTeams, microBatches, scoped, scopeKey, SecretOpenError, webhookDeliveries, webhookDeliveryDuration, type Logger, type Scope, type SecretBox, type ServiceWorker, type Unscoped } from '@helpdesk/kit';
-import type { WebhooksModels } from '../models';
+import type { WebhooksModels } from '../collections';
 import type { WebhookSettings } from '../settings';
 import { ATTEMPTS_KEPT, deliveryAccess, NO_LEASE, type DeliveryDoc } from '../webhooks/deliveries/model';
 import { readerOf, type WebhookDoc } from '../webhooks/model';

@@ -1,6 +1,6 @@
 import { subscribes } from '@helpdesk/contracts';
 import { LookupCache, scoped, scopeKey, type Scope } from '@helpdesk/kit';
-import type { WebhooksModels } from '../models';
+import type { WebhooksModels } from '../collections';
 import type { WebhookDoc } from './model';
 import type { PatternWrites } from './port';
 

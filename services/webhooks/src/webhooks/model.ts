@@ -1,5 +1,5 @@
 import mongoose from 'mongoose';
-import { PERMISSIONS, type EventReader, type Permission } from '@helpdesk/contracts';
+import { PERMISSIONS, type EventReader, type Permission, type Partition } from '@helpdesk/contracts';
 import { tenancyPlugin, type Scope } from '@helpdesk/kit';
 
 /**
@@ -20,7 +20,7 @@ export const readerOf = (hook: Pick<WebhookDoc, 'readAs'>): EventReader => hook.
 export interface WebhookDoc {
   _id: string;
   teamId: string;
-  mode: 'test' | 'live';
+  mode: Partition;
   name: string;
   /** As given, normalised by the URL parser (lowercase scheme and host, default port dropped). */
   url: string;
@@ -87,7 +87,7 @@ export function webhookModel(conn: mongoose.Connection): WebhookModel {
 export interface QuotaDoc {
   _id: string;
   teamId: string;
-  mode: 'test' | 'live';
+  mode: Partition;
   count: number;
 }
 

@@ -1,4 +1,4 @@
-import type { Permission } from '@helpdesk/contracts';
+import { PARTITIONS, type Permission } from '@helpdesk/contracts';
 import { scoped } from '@helpdesk/kit';
 import type { WebhookStore } from './port';
 
@@ -9,7 +9,7 @@ import type { WebhookStore } from './port';
  * save its url or events (docs/adr/0066).
  */
 export async function narrowWebhooksToRole({ models }: Pick<WebhookStore, 'models'>, teamId: string, memberId: string, permissions: readonly Permission[]): Promise<void> {
-  for (const mode of ['test', 'live'] as const) {
+  for (const mode of PARTITIONS) {
     await scoped(models, { teamId, mode }).webhooks.updateMany(
       { 'readAs.memberId': memberId },
       { $pull: { 'readAs.permissions': { $nin: [...permissions] } }, $inc: { rev: 1 } },

@@ -1,6 +1,6 @@
 import type mongoose from 'mongoose';
 import type { Scope } from '@helpdesk/kit';
-import type { WebhooksModels } from '../models';
+import type { WebhooksModels } from '../collections';
 
 /** What the webhooks' use cases reach in the database. */
 export interface WebhookStore {

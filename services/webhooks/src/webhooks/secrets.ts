@@ -1,5 +1,5 @@
 import { acrossTeams, SecretBox, type Logger, type ServiceWorker } from '@helpdesk/kit';
-import type { WebhooksModels } from '../models';
+import type { WebhooksModels } from '../collections';
 import type { WebhookDoc } from './model';
 
 /**

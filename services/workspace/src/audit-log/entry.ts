@@ -1,4 +1,4 @@
-import type { EventEnvelope } from '@helpdesk/contracts';
+import type { EventEnvelope, Partition } from '@helpdesk/contracts';
 import { newId, type Unscoped } from '@helpdesk/kit';
 import { entryHash } from './chain';
 import type { AuditEntryDoc } from './model';
@@ -52,7 +52,7 @@ export function chainedEntries(events: EventEnvelope[], names: string[], last: P
   let sequence = last?.sequence ?? 0;
   let previousHash = last?.hash ?? null;
   const docs = events.map((event, i) => {
-    const entry: Omit<Unscoped<AuditEntryDoc>, 'hash'> & { teamId: string; mode: 'test' | 'live' } = {
+    const entry: Omit<Unscoped<AuditEntryDoc>, 'hash'> & { teamId: string; mode: Partition } = {
       _id: newId('audit'),
       teamId: event.teamId,
       mode: event.mode,

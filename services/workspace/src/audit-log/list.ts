@@ -1,6 +1,6 @@
 import type { ListAuditLogQuery, Page } from '@helpdesk/contracts';
 import { findPage, parameterInvalid, scoped, type RequestContext, type ScopedFilter } from '@helpdesk/kit';
-import type { WorkspaceModels } from '../models';
+import type { WorkspaceModels } from '../collections';
 import type { AuditEntryDoc } from './model';
 import { auditEntryView } from './view';
 

@@ -1,5 +1,6 @@
 import mongoose from 'mongoose';
 import { tenancyPlugin } from '@helpdesk/kit';
+import type { Partition } from '@helpdesk/contracts';
 
 /**
  * One audit log entry per event, in its team and partition (docs/adr/0023). `sequence` numbers the
@@ -8,7 +9,7 @@ import { tenancyPlugin } from '@helpdesk/kit';
 export interface AuditEntryDoc {
   _id: string;
   teamId: string;
-  mode: 'test' | 'live';
+  mode: Partition;
   eventId: string;
   action: string;
   resourceType: string;

@@ -1,6 +1,6 @@
 import type { EventEnvelope } from '@helpdesk/contracts';
 import { microBatches, retrying, scoped, type Scope } from '@helpdesk/kit';
-import type { WorkspaceModels } from '../models';
+import type { WorkspaceModels } from '../collections';
 import { actorNamesOf, chainedEntries } from './entry';
 import type { AuditEntryDoc } from './model';
 import type { MemberNames } from './port';

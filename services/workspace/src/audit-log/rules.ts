@@ -1,6 +1,6 @@
 import type { ListAuditLogQuery } from '@helpdesk/contracts';
 import type { RequestContext } from '@helpdesk/kit';
-import type { WorkspaceModels } from '../models';
+import type { WorkspaceModels } from '../collections';
 import { listAuditLog } from './list';
 import type { MemberNames } from './port';
 import { auditRecorder } from './record';

@@ -1,5 +1,5 @@
 import { scoped, type RequestContext } from '@helpdesk/kit';
-import type { WorkspaceModels } from '../models';
+import type { WorkspaceModels } from '../collections';
 import { entryHash } from './chain';
 import type { AuditEntryDoc } from './model';
 

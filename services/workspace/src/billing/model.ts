@@ -1,16 +1,16 @@
 import mongoose from 'mongoose';
-import { BILLING_PLANS, SUBSCRIPTION_STATUSES, type BillingPlan, type SubscriptionStatus } from '@helpdesk/contracts';
+import { BILLING_PLANS, SUBSCRIPTION_STATUSES, type BillingPlan, type SubscriptionStatus, type Partition } from '@helpdesk/contracts';
 import { tenancyPlugin } from '@helpdesk/kit';
 
 /**
- * A team's subscription (team-wide, ../models.ts): at most one per team, written the
+ * A team's subscription (team-wide, ../collections.ts): at most one per team, written the
  * first time it changes; a team without one is on `free`, `active` (docs/adr/0024). `customerId`
  * and `subscriptionId` are the provider's (Stripe's `cus_…`/`sub_…`), null for the local provider.
  */
 export interface SubscriptionDoc {
   _id: mongoose.Types.ObjectId;
   teamId: string;
-  mode: 'test' | 'live';
+  mode: Partition;
   status: SubscriptionStatus;
   plan: BillingPlan;
   currentPeriodEnd: Date | null;
@@ -49,7 +49,7 @@ subscriptionSchema.index({ teamId: 1, mode: 1 }, { unique: true });
 export interface PortalSessionDoc {
   _id: string;
   teamId: string;
-  mode: 'test' | 'live';
+  mode: Partition;
   returnUrl: string;
   expiresAt: Date;
   createdAt: Date;

@@ -2,7 +2,7 @@ import type mongoose from 'mongoose';
 import type { BillingPlan, BillingPortalAction, SubscriptionSnapshot, SubscriptionStatus } from '@helpdesk/contracts';
 import { changeSet, duplicateKeyOf, eventScopeOf, foundOr404, notFound, parameterInvalid, parameterMissing, retrying, scoped, withOutbox, type EventScope, type RequestContext } from '@helpdesk/kit';
 import type Stripe from 'stripe';
-import type { WorkspaceModels } from '../models';
+import type { WorkspaceModels } from '../collections';
 import { hashPortalSession } from './local-provider';
 import type { SubscriptionDoc } from './model';
 import type { BillingProvider } from './provider';

@@ -1,5 +1,5 @@
 import { bulkWriteInScopes, consumeBatchesOnce, on, type BulkOpInScope, type ServiceDeps, type Subscription, type TypedEvent } from '@helpdesk/kit';
-import type { WorkspaceModels } from '../models';
+import type { WorkspaceModels } from '../collections';
 
 /** The consumer name progress events are de-duplicated under (`processed_events`: `workspace-game:<event id>`). */
 export const GAME_PROGRESS_CONSUMER = 'workspace-game';
@@ -22,9 +22,9 @@ export function latestProgress(events: ProgressEvent[]): Map<string, ProgressEve
 }
 
 /**
- * Members' `level` and `xp` follow the game. Each partition plays its own world (docs/adr/0033): the
- * live world's progress is `level`/`xp` (the team's game, what events and live keys show), the test
- * world's `testLevel`/`testXp` (what test keys' reads show), each with its own `progressAt` guard.
+ * Members' `level` and `xp` follow the game. Each partition plays its own game (docs/adr/0033): the
+ * live partition's progress is `level`/`xp` (the team's game, what events and live keys show), the test
+ * partition's `testLevel`/`testXp` (what test keys' reads show), each with its own `progressAt` guard.
  *
  * In micro-batches (kit's consumeBatchesOnce, docs/adr/0047): the events that arrive together are
  * recorded in `processed_events` (one insert; a redelivery fails the batch, which is then applied one

@@ -1,5 +1,5 @@
 import type { ServiceDeps, Subscription } from '@helpdesk/kit';
-import type { WorkspaceModels } from '../models';
+import type { WorkspaceModels } from '../collections';
 import type { WorkspaceRules } from '../rules';
 import { auditLogSubscription } from './audit-log';
 import { gameProgress } from './game';

@@ -1,12 +1,12 @@
 import mongoose from 'mongoose';
-import { CUSTOM_FIELD_CONTENT_TYPES, CUSTOM_FIELD_TYPES, type CustomFieldContentType, type CustomFieldType } from '@helpdesk/contracts';
+import { CUSTOM_FIELD_CONTENT_TYPES, CUSTOM_FIELD_TYPES, type CustomFieldContentType, type CustomFieldType, type Partition } from '@helpdesk/contracts';
 import { tenancyPlugin } from '@helpdesk/kit';
 
 /** A custom field definition (under the team scope, docs/adr/0022). `rev` orders its events. */
 export interface CustomFieldDoc {
   _id: string;
   teamId: string;
-  mode: 'test' | 'live';
+  mode: Partition;
   contentType: CustomFieldContentType;
   label: string;
   fieldType: CustomFieldType;

@@ -10,7 +10,7 @@ import {
   type UpdateCustomFieldInput,
 } from '@helpdesk/contracts';
 import { eventScopeOf, newId, notFound, parameterInvalid, scoped, withOutbox, type RequestContext, type Unscoped } from '@helpdesk/kit';
-import type { WorkspaceModels } from '../models';
+import type { WorkspaceModels } from '../collections';
 import { fieldChanges, givenFields } from '../settings/field-changes';
 import type { CustomFieldDoc } from './model';
 import { customFieldView, DISPLAY_ORDER } from './view';

@@ -1,12 +1,13 @@
 import mongoose from 'mongoose';
-import { INVITE_STATUSES, ROLES, type InviteSnapshot, type Role } from '@helpdesk/contracts';
+import { PARTITIONS } from '@helpdesk/contracts';
+import { INVITE_STATUSES, ROLES, type InviteSnapshot, type Role, type Partition } from '@helpdesk/contracts';
 import { tenancyPlugin } from '@helpdesk/kit';
 
 /** An invitation (under the team scope). Only the sha256 of its token is stored. */
 export interface InviteDoc {
   _id: string;
   teamId: string;
-  mode: 'test' | 'live';
+  mode: Partition;
   email: string;
   emailLower: string;
   role: Role;
@@ -14,7 +15,7 @@ export interface InviteDoc {
   status: InviteSnapshot['status'];
   tokenHash: string;
   /** The partition of the key that invited: the new member's first key is made in it. */
-  keyMode: 'test' | 'live';
+  keyMode: Partition;
   invitedBy: string | null;
   /** The invitation message's outcome, reported by its sender. */
   message: { status: 'queued' | 'sent' | 'failed'; at: Date | null; error: string | null };
@@ -33,7 +34,7 @@ const inviteSchema = new mongoose.Schema<InviteDoc>(
     role: { type: String, enum: ROLES, required: true },
     status: { type: String, enum: INVITE_STATUSES, required: true },
     tokenHash: { type: String, required: true },
-    keyMode: { type: String, enum: ['test', 'live'], required: true },
+    keyMode: { type: String, enum: [...PARTITIONS], required: true },
     invitedBy: { type: String, default: null },
     message: {
       status: { type: String, enum: ['queued', 'sent', 'failed'], required: true, default: 'queued' },

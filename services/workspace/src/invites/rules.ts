@@ -1,5 +1,5 @@
 import type mongoose from 'mongoose';
-import type { AcceptInviteInput, CreateInviteInput, InviteSnapshot, MemberSnapshot } from '@helpdesk/contracts';
+import type { AcceptInviteInput, CreateInviteInput, InviteSnapshot, MemberSnapshot, Partition } from '@helpdesk/contracts';
 import {
   ApiError,
   conflict,
@@ -15,7 +15,7 @@ import {
 } from '@helpdesk/kit';
 import type { MemberRules } from '../members/rules';
 import { memberView } from '../members/view';
-import type { WorkspaceModels } from '../models';
+import type { WorkspaceModels } from '../collections';
 import type { SettingsRules } from '../settings/rules';
 import type { InviteDoc } from './model';
 import { hashInviteToken, newInviteToken } from './token';
@@ -138,7 +138,7 @@ export function inviteRules({ conn, models, members, settings, inviteAcceptUrl }
      * The token's invite becomes a member (its email and role, the given name), in one transaction
      * with the invite's `accepted`. Answers the member and the partition of its first key.
      */
-    async accept(ctx: RequestContext, input: AcceptInviteInput): Promise<{ member: MemberSnapshot; mode: 'test' | 'live' }> {
+    async accept(ctx: RequestContext, input: AcceptInviteInput): Promise<{ member: MemberSnapshot; mode: Partition }> {
       const tokenHash = hashInviteToken(input.token);
       const usable = (invite: InviteDoc | null, now: Date): InviteDoc => {
         if (!invite) throw new ApiError('resource_not_found', 'No invitation has this token.', 'token');

@@ -1,12 +1,12 @@
 import mongoose from 'mongoose';
-import { ROLES, type Role } from '@helpdesk/contracts';
+import { ROLES, type Role, type Partition } from '@helpdesk/contracts';
 import { tenancyPlugin } from '@helpdesk/kit';
 
-/** A member of a team. `_id` is the public `mem_…` id; team-wide (../models.ts). */
+/** A member of a team. `_id` is the public `mem_…` id; team-wide (../collections.ts). */
 export interface MemberDoc {
   _id: string;
   teamId: string;
-  mode: 'test' | 'live';
+  mode: Partition;
   /** The person's account id (a UUID), the same in every team they join with this email. */
   userId: string;
   name: string;
@@ -16,12 +16,12 @@ export interface MemberDoc {
   avatarUrl: string | null;
   role: Role;
   preferences: { boringMode: boolean };
-  /** The live partition's game world (the team's game, docs/adr/0033), from `game.player.progressed`; 1 and 0 until then. */
+  /** The live partition's game (the team's game, docs/adr/0033), from `game.player.progressed`; 1 and 0 until then. */
   level: number;
   xp: number;
   /** When the game's progress now on the member (`level`, `xp`) occurred: older progress arriving later is not written (consumers/game.ts). */
   progressAt?: Date | null;
-  /** The same for the test partition's game world, which test keys see (absent on members from before: 1 and 0). */
+  /** The same for the test partition's game, which test keys see (absent on members from before: 1 and 0). */
   testLevel?: number;
   testXp?: number;
   testProgressAt?: Date | null;

@@ -16,7 +16,7 @@ import {
   type RequestContext,
   type Unscoped,
 } from '@helpdesk/kit';
-import type { WorkspaceModels } from '../models';
+import type { WorkspaceModels } from '../collections';
 import { endMemberSessions } from '../sessions/end';
 import type { MemberDoc } from './model';
 import { memberView } from './view';

@@ -1,12 +1,12 @@
-import { ROLE_DISPLAY_NAMES, ROLE_PERMISSIONS, type MemberSnapshot } from '@helpdesk/contracts';
+import { ROLE_DISPLAY_NAMES, ROLE_PERMISSIONS, type MemberSnapshot, type Partition } from '@helpdesk/contracts';
 import type { MemberDoc } from './model';
 
 /**
  * The public Member (and the event snapshot): the role's game title and permission set come from
- * contracts. `level` and `xp` are the game world of `mode`'s partition (docs/adr/0033): a test key
- * sees the test world's progress, a live key (and every event) the live world's, the team's game.
+ * contracts. `level` and `xp` are the game of `mode`'s partition (docs/adr/0033): a test key
+ * sees the test partition's progress, a live key (and every event) the live partition's, the team's game.
  */
-export function memberView(m: Omit<MemberDoc, 'teamId' | 'mode'>, mode: 'test' | 'live' = 'live'): MemberSnapshot {
+export function memberView(m: Omit<MemberDoc, 'teamId' | 'mode'>, mode: Partition = 'live'): MemberSnapshot {
   return {
     id: m._id,
     userId: m.userId,

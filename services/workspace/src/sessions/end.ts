@@ -1,7 +1,7 @@
 import type mongoose from 'mongoose';
 import { SESSION_IDLE_TIMEOUT_MS, type SessionEndReason } from '@helpdesk/contracts';
 import { scoped, type Emit, type Unscoped } from '@helpdesk/kit';
-import type { WorkspaceModels } from '../models';
+import type { WorkspaceModels } from '../collections';
 import type { SessionDoc } from './model';
 import { sessionSnapshot } from './view';
 

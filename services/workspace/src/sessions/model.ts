@@ -1,5 +1,6 @@
 import mongoose from 'mongoose';
-import { SESSION_END_REASONS, type SessionEndReason } from '@helpdesk/contracts';
+import { PARTITIONS } from '@helpdesk/contracts';
+import { SESSION_END_REASONS, type SessionEndReason, type Partition } from '@helpdesk/contracts';
 import { tenancyPlugin } from '@helpdesk/kit';
 
 /**
@@ -10,8 +11,8 @@ import { tenancyPlugin } from '@helpdesk/kit';
 export interface SessionDoc {
   _id: string;
   teamId: string;
-  mode: 'test' | 'live';
-  partition: 'test' | 'live';
+  mode: Partition;
+  partition: Partition;
   memberId: string;
   tokenHash: string;
   signInLinkId: string;
@@ -31,7 +32,7 @@ const KEPT_AFTER_EXPIRY_SECONDS = 30 * 24 * 60 * 60;
 const sessionSchema = new mongoose.Schema<SessionDoc>(
   {
     _id: { type: String, required: true },
-    partition: { type: String, enum: ['test', 'live'], required: true },
+    partition: { type: String, enum: [...PARTITIONS], required: true },
     memberId: { type: String, required: true },
     tokenHash: { type: String, required: true },
     signInLinkId: { type: String, required: true },

@@ -1,10 +1,10 @@
 import type mongoose from 'mongoose';
-import { ROLE_PERMISSIONS, SESSION_MAX_AGE_MS, type ListSessionsQuery, type SessionAccess } from '@helpdesk/contracts';
+import { ROLE_PERMISSIONS, SESSION_MAX_AGE_MS, type ListSessionsQuery, type SessionAccess, type Partition } from '@helpdesk/contracts';
 import { ApiError, eventScopeOf, newId, notFound, scoped, withOutbox, type RequestContext, type Unscoped } from '@helpdesk/kit';
 import type { BillingRules } from '../billing/rules';
 import type { MemberDoc } from '../members/model';
 import type { MemberRules } from '../members/rules';
-import type { WorkspaceModels } from '../models';
+import type { WorkspaceModels } from '../collections';
 import type { SettingsRules } from '../settings/rules';
 import type { SignInLinkDoc } from '../sign-in-links/model';
 import { endSession, openAt } from './end';
@@ -58,7 +58,7 @@ export function sessionRules({ conn, models, members, settings, billing }: Sessi
      */
     async exchange(
       ctx: RequestContext,
-      input: { linkTokenHash: string; sessionTokenHash: string; userAgent: string | null; mode: 'test' | 'live' },
+      input: { linkTokenHash: string; sessionTokenHash: string; userAgent: string | null; mode: Partition },
     ): Promise<SessionAccess> {
       const findLink = (session?: mongoose.ClientSession) =>
         db(ctx).signInLinks.findOne({ tokenHash: input.linkTokenHash }).session(session ?? null).lean<SignInLinkDoc>();
@@ -148,7 +148,7 @@ export function sessionRules({ conn, models, members, settings, billing }: Sessi
     },
 
     /** The calling session switches partition (`session.updated`). */
-    async updateOwn(ctx: RequestContext, mode: 'test' | 'live'): Promise<SessionAccess> {
+    async updateOwn(ctx: RequestContext, mode: Partition): Promise<SessionAccess> {
       const next = await withOutbox(conn, eventScopeOf(ctx), async (session, emit) => {
         const s = await own(ctx, session);
         if (s.partition === mode) return s;

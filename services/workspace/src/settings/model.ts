@@ -1,5 +1,5 @@
 import mongoose from 'mongoose';
-import type { FeatureFlag } from '@helpdesk/contracts';
+import type { FeatureFlag, Partition } from '@helpdesk/contracts';
 import { tenancyPlugin } from '@helpdesk/kit';
 
 export interface StatusEntry {
@@ -27,13 +27,13 @@ export interface WidgetDoc {
 }
 
 /**
- * A team's settings: one document per team (team-wide, ../models.ts), made with the
+ * A team's settings: one document per team (team-wide, ../collections.ts), made with the
  * team's owner. Each settings resource of the API is a part of it.
  */
 export interface SettingsDoc {
   _id: mongoose.Types.ObjectId;
   teamId: string;
-  mode: 'test' | 'live';
+  mode: Partition;
   teamName: string;
   teamSlug: string;
   defaultTimezone: string;

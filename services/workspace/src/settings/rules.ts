@@ -10,7 +10,7 @@ import {
   type RequestContext,
   type Unscoped,
 } from '@helpdesk/kit';
-import type { WorkspaceModels } from '../models';
+import type { WorkspaceModels } from '../collections';
 import { DEFAULT_LANGUAGE, DEFAULT_TICKET_STATUSES, DEFAULT_TIMEZONE, defaultBusinessHours, defaultFeatureFlags, defaultWidget } from './defaults';
 import type { SettingsDoc } from './model';
 import { settingsView } from './view';

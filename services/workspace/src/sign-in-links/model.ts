@@ -1,5 +1,5 @@
 import mongoose from 'mongoose';
-import { SIGN_IN_LINK_DELIVERIES } from '@helpdesk/contracts';
+import { SIGN_IN_LINK_DELIVERIES, type Partition } from '@helpdesk/contracts';
 import { tenancyPlugin } from '@helpdesk/kit';
 
 /**
@@ -10,7 +10,7 @@ import { tenancyPlugin } from '@helpdesk/kit';
 export interface SignInLinkDoc {
   _id: string;
   teamId: string;
-  mode: 'test' | 'live';
+  mode: Partition;
   memberId: string;
   email: string;
   delivery: (typeof SIGN_IN_LINK_DELIVERIES)[number];

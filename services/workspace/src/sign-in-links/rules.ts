@@ -3,7 +3,7 @@ import { SIGN_IN_LINK_TTL_MS, type Actor, type RequestSignInLinkInput } from '@h
 import { acrossTeams, eventScopeOf, foundOr404, newId, notFound, scoped, SYSTEM_ACTOR, withOutbox, type RequestContext, type Unscoped } from '@helpdesk/kit';
 import type { MemberDoc } from '../members/model';
 import type { MemberRules } from '../members/rules';
-import type { WorkspaceModels } from '../models';
+import type { WorkspaceModels } from '../collections';
 import type { SettingsRules } from '../settings/rules';
 import type { SignInLinkDoc } from './model';
 import { newSignInToken } from './token';

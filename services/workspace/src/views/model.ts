@@ -1,12 +1,12 @@
 import mongoose from 'mongoose';
-import { SORT_DIRECTIONS, VIEW_ENTITY_TYPES, type ViewEntityType } from '@helpdesk/contracts';
+import { SORT_DIRECTIONS, VIEW_ENTITY_TYPES, type ViewEntityType, type Partition } from '@helpdesk/contracts';
 import { tenancyPlugin } from '@helpdesk/kit';
 
 /** A saved view (docs/adr/0035), under the team scope: test keys' views and live keys' views are apart. */
 export interface SavedViewDoc {
   _id: string;
   teamId: string;
-  mode: 'test' | 'live';
+  mode: Partition;
   name: string;
   entityType: ViewEntityType;
   filters: Record<string, unknown>;

@@ -13,7 +13,7 @@ import {
   type ScopedFilter,
   type Unscoped,
 } from '@helpdesk/kit';
-import type { WorkspaceModels } from '../models';
+import type { WorkspaceModels } from '../collections';
 import type { SavedViewDoc } from './model';
 import { savedViewView } from './view';
 

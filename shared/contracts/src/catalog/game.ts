@@ -4,8 +4,8 @@ import type { CatalogEntry } from './read';
 /**
  * The game service's events (type → {version, data schema}), spread into EVENT_CATALOG in ../events.ts,
  * and the game objects they carry. The rules behind the numbers are in services/game/README.md and
- * docs/adr/0032; each partition is its own game world (docs/adr/0033), so `mode` on these events is
- * the world the change happened in.
+ * docs/adr/0032; each partition plays its own game (docs/adr/0033), so `mode` on these events is
+ * the partition the change happened in.
  */
 export const SKILL_KEYS = ['swift_resolver', 'gold_digger', 'boss_slayer', 'shield_breaker'] as const;
 export type SkillKey = (typeof SKILL_KEYS)[number];

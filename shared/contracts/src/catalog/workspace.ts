@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { partitionSchema } from '../partition';
 import { changeFields, iso } from './common';
 import type { CatalogEntry } from './read';
 import { PERMISSIONS, ROLES } from '../permissions';
@@ -98,7 +99,7 @@ export const apiKeySnapshotSchema = z.object({
   id: z.string(),
   prefix: z.string(),
   type: z.enum(['secret', 'publishable']),
-  mode: z.enum(['test', 'live']),
+  mode: partitionSchema,
   name: z.string().nullable(),
   scopes: z.array(z.enum(PERMISSIONS)).nullable(),
   memberId: z.string().nullable(),
@@ -329,7 +330,7 @@ export const sessionSnapshotSchema = z.object({
   id: z.string(),
   memberId: z.string(),
   /** The partition the session works in (`PATCH /auth/session` switches it). */
-  mode: z.enum(['test', 'live']),
+  mode: partitionSchema,
   /** The browser's `User-Agent` when it signed in (at most 300 characters), null without one. */
   userAgent: z.string().nullable(),
   createdAt: iso,

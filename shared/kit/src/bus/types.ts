@@ -161,7 +161,7 @@ export interface DeadLetter {
 /**
  * Freezes an event for its handlers, every level of it: on the memory bus one parsed copy is shared
  * by every queue (docs/adr/0054), so no handler may change what another one reads; the AMQP bus
- * freezes its own copies alike, so a handler that writes into its event fails in both modes.
+ * freezes its own copies alike, so a handler that writes into its event fails in both shapes (one process and RabbitMQ).
  */
 export function frozenEvent<T>(value: T): T {
   if (value !== null && typeof value === 'object' && !Object.isFrozen(value)) {

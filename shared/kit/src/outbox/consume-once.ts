@@ -1,5 +1,5 @@
 import type mongoose from 'mongoose';
-import type { Actor, EventEnvelope } from '@helpdesk/contracts';
+import type { Actor, EventEnvelope, Partition } from '@helpdesk/contracts';
 import { collectionOf, insertAll } from '../lean-reads';
 import { CONSUMER_TRANSACTION_GIVE_UP_MS, inTransaction } from '../transaction';
 import { processedModel } from './models';
@@ -35,7 +35,7 @@ export async function recordProcessed(conn: mongoose.Connection, consumer: strin
 export const SYSTEM_ACTOR: Actor = { type: 'system', id: null };
 
 /** The scope of events the service emits on its own account: the system is the actor, `requestId` the causing request's, if any. */
-export const systemEventScope = (scope: { teamId: string; mode: 'test' | 'live' }, requestId: string | null = null) => ({
+export const systemEventScope = (scope: { teamId: string; mode: Partition }, requestId: string | null = null) => ({
   teamId: scope.teamId,
   mode: scope.mode,
   requestId,

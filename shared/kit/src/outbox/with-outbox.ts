@@ -1,5 +1,5 @@
 import type mongoose from 'mongoose';
-import { EVENT_CATALOG, parseEvent, type Actor, type EventData, type EventEnvelope, type EventType } from '@helpdesk/contracts';
+import { EVENT_CATALOG, parseEvent, type Actor, type EventData, type EventEnvelope, type EventType, type Partition } from '@helpdesk/contracts';
 import { newId } from '../ids';
 import { collectionOf, insertAll } from '../lean-reads';
 import { CONSUMER_TRANSACTION_GIVE_UP_MS, inTransaction } from '../transaction';
@@ -14,7 +14,7 @@ export interface EventInput<T extends EventType = EventType> {
 
 export interface EventScope {
   teamId: string;
-  mode: 'test' | 'live';
+  mode: Partition;
   requestId: string | null;
   actor: Actor;
   /**

@@ -6,7 +6,7 @@
  */
 import mongoose from 'mongoose';
 import { z } from 'zod';
-import { defineOperations, PERMISSIONS } from '@helpdesk/contracts';
+import { defineOperations, PERMISSIONS, type Partition } from '@helpdesk/contracts';
 import { startEmbeddedMongo, type EmbeddedMongo } from '@helpdesk/mongo-embedded';
 import {
   createLogger,
@@ -36,7 +36,7 @@ const TEAM = '5a1c2a4e-8b7d-4c2a-9f1e-2b3c4d5e6f70';
 interface NoteDoc {
   _id: string;
   teamId: string;
-  mode: 'test' | 'live';
+  mode: Partition;
   text: string;
 }
 const noteSchema = new mongoose.Schema<NoteDoc>({ _id: String, text: String }, { versionKey: false });

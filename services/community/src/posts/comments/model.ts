@@ -1,12 +1,12 @@
 import mongoose from 'mongoose';
 import { tenancyPlugin } from '@helpdesk/kit';
-import type { CommunityAttachment, CommunityAuthor } from '@helpdesk/contracts';
+import type { CommunityAttachment, CommunityAuthor, Partition } from '@helpdesk/contracts';
 import { attachmentEntrySchema, authorSchema } from '../model';
 
 export interface CommentDoc {
   _id: string;
   teamId: string;
-  mode: 'test' | 'live';
+  mode: Partition;
   postId: string;
   body: string;
   author: CommunityAuthor;

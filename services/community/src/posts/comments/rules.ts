@@ -3,7 +3,7 @@ import type { CommunityAuthor, CommunityCommentSnapshot, CreateCommentInput, Pag
 import { conflict, eventScopeOf, findPage, foundOr404, newUuid, parameterInvalid, scoped, withOutbox, type RequestContext, type Unscoped } from '@helpdesk/kit';
 import type { AttachmentRules } from '../../attachments/rules';
 import { isStaff } from '../../authors';
-import type { CommunityModels } from '../../models';
+import type { CommunityModels } from '../../collections';
 import type { PostRules } from '../rules';
 import type { CommentDoc } from './model';
 import { commentView } from './view';

@@ -1,13 +1,13 @@
 import mongoose from 'mongoose';
 import { tenancyPlugin } from '@helpdesk/kit';
-import type { CommunityAuthor } from '@helpdesk/contracts';
+import type { CommunityAuthor, Partition } from '@helpdesk/contracts';
 import { authorSchema } from '../model';
 
 /** One voter's vote on one post: the unique index makes a second one a duplicate-key error. */
 export interface VoteDoc {
   _id: string;
   teamId: string;
-  mode: 'test' | 'live';
+  mode: Partition;
   postId: string;
   /** `<type>:<id>` of the voter (a member, key or customer). */
   voterKey: string;

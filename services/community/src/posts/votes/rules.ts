@@ -2,7 +2,7 @@ import type mongoose from 'mongoose';
 import type { CommunityAuthor } from '@helpdesk/contracts';
 import { duplicateKeyOf, eventScopeOf, newUuid, scoped, withOutbox, type RequestContext } from '@helpdesk/kit';
 import { authorKey } from '../../authors';
-import type { CommunityModels } from '../../models';
+import type { CommunityModels } from '../../collections';
 import type { PostDoc } from '../model';
 import type { PostRules } from '../rules';
 

@@ -1,11 +1,12 @@
 import mongoose from 'mongoose';
 import { tenancyPlugin } from '@helpdesk/kit';
+import type { Partition } from '@helpdesk/contracts';
 
 /** A customer's membership of a group (a customer may belong to many groups). */
 export interface MembershipDoc {
   _id: string;
   teamId: string;
-  mode: 'test' | 'live';
+  mode: Partition;
   groupId: string;
   customerId: string;
   joinedGroupAt: Date;

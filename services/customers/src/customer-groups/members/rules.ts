@@ -16,7 +16,7 @@ import {
   type Unscoped,
 } from '@helpdesk/kit';
 import type { CustomerDoc } from '../../customers/model';
-import type { CustomersModels } from '../../models';
+import type { CustomersModels } from '../../collections';
 import type { GroupDoc } from '../model';
 import type { GroupRules } from '../rules';
 import { groupSnapshot } from '../view';

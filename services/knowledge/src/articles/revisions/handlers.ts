@@ -1,6 +1,6 @@
 import { KNOWLEDGE } from '@helpdesk/contracts';
 import { handlersFor, type ServiceDeps } from '@helpdesk/kit';
-import type { KnowledgeModels } from '../../models';
+import type { KnowledgeModels } from '../../collections';
 import { listArticleRevisions } from './list';
 
 /** `/teams/{teamId}/articles/{articleId}/revisions`. */

@@ -1,6 +1,6 @@
 import type { ArticleRevisionView, Page } from '@helpdesk/contracts';
 import { findPage, scoped, type RequestContext } from '@helpdesk/kit';
-import type { KnowledgeModels } from '../../models';
+import type { KnowledgeModels } from '../../collections';
 import { findArticleOr404 } from '../read';
 import type { RevisionDoc } from './model';
 import { revisionView } from './view';

@@ -1,12 +1,12 @@
 import mongoose from 'mongoose';
-import type { Actor } from '@helpdesk/contracts';
+import type { Actor, Partition } from '@helpdesk/contracts';
 import { tenancyPlugin } from '@helpdesk/kit';
 
 /** One published version of an article, kept as it was published. `_id` is `<articleId>:<revision>`. */
 export interface RevisionDoc {
   _id: string;
   teamId: string;
-  mode: 'test' | 'live';
+  mode: Partition;
   articleId: string;
   revision: number;
   title: string;

@@ -3,7 +3,7 @@ import type { MergeTicketsInput, TicketView } from '@helpdesk/contracts';
 import { conflict, eventScopeOf, newId, notFound, parameterInvalid, scoped, withOutbox, type RequestContext, type Unscoped } from '@helpdesk/kit';
 import type { BusinessHoursRules } from '../../business-hours/rules';
 import type { Clock } from '../../clock';
-import type { TicketingModels } from '../../models';
+import type { TicketingModels } from '../../collections';
 import { stopClocks } from '../../sla/state';
 import { CHRONOLOGICAL, type MessageDoc } from '../messages/model';
 import { ticketSearchTokens, type TicketDoc } from '../model';

@@ -2,7 +2,7 @@ import type mongoose from 'mongoose';
 import type { AddMessageInput, EventData, MessageSnapshot, MessageView, Sender } from '@helpdesk/contracts';
 import { eventScopeOf, newId, notFound, sameJson, scoped, withOutbox, type Emit, type EventInput, type EventScope, type RequestContext, type Scope, type Unscoped } from '@helpdesk/kit';
 import type { Clock } from '../../clock';
-import type { TicketingModels } from '../../models';
+import type { TicketingModels } from '../../collections';
 import type { SlaClock } from '../../sla/clock';
 import { mergedConflict } from '../conflicts';
 import { ticketSearchTokens, type TicketDoc } from '../model';

@@ -1,6 +1,6 @@
 import type { MessageView, Page } from '@helpdesk/contracts';
 import { findPage, scoped, type RequestContext } from '@helpdesk/kit';
-import type { TicketingModels } from '../../models';
+import type { TicketingModels } from '../../collections';
 import { findTicketOr404 } from '../find';
 import { CHRONOLOGICAL } from './model';
 import { messageView } from './view';

@@ -1,11 +1,11 @@
 import mongoose from 'mongoose';
 import { tenancyPlugin } from '@helpdesk/kit';
-import { SENDERS, type Sender } from '@helpdesk/contracts';
+import { SENDERS, type Sender, type Partition } from '@helpdesk/contracts';
 
 export interface MessageDoc {
   _id: string;
   teamId: string;
-  mode: 'test' | 'live';
+  mode: Partition;
   ticketId: string;
   content: string;
   sender: Sender;

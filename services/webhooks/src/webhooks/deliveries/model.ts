@@ -1,5 +1,5 @@
 import mongoose from 'mongoose';
-import { DELIVERY_STATUSES, eventAccess, hasMemberRule, isKnownEventType, type DeliveryStatus, type EventAccess } from '@helpdesk/contracts';
+import { DELIVERY_STATUSES, eventAccess, hasMemberRule, isKnownEventType, type DeliveryStatus, type EventAccess, type Partition } from '@helpdesk/contracts';
 import { tenancyPlugin, type Unscoped } from '@helpdesk/kit';
 
 /** One HTTP attempt, as the delivery log shows it. */
@@ -25,7 +25,7 @@ export const NO_LEASE = new Date(0);
 export interface DeliveryDoc {
   _id: string;
   teamId: string;
-  mode: 'test' | 'live';
+  mode: Partition;
   webhookId: string;
   eventId: string;
   eventType: string;

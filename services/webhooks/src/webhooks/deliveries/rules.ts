@@ -22,7 +22,7 @@ import {
 } from '@helpdesk/kit';
 import { deliveryBody } from '../../delivery/body';
 import { commitAndDispatch, commitAndDispatchGroups, type DeliveryGroup, type Dispatcher, type NewDelivery } from '../../delivery/dispatch';
-import type { WebhooksModels } from '../../models';
+import type { WebhooksModels } from '../../collections';
 import { readerOf, type WebhookDoc } from '../model';
 import type { WebhookRules } from '../rules';
 import { iso } from '../view';

@@ -535,7 +535,7 @@ export const GAME = defineOperations({
     summary: 'A member\'s streak, puzzle and kudos figures',
     description:
       'The close streak (UTC days in a row with a paying close; `current` is 0 once a whole day passed without one), daily puzzles ' +
-      'answered and solved (and whether today\'s is answered), kudos given and received. Lifetime figures of this game world.',
+      'answered and solved (and whether today\'s is answered), kudos given and received. Lifetime figures of this partition\'s game.',
     params: { teamId: 'team', memberId: 'member' },
     success: { status: 200, data: activitySchema, shape: 'envelope' },
     errors: R,

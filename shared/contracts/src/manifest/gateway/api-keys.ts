@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { partitionSchema } from '../../partition';
 import { apiKeySnapshotSchema } from '../../catalog/workspace';
 import { PERMISSIONS } from '../../permissions';
 import { defineOperations, deletedSchema } from '../operation';
@@ -20,7 +21,7 @@ export const createdApiKeySchema = apiKeySchema.extend({ key: z.string() }).meta
 export const createApiKeyBody = z.strictObject({
   type: z.enum(['secret', 'publishable']).optional().default('secret'),
   /** Default: the partition of the key making the call. */
-  mode: z.enum(['test', 'live']).optional(),
+  mode: partitionSchema.optional(),
   name: z.string().trim().min(1).max(API_KEY_NAME_MAX).optional(),
   scopes: z.array(z.enum(PERMISSIONS)).min(1).max(PERMISSIONS.length).optional(),
   /** An absolute expiry (in the future, at most two years ahead) … */

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { partitionSchema } from '../../partition';
 import { defineOperations } from '../operation';
 
 /** Who the caller is: the key's or the session's team, partition and permissions (the gateway answers it itself). */
@@ -11,7 +12,7 @@ export const whoamiSchema = z
     keyId: z.string(),
     /** `session`: the console's session cookie (docs/adr/0068); `keyId` is then the session's id. */
     keyType: z.enum(['secret', 'publishable', 'session']),
-    environment: z.enum(['test', 'live']),
+    environment: partitionSchema,
     createdAt: z.string().datetime(),
     subscriptionStatus: z.enum(['active', 'trialing', 'past_due', 'canceled', 'unpaid']),
     /**

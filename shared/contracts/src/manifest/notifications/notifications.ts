@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { partitionSchema } from '../../partition';
 import { NOTIFICATION_TYPES, notificationPreferencesSchema, notificationSnapshotSchema } from '../../catalog/notifications';
 import { paginationFields, queryBool } from '../../fields';
 import { MAX_PATTERNS, patternProblem } from '../../webhook-patterns';
@@ -84,7 +85,7 @@ export const streamEventSchema = z
     type: z.string(),
     createdAt: z.string(),
     teamId: z.string(),
-    mode: z.enum(['test', 'live']),
+    mode: partitionSchema,
     test: z.literal(true).optional(),
     data: z.record(z.string(), z.unknown()),
   })

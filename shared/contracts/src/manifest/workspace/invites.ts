@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { partitionSchema } from '../../partition';
 import { inviteSnapshotSchema } from '../../catalog/workspace';
 import { nameField } from '../../fields';
 import { ROLES } from '../../permissions';
@@ -84,7 +85,7 @@ export const INVITES_INTERNAL = defineOperations({
     permission: null,
     params: {},
     body: acceptInviteBody,
-    success: { status: 201, data: z.object({ member: memberSchema, mode: z.enum(['test', 'live']) }), shape: 'envelope' },
+    success: { status: 201, data: z.object({ member: memberSchema, mode: partitionSchema }), shape: 'envelope' },
     errors: ['parameter_missing', 'parameter_invalid', 'resource_not_found', 'resource_conflict', 'invite_expired', 'invite_revoked', 'invite_already_accepted'],
   },
   issueInviteLink: {

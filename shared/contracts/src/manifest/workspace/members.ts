@@ -32,7 +32,7 @@ export const MEMBERS = defineOperations({
     summary: 'List members',
     description:
       `Oldest member first (the owner leads). \`role\` filters. Pagination is top-level (\`pagination\` beside \`data\`), as the spec says. ${PER_TEAM} ` +
-      '`level` and `xp`: the game world of the key\'s partition (see `GET /members/{memberId}`).',
+      '`level` and `xp`: the game of the key\'s partition (see `GET /members/{memberId}`).',
     permission: 'view_members',
     params: team,
     query: listTeamMembersQuery,
@@ -46,8 +46,8 @@ export const MEMBERS = defineOperations({
     summary: 'Retrieve a member',
     description:
       '`permissions` is the role\'s set (shared/contracts permissions.ts). `level` and `xp` are the member\'s season level and XP in ' +
-      'the game world of the key\'s partition (each partition plays its own, docs/adr/0033): a test key sees what test-partition ' +
-      'closes paid, a live key the live world; 1 and 0 until the game reports progress, a moment after the close that paid it.',
+      'the game of the key\'s partition (each partition plays its own, docs/adr/0033): a test key sees what test-partition ' +
+      'closes paid, a live key the live partition\'s; 1 and 0 until the game reports progress, a moment after the close that paid it.',
     permission: 'view_members',
     params: memberParams,
     success: { status: 200, data: memberSchema, shape: 'envelope' },

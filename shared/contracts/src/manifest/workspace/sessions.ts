@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { partitionSchema } from '../../partition';
 import { sessionSnapshotSchema } from '../../catalog/workspace';
 import { SUBSCRIPTION_STATUSES } from '../../catalog/workspace';
 import { PERMISSIONS, ROLES } from '../../permissions';
@@ -38,7 +39,6 @@ export const SESSION_TOKEN_RE = /^hdses_([0-9a-f]{32})_([A-Za-z0-9]{43})$/;
 export const uuidOfHex = (hex: string) => `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
 
 const emailField = z.email().max(254);
-const modeField = z.enum(['test', 'live']);
 
 export const requestSignInLinkBody = z.strictObject({
   email: emailField,
@@ -58,7 +58,7 @@ export const signInLinkRequestSchema = z
 export const signInBody = z.strictObject({
   token: z.string().min(1).max(200),
   /** The partition the session starts in (default `live`; `PATCH /auth/session` switches it later). */
-  mode: modeField.optional().default('live'),
+  mode: partitionSchema.optional().default('live'),
 });
 export type SignInInput = z.output<typeof signInBody>;
 
@@ -81,7 +81,7 @@ export const currentSessionSchema = sessionSchema
   })
   .meta({ id: 'CurrentSession' });
 
-export const updateSessionBody = z.strictObject({ mode: modeField });
+export const updateSessionBody = z.strictObject({ mode: partitionSchema });
 export const listSessionsQuery = z.strictObject({
   /** Another member's sessions (`mem_…`): needs `manage_members`. Default: the caller's own member. */
   memberId: z.string().regex(/^mem_[A-Za-z0-9]{8,64}$/, { message: 'must be a member id (mem_…)' }).optional(),
@@ -183,7 +183,7 @@ export const WORKSPACE_SESSIONS_INTERNAL = defineOperations({
     summary: 'Uses a sign-in link (by its token\'s hash) and opens a session whose token has `sessionTokenHash`',
     permission: null,
     params: {},
-    body: z.strictObject({ linkTokenHash: sha256Hex, sessionTokenHash: sha256Hex, userAgent: z.string().max(2_000).nullable(), mode: modeField }),
+    body: z.strictObject({ linkTokenHash: sha256Hex, sessionTokenHash: sha256Hex, userAgent: z.string().max(2_000).nullable(), mode: partitionSchema }),
     success: { status: 201, data: sessionAccessSchema, shape: 'envelope' },
     errors: ['parameter_missing', 'parameter_invalid', ...SIGN_IN_LINK_ERRORS],
   },

@@ -11,7 +11,7 @@ import { gameTicketModel } from './tickets/model';
 /**
  * Every collection of the service, declared once with its kind (kit's data layer, docs/adr/0065);
  * kit builds their indexes at start-up. Reached only through `scoped(models, scope)`. Members and
- * feature switches are the team's (team-wide); each partition plays its own world (docs/adr/0033).
+ * feature switches are the team's (team-wide); each partition plays its own game (docs/adr/0033).
  */
 export const gameModels = (conn: mongoose.Connection) => ({
   members: teamWide(gameMemberModel(conn)),

@@ -1,14 +1,14 @@
 import type mongoose from 'mongoose';
 import type { Emit, Scope, ScopedHandles, TypedEvent } from '@helpdesk/kit';
-import type { GameModels } from '../models';
+import type { GameModels } from '../collections';
 import type { LedgerDoc, PlayerDoc } from '../player/model';
 import { dayIdOf, seasonOf, weekIdOf } from '../seasons/calendar';
 import type { GameTicketDoc } from './model';
 
 export type TicketEvent = TypedEvent<'ticket.created' | 'ticket.updated' | 'ticket.closed'>;
 
-/** One world's (team + partition) handles, session and clock, shared by the steps of a batch. */
-export interface World {
+/** One team's partition's handles, session and clock, shared by the steps of a batch. */
+export interface PartitionWork {
   scope: Scope;
   db: ScopedHandles<GameModels>;
   session: mongoose.ClientSession;

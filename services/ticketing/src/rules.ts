@@ -8,7 +8,7 @@ import { systemClock, type Clock } from './clock';
 import { memberRules } from './members/rules';
 import { slaClock } from './sla/clock';
 import { keepEnabledSlaRules } from './sla/stored';
-import { slaBreachScan } from './sla/scheduler';
+import { SlaDueTimes, slaBreachScan } from './sla/scheduler';
 import type { Subject } from './automations/conditions';
 import { runAutomations, type RunAutomationsDeps } from './automations/run';
 import { ticketWriter } from './automations/ticket-writer';
@@ -23,8 +23,8 @@ export interface TicketingConfig {
   customersUrl: string;
   /** Where ticket timestamps and SLA clocks read the time (tests set it; docs/adr/0026). */
   clock?: Clock;
-  /** How often each replica tries to take the SLA breach scan's lease and scan (default 5 s). */
-  slaScanIntervalMs?: number;
+  /** The longest the SLA breach scan sleeps when no ticket is due sooner (default 30 s; docs/adr/0070). */
+  slaScanIdleLookMs?: number;
   /** The AI provider (docs/adr/0029): an OpenAI-compatible server, or the local one. */
   ai?: AiConfig;
   /** Inbound email's domain, size limit and listeners (docs/adr/0041); default: domain helpdesk.local, no listeners. */
@@ -41,9 +41,11 @@ export function ticketingRules({ conn, models, logger, soleInstance }: ServiceDe
   const members = memberRules({ models });
   const businessHours = businessHoursRules({ models });
   const enabledSlaRules = keepEnabledSlaRules(soleInstance);
-  const sla = slaClock({ models, businessHours, clock, enabledSlaRules });
+  // Ticket writes that set a nearer due time wake the breach scan once they commit (docs/adr/0070).
+  const slaDueTimes = new SlaDueTimes();
+  const sla = slaClock({ models, businessHours, clock, enabledSlaRules, dueTimes: slaDueTimes });
   const tickets = ticketsPort({ conn, models, customerRefs, customFields, members, sla, clock });
-  const slaBreaches = slaBreachScan({ conn, models, tickets, clock, logger, intervalMs: config.slaScanIntervalMs });
+  const slaBreaches = slaBreachScan({ conn, models, tickets, clock, logger, dueTimes: slaDueTimes, idleLookMs: config.slaScanIdleLookMs });
   const customers = internalClient(CUSTOMERS_INTERNAL, config.customersUrl, { service: 'customers' });
   const automationDeps: RunAutomationsDeps = { conn, models, members, ticketWriter: ticketWriter(tickets), automationTriggers: keepAutomationTriggers(soleInstance) };
   // The trigger events' way in (consumers/automation-triggers.ts; tests run it directly).

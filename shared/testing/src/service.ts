@@ -86,8 +86,9 @@ export interface ServiceProcess {
  * documented default 9464 would be taken by whichever started first.
  */
 export function runServiceProcess(entry: string, env: Record<string, string>): ServiceProcess {
-  const tsx = path.join(ROOT, 'node_modules/.bin/tsx');
-  const child = spawn(tsx, [path.join(ROOT, entry)], { cwd: ROOT, env: { PATH: process.env.PATH ?? '', METRICS_PORT: '0', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  // node itself with tsx's loader, as the launcher runs a service: no wrapper process in between, whose
+  // signal relay could kill the service (exit 143) before it has told the wrapper it handles SIGTERM.
+  const child = spawn(process.execPath, ['--require', 'tsx/cjs', path.join(ROOT, entry)], { cwd: ROOT, env: { PATH: process.env.PATH ?? '', METRICS_PORT: '0', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   let err = '';
   child.stdout!.on('data', (d) => (out += d));

@@ -1,6 +1,6 @@
 import type mongoose from 'mongoose';
 import type { Priority } from '@helpdesk/contracts';
-import type { Emit, Scope } from '@helpdesk/kit';
+import { afterCommit, type Emit, type Scope } from '@helpdesk/kit';
 import type { BusinessHoursRules } from '../business-hours/rules';
 import type { Clock } from '../clock';
 import type { TicketingModels } from '../collections';
@@ -31,6 +31,8 @@ export interface SlaClockDeps {
   businessHours: Pick<BusinessHoursRules, 'calendarOf'>;
   clock: Clock;
   enabledSlaRules: EnabledSlaRules;
+  /** Told, once the write committed, of each next due time a write set (wakes the breach scan, docs/adr/0070). */
+  dueTimes?: { moved(at: Date): void };
 }
 
 /** The SLA clocks of tickets (docs/adr/0026), as ticket writes move them. */
@@ -90,7 +92,12 @@ async function trackSla(
     if (sla && opts.agentReply) sla = onAgentReply(sla, now, await team());
   }
   sla = settle(sla);
-  return { sla, slaNextDueAt: nextDueAt(sla), breached };
+  const slaNextDueAt = nextDueAt(sla);
+  if (slaNextDueAt && deps.dueTimes && slaNextDueAt.getTime() !== (before?.slaNextDueAt ? new Date(before.slaNextDueAt).getTime() : null)) {
+    const { dueTimes } = deps;
+    afterCommit(session, () => dueTimes.moved(slaNextDueAt));
+  }
+  return { sla, slaNextDueAt, breached };
 }
 
 function emitBreaches(emit: Emit, ticket: TicketDoc, breached: SlaTargetName[]): string[] {

@@ -28,7 +28,7 @@ function packageOf(url: string): string {
     const rest = url.slice(nm + 'node_modules/'.length).split('/');
     return rest[0].startsWith('@') ? `${rest[0]}/${rest[1]}` : rest[0];
   }
-  const m = /\/work\/main\/((?:shared|services|gateway|deploy|bench)\/[^/]+)/.exec(url);
+  const m = /\/((?:shared|services|gateway|deploy|bench)\/[^/]+)\/(?:src|test)\//.exec(url);
   return m ? m[1] : url;
 }
 
@@ -52,7 +52,7 @@ export function summarise(files: string[], top = 15): string {
       const { functionName, url, lineNumber } = node.callFrame;
       if (functionName === '(idle)') continue;
       total += dt;
-      const short = url.replace(/^file:\/\//, '').replace(/^.*node_modules\//, '').replace('/work/main/', '');
+      const short = url.replace(/^file:\/\//, '').replace(/^.*node_modules\//, '').replace(/^.*?\/(?=(?:shared|services|gateway|deploy|bench)\/)/, '');
       const key = `${functionName || '(anonymous)'}  ${short ? `${short}:${lineNumber + 1}` : ''}`;
       selfUs.set(key, (selfUs.get(key) ?? 0) + dt);
       const pkg = packageOf(url);

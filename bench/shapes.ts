@@ -146,7 +146,10 @@ export async function startProcesses(
         // As production's overlay sets it (deploy/k8s/overlays/production).
         LOG_LEVEL: opts.logLevel ?? 'info',
         // Every node process of the run (npm and the launcher too) writes a profile; pids.json names them.
-        ...(opts.cpuProfDir ? { NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${path.join(opts.cpuProfDir, 'processes')}` } : {}),
+        // (Node 20 refuses --cpu-prof in NODE_OPTIONS: a preload starts the profiler instead.)
+        ...(opts.cpuProfDir
+          ? { NODE_OPTIONS: `--require ${path.join(__dirname, 'cpu-prof-preload.cjs')}`, BENCH_CPU_PROF_DIR: path.join(opts.cpuProfDir, 'processes') }
+          : {}),
         ...opts.env,
       },
       { cwd: ROOT, timeoutMs: 240_000 },

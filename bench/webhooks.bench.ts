@@ -16,14 +16,26 @@
  * 200 events/s). `--shape processes` runs `npm run start:processes` (bench/shapes.ts: every process
  * separate, RabbitMQ and Redis from AMQP_URL/REDIS_URL, default loopback) instead of `npm start`.
  *
- *   npx tsx bench/webhooks.bench.ts [--events 2000] [--concurrency 1 | --rate 200] [--shape one|processes]
+ *
+ * Then where the time went, per delivery, read from the delivery rows once all arrived (their
+ * `createdAt` is when the consumer made them, `attempts[0].at` when the first attempt started):
+ * event -> consumer, consumer -> attempt, attempt -> receiver, at p50 and p99, and the mean of each
+ * over the slowest 1% (what makes the p99). Then the CPU seconds each platform process used from the
+ * first create to the last delivery, per event (the webhooks process's is its own per-event cost in
+ * the processes shape), and, from the processes' metrics, GC time and the longest event-loop delay.
+ *
+ * `--cpu-prof DIR` (one-process shape) writes the platform's V8 profile into DIR (bench/profile-summary.ts reads it).
+ *
+ *   npx tsx bench/webhooks.bench.ts [--events 2000] [--concurrency 1 | --rate 200] [--shape one|processes] [--cpu-prof DIR]
  */
 import { loadavg } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
+import { MongoClient } from 'mongodb';
 import { Agent, request } from 'undici';
 import { Receiver } from '@helpdesk/testing';
-import { startOneProcess, startProcesses } from './shapes';
+import { cpuSeconds } from './processes';
+import { startOneProcess, startProcesses, type RunningShape } from './shapes';
 
 const { values } = parseArgs({
   options: {
@@ -31,6 +43,7 @@ const { values } = parseArgs({
     concurrency: { type: 'string', default: '1' },
     rate: { type: 'string' },
     shape: { type: 'string', default: 'one' },
+    'cpu-prof': { type: 'string' },
   },
 });
 const EVENTS = Number(values.events);
@@ -60,14 +73,40 @@ async function baseline(rx: Receiver, body: string): Promise<number[]> {
   return times;
 }
 
+/** From every process's metrics: GC seconds so far, and the longest event-loop delay since the last read (prom-client resets it at each read). */
+async function runtimeStats(platform: RunningShape): Promise<{ gcSeconds: number; loopMaxMs: number }> {
+  let gcSeconds = 0;
+  let loopMaxMs = 0;
+  await Promise.all(
+    platform.metricsUrls().map(async (url) => {
+      const text = await fetch(url, { signal: AbortSignal.timeout(5000) }).then((r) => r.text(), () => '');
+      for (const line of text.split('\n')) {
+        const value = Number(line.slice(line.lastIndexOf(' ') + 1));
+        if (line.startsWith('helpdesk_nodejs_gc_duration_seconds_sum')) gcSeconds += value;
+        else if (line.startsWith('helpdesk_nodejs_eventloop_lag_max_seconds ')) loopMaxMs = Math.max(loopMaxMs, value * 1000);
+      }
+    }),
+  );
+  return { gcSeconds, loopMaxMs };
+}
+
+const cpuByProcess = (platform: RunningShape) => {
+  const out = new Map<string, number>();
+  for (const p of platform.processes().filter((x) => !x.tooling)) out.set(p.name, (out.get(p.name) ?? 0) + cpuSeconds([p.pid]));
+  return out;
+};
+
 async function main(): Promise<void> {
   const rx = await Receiver.start();
   const loadAt = [loadavg()];
   const env = { WEBHOOKS_ALLOW_LOOPBACK: 'true' };
+  const cpuProfDir = values['cpu-prof'];
+  // npm run start:processes passes NODE_OPTIONS to its children, where node refuses --cpu-prof.
+  if (cpuProfDir && values.shape === 'processes') throw new Error('--cpu-prof: the one-process shape only');
   const platform =
     values.shape === 'processes'
       ? await startProcesses({ amqpUrl: process.env.AMQP_URL || 'amqp://guest:guest@127.0.0.1:5672', redisUrl: process.env.REDIS_URL || 'redis://127.0.0.1:6379' }, { env })
-      : await startOneProcess({ env });
+      : await startOneProcess({ env, cpuProfDir });
   try {
     const base = `${platform.baseUrl}/teams/${platform.teamId}`;
     const headers = { authorization: `Bearer ${platform.secretKey}`, 'content-type': 'application/json' };
@@ -82,6 +121,8 @@ async function main(): Promise<void> {
     const base1 = await baseline(rx, sampleBody);
 
     const before = rx.forPath('/hook').length;
+    const cpu0 = cpuByProcess(platform);
+    const rt0 = await runtimeStats(platform);
     const t0 = performance.now();
     // At most 64 connections: past what the platform can take, creates wait here (and are late)
     // instead of opening ever more connections.
@@ -116,6 +157,8 @@ async function main(): Promise<void> {
     await clients.close();
     await rx.waitFor((r) => r.filter((x) => x.path === '/hook').length >= before + EVENTS, `${EVENTS} deliveries`, 300_000);
     const deliveredIn = performance.now() - t0;
+    const cpu1 = cpuByProcess(platform);
+    const rt1 = await runtimeStats(platform);
 
     const latencies = rx.forPath('/hook').slice(before).map((r) => r.at - Date.parse(JSON.parse(r.body).createdAt));
     const ids = new Set(rx.forPath('/hook').slice(before).map((r) => r.headers['x-svc-delivery']));
@@ -133,6 +176,42 @@ async function main(): Promise<void> {
     row('raw HTTP POST to the receiver (baseline)', pct(b, 50), pct(b, 99), '1.0', '1.0');
     row('event occurredAt -> delivery at the receiver', pct(l, 50), pct(l, 99), (pct(l, 50) / pct(b, 50)).toFixed(1), (pct(l, 99) / pct(b, 99)).toFixed(1));
     console.log(`\nmax latency ${l[l.length - 1].toFixed(0)} ms; ${ids.size} distinct deliveries of ${EVENTS}; tickets created in ${(createdIn / 1000).toFixed(1)} s (${(EVENTS / (createdIn / 1000)).toFixed(0)}/s), all delivered ${((deliveredIn - createdIn) / 1000).toFixed(2)} s after the last create`);
+
+    // Where the time went: the delivery rows' own times beside the receiver's.
+    const mongo = new MongoClient(platform.mongoUrl, { directConnection: true, maxPoolSize: 1 });
+    await mongo.connect();
+    try {
+      const received = rx.forPath('/hook').slice(before);
+      const rows = await mongo
+        .db('webhooks')
+        .collection<{ _id: string; createdAt: Date; attempts: { at: Date }[] }>('deliveries')
+        .find({ _id: { $in: received.map((r) => String(r.headers['x-svc-delivery'])) } }, { projection: { createdAt: 1, 'attempts.at': 1 } })
+        .toArray();
+      const byId = new Map(rows.map((r) => [r._id, r]));
+      const stages = received.flatMap((r) => {
+        const row = byId.get(String(r.headers['x-svc-delivery']));
+        if (!row?.attempts?.length) return [];
+        const occurred = Date.parse(JSON.parse(r.body).createdAt);
+        const consumed = row.createdAt.getTime();
+        const attempted = row.attempts[0].at.getTime();
+        return [{ total: r.at - occurred, consumer: consumed - occurred, attempt: attempted - consumed, receiver: r.at - attempted }];
+      });
+      const slowest = [...stages].sort((a, b) => b.total - a.total).slice(0, Math.max(1, Math.ceil(stages.length / 100)));
+      const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
+      console.log(`\nwhere the time went (${stages.length} deliveries; ms)`.padEnd(45) + 'p50'.padStart(10) + 'p99'.padStart(10) + 'slowest 1%'.padStart(12));
+      for (const [name, key] of [['event -> consumer (delivery row written)', 'consumer'], ['consumer -> first attempt started', 'attempt'], ['attempt -> receiver has it', 'receiver']] as const) {
+        const xs = sortNum(stages.map((s) => s[key]));
+        console.log(`  ${name}`.padEnd(44) + pct(xs, 50).toFixed(0).padStart(10) + pct(xs, 99).toFixed(0).padStart(10) + mean(slowest.map((s) => s[key])).toFixed(0).padStart(12));
+      }
+    } finally {
+      await mongo.close();
+    }
+    const seconds = deliveredIn / 1000;
+    const cpuRows = [...cpu1].map(([name, v]) => [name, v - (cpu0.get(name) ?? v)] as const).filter(([, v]) => v > 0).sort((a, b) => b[1] - a[1]);
+    const cpuTotal = cpuRows.reduce((a, [, v]) => a + v, 0);
+    console.log(`\nCPU from the first create to the last delivery (${seconds.toFixed(1)} s): ${cpuTotal.toFixed(1)} s, ${((cpuTotal * 1000) / EVENTS).toFixed(2)} ms per event; by process (ms per event):`);
+    console.log('  ' + cpuRows.slice(0, 8).map(([name, v]) => `${name} ${((v * 1000) / EVENTS).toFixed(2)}`).join(', '));
+    console.log(`GC ${((rt1.gcSeconds - rt0.gcSeconds) * 1000).toFixed(0)} ms in all; longest event-loop delay of any process ${rt1.loopMaxMs.toFixed(0)} ms`);
   } finally {
     await platform.stop();
     await rx.close();

@@ -12,7 +12,7 @@ import { SlaDueTimes, slaBreachScan } from './sla/scheduler';
 import type { Subject } from './automations/conditions';
 import { runAutomations, type RunAutomationsDeps } from './automations/run';
 import { ticketWriter } from './automations/ticket-writer';
-import { keepAutomationTriggers } from './automations/triggers';
+import { automationTriggerMatch, keepAutomationTriggers } from './automations/triggers';
 import { aiProviderOf, type AiConfig } from './ai/config';
 import { factWriter } from './analytics/batches';
 import { DEFAULT_INBOUND_EMAIL, type InboundEmailConfig } from './inbound-email/config';
@@ -47,7 +47,15 @@ export function ticketingRules({ conn, models, logger, soleInstance }: ServiceDe
   const tickets = ticketsPort({ conn, models, customerRefs, customFields, members, sla, clock });
   const slaBreaches = slaBreachScan({ conn, models, tickets, clock, logger, dueTimes: slaDueTimes, idleLookMs: config.slaScanIdleLookMs });
   const customers = internalClient(CUSTOMERS_INTERNAL, config.customersUrl, { service: 'customers' });
-  const automationDeps: RunAutomationsDeps = { conn, models, members, ticketWriter: ticketWriter(tickets), automationTriggers: keepAutomationTriggers(soleInstance) };
+  const automationTriggers = keepAutomationTriggers(soleInstance);
+  const automationDeps: RunAutomationsDeps = {
+    conn,
+    models,
+    members,
+    ticketWriter: ticketWriter(tickets),
+    automationTriggers,
+    triggerMatch: automationTriggerMatch(models, automationTriggers),
+  };
   // The trigger events' way in (consumers/automation-triggers.ts; tests run it directly).
   const automations = { onEvent: (e: EventEnvelope, ticketId: string, subject: Omit<Subject, 'ticket'>) => runAutomations(automationDeps, e, ticketId, subject) };
   const aiProvider = aiProviderOf(config.ai);

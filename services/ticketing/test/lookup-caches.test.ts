@@ -4,7 +4,9 @@
  * answer, then changes the setting, and checks that the very next request or event sees the change.
  */
 import { randomUUID } from 'node:crypto';
+import type { Partition } from '@helpdesk/contracts';
 import { envelope } from '@helpdesk/testing';
+import { automationTriggerMatch, keepAutomationTriggers } from '../src/automations/triggers';
 import { useHarness, type Caller, type Harness } from './helpers';
 
 let h: Harness;
@@ -94,6 +96,43 @@ describe('automations', () => {
     await h.bus.idle();
     expect((await stored(fifth.id))!.priority).toBe('low');
     expect(await executions(as.teamId)).toBeLessThanOrEqual(before);
+  });
+});
+
+describe('automation trigger check', () => {
+  it('with replicas (nothing kept): the events delivered together are answered by one read per partition, as the kept check answers them', async () => {
+    const a = { ...team(), mode: 'test' as const };
+    const aLive = { ...a, mode: 'live' as const };
+    const b = { ...team(), mode: 'test' as const };
+    ok(await api('POST', '/teams/{team}/automations', { as: a, body: { name: 'Bump', triggerEvent: 'ticket.created', actions: [{ type: 'set_priority', priority: 'high' }] } }), 201);
+    const off = ok(await api('POST', '/teams/{team}/automations', { as: a, body: { name: 'Off', triggerEvent: 'ticket.closed', actions: [{ type: 'set_priority', priority: 'low' }] } }), 201);
+    ok(await api('PATCH', `/teams/{team}/automations/${off.id}`, { as: a, body: { enabled: false } }), 200);
+    ok(await api('POST', '/teams/{team}/automations', { as: b, body: { name: 'B', triggerEvent: 'ticket.updated', actions: [{ type: 'set_priority', priority: 'high' }] } }), 201);
+
+    const { models } = h.svc.rules;
+    const kept = automationTriggerMatch(models, keepAutomationTriggers(true));
+    const replicas = automationTriggerMatch(models, keepAutomationTriggers(false));
+    const scope = (c: { teamId: string; mode: Partition }) => ({ teamId: c.teamId, mode: c.mode });
+    const questions: [ReturnType<typeof scope>, string][] = [
+      [scope(a), 'ticket.created'], [scope(a), 'ticket.closed'], [scope(a), 'ticket.updated'], [scope(a), 'ticket.created'],
+      [scope(aLive), 'ticket.created'], [scope(b), 'ticket.updated'], [scope(b), 'ticket.created'],
+    ];
+    const expected = [true, false, false, true, false, true, false];
+
+    const db = Object.getPrototypeOf(h.svc.conn.db) as { command: (...args: unknown[]) => unknown };
+    const command = jest.spyOn(db, 'command');
+    try {
+      expect(await Promise.all(questions.map(([s, t]) => replicas(s, t)))).toEqual(expected);
+      const reads = command.mock.calls.filter(([cmd]) => (cmd as { find?: string }).find === 'automations');
+      expect(reads).toHaveLength(3); // a's test partition, a's live one, b's
+    } finally {
+      command.mockRestore();
+    }
+    expect(await Promise.all(questions.map(([s, t]) => kept(s, t)))).toEqual(expected);
+
+    // Nothing kept: a rule enabled is seen by the very next question.
+    ok(await api('PATCH', `/teams/{team}/automations/${off.id}`, { as: a, body: { enabled: true } }), 200);
+    expect(await replicas(scope(a), 'ticket.closed')).toBe(true);
   });
 });
 

@@ -129,6 +129,26 @@ describe('consumer and worker', () => {
     }
   });
 
+  test('a cancellation while an attempt is in flight wins; the attempt is still logged and the lease released', async () => {
+    const slow = await Receiver.start(() => ({ status: 200, delayMs: 1000 }));
+    try {
+      const w = await h.createWebhook({ name: 'in flight', url: slow.url(), events: 'ticket.created' });
+      await h.publish(ticketCreated());
+      await slow.waitFor((r) => r.length === 1, 'the attempt to start');
+      // Disabling cancels what waits, including this row (pending, leased, its attempt in flight).
+      await h.api('PATCH', `${W}/${w.id}`, { body: { isActive: false } });
+      const row = await eventually('the attempt logged', async () => {
+        const [d] = await deliveriesOf(h, w.id);
+        return d?.attemptCount === 1 ? d : undefined;
+      });
+      expect(row).toMatchObject({ status: 'cancelled', nextAttemptAt: null, leaseOwner: null, runAttempts: 0 });
+      expect(row.attempts.map((a: any) => [a.attempt, a.statusCode])).toEqual([[1, 200]]);
+      await h.api('DELETE', `${W}/${w.id}`);
+    } finally {
+      await slow.close();
+    }
+  });
+
   test('a row leased by a worker that died is sent once its lease expires', async () => {
     const w = await h.createWebhook({ name: 'lease', url: rx.url('/lease'), events: 'ticket.created' });
     // Stop the deliveries of this webhook from being claimed first: create the row as a dead worker's claim.

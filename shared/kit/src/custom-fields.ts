@@ -69,7 +69,7 @@ export function customFieldRules({ definitions, records, contentType, soleInstan
   const defs = (teamId: string) => scopedCollection(definitions, { teamId });
   const cache = new LookupCache<CustomFieldRule[]>({ enabled: soleInstance });
   const load = async (teamId: string): Promise<CustomFieldRule[]> =>
-    (await defs(teamId).find({ deleted: false }).lean<CustomFieldDefDoc[]>()).map((r) => ({ ...r, id: r._id }));
+    (await defs(teamId).leanFind<CustomFieldDefDoc>({ deleted: false })).map((r) => ({ ...r, id: r._id }));
 
   /** `resolve` for many records at once (an import chunk): the definitions are read once, each record checked alone. */
   async function resolverFor(scope: Scope): Promise<(given: Record<string, unknown> | undefined, current: Record<string, unknown> | null) => Record<string, unknown>> {

@@ -71,6 +71,8 @@ export interface LeanPaths<T> {
   leanInsert(docs: readonly LeanFilter[], opts?: { session?: mongo.ClientSession }): Promise<void>;
   /** The document after the update (upserted when `upsert`), or null. */
   leanFindOneAndUpdate<R = T>(filter: LeanFilter, update: mongo.Document, opts?: { session?: mongo.ClientSession; upsert?: boolean }): Promise<R | null>;
+  /** `updateOne(filter, update, { session })` through the driver: nothing cast, no mongoose Query (a hot write). */
+  leanUpdateOne(filter: LeanFilter, update: mongo.Document, opts?: { session?: mongo.ClientSession }): Promise<mongo.UpdateResult>;
   /** One driver bulk write (ordered unless said otherwise). */
   leanBulkWrite(ops: readonly LeanBulkOp[], opts?: { session?: mongo.ClientSession; ordered?: boolean }): Promise<mongo.BulkWriteResult>;
 }
@@ -200,6 +202,9 @@ class ScopedHandle {
       upsert: opts.upsert ?? false,
       returnDocument: 'after',
     });
+  }
+  leanUpdateOne(filter: LeanFilter, update: mongo.Document, opts: { session?: mongo.ClientSession } = {}) {
+    return collectionOf(this.model).updateOne(add(this.fields, filter), update, opts.session ? { session: opts.session } : {});
   }
   leanBulkWrite(ops: readonly LeanBulkOp[], opts: { session?: mongo.ClientSession; ordered?: boolean } = {}) {
     return collectionOf(this.model).bulkWrite(ops.map((op) => scopedBulkOp(this.fields, op)) as mongo.AnyBulkWriteOperation[], {

@@ -137,6 +137,9 @@ describe('a scoped handle', () => {
     expect(await a.leanPage({}, { page: 2, pageSize: 1 }, { sort: { _id: 1 }, projection: { text: 1 } })).toEqual({ rows: [{ _id: 'n2', text: 'b' }], pagination: pageOf(2, 1, 2) });
     expect(await a.leanFindOneAndUpdate<NoteDoc>({ _id: 'n3' }, { $set: { n: 99 } })).toBeNull();
     expect(await a.leanFindOneAndUpdate<NoteDoc>({ _id: 'n9' }, { $setOnInsert: { text: 'new', n: 0 } }, { upsert: true })).toEqual({ _id: 'n9', text: 'new', n: 0, teamId: A, mode: 'test' });
+    expect((await a.leanUpdateOne({ _id: 'n3' }, { $set: { n: -2 } })).matchedCount).toBe(0);
+    expect((await a.leanUpdateOne({ _id: 'n9' }, { $inc: { n: 5 } })).modifiedCount).toBe(1);
+    expect(await raw('notes').findOne({ _id: 'n9' } as any)).toMatchObject({ n: 5, teamId: A, mode: 'test' });
     await a.leanBulkWrite([{ updateOne: { filter: { _id: 'n3' }, update: { $set: { n: -1 } } } }, { deleteOne: { filter: { _id: 'n2' } } }]);
     expect(await raw('notes').findOne({ _id: 'n3' } as any)).toMatchObject({ n: 3 });
     expect(await raw('notes').countDocuments({ _id: 'n2' } as any)).toBe(0);

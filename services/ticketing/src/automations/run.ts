@@ -1,6 +1,6 @@
 import type mongoose from 'mongoose';
 import type { EventEnvelope } from '@helpdesk/contracts';
-import { consumeOnceEmitting, newId, scoped, scopeKey, type Emit, type Scope, type Unscoped } from '@helpdesk/kit';
+import { consumeOnceEmitting, newId, scoped, type Emit, type Scope, type Unscoped } from '@helpdesk/kit';
 import type { TicketingModels } from '../collections';
 import type { TicketDoc } from '../tickets/model';
 import { ticketSnapshot } from '../tickets/view';
@@ -9,7 +9,7 @@ import type { AutomationDoc, ExecutionDoc } from './model';
 import { planActions } from './plan';
 import { ORDER, type MemberCheck } from './stored';
 import type { TicketWriter } from './ticket-writer';
-import type { AutomationTriggers } from './triggers';
+import type { AutomationTriggers, TriggerMatch } from './triggers';
 import { automationView, executionView } from './view';
 
 /** The consumer name trigger events are de-duplicated under (`processed_events`). */
@@ -29,6 +29,8 @@ export interface RunAutomationsDeps {
   members: MemberCheck;
   ticketWriter: TicketWriter;
   automationTriggers: AutomationTriggers;
+  /** Whether the event's partition has an enabled rule for its type (./triggers.ts). */
+  triggerMatch: TriggerMatch;
 }
 
 /** Runs one matched rule's actions on the ticket; answers their outcomes. The ids of the events they emitted are recorded one level deeper. */
@@ -91,14 +93,8 @@ async function execute(
 export async function runAutomations(deps: RunAutomationsDeps, e: EventEnvelope, ticketId: string, subject: Omit<Subject, 'ticket'>): Promise<void> {
   const scope = { teamId: e.teamId, mode: e.mode };
   const db = scoped(deps.models, scope);
-  const triggers = deps.automationTriggers;
-  // Most events match no rule: answered without a transaction.
-  if (triggers.enabled) {
-    const types = await triggers.get(scopeKey(scope), async () =>
-      new Set((await db.automations.find({ enabled: true }, { triggerEvent: 1 }).lean<Pick<AutomationDoc, 'triggerEvent'>[]>()).map((r) => r.triggerEvent)),
-    );
-    if (!types.has(e.type)) return;
-  } else if (!(await db.automations.exists({ triggerEvent: e.type, enabled: true }))) return;
+  // Most events match no rule: answered without a transaction (kept, or one read for the events delivered together).
+  if (!(await deps.triggerMatch(scope, e.type))) return;
   await consumeOnceEmitting(deps.conn, AUTOMATIONS_CONSUMER, e, async (session, emit) => {
     const rules = await db.automations.find({ triggerEvent: e.type, enabled: true }).sort(ORDER).session(session).lean<AutomationDoc[]>();
     const cause = await db.automationCauses.findOne({ _id: e.id }).session(session).lean<{ depth: number }>();

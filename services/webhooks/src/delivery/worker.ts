@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { mayRead, type DeliveryStatus } from '@helpdesk/contracts';
-import { acrossTeams, scoped, SecretOpenError, webhookDeliveries, webhookDeliveryDuration, type Logger, type Scope, type SecretBox, type ServiceWorker, type Unscoped } from '@helpdesk/kit';
+import { acrossTeams, microBatches, scoped, scopeKey, SecretOpenError, webhookDeliveries, webhookDeliveryDuration, type Logger, type Scope, type SecretBox, type ServiceWorker, type Unscoped } from '@helpdesk/kit';
 import type { WebhooksModels } from '../collections';
 import type { WebhookSettings } from '../settings';
 import { ATTEMPTS_KEPT, deliveryAccess, NO_LEASE, type DeliveryDoc } from '../webhooks/deliveries/model';
@@ -41,7 +41,10 @@ export interface DeliveryWorkerDeps {
  *   which also finds rows a dead replica left: docs/adr/0070);
  * - at most `concurrency` attempts are in flight; each attempt's result is written back with the
  *   lease owner and generation it was claimed with, so a redelivery or cancellation that happened
- *   meanwhile wins (the attempt is still logged).
+ *   meanwhile wins (the attempt is still logged). An attempt's slot is free once its answer is in:
+ *   the results are written in micro-batches (one bulk write for the attempts that ended together,
+ *   then one write clearing the failing streak of their webhooks that succeeded; docs/adr/0072),
+ *   the row still leased to this worker until its result is written, so nobody sends it meanwhile.
  */
 export function createDeliveryWorker(deps: DeliveryWorkerDeps): DeliveryWorker {
   let running: RunningWorker | null = null;
@@ -68,6 +71,15 @@ export function createDeliveryWorker(deps: DeliveryWorkerDeps): DeliveryWorker {
 /** A row this worker holds the lease of (its scope travels beside it: rows handed over at commit carry none). */
 type Claimed = Unscoped<DeliveryDoc> & { leaseOwner: string };
 
+/** An attempt that ended, waiting for its result to be written. */
+interface Ended {
+  row: Claimed;
+  at: Date;
+  outcome: AttemptOutcome;
+  /** What the result made of the row, once written. */
+  status?: DeliveryStatus;
+}
+
 class RunningWorker {
   /** The queue across teams (the data layer's named way): claiming and recording by `_id` span every team. */
   private readonly Queue: ReturnType<typeof acrossTeams<WebhooksModels>>['deliveries'];
@@ -81,11 +93,26 @@ class RunningWorker {
   private claims = 0;
   private stopped = false;
   private kicked = false;
+  /** A kick that came while every slot was busy: it wakes the loop once half the slots are free. */
+  private owed = false;
+  /**
+   * Rows wait unleased (written beyond the free slots, or by a redelivery): until a claim finds no
+   * more, new rows are not handed over at commit but join them, so they go out oldest first instead
+   * of newer rows taking every freed slot while older ones wait.
+   */
+  private backlog = false;
+  private kicks = 0;
   /** Slots promised to rows being committed with a direct lease (see commitAndDispatch in dispatch.ts). */
   private reserved = 0;
   private readonly directOwner = `${this.me}:direct`;
   private wake: (() => void) | null = null;
   private readonly inFlight = new Set<Promise<void>>();
+  /** Attempts whose answer is in and whose result is being written (stop waits for them too). */
+  private readonly recording = new Set<Promise<void>>();
+  /** The results of the attempts that ended together, written as one bulk write (see recordAll). */
+  private readonly results = microBatches<Ended>((ended) => this.recordAll(ended));
+  /** The webhooks, by scope, whose attempts succeeded together: their failing streaks cleared in one write per scope. */
+  private readonly successes = microBatches<{ scope: Scope; webhookId: string }>((ok) => this.clearFailing(ok));
   private readonly loop: Promise<void>;
 
   constructor({ models, settings, logger, disable, secrets }: DeliveryWorkerDeps) {
@@ -99,13 +126,23 @@ class RunningWorker {
     this.loop = this.run();
   }
 
+  /** New due rows were written unleased: claim them now. */
   kick(): void {
+    this.kicks++;
+    this.backlog = true;
+    this.nudge();
+  }
+
+  /** Look again now (a retry was scheduled, a kick was owed): rows may be due sooner than the loop's sleep. */
+  private nudge(): void {
     this.kicked = true;
     this.wake?.();
   }
 
-  reserve(n: number): Reservation | null {
-    if (this.stopped || this.inFlight.size + this.reserved + n > this.settings.concurrency) return null;
+  reserve(wanted: number): Reservation | null {
+    // As many as are free: a micro-batch larger than the free slots still sends most of its rows at once.
+    const n = Math.min(wanted, this.settings.concurrency - this.inFlight.size - this.reserved);
+    if (this.stopped || this.backlog || n <= 0) return null;
     this.reserved += n;
     let settled = false;
     const release = () => {
@@ -115,6 +152,7 @@ class RunningWorker {
     return {
       owner: this.directOwner,
       until: new Date(Date.now() + this.settings.leaseMs),
+      count: n,
       release,
       take: (scope, rows, hooks) => {
         release();
@@ -135,6 +173,7 @@ class RunningWorker {
     await this.loop;
     // Attempts in flight end within timeoutMs; their results are recorded before the database closes.
     await Promise.allSettled([...this.inFlight]);
+    await Promise.allSettled([...this.recording]);
     await this.sender.close();
   }
 
@@ -154,12 +193,17 @@ class RunningWorker {
   private async run(): Promise<void> {
     let failures = 0;
     while (!this.stopped) {
-      this.kicked = false;
       let wait = this.settings.pollIntervalMs;
       try {
         const free = this.settings.concurrency - this.inFlight.size - this.reserved;
+        // No free slot: a kick is owed to the first one freed (below).
+        if (free <= 0) this.owed ||= this.kicked;
+        this.kicked = false;
         if (free > 0) {
+          const kicks = this.kicks;
           const rows = await this.claim(free);
+          // Fewer than asked, and no new rows meanwhile: nothing waits any more.
+          if (rows.length < free && kicks === this.kicks) this.backlog = false;
           if (rows.length) await this.dispatch(rows);
           // A full batch: there may be more due; go again as soon as slots free up.
           if (rows.length === free) wait = Math.min(wait, 50);
@@ -173,8 +217,12 @@ class RunningWorker {
         this.logger.warn({ err: (err as Error)?.message ?? err, failures, retryInMs: wait }, 'webhook delivery worker: claim failed; will retry');
       }
       if (this.stopped) break;
-      // Saturated: only a freed slot wakes it (see dispatch); kicks are then pointless.
-      if (this.inFlight.size >= this.settings.concurrency) this.kicked = false;
+      // Saturated: only freed slots wake it (see launch); a kick now is owed to them (rows wait
+      // unleased for it: were it dropped, they could wait for the idle look).
+      if (this.inFlight.size + this.reserved >= this.settings.concurrency) {
+        this.owed ||= this.kicked;
+        this.kicked = false;
+      }
       await this.sleep(wait);
     }
   }
@@ -221,9 +269,29 @@ class RunningWorker {
       .catch((err) => this.logger.error({ err, deliveryId: row._id }, 'webhook delivery: recording the attempt failed; the lease will expire and it is retried'))
       .finally(() => {
         this.inFlight.delete(p);
-        if (this.inFlight.size <= this.settings.concurrency / 2) this.wake?.();
+        // Half the slots free: claim again (a kick owed from when all were busy is kept for it, not lost).
+        if (this.inFlight.size > this.settings.concurrency / 2) return;
+        if (this.owed) {
+          this.owed = false;
+          this.nudge();
+        } else this.wake?.();
       });
     this.inFlight.add(p);
+  }
+
+  /** Writes an ended attempt's result (and the webhook's health) after its slot was freed; stop() waits for it. */
+  private afterAttempt(row: Claimed, scope: Scope, hook: WebhookDoc | null, at: Date, outcome: AttemptOutcome): void {
+    const p = (async () => {
+      const ended: Ended = { row, at, outcome };
+      await this.results.submit(ended);
+      // A retry is due later: let the worker's next look count it (it may be sleeping on this row's lease).
+      if (ended.status === 'pending') this.nudge();
+      else if (this.inFlight.size <= this.settings.concurrency / 2) this.wake?.();
+      if (hook) await this.updateHealth(scope, hook, at, outcome);
+    })()
+      .catch((err) => this.logger.error({ err, deliveryId: row._id }, 'webhook delivery: recording the attempt failed; the lease will expire and it is retried'))
+      .finally(() => this.recording.delete(p));
+    this.recording.add(p);
   }
 
   private async attempt(row: Claimed, scope: Scope, hook: WebhookDoc | undefined): Promise<void> {
@@ -245,7 +313,7 @@ class RunningWorker {
       if (!(err instanceof SecretOpenError)) throw err;
       this.logger.error({ webhookId: hook._id, deliveryId: row._id, err: err.message }, 'webhook delivery: the signing secret does not open with SECRETS_KEY or SECRETS_KEY_PREVIOUS');
       const outcome = { ok: false, statusCode: null, durationMs: 0, error: 'signing secret unavailable: it is sealed with a key this process does not have (SECRETS_KEY)', retryAfterMs: null };
-      await this.record(row, at, outcome);
+      this.afterAttempt(row, scope, null, at, outcome);
       return;
     }
     const headers: Record<string, string> = {
@@ -255,43 +323,74 @@ class RunningWorker {
     };
     if (row.requestId) headers['x-svc-request-id'] = row.requestId;
     const outcome = await this.sender.send(hook.url, headers, row.body);
-    await this.record(row, at, outcome);
-    await this.updateHealth(scope, hook, at, outcome);
+    this.afterAttempt(row, scope, hook, at, outcome);
   }
 
-  private async record(row: Claimed, at: Date, outcome: AttemptOutcome): Promise<void> {
+  /**
+   * The results of attempts that ended together, in ONE bulk write: each update is conditional on the
+   * lease owner and generation the row was claimed with, and releases the lease. Rows a redelivery
+   * or cancellation changed meanwhile (not matched) keep that state: their attempts are logged by a
+   * second bulk write, only when there are such rows, on the rows still leased as claimed (the
+   * matched ones were released by the first, so applying both again changes nothing).
+   */
+  private async recordAll(ended: Ended[]): Promise<void> {
     const now = new Date();
-    const runAttempts = row.runAttempts + 1;
-    let status: DeliveryStatus;
-    let next: Date | null = null;
-    if (outcome.ok) status = 'succeeded';
-    else if (outcome.statusCode === 410) status = 'failed'; // gone: the webhook is disabled below, nothing to retry
-    else {
-      next = nextAttemptAt({ attemptsInRun: runAttempts, statusCode: outcome.statusCode, retryAfterMs: outcome.retryAfterMs }, now, this.settings);
-      status = next ? 'pending' : 'failed';
-    }
-    const attempt = { attempt: row.attemptCount + 1, at, statusCode: outcome.statusCode, durationMs: outcome.durationMs, error: outcome.error };
-    webhookDeliveries.inc({ outcome: status === 'pending' ? 'retrying' : status }); // metrics (docs/adr/0038)
-    webhookDeliveryDuration.observe(outcome.durationMs / 1000);
-    const log = { $push: { attempts: { $each: [attempt], $slice: -ATTEMPTS_KEPT } }, $inc: { attemptCount: 1 } };
     const release = { leaseOwner: null, leaseUntil: NO_LEASE, updatedAt: now };
-    const written = await this.Queue.updateOne(
-      { _id: row._id, leaseOwner: row.leaseOwner, generation: row.generation },
-      { $set: { ...release, status, nextAttemptAt: next, runAttempts }, ...log },
+    const logs = ended.map((e) => {
+      const { row, at, outcome } = e;
+      const runAttempts = row.runAttempts + 1;
+      let status: DeliveryStatus;
+      let next: Date | null = null;
+      if (outcome.ok) status = 'succeeded';
+      else if (outcome.statusCode === 410) status = 'failed'; // gone: the webhook is disabled below, nothing to retry
+      else {
+        next = nextAttemptAt({ attemptsInRun: runAttempts, statusCode: outcome.statusCode, retryAfterMs: outcome.retryAfterMs }, now, this.settings);
+        status = next ? 'pending' : 'failed';
+      }
+      e.status = status;
+      const attempt = { attempt: row.attemptCount + 1, at, statusCode: outcome.statusCode, durationMs: outcome.durationMs, error: outcome.error };
+      const log = { $push: { attempts: { $each: [attempt], $slice: -ATTEMPTS_KEPT } }, $inc: { attemptCount: 1 } };
+      return { row, outcome, status, next, runAttempts, log };
+    });
+    const written = await this.Queue.bulkWrite(
+      logs.map(({ row, status, next, runAttempts, log }) => ({
+        updateOne: { filter: { _id: row._id, leaseOwner: row.leaseOwner, generation: row.generation }, update: { $set: { ...release, status, nextAttemptAt: next, runAttempts }, ...log } },
+      })),
+      { ordered: false },
     );
-    if (written.matchedCount === 0) {
+    if (written.matchedCount < logs.length) {
       // Redelivered or cancelled while in flight: keep that state, log the attempt.
-      await this.Queue.updateOne({ _id: row._id, leaseOwner: row.leaseOwner }, { $set: release, ...log });
+      await this.Queue.bulkWrite(
+        logs.map(({ row, log }) => ({ updateOne: { filter: { _id: row._id, leaseOwner: row.leaseOwner }, update: { $set: release, ...log } } })),
+        { ordered: false },
+      );
+    }
+    for (const { status, outcome } of logs) {
+      webhookDeliveries.inc({ outcome: status === 'pending' ? 'retrying' : status }); // metrics (docs/adr/0038)
+      webhookDeliveryDuration.observe(outcome.durationMs / 1000);
+    }
+  }
+
+  /** Clears the failing streak of the webhooks whose attempts succeeded: one write per team and partition of the batch. */
+  private async clearFailing(ok: { scope: Scope; webhookId: string }[]): Promise<void> {
+    const byScope = new Map<string, { scope: Scope; ids: Set<string> }>();
+    for (const { scope, webhookId } of ok) {
+      const key = scopeKey(scope);
+      if (!byScope.has(key)) byScope.set(key, { scope, ids: new Set() });
+      byScope.get(key)!.ids.add(webhookId);
+    }
+    for (const { scope, ids } of byScope.values()) {
+      await scoped(this.models, scope).webhooks.updateMany({ _id: { $in: [...ids] }, failingSince: { $ne: null } }, { $set: { failingSince: null } });
     }
   }
 
   /** A success clears the webhook's failing streak; a 410 disables it; 5 days of failures disable it. */
   private async updateHealth(scope: Scope, hook: WebhookDoc, at: Date, outcome: AttemptOutcome): Promise<void> {
-    const { webhooks } = scoped(this.models, scope);
     if (outcome.ok) {
-      await webhooks.updateOne({ _id: hook._id, failingSince: { $ne: null } }, { $set: { failingSince: null } });
+      await this.successes.submit({ scope, webhookId: hook._id });
       return;
     }
+    const { webhooks } = scoped(this.models, scope);
     await webhooks.updateOne({ _id: hook._id, failingSince: null }, { $set: { failingSince: at } });
     if (outcome.statusCode === 410) {
       if (await this.disable(scope, hook._id, { reason: 'gone', lastStatusCode: 410 })) {

@@ -108,11 +108,13 @@ export function parseDelivery(text: string): { event: EventEnvelope; error?: und
   } catch (err) {
     return { error: `parse error: ${(err as Error).message ?? String(err)}`.slice(0, 1000) };
   }
-  const envelope = eventEnvelopeSchema.safeParse(json);
-  if (!envelope.success) return { error: schemaError(envelope.error).slice(0, 1000) };
   try {
+    // One parse of the envelope for every valid delivery (docs/adr/0071); only a refused one is
+    // looked at again, to say whether its envelope or its payload is wrong.
     return { event: parseEvent(json) };
   } catch (err) {
+    const envelope = eventEnvelopeSchema.safeParse(json);
+    if (!envelope.success) return { error: schemaError(envelope.error).slice(0, 1000) };
     return { error: schemaError(err, ['data']).slice(0, 1000) };
   }
 }

@@ -1,6 +1,6 @@
 import type mongoose from 'mongoose';
-import type { AddMessageInput, EventData, MessageSnapshot, MessageView, Sender } from '@helpdesk/contracts';
-import { eventScopeOf, newId, notFound, sameJson, scoped, withOutbox, type Emit, type EventInput, type EventScope, type RequestContext, type Scope, type Unscoped } from '@helpdesk/kit';
+import type { AddMessageInput, MessageSnapshot, MessageView, Sender } from '@helpdesk/contracts';
+import { eventScopeOf, newId, notFound, sameJson, scoped, withOutbox, type Emit, type RequestContext, type Scope, type Unscoped } from '@helpdesk/kit';
 import type { Clock } from '../../clock';
 import type { TicketingModels } from '../../collections';
 import type { SlaClock } from '../../sla/clock';
@@ -17,6 +17,8 @@ export interface MessageToAdd {
   isInternal: boolean;
   senderName: string | null;
   sender?: Exclude<Sender, 'ai'>;
+  /** The member who wrote it (an agent message sent with a member's key), stored with it and in its event. */
+  authorId?: string;
 }
 
 export interface AddMessageDeps {
@@ -42,9 +44,8 @@ export async function addMessageIn(
   const now = clock.now();
   // Write the ticket first: the write holds it for this transaction, so concurrent messages
   // each get their own count and position, and the search text is extended from the latest one.
-  const next = await db.tickets
-    .findOneAndUpdate({ _id: ticketId }, { $inc: { messageCount: 1, rev: 1 }, $set: { updatedAt: now } }, { session, returnDocument: 'after' })
-    .lean<TicketDoc>();
+  // Through the driver (docs/adr/0071): what is written here is stored as sent, nothing to cast.
+  const next = await db.tickets.leanFindOneAndUpdate<TicketDoc>({ _id: ticketId }, { $inc: { messageCount: 1, rev: 1 }, $set: { updatedAt: now } }, { session });
   if (!next) throw notFound('ticket', ticketId);
   if (next.status === 'merged') throw mergedConflict(next);
   const sender = input.sender ?? 'system';
@@ -53,7 +54,7 @@ export async function addMessageIn(
   const set: Partial<TicketDoc> = { searchText: next.searchText, ...ticketSearchTokens(next) };
   if (!sameJson(clockMove.sla, next.sla ?? null)) Object.assign(set, { sla: clockMove.sla, slaNextDueAt: clockMove.slaNextDueAt });
   Object.assign(next, set);
-  await db.tickets.updateOne({ _id: ticketId }, { $set: set }, { session });
+  await db.tickets.leanUpdateOne({ _id: ticketId }, { $set: set }, { session });
   const m: Unscoped<MessageDoc> = {
     _id: newId('message'),
     ticketId,
@@ -63,6 +64,8 @@ export async function addMessageIn(
     isInternal: input.isInternal,
     createdAt: now,
     seq: next.messageCount,
+    // In the insert itself, not set after it: one command fewer (docs/adr/0071).
+    ...(input.authorId ? { authorId: input.authorId } : {}),
   };
   await db.messages.leanInsert([m], { session }); // built above: no hydration (docs/adr/0019)
   const eventIds = [emit({ type: 'ticket.message_added', data: { ticket: ticketSnapshot(next), message: messageView(m) } }).id];
@@ -70,11 +73,9 @@ export async function addMessageIn(
   return { message: messageView(m), eventIds };
 }
 
-type MessageAdded = EventData<'ticket.message_added'>;
-
 /** The member's name as ticketing knows it from `member.*` events (null while it does not yet). */
 const memberName = async (models: TicketingModels, ctx: RequestContext, memberId: string): Promise<string | null> =>
-  (await scoped(models, ctx).memberRefs.findOne({ _id: memberId }, { name: 1 }).lean<{ name: string }>())?.name ?? null;
+  (await scoped(models, ctx).memberRefs.leanFindOne<{ name: string }>({ _id: memberId }, { projection: { name: 1 } }))?.name ?? null;
 
 /**
  * `POST /tickets/{id}/messages`: a message in its own transaction (addMessageIn: counts, search text,
@@ -87,18 +88,7 @@ export async function addMessage(deps: AddMessageDeps & { conn: mongoose.Connect
   const sender = input.sender ?? 'agent';
   const authorId = sender === 'agent' ? ctx.memberId : null;
   const senderName = input.senderName ?? (authorId ? await memberName(deps.models, ctx, authorId) : null);
-  const message = { content: input.content, sender, senderName, isInternal };
-  const added = await withOutbox(deps.conn, eventScopeOf(ctx), async (session, emit) => {
-    if (!authorId) return { ...(await addMessageIn(deps, session, emit, ctx, ticketId, message)), authorId: null };
-    // The message's event carries its author too.
-    const withAuthor = ((e: EventInput, scope?: EventScope) => {
-      if (e.type !== 'ticket.message_added') return emit(e, scope);
-      const data = e.data as MessageAdded;
-      return emit({ type: 'ticket.message_added', data: { ...data, message: { ...data.message, authorId } } }, scope);
-    }) as Emit;
-    const out = await addMessageIn(deps, session, withAuthor, ctx, ticketId, message);
-    await scoped(deps.models, ctx).messages.updateOne({ _id: out.message.id }, { $set: { authorId } }, { session });
-    return { ...out, authorId };
-  });
-  return { ...added.message, authorId: added.authorId };
+  const message: MessageToAdd = { content: input.content, sender, senderName, isInternal, ...(authorId ? { authorId } : {}) };
+  const added = await withOutbox(deps.conn, eventScopeOf(ctx), (session, emit) => addMessageIn(deps, session, emit, ctx, ticketId, message));
+  return { ...added.message, authorId };
 }

@@ -2,22 +2,26 @@ import type mongoose from 'mongoose';
 import { eventAccess, isKnownEventType, mayRead, subscribes, type EventEnvelope, type ListDeliveriesQuery, type Page } from '@helpdesk/contracts';
 import {
   ApiError,
+  bulkWriteInScopes,
   conflict,
-  consumeOnce,
+  CONSUMER_TRANSACTION_GIVE_UP_MS,
   eventScopeOf,
   findPage,
   foundOr404,
+  inTransaction,
+  microBatches,
   newId,
   notFound,
+  recordProcessed,
   scoped,
+  scopeKey,
   type RequestContext,
   type Scope,
-  type Unscoped,
   withOutbox,
   type ScopedFilter,
 } from '@helpdesk/kit';
 import { deliveryBody } from '../../delivery/body';
-import { commitAndDispatch, type Dispatcher, type NewDelivery } from '../../delivery/dispatch';
+import { commitAndDispatch, commitAndDispatchGroups, type DeliveryGroup, type Dispatcher, type NewDelivery } from '../../delivery/dispatch';
 import type { WebhooksModels } from '../../collections';
 import { readerOf, type WebhookDoc } from '../model';
 import type { WebhookRules } from '../rules';
@@ -52,6 +56,53 @@ const byId = (hooks: WebhookDoc[]) => new Map(hooks.map((h) => [h._id, h]));
 
 /** The rules of a webhook's delivery log, of redelivery, and of creating deliveries (docs/adr/0007). */
 export function deliveryRules({ conn, models, webhooks, dispatch }: DeliveryRulesDeps) {
+  /**
+   * The events of one micro-batch (what the bus has in flight, docs/adr/0047 and 0072): the active
+   * webhooks read once per team and partition, then every delivery row and every event's
+   * de-duplication record in ONE transaction. Events no webhook wants are left out of it (no write).
+   * A batch that fails is applied again one event at a time by microBatches, so a repeated event
+   * (AlreadyProcessed) is skipped alone, as consumeOnce skips it.
+   */
+  async function deliverEvents(events: EventEnvelope[]): Promise<void> {
+    const seen = new Set<string>();
+    const unique = events.filter((e) => !seen.has(e.id) && seen.add(e.id));
+    const activeByScope = new Map<string, Promise<WebhookDoc[]>>();
+    const activeOf = (e: EventEnvelope) => {
+      const key = scopeKey(e);
+      let found = activeByScope.get(key);
+      if (!found) activeByScope.set(key, (found = scoped(models, e).webhooks.find({ isActive: true }).select('+secret').lean<WebhookDoc[]>().exec()));
+      return found;
+    };
+    const groups: (DeliveryGroup & { event: EventEnvelope })[] = [];
+    for (const event of unique) {
+      const active = await activeOf(event);
+      // Its patterns choose among what it may read: whom it reads as must be allowed the event (docs/adr/0066).
+      const access = eventAccess(event.type, event.data);
+      const hooks = active.filter((h) => subscribes(h.events, event.type) && mayRead(access, readerOf(h)));
+      if (!hooks.length) continue;
+      const now = new Date();
+      const body = deliveryBody(event);
+      const rows: NewDelivery[] = hooks.map((h) =>
+        newDeliveryRow({ id: newId('delivery'), webhookId: h._id, eventId: event.id, eventType: event.type, requestId: event.requestId, test: false, body, now }),
+      );
+      groups.push({ event, scope: { teamId: event.teamId, mode: event.mode }, rows, hooks: byId(hooks) });
+    }
+    if (!groups.length) return;
+    await commitAndDispatchGroups(dispatch, groups, () =>
+      inTransaction(
+        conn,
+        async (session) => {
+          // The records first: a repeat fails the unit before anything else is written.
+          await recordProcessed(conn, CONSUMER, groups.map((g) => g.event), session);
+          await bulkWriteInScopes(models.deliveries, groups.flatMap((g) => g.rows.map((document) => ({ insertOne: { document }, scope: g.scope }))), { session });
+          return true;
+        },
+        { giveUpAfterMs: CONSUMER_TRANSACTION_GIVE_UP_MS },
+      ),
+    );
+  }
+  const eventBatches = microBatches(deliverEvents);
+
   return {
     async list(ctx: RequestContext, webhookId: string, q: ListDeliveriesQuery): Promise<Page<DeliveryView>> {
       await webhooks.findOr404(ctx, webhookId);
@@ -137,27 +188,13 @@ export function deliveryRules({ conn, models, webhooks, dispatch }: DeliveryRule
 
     /**
      * An event from the bus becomes one delivery per active webhook of its team and partition that
-     * subscribes to it. The deliveries and the de-duplication record commit together (`consumeOnce`),
-     * so a broker redelivery creates nothing twice; events no webhook wants are acknowledged without a write.
+     * subscribes to it. The deliveries and the de-duplication record commit together (in the
+     * micro-batch of the events in flight, `deliverEvents`), so a broker redelivery creates nothing
+     * twice; events no webhook wants are acknowledged without a write. It resolves once its batch committed.
      */
     async deliverEvent(event: EventEnvelope): Promise<void> {
       if (!(await webhooks.mayReceive(event, event.type))) return;
-      const db = scoped(models, event);
-      const active = await db.webhooks.find({ isActive: true }).select('+secret').lean<WebhookDoc[]>();
-      // Its patterns choose among what it may read: whom it reads as must be allowed the event (docs/adr/0066).
-      const access = eventAccess(event.type, event.data);
-      const hooks = active.filter((h) => subscribes(h.events, event.type) && mayRead(access, readerOf(h)));
-      if (!hooks.length) return;
-      const now = new Date();
-      const body = deliveryBody(event);
-      const rows: Unscoped<DeliveryDoc>[] = hooks.map((h) =>
-        newDeliveryRow({ id: newId('delivery'), webhookId: h._id, eventId: event.id, eventType: event.type, requestId: event.requestId, test: false, body, now }),
-      );
-      await commitAndDispatch(dispatch, event, rows, byId(hooks), (all) =>
-        consumeOnce(conn, CONSUMER, event, async (session) => {
-          await db.deliveries.insertMany(all, { session });
-        }),
-      );
+      await eventBatches.submit(event);
     },
   };
 }

@@ -16,9 +16,9 @@ import { context, createContextKey, SpanKind, SpanStatusCode, trace, type Span }
  *
  * The caller sees the exchange through undici's dispatch-handler contract (`onConnect`,
  * `onHeaders`, `onData`, `onComplete`, `onError`), so one code path reads an answer from a socket
- * or from here. The gateway's event streams are taken in process too (docs/adr/0073): the gateway
- * then bounds a stream's unread body itself, as notifications bounds a slow client's backlog over
- * HTTP. Downloads keep HTTP.
+ * or from here. The gateway's streaming answers (event streams, export downloads) are taken in
+ * process too (docs/adr/0073): the gateway then bounds an unread body itself, as notifications
+ * bounds a slow client's backlog over HTTP.
  *
  * A service is taken in process only when it registered itself (`startService` with
  * `inProcess: true`, which the one-process platform sets); separate processes never share the

@@ -61,7 +61,7 @@ const hasBody = (req: Request) => req.headers['transfer-encoding'] !== undefined
  * gateway does not keep for an Idempotency-Key: a write the request committed before the error is
  * answered from the service's record of the key on that retry (docs/adr/0062).
  */
-const UNREACHABLE = new Set(['MongoServerSelectionError', 'MongoNetworkError', 'MongoNetworkTimeoutError', 'MongoNotConnectedError', 'MongoPoolClearedError', 'MongoTopologyClosedError']);
+const UNREACHABLE = new Set(['MongoServerSelectionError', 'MongoNetworkError', 'MongoNetworkTimeoutError', 'MongoNotConnectedError', 'MongoPoolClearedError', 'MongoPoolClosedError', 'MongoServerClosedError', 'MongoTopologyClosedError']);
 export function isDatabaseUnreachable(err: unknown): boolean {
   for (let e = err as { name?: string; cause?: unknown } | undefined, depth = 0; e && depth < 3; e = e.cause as typeof e, depth++) {
     if (typeof e.name === 'string' && UNREACHABLE.has(e.name)) return true;

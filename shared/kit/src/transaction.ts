@@ -87,7 +87,8 @@ export class TransactionGaveUp extends Error {
     readonly elapsedMs: number,
     readonly lastError: unknown,
   ) {
-    super(`transaction gave up after ${attempts} attempts in ${elapsedMs} ms: ${(lastError as { message?: string } | null)?.message ?? 'transient errors'}`);
+    // `cause`: what made it give up (a database out of reach is still a 503, kit's http.ts).
+    super(`transaction gave up after ${attempts} attempts in ${elapsedMs} ms: ${(lastError as { message?: string } | null)?.message ?? 'transient errors'}`, { cause: lastError });
     this.name = 'TransactionGaveUp';
   }
 }

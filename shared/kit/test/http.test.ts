@@ -1,6 +1,6 @@
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
-import { createServiceApp, createLogger, InternalTokens, listen, closeServer, sendData, ApiError, ctxOf } from '../src';
+import { createServiceApp, createLogger, InternalTokens, listen, closeServer, sendData, ApiError, ctxOf, TransactionGaveUp } from '../src';
 
 const tokens = new InternalTokens('s'.repeat(32));
 let server: Server;
@@ -19,6 +19,11 @@ beforeAll(async () => {
       });
       a.get('/conflict', () => {
         throw new ApiError('resource_conflict', 'dup', 'email');
+      });
+      // The driver's errors for a database it cannot reach, by name, and one wrapped by a unit of work that gave up.
+      a.get('/db/:name', (req) => {
+        const err = Object.assign(new Error('gone'), { name: req.params.name });
+        throw req.query.wrapped ? new TransactionGaveUp(3, 3_000, err) : err;
       });
     },
   });
@@ -70,6 +75,23 @@ describe('service app', () => {
     expect(c.body.error).toMatchObject({ type: 'conflict_error', code: 'resource_conflict', param: 'email', request_id: 'req_abc' });
     expect(typeof c.body.meta.timestamp).toBe('string');
     expect((await call('/nope')).body.error.code).toBe('route_not_found');
+  });
+});
+
+describe('a database out of reach', () => {
+  it.each(['MongoServerSelectionError', 'MongoNetworkError', 'MongoPoolClearedError', 'MongoPoolClosedError', 'MongoServerClosedError', 'MongoTopologyClosedError'])(
+    '%s is 503 service_unavailable with Retry-After, also inside a unit of work that gave up',
+    async (name) => {
+      for (const path of [`/db/${name}`, `/db/${name}?wrapped=1`]) {
+        const r = await call(path);
+        expect([path, r.status, r.body.error.code, r.headers.get('retry-after')]).toEqual([path, 503, 'service_unavailable', '1']);
+      }
+    },
+  );
+  it('any other error is a 500 that names nothing inside', async () => {
+    const r = await call('/db/TypeError');
+    expect([r.status, r.body.error.code]).toEqual([500, 'internal_error']);
+    expect(JSON.stringify(r.body)).not.toContain('gone');
   });
 });
 

@@ -13,7 +13,7 @@
  *
  * `--cpu-prof DIR` writes V8 CPU profiles of the platform's processes over the quiet window only
  * (summarise them with bench/profile-summary.ts): what the remaining idle CPU is spent on. The
- * processes shape gets them through bench/cpu-prof-window.cjs (DIR/<pid>.cpuprofile, names in
+ * processes shape gets them through bench/cpu-prof-preload.cjs's window mode (DIR/<pid>.cpuprofile, names in
  * DIR/pids.json); the sampling costs CPU, so its figures are not the idle figures.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -31,11 +31,11 @@ const REDIS_URL = process.env.REDIS_URL || 'redis://127.0.0.1:6379';
 const load = () => loadavg().map((l) => l.toFixed(2)).join(' ');
 const pct = (cores: number) => (Number.isFinite(cores) ? `${(cores * 100).toFixed(2)} %` : 'n/a');
 
-/** The processes' environment for `--cpu-prof DIR` in the processes shape (bench/cpu-prof-window.cjs). */
+/** The processes' environment for `--cpu-prof DIR` in the processes shape (bench/cpu-prof-preload.cjs, its window mode). */
 function windowProfiling(dir: string | undefined): Record<string, string> {
   if (!dir) return {};
   mkdirSync(dir, { recursive: true });
-  return { NODE_OPTIONS: `--require ${path.resolve(__dirname, 'cpu-prof-window.cjs')}`, CPU_PROF_WINDOW_DIR: path.resolve(dir) };
+  return { NODE_OPTIONS: `--require ${path.resolve(__dirname, 'cpu-prof-preload.cjs')}`, BENCH_CPU_PROF_DIR: path.resolve(dir), BENCH_CPU_PROF_WINDOW: '1' };
 }
 /** Starts or stops the window's profiles (a file the preload watches for). */
 function profileWindow(event: 'start' | 'stop'): void {

@@ -54,9 +54,10 @@ function Shell() {
   const [help, setHelp] = useState(false);
   useEventStream();
   useHotkeys({ '?': () => setHelp(true) });
-  // The ticket page is fetched once the inbox is up, so opening a ticket waits for no script.
+  // The ticket page is fetched once the inbox is up, so opening a ticket waits for no script. Best
+  // effort: if the line is down then, opening a ticket fetches it again (React.lazy below).
   useEffect(() => {
-    const t = setTimeout(() => void import('./ticket/ticket-page'), 500);
+    const t = setTimeout(() => void import('./ticket/ticket-page').catch(() => undefined), 500);
     return () => clearTimeout(t);
   }, []);
   if (ended) {

@@ -14,7 +14,7 @@ import { Blocked, Collection, Engine, IndexSpec, Txn } from './storage';
 import { clone, Doc, isPlainObject, keyOf, setPath, sortBySpec, valuesAt } from './values';
 
 export const MAX_BSON = 16 * 1024 * 1024;
-const VERSION = '7.0.0';
+const VERSION = '8.0.0';
 
 export interface CoreOptions {
   host: string;
@@ -63,7 +63,7 @@ const SUPPORTED_STAGES = new Set([
 const KNOWN_UNSUPPORTED_STAGES = new Set(['$out', '$merge', '$changeStream', '$collStats', '$indexStats', '$currentOp', '$search', '$searchMeta', '$vectorSearch', '$listSessions', '$geoNear', '$search', '$planCacheStats']);
 
 const TXN_COMMANDS_ALLOWED = new Set([
-  'find', 'getMore', 'insert', 'update', 'delete', 'findAndModify', 'findandmodify', 'aggregate', 'distinct',
+  'find', 'getMore', 'insert', 'update', 'delete', 'findAndModify', 'findandmodify', 'aggregate', 'distinct', 'bulkWrite',
   'commitTransaction', 'abortTransaction', 'killCursors', 'create', 'createIndexes', 'ping',
 ]);
 
@@ -94,6 +94,7 @@ export class Core {
       buildInfo: () => this.buildInfo(),
       buildinfo: () => this.buildInfo(),
       insert: (c, x) => this.insert(c, x),
+      bulkWrite: (c, x) => this.bulkWrite(c, x),
       find: (c, x) => this.find(c, x),
       getMore: (c) => this.getMore(c),
       killCursors: (c) => this.killCursors(c),
@@ -244,7 +245,8 @@ export class Core {
       logicalSessionTimeoutMinutes: 30,
       connectionId: ctx.connectionId,
       minWireVersion: 0,
-      maxWireVersion: 21,
+      // 25: MongoDB 8.0, whose `bulkWrite` command (writes to several collections in one) is served here.
+      maxWireVersion: 25,
       readOnly: false,
       ok: 1,
     };
@@ -255,7 +257,7 @@ export class Core {
     return {
       version: VERSION,
       gitVersion: 'mongo-embedded',
-      versionArray: [7, 0, 0, 0],
+      versionArray: [8, 0, 0, 0],
       bits: 64,
       debug: false,
       maxBsonObjectSize: MAX_BSON,
@@ -733,6 +735,74 @@ export class Core {
       n++;
     });
     return withErrors({ n, ok: 1 }, writeErrors);
+  }
+
+  /**
+   * MongoDB 8.0's `bulkWrite` (on admin): `ops` against the namespaces of `nsInfo`, in order, each
+   * applied as the matching insert, update or delete command would apply it (in the command's
+   * transaction, if any). Replies with the counts and a cursor of the results (only the errors when
+   * `errorsOnly`), all in its first batch; an ordered bulk stops at its first write error.
+   */
+  private async bulkWrite(cmd: Doc, ctx: CommandContext): Promise<Doc> {
+    const ops = cmd.ops;
+    const nsInfo = cmd.nsInfo;
+    if (!Array.isArray(ops)) throw err(9, "BSON field 'bulkWrite.ops' is missing but a required field");
+    if (!Array.isArray(nsInfo)) throw err(9, "BSON field 'bulkWrite.nsInfo' is missing but a required field");
+    if (ctx.db !== 'admin') throw err(13, 'bulkWrite may only be run against the admin database.');
+    const namespaces = nsInfo.map((n: Doc) => {
+      const ns = typeof n?.ns === 'string' ? n.ns : '';
+      const dot = ns.indexOf('.');
+      if (dot <= 0 || dot === ns.length - 1) throw err(73, `Invalid namespace specified '${ns}'`);
+      return { db: ns.slice(0, dot), coll: ns.slice(dot + 1) };
+    });
+    const ordered = cmd.ordered !== false;
+    const errorsOnly = cmd.errorsOnly === true;
+    const results: Doc[] = [];
+    const counts = { nInserted: 0, nMatched: 0, nModified: 0, nUpserted: 0, nDeleted: 0 };
+    let nErrors = 0;
+    for (let idx = 0; idx < ops.length; idx++) {
+      const op = ops[idx] as Doc;
+      const kind = 'insert' in op ? 'insert' : 'update' in op ? 'update' : 'delete' in op ? 'delete' : null;
+      if (!kind) throw err(9, `Unrecognized bulkWrite operation at index ${idx}`);
+      const target = namespaces[Number(op[kind])];
+      if (!target) throw err(9, `BulkWrite ops entry ${idx} has an invalid namespace index ${op[kind]}`);
+      const sub: CommandContext = { ...ctx, db: target.db };
+      let reply: Doc;
+      if (kind === 'insert') {
+        reply = await this.insert({ insert: target.coll, documents: [op.document] }, sub);
+        counts.nInserted += reply.n;
+      } else if (kind === 'update') {
+        const st: Doc = { q: op.filter, u: op.updateMods, multi: !!op.multi, upsert: !!op.upsert };
+        for (const k of ['arrayFilters', 'collation', 'sort', 'hint'] as const) if (op[k] !== undefined) st[k] = op[k];
+        reply = await this.update({ update: target.coll, updates: [st] }, sub);
+        const upserted = Array.isArray(reply.upserted) ? reply.upserted.length : 0;
+        counts.nMatched += reply.n - upserted;
+        counts.nModified += reply.nModified;
+        counts.nUpserted += upserted;
+      } else {
+        const st: Doc = { q: op.filter, limit: op.multi ? 0 : 1 };
+        if (op.collation !== undefined) st.collation = op.collation;
+        reply = await this.delete({ delete: target.coll, deletes: [st] }, sub);
+        counts.nDeleted += reply.n;
+      }
+      const writeError = Array.isArray(reply.writeErrors) ? reply.writeErrors[0] : undefined;
+      if (writeError) {
+        const { index: _index, ...rest } = writeError;
+        results.push({ ok: 0, idx, ...rest });
+        nErrors++;
+        if (ordered) break;
+      } else if (!errorsOnly) {
+        const r: Doc = { ok: 1, idx, n: reply.n };
+        if (kind === 'update') {
+          r.nModified = reply.nModified;
+          if (Array.isArray(reply.upserted) && reply.upserted.length) r.upserted = { _id: reply.upserted[0]._id };
+        }
+        results.push(r);
+      }
+    }
+    // In a transaction a write error aborts it, as the single-collection commands' writeErrors do (run()).
+    if (nErrors && ctx.txn) this.engine.abortTxn(ctx.txn, 'write error');
+    return { cursor: { id: new Long(0), firstBatch: results, ns: 'admin.$cmd.bulkWrite' }, nErrors, ...counts, ok: 1 };
   }
 
   /** The collection object currently registered under coll's name (it may have been dropped and re-created). */

@@ -3,6 +3,7 @@ import type { mongo } from 'mongoose';
 import type { Pagination } from '@helpdesk/contracts';
 import { collectionOf, countAll, findAll, insertAll } from './lean-reads';
 import { NEWEST_FIRST, pageOf, skipOf } from './pagination';
+import { deferInsert, deferUpdateOne } from './unit-writes';
 
 /**
  * A scoped handle: one collection bound to one scope (docs/adr/0065). Built only by the data layer
@@ -68,11 +69,17 @@ export interface LeanPaths<T> {
     opts?: { sort?: Record<string, 1 | -1>; projection?: mongo.Document },
   ): Promise<{ rows: R[]; pagination: Pagination }>;
   /** `insertMany(docs, { session, lean: true })` for rows built in full (docs/adr/0045). */
-  leanInsert(docs: readonly LeanFilter[], opts?: { session?: mongo.ClientSession }): Promise<void>;
+  leanInsert(docs: readonly LeanFilter[], opts?: { session?: mongo.ClientSession; atCommit?: boolean }): Promise<void>;
   /** The document after the update (upserted when `upsert`), or null. */
   leanFindOneAndUpdate<R = T>(filter: LeanFilter, update: mongo.Document, opts?: { session?: mongo.ClientSession; upsert?: boolean }): Promise<R | null>;
   /** `updateOne(filter, update, { session })` through the driver: nothing cast, no mongoose Query (a hot write). */
   leanUpdateOne(filter: LeanFilter, update: mongo.Document, opts?: { session?: mongo.ClientSession }): Promise<mongo.UpdateResult>;
+  /**
+   * `atCommit`, on `leanInsert` and here: in a `withOutbox` unit, the write goes out with the unit's
+   * outbox rows in one command just before the commit (docs/adr/0078; nothing later in the unit may
+   * read or write what it writes); elsewhere at once. Its errors then come from the unit's last write.
+   */
+  leanUpdateOneAtCommit(filter: LeanFilter, update: mongo.Document, opts: { session: mongo.ClientSession }): Promise<void>;
   /** One driver bulk write (ordered unless said otherwise). */
   leanBulkWrite(ops: readonly LeanBulkOp[], opts?: { session?: mongo.ClientSession; ordered?: boolean }): Promise<mongo.BulkWriteResult>;
 }
@@ -193,8 +200,11 @@ class ScopedHandle {
     ]);
     return { rows, pagination: pageOf(q.page, q.pageSize, total) };
   }
-  leanInsert(docs: readonly LeanFilter[], opts: { session?: mongo.ClientSession } = {}) {
-    return insertAll(collectionOf(this.model), docs.map((d) => add(this.fields, d)), opts.session);
+  async leanInsert(docs: readonly LeanFilter[], opts: { session?: mongo.ClientSession; atCommit?: boolean } = {}) {
+    const c = collectionOf(this.model);
+    const rows = docs.map((d) => add(this.fields, d));
+    if (opts.atCommit && deferInsert(c, rows, opts.session)) return;
+    await insertAll(c, rows, opts.session);
   }
   leanFindOneAndUpdate(filter: LeanFilter, update: mongo.Document, opts: { session?: mongo.ClientSession; upsert?: boolean } = {}) {
     return collectionOf(this.model).findOneAndUpdate(add(this.fields, filter), update, {
@@ -205,6 +215,11 @@ class ScopedHandle {
   }
   leanUpdateOne(filter: LeanFilter, update: mongo.Document, opts: { session?: mongo.ClientSession } = {}) {
     return collectionOf(this.model).updateOne(add(this.fields, filter), update, opts.session ? { session: opts.session } : {});
+  }
+  async leanUpdateOneAtCommit(filter: LeanFilter, update: mongo.Document, opts: { session: mongo.ClientSession }) {
+    const c = collectionOf(this.model);
+    const scopedFilter = add(this.fields, filter);
+    if (!deferUpdateOne(c, scopedFilter, update, opts.session)) await c.updateOne(scopedFilter, update, { session: opts.session });
   }
   leanBulkWrite(ops: readonly LeanBulkOp[], opts: { session?: mongo.ClientSession; ordered?: boolean } = {}) {
     return collectionOf(this.model).bulkWrite(ops.map((op) => scopedBulkOp(this.fields, op)) as mongo.AnyBulkWriteOperation[], {

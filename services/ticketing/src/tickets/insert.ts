@@ -48,10 +48,13 @@ export async function insertTickets(
     // Built field by field from the validated input: inserted lean, without mongoose
     // hydrating and validating the documents again (docs/adr/0019); the tickets straight
     // through the driver (docs/adr/0045).
+    // Without the caller's own writes (which may read them), nothing later in the unit touches the new
+    // rows: they go out with the outbox rows in one command before the commit (docs/adr/0078).
     const db = scoped(models, ctx);
-    await db.tickets.leanInsert(built.map((b) => b.doc), { session });
+    const atCommit = !also;
+    await db.tickets.leanInsert(built.map((b) => b.doc), { session, atCommit });
     const msgs = built.flatMap((b) => b.msgs);
-    if (msgs.length) await db.messages.leanInsert(msgs, { session });
+    if (msgs.length) await db.messages.leanInsert(msgs, { session, atCommit });
     if (also) await also(session, built.map((b) => b.doc._id));
     for (const b of built) emit({ type: 'ticket.created', data: { ticket: ticketSnapshot(b.doc), messages: b.msgs.map(messageView) } });
     return built.map((b) => ticketView(b.doc, { messages: b.msgs }));

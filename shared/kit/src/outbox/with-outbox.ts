@@ -4,6 +4,7 @@ import { newId } from '../ids';
 import { collectionOf, insertAll } from '../lean-reads';
 import { CONSUMER_TRANSACTION_GIVE_UP_MS, inTransaction } from '../transaction';
 import { currentTraceHeaders } from '../telemetry/propagation';
+import { closeUnitWrites, openUnitWrites, sendUnitWrites } from '../unit-writes';
 import { idempotentStep } from './idempotent-requests';
 import { outboxModel, type OutboxRow } from './models';
 
@@ -96,17 +97,27 @@ export async function withOutbox<R>(
       traces.push(own.trace);
       return wire;
     };
-    const out = await fn(session, emit);
-    if (pending.length) {
-      const now = new Date();
+    // The unit's writes made `atCommit` (docs/adr/0078) go out with its outbox rows, in one command.
+    const atCommit = openUnitWrites(session);
+    try {
+      const out = await fn(session, emit);
+      const outbox = collectionOf(Outbox);
       // Rows kit builds itself, envelopes already validated by emit: a lean insert, without
       // mongoose hydrating and validating each row again (docs/adr/0019).
+      const now = new Date();
       const rows: OutboxRow[] = pending.map((envelope, i) => ({ _id: envelope.id, envelope, trace: traces[i] ?? trace, seq: nextSeq(), createdAt: now, publishedAt: null }));
-      await insertAll(collectionOf(Outbox), rows, session);
+      if (atCommit.length) {
+        const namespace = `${outbox.dbName}.${outbox.collectionName}`;
+        for (const document of rows) atCommit.push({ namespace, name: 'insertOne', document });
+        closeUnitWrites(session);
+        await sendUnitWrites(conn.getClient(), atCommit, session);
+      } else if (rows.length) await insertAll(outbox, rows, session);
+      if (step) await step.record(session, out);
+      emitted = pending.length;
+      return out;
+    } finally {
+      closeUnitWrites(session);
     }
-    if (step) await step.record(session, out);
-    emitted = pending.length;
-    return out;
   };
   const result = await inTransaction(conn, unit, opts.consumer ? { giveUpAfterMs: CONSUMER_TRANSACTION_GIVE_UP_MS } : {});
   step?.committed();

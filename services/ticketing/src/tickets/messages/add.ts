@@ -39,6 +39,13 @@ export async function addMessageIn(
   scope: Scope,
   ticketId: string,
   input: MessageToAdd,
+  opts: {
+    /**
+     * Nothing later in the caller's unit reads or writes this ticket or message: the ticket's second
+     * write and the message go out with the unit's outbox rows in one command (docs/adr/0078).
+     */
+    lastInUnit?: boolean;
+  } = {},
 ): Promise<{ message: MessageSnapshot; eventIds: string[] }> {
   const db = scoped(models, scope);
   const now = clock.now();
@@ -54,7 +61,8 @@ export async function addMessageIn(
   const set: Partial<TicketDoc> = { searchText: next.searchText, ...ticketSearchTokens(next) };
   if (!sameJson(clockMove.sla, next.sla ?? null)) Object.assign(set, { sla: clockMove.sla, slaNextDueAt: clockMove.slaNextDueAt });
   Object.assign(next, set);
-  await db.tickets.leanUpdateOne({ _id: ticketId }, { $set: set }, { session });
+  if (opts.lastInUnit) await db.tickets.leanUpdateOneAtCommit({ _id: ticketId }, { $set: set }, { session });
+  else await db.tickets.leanUpdateOne({ _id: ticketId }, { $set: set }, { session });
   const m: Unscoped<MessageDoc> = {
     _id: newId('message'),
     ticketId,
@@ -67,7 +75,7 @@ export async function addMessageIn(
     // In the insert itself, not set after it: one command fewer (docs/adr/0071).
     ...(input.authorId ? { authorId: input.authorId } : {}),
   };
-  await db.messages.leanInsert([m], { session }); // built above: no hydration (docs/adr/0019)
+  await db.messages.leanInsert([m], { session, atCommit: opts.lastInUnit }); // built above: no hydration (docs/adr/0019)
   const eventIds = [emit({ type: 'ticket.message_added', data: { ticket: ticketSnapshot(next), message: messageView(m) } }).id];
   eventIds.push(...sla.emitBreaches(emit, next, clockMove.breached));
   return { message: messageView(m), eventIds };
@@ -89,6 +97,6 @@ export async function addMessage(deps: AddMessageDeps & { conn: mongoose.Connect
   const authorId = sender === 'agent' ? ctx.memberId : null;
   const senderName = input.senderName ?? (authorId ? await memberName(deps.models, ctx, authorId) : null);
   const message: MessageToAdd = { content: input.content, sender, senderName, isInternal, ...(authorId ? { authorId } : {}) };
-  const added = await withOutbox(deps.conn, eventScopeOf(ctx), (session, emit) => addMessageIn(deps, session, emit, ctx, ticketId, message));
+  const added = await withOutbox(deps.conn, eventScopeOf(ctx), (session, emit) => addMessageIn(deps, session, emit, ctx, ticketId, message, { lastInUnit: true }));
   return { ...added.message, authorId };
 }

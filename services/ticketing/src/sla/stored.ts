@@ -34,7 +34,8 @@ export async function slaRuleFor(
   session: mongoose.ClientSession,
 ): Promise<SlaRuleDoc | null> {
   if (!enabled.enabled) {
-    return scoped(models, scope).slaRules.findOne({ priorityKey: priority, enabled: true }).sort(EVALUATION_ORDER).session(session).lean<SlaRuleDoc>();
+    // Every ticket create reads it: one find through the driver, not mongoose's Query (stored as written, nothing to cast).
+    return scoped(models, scope).slaRules.leanFindOne<SlaRuleDoc>({ priorityKey: priority, enabled: true }, { sort: EVALUATION_ORDER, session });
   }
   const rules = await enabled.get(scopeKey(scope), () => scoped(models, scope).slaRules.find({ enabled: true }).sort(EVALUATION_ORDER).lean<SlaRuleDoc[]>());
   return rules.find((r) => r.priorityKey === priority) ?? null;

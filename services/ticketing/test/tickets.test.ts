@@ -1,6 +1,5 @@
 /** Tickets over HTTP on the embedded MongoDB and the memory bus: every rule, event and scope. */
 import { ticketSnapshotSchema } from '@helpdesk/contracts';
-import { collectionOf } from '@helpdesk/kit';
 import { messageModel } from '../src/tickets/messages/model';
 import { call, expectError, TEAM_A, TEAM_B, useHarness, type Caller, type Harness } from './helpers';
 

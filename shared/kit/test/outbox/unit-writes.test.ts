@@ -93,6 +93,20 @@ describe('writes sent with the outbox rows', () => {
     expect(await conn.db!.collection('outbox').countDocuments()).toBe(1);
   });
 
+  it('concurrent units writing the same document each count once (a conflict retries the unit, as a single write does)', async () => {
+    await scoped({ notes }, inScope).notes.leanInsert([{ _id: 'shared', text: 'a', n: 0 }]);
+    await Promise.all(
+      Array.from({ length: 6 }, (_, i) =>
+        withOutbox(conn, scope, async (session, emit) => {
+          await scoped({ notes }, inScope).notes.leanUpdateOneAtCommit({ _id: 'shared' }, { $inc: { n: 1 } }, { session });
+          emit({ type: 'ticket.created', data: { ticket: ticket(`tkt_c${i}`) } });
+        }),
+      ),
+    );
+    expect(await conn.db!.collection('notes').findOne({ _id: 'shared' as never })).toMatchObject({ n: 6 });
+    expect(await conn.db!.collection('outbox').countDocuments()).toBe(6);
+  });
+
   it('outside a unit (a session of a plain transaction, or none) are written at once', async () => {
     const db = scoped({ notes }, inScope);
     await db.notes.leanInsert([{ _id: 'now', text: 'a', n: 0 }], { atCommit: true });

@@ -91,7 +91,7 @@ export const commonEnvSchema = z.object({
 export const serviceEnvSchema = commonEnvSchema.extend({
   PORT: portNumber(3000).describe('HTTP port of the service.'),
   HOST: z.string().min(1).default('0.0.0.0').describe('Interface the service and its metrics listen on (every interface in a container; `npm run start:processes` uses loopback).'),
-  MONGO_URL: optionalUrl().describe('MongoDB (a replica set: the outbox writes in transactions).'),
+  MONGO_URL: optionalUrl().describe('MongoDB 8.0 or later, a replica set (the outbox writes in transactions, and the last writes of a unit in one bulkWrite).'),
   MONGO_DB: z.string().min(1).optional().describe("Database name; default the one in MONGO_URL's path, else the service's name."),
   AMQP_URL: optionalUrl().describe('RabbitMQ. Required unless HELPDESK_EMBEDDED=1 (in-process bus: events reach no other process).'),
   AMQP_EXCHANGE: z.string().min(1).optional().describe('Topic exchange (default `helpdesk.events`); runs sharing a broker isolate themselves with their own.'),

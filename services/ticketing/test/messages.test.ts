@@ -1,6 +1,7 @@
 /** Messages over HTTP on the embedded MongoDB and the memory bus. */
 import { messageSnapshotSchema, ticketSnapshotSchema } from '@helpdesk/contracts';
 import { collectionOf } from '@helpdesk/kit';
+import { mongo } from 'mongoose';
 import { messageModel } from '../src/tickets/messages/model';
 import { expectError, TEAM_A, useHarness, type Caller, type Harness } from './helpers';
 
@@ -142,8 +143,10 @@ describe('POST /tickets/:id/messages', () => {
   test('a failure after the ticket was updated rolls the ticket back (one transaction)', async () => {
     const t = await create({ title: 'atomic message' });
     // The message is written with the unit's last command (docs/adr/0078): that command fails.
-    const spy = jest.spyOn(h.svc.conn.getClient(), 'bulkWrite').mockImplementationOnce(() => {
-      throw new Error('boom');
+    const command = mongo.Db.prototype.command;
+    const spy = jest.spyOn(mongo.Db.prototype, 'command').mockImplementation(function (this: mongo.Db, cmd, ...rest) {
+      if ('bulkWrite' in cmd) throw new Error('boom');
+      return command.call(this, cmd, ...rest);
     });
     const r = await post(t.id, { content: 'lost' });
     spy.mockRestore();

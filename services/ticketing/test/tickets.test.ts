@@ -1,5 +1,6 @@
 /** Tickets over HTTP on the embedded MongoDB and the memory bus: every rule, event and scope. */
 import { ticketSnapshotSchema } from '@helpdesk/contracts';
+import { mongo } from 'mongoose';
 import { messageModel } from '../src/tickets/messages/model';
 import { call, expectError, TEAM_A, TEAM_B, useHarness, type Caller, type Harness } from './helpers';
 
@@ -430,8 +431,10 @@ describe('atomicity', () => {
   test('a create whose messages fail leaves no ticket and no event', async () => {
     const before = await count('tickets');
     // The message is written with the unit's last command (docs/adr/0078): that command fails.
-    const spy = jest.spyOn(h.svc.conn.getClient(), 'bulkWrite').mockImplementationOnce(() => {
-      throw new Error('disk on fire');
+    const command = mongo.Db.prototype.command;
+    const spy = jest.spyOn(mongo.Db.prototype, 'command').mockImplementation(function (this: mongo.Db, cmd, ...rest) {
+      if ('bulkWrite' in cmd) throw new Error('disk on fire');
+      return command.call(this, cmd, ...rest);
     });
     const r = await api('POST', T, { body: { title: 'half', messages: [{ sender: 'customer', content: 'x' }] } });
     spy.mockRestore();

@@ -48,10 +48,10 @@ export async function insertTickets(
     // Built field by field from the validated input: inserted lean, without mongoose
     // hydrating and validating the documents again (docs/adr/0019); the tickets straight
     // through the driver (docs/adr/0045).
-    // Without the caller's own writes (which may read them), nothing later in the unit touches the new
-    // rows: they go out with the outbox rows in one command before the commit (docs/adr/0078).
+    // One ticket without the caller's own writes (which may read them): nothing later in the unit touches
+    // the new rows, they go out with the outbox rows in one command before the commit (docs/adr/0078).
     const db = scoped(models, ctx);
-    const atCommit = !also;
+    const atCommit = !also && built.length === 1; // a unit's few rows; an import chunk writes them as before
     await db.tickets.leanInsert(built.map((b) => b.doc), { session, atCommit });
     const msgs = built.flatMap((b) => b.msgs);
     if (msgs.length) await db.messages.leanInsert(msgs, { session, atCommit });

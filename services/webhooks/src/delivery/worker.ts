@@ -115,6 +115,8 @@ class RunningWorker {
    * newer rows taking every freed slot while older ones wait.
    */
   private backlog = false;
+  /** The last claim was full: more rows may be due, so freed room wakes the loop (nothing else does). */
+  private more = false;
   /** Room promised to rows being committed with a direct lease (see commitAndDispatch in dispatch.ts). */
   private reserved = 0;
   /** Rows leased to this worker waiting for a slot, oldest first (launched by `pump`). */
@@ -257,6 +259,7 @@ class RunningWorker {
           // Fewer than asked: nothing older waits any more. (Rows a kick announced meanwhile are
           // claimed on the next turn, which the kick makes immediate.)
           if (rows.length < free) this.backlog = false;
+          this.more = rows.length === free;
           if (rows.length) await this.dispatch(rows);
           // A full batch: there may be more due; go again as soon as slots free up.
           if (rows.length === free) wait = Math.min(wait, 50);
@@ -325,12 +328,14 @@ class RunningWorker {
         this.inFlight.delete(p);
         // The slot goes to the oldest row waiting for one, at once.
         this.pump();
-        // Room for half of what it may hold: claim again (a kick owed from when it was full is kept for it, not lost).
+        // Room for half of what it may hold: claim again if rows wait in the store (a kick owed from
+        // when it was full is kept for it, not lost; a full last claim may have left more). Otherwise
+        // the loop sleeps on: new rows come by hand or by kick, retries when due.
         if (this.held() > this.capacity / 2) return;
         if (this.owed) {
           this.owed = false;
           this.nudge();
-        } else this.wake?.();
+        } else if (this.more) this.wake?.();
       });
     this.inFlight.add(p);
   }
@@ -340,10 +345,13 @@ class RunningWorker {
     const p = (async () => {
       const ended: Ended = { row, at, outcome };
       await this.results.submit(ended);
-      // A retry is due later: let the worker's next look count it (it may be sleeping on this row's lease).
-      if (ended.status === 'pending') this.nudge();
-      else if (this.held() <= this.capacity / 2) this.wake?.();
-      if (hook) await this.updateHealth(scope, hook, at, outcome);
+      try {
+        // The webhook's health first: the retry's attempt then reads the failing streak this one began.
+        if (hook) await this.updateHealth(scope, hook, at, outcome);
+      } finally {
+        // A retry is due later: let the worker's next look count it (it may be sleeping on this row's lease).
+        if (ended.status === 'pending') this.nudge();
+      }
     })()
       .catch((err) => this.logger.error({ err, deliveryId: row._id }, 'webhook delivery: recording the attempt failed; the lease will expire and it is retried'))
       .finally(() => this.recording.delete(p));
@@ -440,10 +448,14 @@ class RunningWorker {
     }
   }
 
-  /** A success clears the webhook's failing streak; a 410 disables it; 5 days of failures disable it. */
+  /**
+   * A success clears the webhook's failing streak (when the webhook as read for the attempt had one:
+   * a streak begun by a failure meanwhile is cleared by the next success); a 410 disables it; 5 days
+   * of failures disable it.
+   */
   private async updateHealth(scope: Scope, hook: WebhookDoc, at: Date, outcome: AttemptOutcome): Promise<void> {
     if (outcome.ok) {
-      await this.successes.submit({ scope, webhookId: hook._id });
+      if (hook.failingSince) await this.successes.submit({ scope, webhookId: hook._id });
       return;
     }
     const { webhooks } = scoped(this.models, scope);

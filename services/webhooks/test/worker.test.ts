@@ -197,12 +197,12 @@ describe('rows waiting for a slot (docs/adr/0076)', () => {
   let h: Harness;
   beforeAll(async () => {
     // One slot; a lease only a little longer than an attempt's timeout, so a row that waited behind a slow attempt is short of lease.
-    h = await startHarness({ concurrency: 1, timeoutMs: 1300, leaseMs: 1500, retryScheduleMs: [100], jitter: 0, pollIntervalMs: 50, idlePollMs: 200 });
+    h = await startHarness({ concurrency: 1, timeoutMs: 2500, leaseMs: 3000, retryScheduleMs: [100], jitter: 0, pollIntervalMs: 50, idlePollMs: 200 });
   }, 30_000);
   afterAll(async () => h?.stop());
 
   test('rows beyond the free slots are written leased to the worker and wait in memory, not in the store', async () => {
-    const slow = await Receiver.start(() => ({ status: 200, delayMs: 300 }));
+    const slow = await Receiver.start(() => ({ status: 200, delayMs: 1000 }));
     try {
       const w = await h.createWebhook({ name: 'waiting', url: slow.url(), events: 'ticket.created' });
       await h.publish(ticketCreated('first'), ticketCreated('second'));
@@ -213,7 +213,7 @@ describe('rows waiting for a slot (docs/adr/0076)', () => {
       for (const r of rows) expect(r.leaseOwner).toMatch(/^wrk_[0-9a-f]+:direct$/);
       await slow.waitFor((r) => r.length === 2, 'the second attempt');
       expect(new Set(slow.requests.map((r) => r.headers['x-svc-delivery'])).size).toBe(2);
-      expect(slow.requests[1].at - slow.requests[0].at).toBeGreaterThanOrEqual(250); // after the first answer: one slot
+      expect(slow.requests[1].at - slow.requests[0].at).toBeGreaterThanOrEqual(900); // after the first answer: one slot
       await h.api('DELETE', `${W}/${w.id}`);
     } finally {
       await slow.close();
@@ -221,14 +221,15 @@ describe('rows waiting for a slot (docs/adr/0076)', () => {
   });
 
   test('a waiting row whose lease would end during its attempt is handed back and claimed afresh: sent once, not by two workers at once', async () => {
-    // Each answer takes 1.2 s: the second row's lease (1.5 s from its commit) has 0.3 s left when the slot frees.
-    const slow = await Receiver.start(() => ({ status: 200, delayMs: 1200 }));
+    // Each answer takes 1.8 s: the second row's lease (3 s from its commit) has about 1.2 s left when the
+    // slot frees, less than an attempt may take; claimed afresh, it has 3 s again.
+    const slow = await Receiver.start(() => ({ status: 200, delayMs: 1800 }));
     try {
       const w = await h.createWebhook({ name: 'short lease', url: slow.url(), events: 'ticket.created' });
       await h.publish(ticketCreated('first'), ticketCreated('second'));
       await slow.waitFor((r) => r.length === 2, 'both deliveries', 10_000);
       // Sent as it was, its lease would have ended mid-attempt and the claim loop would have sent it again.
-      await new Promise((r) => setTimeout(r, 1500));
+      await new Promise((r) => setTimeout(r, 2000));
       expect(slow.requests.map((r) => r.headers['x-svc-delivery']).sort()).toEqual([...new Set(slow.requests.map((r) => r.headers['x-svc-delivery']))].sort());
       expect(slow.requests).toHaveLength(2);
       const rows = await eventually('both succeeded', async () => {

@@ -39,7 +39,7 @@ export interface DeliveryWorkerDeps {
  *   (`commitAndDispatch`); otherwise it is woken by `kick()` to claim them; with nothing due it
  *   sleeps until the next pending row's retry (at least `pollIntervalMs`, at most `idlePollMs`,
  *   which also finds rows a dead replica left: docs/adr/0070);
- * - it holds at most twice `concurrency` rows: the attempts in flight, and rows leased to it that
+ * - it holds at most four times `concurrency` rows: the attempts in flight, and rows leased to it that
  *   wait in memory, oldest first, for a slot (docs/adr/0076): a freed slot takes the next one at
  *   once, with no query. One whose lease would end before its attempt could (a slow receiver held
  *   the slots) is handed back unleased instead of being sent;
@@ -121,7 +121,7 @@ class RunningWorker {
   private reserved = 0;
   /** Rows leased to this worker waiting for a slot, oldest first (launched by `pump`). */
   private readonly waiting: Waiting[] = [];
-  /** The rows it may hold at once: `concurrency` in flight and as many waiting for a slot. */
+  /** The rows it may hold at once: `concurrency` in flight and three times as many waiting for a slot (a slow commit holds its reservation meanwhile). */
   private readonly capacity: number;
   private readonly directOwner = `${this.me}:direct`;
   private wake: (() => void) | null = null;
@@ -142,7 +142,7 @@ class RunningWorker {
     this.disable = disable;
     this.secrets = secrets;
     this.sender = new Sender({ allowLoopback: settings.allowLoopback, timeoutMs: settings.timeoutMs });
-    this.capacity = 2 * settings.concurrency;
+    this.capacity = 4 * settings.concurrency;
     this.loop = this.run();
   }
 

@@ -18,15 +18,17 @@
  * `--shape processes` runs the platform as `npm run start:processes` runs it instead (bench/shapes.ts:
  * the gateway, every service and MongoDB as separate processes, RabbitMQ and Redis from
  * AMQP_URL/REDIS_URL, default loopback, with this run's own names): the notifications service's
- * `--replicas` (2, the registry's local count; the launcher starts them) sit behind the launcher's
- * round-robin port, as behind a Kubernetes Service, and the gateway's one connection per stream
- * spreads the streams over them: what ships. Held memory is then the gateway's plus every
- * replica's, and each replica's share of the streams (its open sockets) is printed. The stream log
+ * `--replicas` (2, the registry's local count; the launcher starts them) each get their own URL in
+ * the gateway's SERVICE_URLS, and the gateway spreads its one connection per stream over them itself
+ * (docs/adr/0075; in Kubernetes one Service URL, kube-proxy in the kernel): what ships. Held memory
+ * is then the gateway's plus every replica's, and each replica's share of the streams (its open
+ * sockets) is printed. `--cpu-prof DIR` writes a V8 profile of every process of the platform
+ * (bench/cpu-prof-preload.cjs in the processes shape; summarise with bench/profile-summary.ts). The stream log
  * is Redis Streams there (every replica reads every event), the embedded log in one process.
  * The machine's load average is printed with the figures.
  *
  *   ulimit -n $(ulimit -Hn)
- *   npx tsx bench/stream.bench.ts [--streams 5000] [--receivers 1000] [--rate 20] [--seconds 30] [--shape one|processes] [--replicas 2]
+ *   npx tsx bench/stream.bench.ts [--streams 5000] [--receivers 1000] [--rate 20] [--seconds 30] [--shape one|processes] [--replicas 2] [--cpu-prof DIR]
  */
 import { mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync } from 'node:fs';
 import { request, type ClientRequest } from 'node:http';
@@ -45,6 +47,7 @@ const { values } = parseArgs({
     seconds: { type: 'string', default: '30' },
     shape: { type: 'string', default: 'one' },
     replicas: { type: 'string', default: '2' },
+    'cpu-prof': { type: 'string' },
   },
 });
 const SHAPE = values.shape as 'one' | 'processes';
@@ -55,6 +58,7 @@ const RECEIVERS = Number(values.receivers);
 const RATE = Number(values.rate);
 const SECONDS = Number(values.seconds);
 const EVENTS = RATE * SECONDS;
+const CPU_PROF_DIR = values['cpu-prof'] ? path.resolve(values['cpu-prof']) : undefined;
 
 const pct = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
 const freePort = () =>
@@ -195,7 +199,7 @@ async function startPlatform(): Promise<{ base: string; key: string; pids: numbe
     const shape = await startProcesses(
       { amqpUrl: process.env.AMQP_URL || 'amqp://guest:guest@127.0.0.1:5672', redisUrl: process.env.REDIS_URL || 'redis://127.0.0.1:6379' },
       // RabbitMQ directly: a counting proxy in this process would wait on the 1,000 streams it reads.
-      { logLevel: 'warn', amqpCounter: false },
+      { logLevel: 'warn', amqpCounter: false, cpuProfDir: CPU_PROF_DIR },
     );
     const procs = shape.processes();
     const gateway = procs.filter((p) => p.name === 'gateway').map((p) => p.pid);
@@ -204,7 +208,7 @@ async function startPlatform(): Promise<{ base: string; key: string; pids: numbe
       await shape.stop();
       throw new Error(`--replicas ${REPLICAS}: the launcher runs ${replicas.length} notifications replicas (the registry's localProcesses)`);
     }
-    // The launcher too: its round-robin port (the Kubernetes Service's stand-in) relays every stream's bytes.
+    // The launcher too (local tooling): its round-robin port no longer carries the gateway's streams (docs/adr/0075).
     const named = procs;
     return { base: `${shape.baseUrl}/teams/${shape.teamId}`, key: shape.secretKey, pids: [...gateway, ...replicas], replicas, named, stop: () => shape.stop() };
   }
@@ -213,6 +217,7 @@ async function startPlatform(): Promise<{ base: string; key: string; pids: numbe
     'deploy/local/src/main.ts',
     { PORT: '0', DATA_DIR: dataDir, EMBEDDED_MONGO_PORT: String(await freePort()), LOG_LEVEL: 'warn', RATE_LIMIT_SECRET_PER_MINUTE: '1000000000' },
     /Ready: (\S+)/,
+    CPU_PROF_DIR ? ['--cpu-prof', `--cpu-prof-dir=${path.join(CPU_PROF_DIR, 'one')}`] : [],
   );
   const creds = JSON.parse(readFileSync(path.join(dataDir, 'credentials.json'), 'utf8'));
   return {
@@ -272,11 +277,13 @@ async function helloRun() {
     const base = `http://127.0.0.1:${hello.match[1]}`;
     const make = () => new Stream(`${base}/stream`, {}, (data) => data.slice(7, data.indexOf('"', 7)));
     const { held, kept: receivers } = await heldStreams([hello.child.pid!], STREAMS, make, RECEIVERS);
+    const cpuBefore = cpuSeconds([hello.child.pid!]);
     await fetch(`${base}/broadcast?rate=${RATE}&seconds=${SECONDS}`, { method: 'POST' }).then((r) => r.text());
     await sleep(SECONDS * 1000);
     await allDelivered(receivers, EVENTS);
+    const cpu = cpuSeconds([hello.child.pid!]) - cpuBefore;
     for (const r of receivers) r.close();
-    return { held, delivery: deliveryFigures(receivers, EVENTS) };
+    return { held, delivery: deliveryFigures(receivers, EVENTS), cpu };
   } finally {
     await stop(hello.child);
   }
@@ -295,7 +302,7 @@ async function main(): Promise<void> {
   const platform = await platformRun();
   loads.push(load());
   const shapeName = SHAPE === 'one' ? 'platform, one process' : `platform, processes (${REPLICAS} notifications)`;
-  console.log(`shape: ${SHAPE === 'one' ? 'one process (npm start)' : `processes (npm run start:processes: gateway, ${REPLICAS} notifications replicas behind the launcher's round-robin port, RabbitMQ, Redis)`}`);
+  console.log(`shape: ${SHAPE === 'one' ? 'one process (npm start)' : `processes (npm run start:processes: gateway spreading the streams over ${REPLICAS} notifications replicas, RabbitMQ, Redis)`}`);
   console.log(`held streams: ${STREAMS} at once`);
   for (const [name, r] of [['raw SSE hello-world', hello], [shapeName, platform]] as const) {
     console.log(`  ${name.padEnd(36)} rss ${mib(r.held.before)} → ${mib(r.held.after)}: ${kib(r.held.perStream)} per stream`);
@@ -309,9 +316,14 @@ async function main(): Promise<void> {
   }
   const busiest = [...platform.cpu].sort((a, b) => b.seconds - a.seconds).filter((c) => c.seconds >= 0.5);
   console.log(`  CPU seconds from the first event to the last frame (${platform.deliverySeconds.toFixed(0)} s): ${busiest.map((c) => `${c.name} ${c.seconds.toFixed(1)}`).join(', ')}`);
+  // Per frame delivered (load moves it less than latency): the stream path's processes against the hello-world's one.
+  const perFrame = (seconds: number, frames: number) => ((seconds * 1e6) / Math.max(1, frames)).toFixed(1);
+  const streamPath = platform.cpu.filter((c) => /^(gateway|notifications|launcher)/.test(c.name));
+  console.log(`  CPU µs per frame: hello-world ${perFrame(hello.cpu, hello.delivery.frames)}; ${streamPath.map((c) => `${c.name} ${perFrame(c.seconds, platform.delivery.frames)}`).join(', ')}; all platform processes ${perFrame(platform.cpu.reduce((n, c) => n + c.seconds, 0), platform.delivery.frames)}`);
   if (retried) console.log(`  (${retried} ticket creations answered 503 and were retried)`);
   console.log(`  ratio platform / hello-world: p50 ${(platform.delivery.p50 / Math.max(1, hello.delivery.p50)).toFixed(1)}x, p99 ${(platform.delivery.p99 / Math.max(1, hello.delivery.p99)).toFixed(1)}x`);
   console.log(`load average (1, 5, 15 min): ${loads[0]} before, ${loads[1]} after`);
+  if (CPU_PROF_DIR) console.log(`profiles: ${CPU_PROF_DIR} (npx tsx bench/profile-summary.ts <files>)`);
   if (platform.delivery.lost > 0) process.exitCode = 1;
 }
 

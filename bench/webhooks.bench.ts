@@ -24,10 +24,14 @@
  * first create to the last delivery, per event (the webhooks process's is its own per-event cost in
  * the processes shape), and, from the processes' metrics, GC time and the longest event-loop delay.
  *
- * `--cpu-prof DIR` (one-process shape) writes the platform's V8 profile into DIR (bench/profile-summary.ts reads it).
+ * `--cpu-prof DIR` writes the platform's V8 profiles into DIR (bench/profile-summary.ts reads them; the
+ * processes shape writes one per process under DIR/processes, named by pid in pids.json).
+ * `--by-command` (processes shape) reaches MongoDB through a counting proxy and prints, per event, the
+ * store commands of the webhooks database by name and the messages the bus handed each consumer.
  *
- *   npx tsx bench/webhooks.bench.ts [--events 2000] [--concurrency 1 | --rate 200] [--shape one|processes] [--cpu-prof DIR]
+ *   npx tsx bench/webhooks.bench.ts [--events 2000] [--concurrency 1 | --rate 200] [--shape one|processes] [--cpu-prof DIR] [--by-command]
  */
+import type { Server } from 'node:http';
 import { loadavg } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
@@ -44,6 +48,7 @@ const { values } = parseArgs({
     rate: { type: 'string' },
     shape: { type: 'string', default: 'one' },
     'cpu-prof': { type: 'string' },
+    'by-command': { type: 'boolean', default: false },
   },
 });
 const EVENTS = Number(values.events);
@@ -98,14 +103,17 @@ const cpuByProcess = (platform: RunningShape) => {
 
 async function main(): Promise<void> {
   const rx = await Receiver.start();
+  // Keep-alive as a deployed receiver's (Node's default, 5 s): the test receiver's 1 s is below undici's
+  // 2 s margin, so every delivery would open a connection of its own.
+  (rx as unknown as { server: Server }).server.keepAliveTimeout = 5_000;
   const loadAt = [loadavg()];
   const env = { WEBHOOKS_ALLOW_LOOPBACK: 'true' };
   const cpuProfDir = values['cpu-prof'];
-  // npm run start:processes passes NODE_OPTIONS to its children, where node refuses --cpu-prof.
-  if (cpuProfDir && values.shape === 'processes') throw new Error('--cpu-prof: the one-process shape only');
+  const byCommand = values['by-command'];
+  if (byCommand && values.shape !== 'processes') throw new Error('--by-command: the processes shape only');
   const platform =
     values.shape === 'processes'
-      ? await startProcesses({ amqpUrl: process.env.AMQP_URL || 'amqp://guest:guest@127.0.0.1:5672', redisUrl: process.env.REDIS_URL || 'redis://127.0.0.1:6379' }, { env })
+      ? await startProcesses({ amqpUrl: process.env.AMQP_URL || 'amqp://guest:guest@127.0.0.1:5672', redisUrl: process.env.REDIS_URL || 'redis://127.0.0.1:6379' }, { env, cpuProfDir, byCommand })
       : await startOneProcess({ env, cpuProfDir });
   try {
     const base = `${platform.baseUrl}/teams/${platform.teamId}`;
@@ -121,8 +129,11 @@ async function main(): Promise<void> {
     const base1 = await baseline(rx, sampleBody);
 
     const before = rx.forPath('/hook').length;
+    const connections0 = rx.connections;
     const cpu0 = cpuByProcess(platform);
     const rt0 = await runtimeStats(platform);
+    const commands0 = platform.storeCommands?.();
+    const amqp0 = platform.amqpCounts?.();
     const t0 = performance.now();
     // At most 64 connections: past what the platform can take, creates wait here (and are late)
     // instead of opening ever more connections.
@@ -159,6 +170,8 @@ async function main(): Promise<void> {
     const deliveredIn = performance.now() - t0;
     const cpu1 = cpuByProcess(platform);
     const rt1 = await runtimeStats(platform);
+    const commands1 = platform.storeCommands?.();
+    const amqp1 = platform.amqpCounts?.();
 
     const latencies = rx.forPath('/hook').slice(before).map((r) => r.at - Date.parse(JSON.parse(r.body).createdAt));
     const ids = new Set(rx.forPath('/hook').slice(before).map((r) => r.headers['x-svc-delivery']));
@@ -175,7 +188,7 @@ async function main(): Promise<void> {
     console.log('what'.padEnd(44) + 'p50 ms'.padStart(10) + 'p99 ms'.padStart(10) + 'p50 ×base'.padStart(12) + 'p99 ×base'.padStart(12));
     row('raw HTTP POST to the receiver (baseline)', pct(b, 50), pct(b, 99), '1.0', '1.0');
     row('event occurredAt -> delivery at the receiver', pct(l, 50), pct(l, 99), (pct(l, 50) / pct(b, 50)).toFixed(1), (pct(l, 99) / pct(b, 99)).toFixed(1));
-    console.log(`\nmax latency ${l[l.length - 1].toFixed(0)} ms; ${ids.size} distinct deliveries of ${EVENTS}; tickets created in ${(createdIn / 1000).toFixed(1)} s (${(EVENTS / (createdIn / 1000)).toFixed(0)}/s), all delivered ${((deliveredIn - createdIn) / 1000).toFixed(2)} s after the last create`);
+    console.log(`\nmax latency ${l[l.length - 1].toFixed(0)} ms; ${ids.size} distinct deliveries of ${EVENTS}; tickets created in ${(createdIn / 1000).toFixed(1)} s (${(EVENTS / (createdIn / 1000)).toFixed(0)}/s), all delivered ${((deliveredIn - createdIn) / 1000).toFixed(2)} s after the last create; ${rx.connections - connections0} connections opened to the receiver`);
 
     // Where the time went: the delivery rows' own times beside the receiver's.
     const mongo = new MongoClient(platform.mongoUrl, { directConnection: true, maxPoolSize: 1 });
@@ -212,6 +225,10 @@ async function main(): Promise<void> {
     console.log(`\nCPU from the first create to the last delivery (${seconds.toFixed(1)} s): ${cpuTotal.toFixed(1)} s, ${((cpuTotal * 1000) / EVENTS).toFixed(2)} ms per event; by process (ms per event):`);
     console.log('  ' + cpuRows.slice(0, 8).map(([name, v]) => `${name} ${((v * 1000) / EVENTS).toFixed(2)}`).join(', '));
     console.log(`GC ${((rt1.gcSeconds - rt0.gcSeconds) * 1000).toFixed(0)} ms in all; longest event-loop delay of any process ${rt1.loopMaxMs.toFixed(0)} ms`);
+    const perEvent = (after: Map<string, number>, before: Map<string, number> | undefined, keep: (k: string) => boolean) =>
+      [...after].map(([k, v]) => [k, v - (before?.get(k) ?? 0)] as const).filter(([k, v]) => v > 0 && keep(k)).sort((a, b) => b[1] - a[1]).map(([k, v]) => `${k} ${(v / EVENTS).toFixed(2)}`).join(', ');
+    if (commands1) console.log(`store commands of the webhooks database per event: ${perEvent(commands1, commands0, (k) => k.startsWith('webhooks '))}`);
+    if (amqp1) console.log(`messages the bus handed each consumer per event: ${perEvent(amqp1.deliveriesBy, amqp0?.deliveriesBy, () => true)}`);
   } finally {
     await platform.stop();
     await rx.close();

@@ -62,7 +62,7 @@ function mongoUrlOf(flag: string | undefined, io: CliIo): string {
 
 /** The workspace service that makes a new team's owner, when the environment names one. */
 function workspaceOf(flag: string | undefined, io: CliIo): WorkspaceLink | undefined {
-  const url = flag ?? io.env.WORKSPACE_URL ?? (io.env.SERVICE_URLS ? parseServiceUrls(io.env.SERVICE_URLS).workspace : undefined);
+  const url = flag ?? io.env.WORKSPACE_URL ?? (io.env.SERVICE_URLS ? parseServiceUrls(io.env.SERVICE_URLS).workspace?.[0] : undefined);
   if (!url) return undefined;
   const secret = io.env.INTERNAL_TOKEN_SECRET;
   if (!secret) throw new UsageError('the workspace service needs INTERNAL_TOKEN_SECRET (the one the services run with)');

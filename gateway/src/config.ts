@@ -23,9 +23,14 @@ const parsedList = <T>(parse: (value: string) => T) =>
       }
     });
 
-/** `ticketing=http://ticketing:3000,customers=http://customers:3000` → `{ticketing: …, customers: …}`. */
-export function parseServiceUrls(value: string): Record<string, string> {
-  const out: Record<string, string> = {};
+/**
+ * `ticketing=http://ticketing:3000,customers=http://customers:3000` → `{ticketing: [url], customers: [url]}`.
+ * A service named more than once has several replicas, each its own base URL, which the gateway takes
+ * in turn (docs/adr/0075): `notifications=http://127.0.0.1:4101,notifications=http://127.0.0.1:4102`.
+ * A URL must be http(s) and carry no query, fragment or credentials; the same URL twice is refused.
+ */
+export function parseServiceUrls(value: string): Record<string, string[]> {
+  const out: Record<string, string[]> = {};
   for (const part of value.split(',')) {
     const item = part.trim();
     if (!item) continue;
@@ -33,8 +38,18 @@ export function parseServiceUrls(value: string): Record<string, string> {
     if (eq <= 0) throw new Error(`SERVICE_URLS: "${item}" is not name=url`);
     const name = item.slice(0, eq).trim();
     const url = item.slice(eq + 1).trim();
-    new URL(url); // throws on a bad URL
-    out[name] = url;
+    if (!/^[a-z][a-z0-9-]*$/.test(name)) throw new Error(`SERVICE_URLS: "${name}" is not a service name (lower-case letters, digits, dashes)`);
+    let parsed: URL;
+    try {
+      parsed = new URL(url);
+    } catch {
+      throw new Error(`SERVICE_URLS: ${name}'s "${url}" is not a URL`);
+    }
+    if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') throw new Error(`SERVICE_URLS: ${name}'s "${url}" is not an http(s) URL`);
+    if (parsed.search || parsed.hash || parsed.username || parsed.password) throw new Error(`SERVICE_URLS: ${name}'s "${url}" has a query, fragment or credentials`);
+    const urls = (out[name] ??= []);
+    if (urls.includes(url)) throw new Error(`SERVICE_URLS: ${name}=${url} is given twice`);
+    urls.push(url);
   }
   return out;
 }
@@ -52,7 +67,7 @@ const gatewayEnvFields = commonEnvSchema.extend({
   REDIS_URL: optionalUrl().describe('Redis: rate-limit counters and Idempotency-Key records shared by every gateway. Required unless HELPDESK_EMBEDDED=1.'),
   REDIS_KEY_PREFIX: z.string().min(1).default('hd:gw:').describe('Prefix of every Redis key the gateway writes (gateways sharing counters must use the same).'),
   SERVICE_URLS: parsedList(parseServiceUrls).describe(
-    '`name=url,…` of the services this gateway routes to: any subset of the API manifest\'s (one at least unless HELPDESK_EMBEDDED=1); the routes of a service without a URL answer 503 `service_unavailable`.',
+    '`name=url,…` of the services this gateway routes to: any subset of the API manifest\'s (one at least unless HELPDESK_EMBEDDED=1); the routes of a service without a URL answer 503 `service_unavailable`. A service named more than once (`notifications=http://10.0.0.5:3000,notifications=http://10.0.0.6:3000`) has replicas: the gateway spreads requests and held streams over them itself, passing over one that refuses connections (`npm run start:processes` names the notifications replicas so). In Kubernetes one Service URL per service.',
   ),
   TRUSTED_PROXIES: parsedList(parseTrustedProxies).describe(
     'Comma-separated IPs and CIDRs of the proxies in front of the gateway (an Ingress controller, a load balancer), e.g. `10.0.0.0/8,172.16.0.0/12`: only their `X-Forwarded-For` is believed, and the client address (per-address limits) is its right-most address that is not one of them. Empty: the peer\'s address, the header ignored.',
@@ -74,8 +89,8 @@ export const gatewayEnvSchema = unlessEmbedded(gatewayEnvFields, {
 export type GatewayEnv = z.infer<typeof gatewayEnvSchema>;
 
 /** Services of the API manifest that SERVICE_URLS does not name (their routes answer 503 until they get one). */
-export function servicesWithoutUrl(operations: Record<string, { service: string }>, urls: Record<string, string>): string[] {
-  return routedServices(operations).filter((s) => !urls[s]);
+export function servicesWithoutUrl(operations: Record<string, { service: string }>, urls: Record<string, string | readonly string[]>): string[] {
+  return routedServices(operations).filter((s) => !urls[s]?.length);
 }
 
 /** The services the API manifest routes to (every one but the gateway itself), sorted. */

@@ -18,8 +18,8 @@ import { withConsole } from './console';
 import { withHelpCenter } from './help-center';
 import { createListener } from './pipeline';
 import type { GatewayContext } from './pipeline/exchange';
-import { Upstreams } from './proxy';
-import { serviceCalls } from './service-calls';
+import { Upstreams, type ServiceTargets } from './proxy';
+import { serviceCalls, upstreamTransport } from './service-calls';
 import { publicRootsOnly } from './public-roots';
 import { StreamTokens } from './stream-tokens/stream-tokens';
 import { BASE_PATH, createGatewayServer } from './server';
@@ -45,10 +45,11 @@ export interface GatewayOptions {
   redisUrl?: string;
   tokens: InternalTokens;
   /**
-   * Service name → base URL, e.g. `{ ticketing: 'http://127.0.0.1:41234' }`: any subset of the
-   * manifest's services; the routes of the others answer 503 `service_unavailable`.
+   * Service name → base URL, e.g. `{ ticketing: 'http://127.0.0.1:41234' }`, or its replicas' base
+   * URLs, taken in turn (docs/adr/0075): any subset of the manifest's services; the routes of the
+   * others answer 503 `service_unavailable`.
    */
-  services: Record<string, string>;
+  services: Record<string, ServiceTargets>;
   /**
    * The proxies in front of the gateway (IPs, CIDRs; TRUSTED_PROXIES): only their `X-Forwarded-For`
    * is believed, for the client address of per-address limits. Default: none (the peer's address).
@@ -111,12 +112,19 @@ async function openStores(opts: GatewayOptions): Promise<{ redis: Redis | null; 
   return { redis: null, rateLimits: new MemoryRateLimitStore(), idempotency: new MemoryIdempotencyStore() };
 }
 
+/** The gateway's own calls to a workspace of several replicas answer within this (kit's internal client's default). */
+const WORKSPACE_CALL_TIMEOUT_MS = 5_000;
+
 export async function startGateway(opts: GatewayOptions): Promise<RunningGateway> {
   const host = opts.host ?? '127.0.0.1';
   const repo = await openRepository(opts.mongoUrl, opts.dbName ?? 'gateway');
   const { redis, rateLimits, idempotency } = await openStores(opts);
+  const upstreams = new Upstreams(opts.services, opts.logger, { streamMaxBufferedBytes: opts.streamMaxBufferedBytes });
+  // The gateway's own calls to the workspace: kit's client at its URL, or over the upstream pools to its replicas.
+  const workspaceUrls = typeof opts.services.workspace === 'string' ? [opts.services.workspace] : [...new Set(opts.services.workspace ?? [])];
+  const workspaceTarget = workspaceUrls.length === 0 ? undefined : workspaceUrls.length === 1 ? workspaceUrls[0] : upstreamTransport(upstreams, 'workspace', WORKSPACE_CALL_TIMEOUT_MS);
   // With a workspace service, keys carry their member's role and teams get an owner (docs/adr/0012).
-  const workspace = opts.services.workspace ? workspaceLink(opts.services.workspace, opts.tokens) : undefined;
+  const workspace = workspaceTarget ? workspaceLink(workspaceTarget, opts.tokens) : undefined;
   const resolver = new KeyResolver({
     repo,
     workspace,
@@ -127,12 +135,11 @@ export async function startGateway(opts: GatewayOptions): Promise<RunningGateway
   });
   const operations = opts.operations ?? PUBLIC_OPERATIONS;
   const clientAddress = clientAddressOf(opts.trustedProxies);
-  const upstreams = new Upstreams(opts.services, opts.logger, { streamMaxBufferedBytes: opts.streamMaxBufferedBytes });
   const calls = serviceCalls(upstreams);
   // Sign-in and the console's session cookie need the workspace service, which keeps links and sessions (docs/adr/0068).
-  const sessions = opts.services.workspace
+  const sessions = workspaceTarget
     ? createConsoleSessions({
-        workspaceUrl: opts.services.workspace,
+        workspaceUrl: workspaceTarget,
         tokens: opts.tokens,
         repo,
         services: calls,

@@ -4,13 +4,26 @@ import { INTERNAL_TOKEN_HEADER, REQUEST_ID_HEADER } from '@helpdesk/contracts';
 import { describeError, withFailure } from './access-log';
 import { ApiError, forwardedIdempotencyKey, IDEMPOTENCY_FINGERPRINT_HEADER, IDEMPOTENCY_KEY_HEADER, inProcessServices, upstreamUnavailable, type Logger } from '@helpdesk/kit';
 
-interface Upstream {
-  /** The service's origin: a service registered in this process under it is reached without a socket (docs/adr/0046). */
+/** One replica of a service: its origin and its two pools. */
+interface Replica {
+  /** The replica's origin: a service registered in this process under it is reached without a socket (docs/adr/0046). */
   origin: string;
+  basePath: string;
   pool: Pool;
   /** Event streams (docs/adr/0021): one held connection each, no body timeout, apart from the request pool. */
   streams: Pool;
-  basePath: string;
+  /** Until then (ms since the epoch) the replica is passed over: its last connection was refused (docs/adr/0075). */
+  restingUntil: number;
+}
+
+/**
+ * A service: one base URL (a Kubernetes Service, compose's name), or its replicas' own base URLs,
+ * taken in turn per request and per held stream (docs/adr/0075).
+ */
+interface Upstream {
+  replicas: Replica[];
+  /** The next replica's index. */
+  next: number;
 }
 
 export interface ProxyRequest {
@@ -24,6 +37,8 @@ export interface ProxyRequest {
   requestId: string;
   /** The request's Idempotency-Key (scoped) and fingerprint: the service records its write with them (docs/adr/0062). */
   idempotency?: { key: string; fingerprint: string } | null;
+  /** The answer's headers, then its body, each within this; default 30 s (the gateway's own calls: kit's 5 s). */
+  timeoutMs?: number;
 }
 
 export interface ProxyAnswer {
@@ -224,10 +239,25 @@ function openInProcessStream(local: Pick<Dispatcher, 'dispatch'>, opts: Dispatch
 const HEADERS_TIMEOUT_MS = 30_000;
 const BODY_TIMEOUT_MS = 30_000;
 
+/** A replica that refused a connection is tried last for this long, then in its turn again (docs/adr/0075). */
+export const REPLICA_RESTING_MS = 1_000;
 /**
- * One keep-alive connection pool per service; the client's `Authorization` is never forwarded. A
- * service living in this process (the one-process platform) is dispatched to without a socket,
- * through the same handler (docs/adr/0046); so is a streamed answer (docs/adr/0073).
+ * Failures before any connection carried the request (refused, no such host, no connection in
+ * time): the service never saw it, so another replica may take it, a write included.
+ */
+const NOT_CONNECTED: ReadonlySet<string> = new Set(['ECONNREFUSED', 'UND_ERR_CONNECT_TIMEOUT', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH']);
+const notConnected = (err: unknown) => NOT_CONNECTED.has((err as { code?: unknown } | null)?.code as string);
+
+/** A service's base URLs as given: one, or its replicas'. */
+export type ServiceTargets = string | readonly string[];
+
+/**
+ * One keep-alive connection pool per service, or per replica of a service given several base URLs
+ * (docs/adr/0075): requests and held streams take the replicas in turn, and one whose connection is
+ * refused (stopped, restarting) hands the request to the next and is tried last for a second. The
+ * client's `Authorization` is never forwarded. A service living in this process (the one-process
+ * platform) is dispatched to without a socket, through the same handler (docs/adr/0046); so is a
+ * streamed answer (docs/adr/0073).
  */
 export class Upstreams {
   private readonly pools = new Map<string, Upstream>();
@@ -237,18 +267,54 @@ export class Upstreams {
   /** In-process event streams: a client with more than this unread is dropped (the service's own bound over HTTP). */
   private readonly streamMaxBufferedBytes: number;
 
-  constructor(services: Record<string, string>, private readonly logger: Logger, opts: { streamMaxBufferedBytes?: number } = {}) {
+  constructor(services: Record<string, ServiceTargets>, private readonly logger: Logger, opts: { streamMaxBufferedBytes?: number } = {}) {
     this.streamMaxBufferedBytes = opts.streamMaxBufferedBytes ?? STREAM_MAX_BUFFERED_BYTES;
-    for (const [name, url] of Object.entries(services)) {
-      const u = new URL(url);
-      this.pools.set(name, {
-        origin: u.origin,
-        pool: new Pool(u.origin, { connections: 128, keepAliveTimeout: 30_000, headersTimeout: HEADERS_TIMEOUT_MS, bodyTimeout: BODY_TIMEOUT_MS }),
-        streams: new Pool(u.origin, { connections: null, keepAliveTimeout: 30_000, headersTimeout: 30_000, bodyTimeout: 0 }),
-        basePath: u.pathname.replace(/\/+$/, ''),
+    for (const [name, targets] of Object.entries(services)) {
+      const urls = typeof targets === 'string' ? [targets] : [...new Set(targets)];
+      if (urls.length === 0) continue;
+      const replicas = urls.map((url): Replica => {
+        const u = new URL(url);
+        return {
+          origin: u.origin,
+          basePath: u.pathname.replace(/\/+$/, ''),
+          pool: new Pool(u.origin, { connections: 128, keepAliveTimeout: 30_000, headersTimeout: HEADERS_TIMEOUT_MS, bodyTimeout: BODY_TIMEOUT_MS }),
+          streams: new Pool(u.origin, { connections: null, keepAliveTimeout: 30_000, headersTimeout: 30_000, bodyTimeout: 0 }),
+          restingUntil: 0,
+        };
       });
+      this.pools.set(name, { replicas, next: 0 });
     }
     this.debug = logger.isLevelEnabled('debug');
+  }
+
+  /**
+   * `send` on the service's next replica in turn; on a failure before any connection carried the
+   * request, on the next one, each at most once (resting replicas last). One replica: just it.
+   */
+  private async onReplica<T>(upstream: Upstream, send: (replica: Replica) => Promise<T>): Promise<T> {
+    const { replicas } = upstream;
+    if (replicas.length === 1) return send(replicas[0]);
+    const first = upstream.next;
+    upstream.next = (first + 1) % replicas.length;
+    const now = Date.now();
+    const order: Replica[] = [];
+    const resting: Replica[] = [];
+    for (let i = 0; i < replicas.length; i++) {
+      const replica = replicas[(first + i) % replicas.length];
+      (replica.restingUntil > now ? resting : order).push(replica);
+    }
+    order.push(...resting);
+    for (let i = 0; ; i++) {
+      try {
+        const answer = await send(order[i]);
+        order[i].restingUntil = 0;
+        return answer;
+      } catch (err) {
+        if (!notConnected(err)) throw err;
+        order[i].restingUntil = Date.now() + REPLICA_RESTING_MS;
+        if (i === order.length - 1) throw err;
+      }
+    }
   }
 
   async forward(r: ProxyRequest): Promise<ProxyAnswer> {
@@ -260,15 +326,18 @@ export class Upstreams {
       headers[IDEMPOTENCY_KEY_HEADER] = forwardedIdempotencyKey(r.idempotency.key);
       headers[IDEMPOTENCY_FINGERPRINT_HEADER] = r.idempotency.fingerprint;
     }
+    const timeout = r.timeoutMs ?? HEADERS_TIMEOUT_MS;
     try {
-      const local = inProcessServices.get(upstream.origin) as Pick<Dispatcher, 'dispatch'> | undefined;
-      return await collect(local ?? upstream.pool, {
-        method: r.method as 'GET',
-        path: upstream.basePath + r.pathAndQuery,
-        headers,
-        body: r.body,
-        headersTimeout: HEADERS_TIMEOUT_MS,
-        bodyTimeout: BODY_TIMEOUT_MS,
+      return await this.onReplica(upstream, (replica) => {
+        const local = inProcessServices.get(replica.origin) as Pick<Dispatcher, 'dispatch'> | undefined;
+        return collect(local ?? replica.pool, {
+          method: r.method as 'GET',
+          path: replica.basePath + r.pathAndQuery,
+          headers,
+          body: r.body,
+          headersTimeout: timeout,
+          bodyTimeout: r.timeoutMs ?? BODY_TIMEOUT_MS,
+        });
       });
     } catch (err) {
       const what = (err as { afterHeaders?: boolean }).afterHeaders ? 'response interrupted' : 'unreachable';
@@ -292,15 +361,17 @@ export class Upstreams {
     if (r.lastEventId) headers['last-event-id'] = r.lastEventId;
     if (r.body && r.contentType) headers['content-type'] = r.contentType;
     try {
-      const local = inProcessServices.get(upstream.origin) as Pick<Dispatcher, 'dispatch'> | undefined;
-      if (local) {
-        const opts = { method: (r.method ?? 'GET') as 'GET', path: upstream.basePath + r.pathAndQuery, headers, body: r.body ?? null, headersTimeout: 30_000, bodyTimeout: 0 };
-        return await openInProcessStream(local, opts, signal, this.streamMaxBufferedBytes);
-      }
-      const answer = await upstream.streams.request({ method: (r.method ?? 'GET') as 'GET', path: upstream.basePath + r.pathAndQuery, headers, body: r.body ?? null, signal });
-      const ct = answer.headers['content-type'];
-      const passed = Object.fromEntries(Object.entries(answer.headers).filter(([k, v]) => STREAM_HEADERS.test(k) && typeof v === 'string')) as Record<string, string>;
-      return { status: answer.statusCode, contentType: typeof ct === 'string' ? ct : null, headers: passed, body: answer.body };
+      return await this.onReplica(upstream, async (replica): Promise<StreamAnswer> => {
+        const local = inProcessServices.get(replica.origin) as Pick<Dispatcher, 'dispatch'> | undefined;
+        if (local) {
+          const opts = { method: (r.method ?? 'GET') as 'GET', path: replica.basePath + r.pathAndQuery, headers, body: r.body ?? null, headersTimeout: 30_000, bodyTimeout: 0 };
+          return openInProcessStream(local, opts, signal, this.streamMaxBufferedBytes);
+        }
+        const answer = await replica.streams.request({ method: (r.method ?? 'GET') as 'GET', path: replica.basePath + r.pathAndQuery, headers, body: r.body ?? null, signal });
+        const ct = answer.headers['content-type'];
+        const passed = Object.fromEntries(Object.entries(answer.headers).filter(([k, v]) => STREAM_HEADERS.test(k) && typeof v === 'string')) as Record<string, string>;
+        return { status: answer.statusCode, contentType: typeof ct === 'string' ? ct : null, headers: passed, body: answer.body };
+      });
     } catch (err) {
       if (this.debug) this.logger.debug({ err, requestId: r.requestId, service: r.service }, 'service unreachable');
       throw unavailable(r.service, 'unreachable', err);
@@ -332,12 +403,18 @@ export class Upstreams {
     return within(pending, PROBE_TIMEOUT_MS, 'unreachable');
   }
 
+  /** Ready when one of its replicas is (a Service routes to its ready endpoints). */
   private async probe(upstream: Upstream): Promise<UpstreamState> {
+    const states = await Promise.all(upstream.replicas.map((replica) => this.probeReplica(replica)));
+    return states.includes('ready') ? 'ready' : 'unreachable';
+  }
+
+  private async probeReplica(replica: Replica): Promise<UpstreamState> {
     try {
-      const local = inProcessServices.get(upstream.origin) as Pick<Dispatcher, 'dispatch'> | undefined;
-      const answer = await collect(local ?? upstream.pool, {
+      const local = inProcessServices.get(replica.origin) as Pick<Dispatcher, 'dispatch'> | undefined;
+      const answer = await collect(local ?? replica.pool, {
         method: 'GET',
-        path: `${upstream.basePath}/readyz`,
+        path: `${replica.basePath}/readyz`,
         headers: {},
         body: null,
         headersTimeout: PROBE_TIMEOUT_MS,
@@ -350,6 +427,6 @@ export class Upstreams {
   }
 
   async close(): Promise<void> {
-    await Promise.all([...this.pools.values()].flatMap((u) => [u.pool.close().catch(() => {}), u.streams.destroy().catch(() => {})]));
+    await Promise.all([...this.pools.values()].flatMap((u) => u.replicas.flatMap((r) => [r.pool.close().catch(() => {}), r.streams.destroy().catch(() => {})])));
   }
 }

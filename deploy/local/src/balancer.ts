@@ -53,3 +53,12 @@ export async function startBalancer(host: string, port: number, targets: () => n
       }),
   };
 }
+
+/**
+ * The gateway's SERVICE_URLS on one machine (docs/adr/0075): a service of several local replicas is
+ * named once per replica with that replica's own URL (the gateway spreads requests and held streams
+ * over them itself, so the round-robin port relays no byte of them), any other by its one URL.
+ */
+export function gatewayServiceUrls(services: readonly string[], url: (service: string) => string, replicaUrls: (service: string) => readonly string[] | undefined): string {
+  return services.flatMap((name) => (replicaUrls(name)?.length ? replicaUrls(name)! : [url(name)]).map((u) => `${name}=${u}`)).join(',');
+}

@@ -9,7 +9,8 @@
  * Every child gets this process's environment (so AMQP_EXCHANGE, AMQP_QUEUE_PREFIX,
  * REDIS_KEY_PREFIX, rate limits, WEBHOOKS_ALLOW_LOOPBACK, OTEL_* … reach the processes that read
  * them) plus what the launcher decides: ports, URLs of the other processes, each service's own
- * database. It prints `Ready: <base url>` and writes DATA_DIR/credentials.json as `npm start` does,
+ * database. The gateway gets every replica's own URL (it spreads requests and held streams over them
+ * itself, docs/adr/0075); the round-robin port serves the other processes that call such a service. It prints `Ready: <base url>` and writes DATA_DIR/credentials.json as `npm start` does,
  * and DATA_DIR/processes.json (every process's pid, URL and metrics URL). A child that fails before
  * it is ready stops the whole start with its own message (a missing variable names itself and the
  * process); one that dies later is restarted with backoff, as a Kubernetes restart policy would.
@@ -22,7 +23,7 @@ import path from 'node:path';
 import { ConfigError, InternalTokens, loadConfig } from '@helpdesk/kit';
 import { createGatewayAdmin, ensureConsoleBuilt, workspaceLink } from '@helpdesk/gateway';
 import { PROCESSES, SERVICES, type ProcessEntry } from '../../registry';
-import { startBalancer, type Balancer } from './balancer';
+import { gatewayServiceUrls, startBalancer, type Balancer } from './balancer';
 import { banner } from './banner';
 import { processesEnvSchema, type ProcessesEnv } from './config';
 import { ensureDevCredentials, ownerSignInRow } from './credentials';
@@ -204,6 +205,13 @@ async function main(): Promise<void> {
     const gatewayPort = env.PORT || (await freePort(env.HOST));
     const servicePort = new Map<string, number>();
     for (const s of SERVICES) servicePort.set(s.name, await freePort(env.HOST));
+    // A service of several local replicas: each its own port, behind the service's round-robin one.
+    const replicaPorts = new Map<string, number[]>();
+    for (const s of SERVICES.filter((e) => e.localProcesses > 1)) {
+      const ports: number[] = [];
+      for (let i = 0; i < s.localProcesses; i++) ports.push(await freePort(env.HOST));
+      replicaPorts.set(s.name, ports);
+    }
     const url = (name: string) => `http://${env.HOST}:${servicePort.get(name)}`;
     const baseUrl = `http://${env.HOST}:${gatewayPort}`;
 
@@ -215,7 +223,7 @@ async function main(): Promise<void> {
     // The production topology never runs on stand-ins; each process's database is the launcher's choice.
     delete inherited.HELPDESK_EMBEDDED;
     delete inherited.MONGO_DB;
-    children.push(...(await planChildren(env, { mongoUrl, gatewayPort, servicePort, url, baseUrl, inherited })));
+    children.push(...(await planChildren(env, { mongoUrl, gatewayPort, servicePort, replicaPorts, url, baseUrl, inherited })));
     for (const s of SERVICES.filter((e) => e.localProcesses > 1)) {
       const ports = children.filter((c) => c.entry === s).map((c) => c.port);
       balancers.push(await startBalancer(env.HOST, servicePort.get(s.name)!, () => ports));
@@ -261,6 +269,8 @@ interface Topology {
   mongoUrl: string;
   gatewayPort: number;
   servicePort: Map<string, number>;
+  /** The replicas' own ports of a service with several local processes. */
+  replicaPorts: Map<string, number[]>;
   url: (service: string) => string;
   baseUrl: string;
   /** The environment every process gets. */
@@ -273,7 +283,7 @@ async function planChildren(env: Env, topology: Topology): Promise<Child[]> {
   for (const entry of PROCESSES) {
     const replicas = entry.localProcesses;
     for (let replica = 1; replica <= replicas; replica++) {
-      const port = entry.kind === 'gateway' ? topology.gatewayPort : replicas > 1 ? await freePort(env.HOST) : topology.servicePort.get(entry.name)!;
+      const port = entry.kind === 'gateway' ? topology.gatewayPort : replicas > 1 ? topology.replicaPorts.get(entry.name)![replica - 1]! : topology.servicePort.get(entry.name)!;
       const own = ownEnv(env, entry, topology, port, await freePort(env.HOST));
       children.push({ entry, replica, port, metricsPort: Number(own.METRICS_PORT), env: { ...topology.inherited, ...own }, proc: null, restarts: 0, tail: [] });
     }
@@ -290,7 +300,13 @@ function ownEnv(env: Env, entry: ProcessEntry, topology: Topology, port: number,
     OTEL_SERVICE_NAME: process.env.OTEL_SERVICE_NAME ? `${process.env.OTEL_SERVICE_NAME}-${entry.name}` : entry.name,
   };
   for (const call of entry.calls) own[call.env] = topology.url(call.service);
-  if (entry.kind === 'gateway') own.SERVICE_URLS = SERVICES.map((s) => `${s.name}=${topology.url(s.name)}`).join(',');
+  if (entry.kind === 'gateway') {
+    own.SERVICE_URLS = gatewayServiceUrls(
+      SERVICES.map((s) => s.name),
+      topology.url,
+      (name) => topology.replicaPorts.get(name)?.map((port) => `http://${env.HOST}:${port}`),
+    );
+  }
   // Its other listeners on this machine's HOST, on the launcher's port for them (its default otherwise).
   for (const extra of entry.extraPorts) {
     own[extra.env] = String((env as Record<string, unknown>)[extra.env] ?? extra.port);

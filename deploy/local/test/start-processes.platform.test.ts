@@ -5,13 +5,25 @@
 // the variable, and SIGTERM stopping every process. Each run has its own exchange, queues and Redis
 // keys; every wait is bounded, and cleanup kills only the process groups this file started.
 import { execFileSync, spawn } from 'node:child_process';
+import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { EventSource } from 'eventsource';
 import { PERMISSIONS } from '@helpdesk/contracts';
+import { parseServiceUrls } from '@helpdesk/gateway';
 import { InternalTokens } from '@helpdesk/kit';
 import { PROCESSES } from '../../registry';
 import { deleteAmqpNames, runProcesses, type ProcessInfo, type RunningProcesses } from '../src/run-processes';
-import { cleanup, isRunning, root, tempDir, track, waitFor } from './processes';
+import { cleanup, descendants, isRunning, root, tempDir, track, waitFor } from './processes';
+
+/** The open sockets of a process (Linux). */
+const socketsOf = (pid: number) =>
+  readdirSync(`/proc/${pid}/fd`).filter((fd) => {
+    try {
+      return readlinkSync(`/proc/${pid}/fd/${fd}`).startsWith('socket:');
+    } catch {
+      return false;
+    }
+  }).length;
 
 const AMQP_URL = process.env.AMQP_URL;
 const REDIS_URL = process.env.REDIS_URL;
@@ -125,6 +137,27 @@ describeInfra('npm run start:processes on RabbitMQ and Redis', () => {
     const cookie = session.headers.get('set-cookie')!.split(';')[0];
     expect((await fetch(new URL('/api/v1/auth/session', run.baseUrl), { headers: { cookie } })).status).toBe(200);
   });
+
+  it("the gateway reaches each notifications replica at its own URL (docs/adr/0075): streams through it are held by both, none relayed by the launcher's port", async () => {
+    const gateway = processes().find((p) => p.name === 'gateway')!;
+    const replicas = processes().filter((p) => p.name === 'notifications');
+    const env = Object.fromEntries(readFileSync(`/proc/${gateway.pid}/environ`, 'utf8').split('\0').filter(Boolean).map((kv) => [kv.slice(0, kv.indexOf('=')), kv.slice(kv.indexOf('=') + 1)]));
+    expect(parseServiceUrls(env.SERVICE_URLS!).notifications!.sort()).toEqual(replicas.map((r) => r.url).sort());
+    const launcher = descendants(run.pid).find((pid) => readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('deploy/local/src/processes.ts'))!;
+    const before = [launcher, ...replicas.map((r) => r.pid)].map(socketsOf);
+    const streams = Array.from({ length: 6 }, () => new EventSource(`${run.baseUrl}/teams/${creds.teamId}/events/stream`, { fetch: (input, init) => fetch(input, { ...init, headers: { ...(init?.headers as Record<string, string>), authorization: `Bearer ${creds.keys.sk_test}` } }) }));
+    try {
+      await Promise.all(streams.map((es) => new Promise<void>((resolve, reject) => {
+        es.addEventListener('open', () => resolve(), { once: true });
+        es.addEventListener('error', (e) => reject(new Error(`stream error: ${(e as { message?: string }).message}`)), { once: true });
+      })));
+      const [viaLauncher, ...perReplica] = [launcher, ...replicas.map((r) => r.pid)].map((pid, i) => socketsOf(pid) - before[i]!);
+      expect(perReplica.every((n) => n >= 3)).toBe(true);
+      expect(viaLauncher).toBeLessThan(3);
+    } finally {
+      for (const es of streams) es.close();
+    }
+  }, 60_000);
 
   it('a stream on each notifications replica receives every event; a reconnection to the other replica with Last-Event-ID gets what it missed', async () => {
     const [one, two] = processes().filter((p) => p.name === 'notifications');

@@ -1,5 +1,5 @@
 import { WORKSPACE_INTERNAL, WORKSPACE_SESSIONS_INTERNAL, type ApiKeySnapshot, type KeyAccess, type MemberSnapshot, type Partition } from '@helpdesk/contracts';
-import { ApiError, internalClient, newId, type InternalTokens, type KeyClaims } from '@helpdesk/kit';
+import { ApiError, internalClient, internalClientOver, newId, type InternalTokens, type InternalTransport, type KeyClaims } from '@helpdesk/kit';
 import type { ApiKeyRecord } from '../store/types';
 
 /**
@@ -22,8 +22,10 @@ export interface WorkspaceLink {
   tokenFor(teamId: string, requestId: string, memberId?: string | null): string;
 }
 
-export function workspaceLink(url: string, tokens: InternalTokens): WorkspaceLink {
-  const client = internalClient({ ...WORKSPACE_INTERNAL, ...WORKSPACE_SESSIONS_INTERNAL }, url, { service: 'workspace' });
+/** `workspace`: its base URL, or a transport to it (the gateway's upstream pools when it has several replicas; docs/adr/0075). */
+export function workspaceLink(workspace: string | InternalTransport, tokens: InternalTokens): WorkspaceLink {
+  const ops = { ...WORKSPACE_INTERNAL, ...WORKSPACE_SESSIONS_INTERNAL };
+  const client = typeof workspace === 'string' ? internalClient(ops, workspace, { service: 'workspace' }) : internalClientOver(ops, workspace, { service: 'workspace' });
   const systemClaims = (teamId: string, mode: Partition, keyId: string, memberId: string | null): KeyClaims => ({
     teamId, mode, keyId, keyType: 'internal', memberId, permissions: [],
   });

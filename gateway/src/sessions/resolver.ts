@@ -1,5 +1,5 @@
 import { SESSION_TOKEN_RE, uuidOfHex, WORKSPACE_SESSIONS_INTERNAL, type SessionAccess } from '@helpdesk/contracts';
-import { ApiError, internalClient, LookupCache, newId, type InternalTokens, type KeyClaims } from '@helpdesk/kit';
+import { ApiError, internalClient, internalClientOver, LookupCache, newId, type InternalTokens, type InternalTransport, type KeyClaims } from '@helpdesk/kit';
 import type { ResolvedKey } from '../auth';
 import { hashKey } from '../keys';
 import type { KeyRepository } from '../store/types';
@@ -19,7 +19,8 @@ export interface ResolvedSession extends ResolvedKey {
 }
 
 export interface SessionResolverOptions {
-  workspaceUrl: string;
+  /** The workspace service's base URL, or a transport to it (several replicas; docs/adr/0075). */
+  workspaceUrl: string | InternalTransport;
   tokens: InternalTokens;
   repo: Pick<KeyRepository, 'getTeam'>;
   /** Requests a minute of a session: the secret-key figure (the team's override first). */
@@ -42,7 +43,10 @@ export class SessionResolver {
 
   constructor(private readonly opts: SessionResolverOptions) {
     this.cache = new LookupCache({ enabled: true, ttlMs: opts.ttlMs ?? SESSION_CACHE_TTL_MS, maxEntries: MAX_CACHE_ENTRIES });
-    this.workspace = internalClient(WORKSPACE_SESSIONS_INTERNAL, opts.workspaceUrl, { service: 'workspace' });
+    this.workspace =
+      typeof opts.workspaceUrl === 'string'
+        ? internalClient(WORKSPACE_SESSIONS_INTERNAL, opts.workspaceUrl, { service: 'workspace' })
+        : internalClientOver(WORKSPACE_SESSIONS_INTERNAL, opts.workspaceUrl, { service: 'workspace' });
   }
 
   /** The workspace's calls on a team's account (or, with a session's claims, on its own), as part of request `requestId`. */

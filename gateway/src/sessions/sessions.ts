@@ -12,7 +12,7 @@ import {
   uuidOfHex,
   type SessionAccess,
 } from '@helpdesk/contracts';
-import { ApiError, parseInput, randomBase62, type InternalTokens } from '@helpdesk/kit';
+import { ApiError, parseInput, randomBase62, type InternalTokens, type InternalTransport } from '@helpdesk/kit';
 import { json, queryOf, type OwnAnswer } from '../api-keys/operations';
 import type { ClientAddress, RequestProtocol } from '../client-address';
 import { hashKey } from '../keys';
@@ -34,7 +34,8 @@ const SAFE_METHODS: ReadonlySet<string> = new Set(['GET', 'HEAD', 'OPTIONS']);
 const SESSION_CHANGES: ReadonlySet<string> = new Set(['revokeSession', 'deleteMember', 'updateMember']);
 
 export interface ConsoleSessionsDeps {
-  workspaceUrl: string;
+  /** The workspace service's base URL, or a transport to it (several replicas; docs/adr/0075). */
+  workspaceUrl: string | InternalTransport;
   tokens: InternalTokens;
   repo: KeyRepository;
   services: Pick<ServiceCalls, 'workspace'>;

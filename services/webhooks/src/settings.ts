@@ -23,7 +23,7 @@ export interface WebhookSettings {
   leaseMs: number;
   /** A webhook whose attempts have all failed for this long (no success) is disabled. */
   failingDisableMs: number;
-  /** Attempts in flight at once, per process. */
+  /** Attempts in flight at once, per process (the worker holds three times as many more rows, leased to it, waiting for a slot: docs/adr/0076). */
   concurrency: number;
   /** Webhooks per team and partition. */
   maxWebhooksPerTeam: number;

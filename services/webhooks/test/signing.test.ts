@@ -34,6 +34,16 @@ describe('Standard Webhooks headers', () => {
   const secret = newSecret();
   const wh = new Webhook(secret);
 
+  test('webhook-signature is exactly what the standardwebhooks library signs, for any secret and body', () => {
+    const at = new Date('2026-03-04T05:06:07.890Z');
+    for (const s of [...Array.from({ length: 20 }, newSecret), 'whsec_dGVzdA==', 'dGVzdA==']) {
+      for (const b of [body, '', '{"x":"✓ \u0000"}']) expect(signAttempt(s, 'dlv_abcdefgh12345678', b, at)['webhook-signature']).toBe(new Webhook(s).sign('dlv_abcdefgh12345678', at, b));
+    }
+    // A secret the library cannot decode is refused alike.
+    expect(() => new Webhook('whsec_not base64!').sign('dlv_1', at, body)).toThrow();
+    expect(() => signAttempt('whsec_not base64!', 'dlv_1', body, at)).toThrow();
+  });
+
   test('webhook-id is the delivery id, webhook-timestamp the attempt time in seconds; the standardwebhooks library verifies them', () => {
     const at = new Date();
     const h = signAttempt(secret, 'dlv_abcdefgh12345678', body, at);

@@ -193,6 +193,57 @@ describe('consumer and worker', () => {
   });
 });
 
+describe('rows waiting for a slot (docs/adr/0076)', () => {
+  let h: Harness;
+  beforeAll(async () => {
+    // One slot; a lease only a little longer than an attempt's timeout, so a row that waited behind a slow attempt is short of lease.
+    h = await startHarness({ concurrency: 1, timeoutMs: 2500, leaseMs: 3000, retryScheduleMs: [100], jitter: 0, pollIntervalMs: 50, idlePollMs: 200 });
+  }, 30_000);
+  afterAll(async () => h?.stop());
+
+  test('rows beyond the free slots are written leased to the worker and wait in memory, not in the store', async () => {
+    const slow = await Receiver.start(() => ({ status: 200, delayMs: 1000 }));
+    try {
+      const w = await h.createWebhook({ name: 'waiting', url: slow.url(), events: 'ticket.created' });
+      await h.publish(ticketCreated('first'), ticketCreated('second'));
+      await slow.waitFor((r) => r.length === 1, 'the first attempt');
+      // One slot, in use: the other row is held by this worker (leased to it), not left for a claim.
+      const rows = await deliveriesOf(h, w.id);
+      expect(rows).toHaveLength(2);
+      for (const r of rows) expect(r.leaseOwner).toMatch(/^wrk_[0-9a-f]+:direct$/);
+      await slow.waitFor((r) => r.length === 2, 'the second attempt');
+      expect(new Set(slow.requests.map((r) => r.headers['x-svc-delivery'])).size).toBe(2);
+      expect(slow.requests[1].at - slow.requests[0].at).toBeGreaterThanOrEqual(900); // after the first answer: one slot
+      await h.api('DELETE', `${W}/${w.id}`);
+    } finally {
+      await slow.close();
+    }
+  });
+
+  test('a waiting row whose lease would end during its attempt is handed back and claimed afresh: sent once, not by two workers at once', async () => {
+    // Each answer takes 1.8 s: the second row's lease (3 s from its commit) has about 1.2 s left when the
+    // slot frees, less than an attempt may take; claimed afresh, it has 3 s again.
+    const slow = await Receiver.start(() => ({ status: 200, delayMs: 1800 }));
+    try {
+      const w = await h.createWebhook({ name: 'short lease', url: slow.url(), events: 'ticket.created' });
+      await h.publish(ticketCreated('first'), ticketCreated('second'));
+      await slow.waitFor((r) => r.length === 2, 'both deliveries', 10_000);
+      // Sent as it was, its lease would have ended mid-attempt and the claim loop would have sent it again.
+      await new Promise((r) => setTimeout(r, 2000));
+      expect(slow.requests.map((r) => r.headers['x-svc-delivery']).sort()).toEqual([...new Set(slow.requests.map((r) => r.headers['x-svc-delivery']))].sort());
+      expect(slow.requests).toHaveLength(2);
+      const rows = await eventually('both succeeded', async () => {
+        const rs = await deliveriesOf(h, w.id);
+        return rs.length === 2 && rs.every((r) => r.status === 'succeeded') ? rs : undefined;
+      });
+      for (const r of rows) expect(r.attempts).toHaveLength(1);
+      await h.api('DELETE', `${W}/${w.id}`);
+    } finally {
+      await slow.close();
+    }
+  });
+});
+
 describe('restart', () => {
   let m: EmbeddedMongo;
   beforeAll(async () => {
@@ -224,6 +275,33 @@ describe('restart', () => {
         return d?.status === 'succeeded' ? d : undefined;
       });
       expect(row.attempts.map((a: any) => a.statusCode)).toEqual([500, 200]);
+    } finally {
+      await svc.stop();
+      await bus2.close();
+      await bus1.close();
+      await rx.close();
+    }
+  });
+
+  test('rows waiting for a slot when the service stops are handed back: the next worker sends them at once, not after their lease', async () => {
+    const rx = await Receiver.start(() => ({ status: 200, delayMs: 500 }));
+    const one = (bus: EventBus) =>
+      startWebhooks({ mongoUrl: m.uri(), dbName: 'handback', bus, tokens, logger, secrets: testSecrets, settings: { allowLoopback: true, concurrency: 1, pollIntervalMs: 50 } });
+    const bus1 = createBus({ logger });
+    let svc: RunningWebhooks = await one(bus1);
+    const bus2 = createBus({ logger });
+    try {
+      const created = await call(svc.url, 'POST', W, { body: { name: 'h', url: rx.url(), events: 'ticket.created' } });
+      expect(created.status).toBe(201);
+      await bus1.publish([ticketCreated('first'), ticketCreated('second')]);
+      await rx.waitFor((r) => r.length === 1, 'the first attempt');
+      await svc.stop(); // the first attempt ends; the second row waited for the one slot, leased for 60 s
+      await bus1.close();
+      const stopped = Date.now();
+      svc = await one(bus2);
+      await rx.waitFor((r) => r.length === 2, 'the second delivery, by the next worker', 10_000);
+      expect(rx.requests[1].at - stopped).toBeLessThan(10_000);
+      expect(new Set(rx.requests.map((r) => r.headers['x-svc-delivery'])).size).toBe(2);
     } finally {
       await svc.stop();
       await bus2.close();

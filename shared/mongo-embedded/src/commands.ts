@@ -518,6 +518,19 @@ export class Core {
     return out;
   }
 
+  /**
+   * A count the index answers alone (docs/adr/0077): the filter's every field is an equality the
+   * index lookup answered exactly (as `match` trusts it, without testing a document), so the number
+   * of documents under the key is the answer, and no document is listed. Null otherwise.
+   */
+  private indexCount(coll: Collection | undefined, query: unknown, txn: Txn | null): number | null {
+    if (!isPlainObject(query)) return null;
+    checkFilter(query);
+    const simple = simpleMatcher(query) !== null;
+    const found = this.engine.indexCount(coll, query, txn);
+    return found && answeredByIndex(query, simple, found.covers) ? found.count : null;
+  }
+
   private find(cmd: Doc, ctx: CommandContext): Doc {
     const name = this.collName(cmd, 'find');
     const coll = this.engine.getColl(ctx.db, name);
@@ -541,7 +554,7 @@ export class Core {
     const limit = Math.abs(Number(cmd.limit ?? 0));
     let n: number;
     if (!cmd.query || Object.keys(cmd.query).length === 0) n = this.engine.count(coll, ctx.txn);
-    else n = this.match(coll, cmd.query, ctx.txn).length;
+    else n = this.indexCount(coll, cmd.query, ctx.txn) ?? this.match(coll, cmd.query, ctx.txn).length;
     n = Math.max(0, n - skip);
     if (limit > 0) n = Math.min(n, limit);
     return { n, ok: 1 };

@@ -12,12 +12,16 @@
  * original: other connections, OP_QUERY (the handshake of old servers), exhaust and checksummed
  * messages, and any command whose values only BSON can encode.
  *
- * The reply stays BSON: the driver reads responses lazily from their bytes (cursor batches,
- * `MongoDBResponse`), and its result documents must not share objects with the server's store.
+ * The reply stays BSON where the driver reads responses lazily from their bytes (cursor batches,
+ * `MongoDBResponse`'s getters); its result documents must not share objects with the server's store.
+ * One reply is handed over as an object (docs/adr/0077): a `find` run as a command (`db.command`,
+ * kit's one-command reads), whose reply the driver only reads whole (`toObject`) with the default
+ * BSON options. The object is the copy the BSON round trip would give (direct-command.ts); the
+ * response keeps the reply's other fields as BSON for the driver's own reads (ok, cluster time).
  */
 import type { Doc } from './values';
 import { commandBody } from './direct-command';
-import { DIRECT_COMMANDS, type DirectCommands } from './in-process';
+import { DIRECT_COMMANDS, type DirectCommands, type DirectReply } from './in-process';
 
 interface OpMsgRequestLike {
   command: Doc;
@@ -38,6 +42,24 @@ interface ResponseType {
 let installed = false;
 
 /**
+ * The BSON options under which a reply's BSON round trip is direct-command.ts's copy: the driver's
+ * defaults (promote longs and values, buffers as Binary, RegExps as RegExp, nothing raw).
+ */
+export function defaultReplyOptions(o: Record<string, unknown>): boolean {
+  const raw = o.fieldsAsRaw as Record<string, unknown> | undefined;
+  return (
+    o.raw !== true &&
+    o.promoteLongs !== false &&
+    o.promoteValues !== false &&
+    o.promoteBuffers !== true &&
+    o.bsonRegExp !== true &&
+    o.useBigInt64 !== true &&
+    o.enableUtf8Validation !== false &&
+    (raw === undefined || Object.keys(raw).length === 0)
+  );
+}
+
+/**
  * Wraps the driver's sendWire (once per process; it passes through wherever there is no in-process
  * server). Returns false, and leaves the wire to every command, when this process has no mongodb
  * 7 driver to wrap.
@@ -47,7 +69,7 @@ export function installDriverDirect(log?: (msg: string) => void): boolean {
   let Connection: { prototype: { sendWire: SendWire } };
   let OpMsgRequest: new (...args: never[]) => OpMsgRequestLike;
   let DocumentSequence: new (...args: never[]) => { documents: Doc[] };
-  let MongoDBResponse: ResponseType & { empty: unknown };
+  let MongoDBResponse: ResponseType & { empty: unknown; new (bson: Uint8Array): { toObject(options?: unknown): unknown } };
   try {
     /* eslint-disable @typescript-eslint/no-require-imports -- the driver's internals, not its public API */
     ({ Connection } = require('mongodb/lib/cmap/connection'));
@@ -81,9 +103,31 @@ export function installDriverDirect(log?: (msg: string) => void): boolean {
     return out;
   }
 
+  /**
+   * A reply handed over as an object: the driver's getters read its header's BSON; `toObject` gives
+   * the object (a fresh copy after the first call, as each BSON parse is fresh).
+   */
+  class ObjectReply extends MongoDBResponse {
+    private given = false;
+    constructor(private readonly reply: DirectReply) {
+      super(reply.header);
+    }
+    override toObject(options?: unknown): unknown {
+      if (options && !defaultReplyOptions(options as Record<string, unknown>)) throw new Error('a direct reply was read with BSON options other than the defaults');
+      if (!this.given) {
+        this.given = true;
+        return this.reply.object;
+      }
+      return commandBody(this.reply.object, false);
+    }
+  }
+
   async function* direct(this: ConnectionLike, run: DirectCommands, body: Doc, message: OpMsgRequestLike, options: unknown, responseType?: ResponseType) {
     this.throwIfAborted();
-    const bson = await run(body, message.moreToCome);
+    // Only a `find` read whole: a RunCommandOperation's response (db.command) is MongoDBResponse itself
+    // and read through toObject; the driver's own finds ask for a CursorResponse and read its bytes.
+    const asObject = responseType === MongoDBResponse && 'find' in body && Object.keys(body)[0] === 'find' && defaultReplyOptions((options ?? {}) as Record<string, unknown>);
+    const bson = await run(body, message.moreToCome, asObject);
     if (bson === undefined) {
       // The connection closed meanwhile: the wire reports it as the driver expects (a network error).
       yield* original.call(this, message, options, responseType);
@@ -94,6 +138,10 @@ export function installDriverDirect(log?: (msg: string) => void): boolean {
       return;
     }
     this.throwIfAborted();
+    if (!(bson instanceof Uint8Array)) {
+      yield new ObjectReply(bson);
+      return;
+    }
     yield (responseType ?? MongoDBResponse).make(bson);
   }
 

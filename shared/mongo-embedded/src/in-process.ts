@@ -23,10 +23,23 @@ type Acceptor = (serverEnd: net.Socket) => void;
  * Where the server end of an in-process connection offers to run commands given as objects
  * (docs/adr/0052), and where the client end passes that on for the driver (driver-direct.ts). The
  * answer is the reply's BSON, null for a command sent with moreToCome, or undefined when the
- * connection is closed (the command then takes the wire).
+ * connection is closed (the command then takes the wire). With `asObject` (a `find` whose reply the
+ * driver reads whole, with the default BSON options: docs/adr/0077) a successful reply comes back as
+ * a `DirectReply` instead of its BSON.
  */
 export const DIRECT_COMMANDS = Symbol.for('@helpdesk/mongo-embedded direct commands');
-export type DirectCommands = (body: Record<string, unknown>, moreToCome: boolean) => Promise<Uint8Array | null | undefined>;
+export type DirectCommands = (body: Record<string, unknown>, moreToCome: boolean, asObject?: boolean) => Promise<Uint8Array | DirectReply | null | undefined>;
+
+/**
+ * A reply handed over as an object (docs/adr/0077): `object` is exactly what the driver's BSON
+ * round trip of the reply would give (direct-command.ts's copy, which shares nothing mutable with the
+ * server's store), `header` the BSON of the reply without its cursor's documents (what the driver
+ * reads of a reply before handing it on: ok, cluster and operation time, the cursor's id and ns).
+ */
+export interface DirectReply {
+  readonly object: Record<string, unknown>;
+  readonly header: Uint8Array;
+}
 /** An in-process connection's end, with the server's direct commands when it offers them. */
 type DirectSocket = InProcessSocket & { [DIRECT_COMMANDS]?: DirectCommands };
 

@@ -10,7 +10,8 @@ import { err } from './errors';
 import { Journal } from './journal';
 import { Stats } from './storage';
 import { installDriverDirect } from './driver-direct';
-import { DIRECT_COMMANDS, serveInProcess, type DirectCommands } from './in-process';
+import { commandBody } from './direct-command';
+import { DIRECT_COMMANDS, serveInProcess, type DirectCommands, type DirectReply } from './in-process';
 import { defaultSocketPath, listenOnSocket, removeSocketFile, socketInode, socketUri } from './unix-socket';
 import { encodeReply, parseMessage, ProtocolError, Request } from './wire';
 
@@ -82,9 +83,10 @@ export interface EmbeddedMongo {
   connectionsByTransport(): TransportCounts;
   /**
    * Commands served on in-process connections since start: handed over as objects (`direct`,
-   * docs/adr/0052) or as wire messages (`wire`: the driver's handshake, a value only BSON can encode).
+   * docs/adr/0052) or as wire messages (`wire`: the driver's handshake, a value only BSON can encode);
+   * `replyObjects`: direct commands whose reply was handed back as an object too (docs/adr/0077).
    */
-  inProcessCommands(): { direct: number; wire: number };
+  inProcessCommands(): { direct: number; wire: number; replyObjects: number };
   /** Flush the journal and close every socket. */
   close(): Promise<void>;
   /** Cumulative counters: documents and index keys examined, scans, commands. */
@@ -123,7 +125,7 @@ export async function startEmbeddedMongo(opts: EmbeddedMongoOptions = {}): Promi
     sockets: new Set<net.Socket>(),
     opened: 0,
     accepted: { tcp: 0, unix: 0, memory: 0 },
-    inProcessCommands: { direct: 0, wire: 0 },
+    inProcessCommands: { direct: 0, wire: 0, replyObjects: 0 },
   };
   const { sockets, accepted, inProcessCommands } = connections;
   const onConnection = (sock: net.Socket, transport: keyof TransportCounts) => serveConnection(connections, sock, transport);
@@ -266,7 +268,7 @@ interface ConnectionsShared {
   /** Connections opened since start: the last one's id. */
   opened: number;
   readonly accepted: TransportCounts;
-  readonly inProcessCommands: { direct: number; wire: number };
+  readonly inProcessCommands: { direct: number; wire: number; replyObjects: number };
 }
 
 /** Serves one accepted connection: its commands run one after another, in the order they arrive. */
@@ -314,12 +316,16 @@ function serveConnection(shared: ConnectionsShared, sock: net.Socket, transport:
   if (transport === 'memory' && shared.directCommands) {
     // The in-process driver's commands as objects (docs/adr/0052), in order with the wire's on this
     // connection; undefined once it is closed (the driver then takes the wire, and sees it closed).
-    const direct: DirectCommands = (body, moreToCome) => {
+    const direct: DirectCommands = (body, moreToCome, asObject) => {
       const answer = queue.then(async () => {
         if (closed) return undefined;
         inProcessCommands.direct++;
         const reply = await run(body);
-        return moreToCome ? null : serialize(reply);
+        if (moreToCome) return null;
+        const object = asObject ? replyObject(reply) : null;
+        if (!object) return serialize(reply);
+        inProcessCommands.replyObjects++;
+        return object;
       });
       queue = answer.then(
         () => undefined,
@@ -350,6 +356,19 @@ function serveConnection(shared: ConnectionsShared, sock: net.Socket, transport:
   };
   sock.on('close', done);
   sock.on('error', done);
+}
+
+/**
+ * A cursor's reply as an object for the in-process driver (docs/adr/0077), or null when it must be
+ * BSON: an error, a reply without a first batch, or a value only BSON encodes exactly (the copy
+ * refuses it, as a command's does).
+ */
+function replyObject(reply: Record<string, unknown>): DirectReply | null {
+  const cursor = reply.cursor as Record<string, unknown> | undefined;
+  if (reply.ok !== 1 || !cursor || !Array.isArray(cursor.firstBatch)) return null;
+  const object = commandBody(reply, false);
+  if (!object) return null;
+  return { object, header: serialize({ ...reply, cursor: { ...cursor, firstBatch: [] } }) };
 }
 
 /**

@@ -523,6 +523,8 @@ export interface Plan {
   covers?: readonly string[];
   /** The field whose range the lookup answered exactly (every candidate is within it), if any. */
   rangeField?: string;
+  /** A counting plan's answer: how many documents hold its one key (Engine.indexCount). */
+  count?: number;
 }
 
 export class Engine {
@@ -653,11 +655,11 @@ export class Engine {
   }
 
   /** Index candidates for `filter`: the index fixing the most leading fields by equality, then a range on the next (null ids = scan). */
-  plan(coll: Collection, filter: Doc | undefined): Plan {
+  plan(coll: Collection, filter: Doc | undefined, counting = false): Plan {
     if (!filter || coll.docs.size < 8) return { ids: null, index: null };
     const eq = this.eqPredicates(filter);
     const idVals = eq.get('_id');
-    if (idVals) return { ids: unique(idVals.map(keyOf)), index: '_id_', covers: ['_id'] };
+    if (idVals) return counting ? { ids: null, index: null } : { ids: unique(idVals.map(keyOf)), index: '_id_', covers: ['_id'] };
     const ranges = this.rangePredicates(filter);
     if (eq.size === 0 && ranges.size === 0) return { ids: null, index: null };
     // The index answering the most leading fields by equality, then a range on the next one; a whole
@@ -676,15 +678,13 @@ export class Engine {
     if (!best) return { ids: null, index: null };
     const { ix, used, range } = best;
     const fields = ix.fields.slice(0, used);
-    let combos: string[] = [''];
-    for (const f of fields) {
-      const ks = unique(eq.get(f)!.map(keyOf));
-      const next: string[] = [];
-      for (const c of combos) for (const k of ks) next.push(c ? c + '|' + k : k);
-      combos = next;
-      if (combos.length > 5000) return { ids: null, index: null };
-    }
+    const combos = keysOf(fields, eq);
+    if (!combos) return { ids: null, index: null };
     const extra = range ? { rangeField: ix.fields[used] } : {};
+    if (counting) {
+      // One key and no range: how many documents hold it is the size of its entry (docs/adr/0077).
+      return combos.length === 1 && !range ? { ids: null, index: ix.name, covers: fields, count: ix.ownerCount(combos[0], used) } : { ids: null, index: null };
+    }
     if (combos.length === 1) {
       // One key: its ids are distinct already (a run holds a document once: its field is not multikey).
       const found = range ? ix.inRange(used, combos[0], range, coll.docs) : ix.owners(combos[0], used);
@@ -697,6 +697,21 @@ export class Engine {
       for (const id of found) ids.add(id);
     }
     return { ids: [...ids], index: ix.name, covers: fields, ...extra };
+  }
+
+  /**
+   * How many documents the index lookup for `filter` finds, without listing them (docs/adr/0077):
+   * when the plan is one key of an index's leading fields and no range, and `txn` wrote nothing
+   * here (its writes are not in the index). `covers`: the fields the lookup answered exactly, for the
+   * caller to check the count is the answer (every field of the filter is one of them); null when
+   * the documents must be listed.
+   */
+  indexCount(coll: Collection | undefined, filter: Doc, txn?: Txn | null): { count: number; covers: readonly string[] } | null {
+    if (!coll || txn?.writes.get(coll)?.size) return null;
+    const plan = this.plan(coll, filter, true);
+    if (plan.count === undefined || !plan.covers) return null;
+    this.stats.indexScans++;
+    return { count: plan.count, covers: plan.covers };
   }
 
   /** Documents that may match `filter` (index candidates or a full scan), as seen by `txn`. */
@@ -1053,6 +1068,19 @@ function rangeOf(ops: Doc): Range | null {
   if (kinds === 3) return null;
   r.kind = kinds === 1 ? 'date' : 'number';
   return r;
+}
+
+/** The index keys of `fields`' equality values (every combination), or null past 5,000 of them. */
+function keysOf(fields: string[], eq: Map<string, unknown[]>): string[] | null {
+  let combos: string[] = [''];
+  for (const f of fields) {
+    const ks = unique(eq.get(f)!.map(keyOf));
+    const next: string[] = [];
+    for (const c of combos) for (const k of ks) next.push(c ? c + '|' + k : k);
+    combos = next;
+    if (combos.length > 5000) return null;
+  }
+  return combos;
 }
 
 function eqUsable(v: unknown): boolean {

@@ -188,6 +188,62 @@ describe('the driver in process', () => {
     expect(await things.countDocuments({})).toBe(3);
   });
 
+  it('answers a find run as a command with an object equal to the BSON reply (docs/adr/0077)', async () => {
+    const things = client.db('app').collection('reply_objects');
+    const storable = {
+      int: 42, double: 1.5, huge: 2 ** 60, nan: NaN, inf: -Infinity, yes: true, nothing: null, oid: new ObjectId(),
+      int32: new Int32(7), dbl: new Double(7), long: Long.fromNumber(123), longMin: Long.fromString('-9223372036854775808'),
+      dec: Decimal128.fromString('1.10'), ts: new Timestamp({ t: 5, i: 6 }), bin: new Binary(Buffer.from('abc'), 0),
+      binUuid: new Binary(Buffer.alloc(16, 7), 4), uuid: new UUID(), min: new MinKey(), max: new MaxKey(), 'dotted.key': 1,
+    };
+    const docs = [
+      { _id: 'a', ...storable, tags: ['x', 'y'], when: new Date(7), meta: { k: 'v', deep: [{ d: new Date(8) }] }, n: -0 },
+      { _id: 'b', s: 'héllo ✓ 😀', arr: [1, 'a', null, [2, [3]], { n: { m: [{}] } }], bytes: Buffer.from('xyz'), big: Long.fromString('9007199254740993') },
+      { _id: 'c', pattern: /a.b/i },
+    ];
+    await things.insertMany(docs as never[]);
+    const tcp = await MongoClient.connect(server.uri('app'));
+    try {
+      for (const [cmd, asObject] of [
+        [{ find: 'reply_objects', filter: { _id: { $in: ['a', 'b'] } }, sort: { _id: 1 } }, true],
+        [{ find: 'reply_objects', filter: { _id: 'a' }, projection: { tags: 1, when: 1, meta: 1 } }, true],
+        [{ find: 'reply_objects', filter: {}, sort: { _id: 1 }, batchSize: 1 }, true],
+        [{ find: 'no_such_collection', filter: {} }, true],
+        // A value the copy leaves to BSON (a RegExp): the reply is BSON.
+        [{ find: 'reply_objects', filter: {}, sort: { _id: 1 } }, false],
+      ] as const) {
+        const viaTcp = await tcp.db('app').command(cmd);
+        const before = server.inProcessCommands();
+        const direct = await client.db('app').command(cmd);
+        expect(server.inProcessCommands()).toMatchObject({ direct: before.direct + 1, replyObjects: before.replyObjects + (asObject ? 1 : 0) });
+        // A cursor left open (batchSize 1) has its own id on each connection: the same type, then set aside.
+        expect(typeof direct.cursor.id).toBe(typeof viaTcp.cursor.id);
+        expect(direct.cursor.id === 0).toBe(viaTcp.cursor.id === 0);
+        direct.cursor.id = viaTcp.cursor.id = 0;
+        same(direct, viaTcp);
+      }
+      // The object shares nothing with the store: changing it changes no later answer.
+      const first = await client.db('app').command({ find: 'reply_objects', filter: { _id: 'a' } });
+      first.cursor.firstBatch[0].tags.push('changed');
+      first.cursor.firstBatch[0].when.setTime(0);
+      first.cursor.firstBatch[0].meta.deep[0].d.setTime(0);
+      const again = await client.db('app').command({ find: 'reply_objects', filter: { _id: 'a' } });
+      expect(again.cursor.firstBatch[0]).toMatchObject({ tags: ['x', 'y'], when: new Date(7), meta: { deep: [{ d: new Date(8) }] } });
+      // Other BSON options: the reply is BSON, read as the driver reads it.
+      const objects = server.inProcessCommands().replyObjects;
+      const promoted = await client.db('app').command({ find: 'reply_objects', filter: { _id: 'b' } }, { promoteLongs: false });
+      // The driver's own finds (a cursor response, read from its bytes) stay BSON too.
+      expect(await things.find({ _id: 'a' as never }).toArray()).toHaveLength(1);
+      expect(server.inProcessCommands().replyObjects).toBe(objects);
+      expect(promoted.cursor.firstBatch[0].big).toBeInstanceOf(Long);
+      same(promoted, await tcp.db('app').command({ find: 'reply_objects', filter: { _id: 'b' } }, { promoteLongs: false }));
+      // An error stays BSON and throws as over TCP.
+      await expect(client.db('app').command({ find: 'reply_objects', filter: { $bad: 1 } })).rejects.toMatchObject({ code: expect.any(Number) });
+    } finally {
+      await tcp.close();
+    }
+  });
+
   it('pages a cursor past its first batch', async () => {
     const things = client.db('app').collection('paged');
     await things.insertMany(Array.from({ length: 450 }, (_, i) => ({ i })));

@@ -6,7 +6,8 @@ import { messageView } from './messages/view';
 import { slaView } from '../sla/state';
 import type { TicketDoc } from './model';
 
-const iso = (d: Date | null) => (d ? new Date(d).toISOString() : null);
+/** A stored date as the JSON's ISO string (a Date from the driver; anything a Date takes otherwise), null for none. */
+const iso = (d: Date | null) => (d ? (d instanceof Date ? d : new Date(d)).toISOString() : null);
 
 /** The ticket as events carry it (the public JSON is `ticketView`). */
 export function ticketSnapshot(t: Unscoped<TicketDoc>): TicketSnapshot {
@@ -35,19 +36,34 @@ export function ticketSnapshot(t: Unscoped<TicketDoc>): TicketSnapshot {
 }
 
 /**
- * The spec's Ticket (contracts' `ticketSchema`), nothing internal. `customer` (expand[]=customer) is
- * the projection's summary, null when the ticket has none; `messages` where the operation includes them.
+ * The spec's Ticket (contracts' `ticketSchema`), nothing internal: the snapshot's fields without the
+ * revision (which orders events), in the snapshot's order, built in one pass (the list builds twenty
+ * a request: docs/adr/0077). `customer` (expand[]=customer) is the projection's summary, null when
+ * the ticket has none; `messages` where the operation includes them.
  */
 export function ticketView(t: Unscoped<TicketDoc>, extra: { messages?: Unscoped<MessageDoc>[]; customer?: CustomerSummary | null } = {}): TicketView {
-  // The revision orders events; the public ticket does not carry it.
-  const { revision: _revision, ...snap } = ticketSnapshot(t);
-  return {
-    ...snap,
-    openedBy: snap.openedBy ?? 'member',
-    sla: snap.sla ?? null,
-    mergedInto: snap.mergedInto ?? null,
+  const view: TicketView = {
+    id: t._id,
+    title: t.title,
+    status: t.status,
+    priority: t.priority,
+    customerId: t.customerId ?? null,
+    assignedTo: t.assignedTo ?? null,
+    tags: t.tags ? [...t.tags] : [],
+    notes: t.notes ?? null,
+    messageCount: t.messageCount,
+    metadata: { ...(t.metadata ?? {}) },
     customFields: { ...(t.customFields ?? {}) },
-    ...(extra.customer !== undefined ? { customer: extra.customer } : {}),
-    ...(extra.messages ? { messages: extra.messages.map(messageView) } : {}),
+    channel: t.channel ?? 'api',
+    openedBy: t.openedBy ?? 'member',
+    sla: slaView(t.sla),
+    mergedInto: t.mergedInto ?? null,
+    createdAt: iso(t.createdAt)!,
+    updatedAt: iso(t.updatedAt)!,
+    resolvedAt: iso(t.resolvedAt),
+    closedAt: iso(t.closedAt),
   };
+  if (extra.customer !== undefined) view.customer = extra.customer;
+  if (extra.messages) view.messages = extra.messages.map(messageView);
+  return view;
 }

@@ -32,6 +32,18 @@ export function signAttempt(secret: string, deliveryId: string, body: string, at
     'x-svc-signature': svcSignature(secret, body),
     'webhook-id': deliveryId,
     'webhook-timestamp': String(Math.floor(at.getTime() / 1000)),
-    'webhook-signature': new Webhook(secret).sign(deliveryId, at, body),
+    'webhook-signature': standardSignature(secret, deliveryId, body, at),
   };
+}
+
+/**
+ * `webhook-signature` as the standardwebhooks library's `sign` makes it (`v1,` + base64 HMAC-SHA256 of
+ * `id.timestamp.body`, keyed with the secret's decoded bytes), with node's crypto instead of its
+ * JavaScript SHA-256. A secret that is not canonical base64 is left to the library's own decoding.
+ */
+function standardSignature(secret: string, id: string, body: string, at: Date): string {
+  const encoded = secret.startsWith('whsec_') ? secret.slice('whsec_'.length) : secret;
+  const key = Buffer.from(encoded, 'base64');
+  if (!key.length || key.toString('base64') !== encoded) return new Webhook(secret).sign(id, at, body);
+  return `v1,${createHmac('sha256', key).update(`${id}.${Math.floor(at.getTime() / 1000)}.${body}`, 'utf8').digest('base64')}`;
 }

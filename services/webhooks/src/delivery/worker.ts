@@ -35,10 +35,14 @@ export interface DeliveryWorkerDeps {
  *   due and not leased; only the claimer sends it. A worker that stops gracefully finishes its
  *   attempts in flight; one that dies leaves leases that expire, and the rows are sent again then
  *   (at-least-once: receivers de-duplicate by `x-svc-delivery`);
- * - new deliveries are handed to it right after they commit, already leased to it, when it has free
- *   slots (`commitAndDispatch`); otherwise it is woken by `kick()` to claim them; with nothing due
- *   it sleeps until the next pending row's retry (at least `pollIntervalMs`, at most `idlePollMs`,
+ * - new deliveries are handed to it right after they commit, already leased to it, when it has room
+ *   (`commitAndDispatch`); otherwise it is woken by `kick()` to claim them; with nothing due it
+ *   sleeps until the next pending row's retry (at least `pollIntervalMs`, at most `idlePollMs`,
  *   which also finds rows a dead replica left: docs/adr/0070);
+ * - it holds at most four times `concurrency` rows: the attempts in flight, and rows leased to it that
+ *   wait in memory, oldest first, for a slot (docs/adr/0076): a freed slot takes the next one at
+ *   once, with no query. One whose lease would end before its attempt could (a slow receiver held
+ *   the slots) is handed back unleased instead of being sent;
  * - at most `concurrency` attempts are in flight; each attempt's result is written back with the
  *   lease owner and generation it was claimed with, so a redelivery or cancellation that happened
  *   meanwhile wins (the attempt is still logged). An attempt's slot is free once its answer is in:
@@ -71,6 +75,13 @@ export function createDeliveryWorker(deps: DeliveryWorkerDeps): DeliveryWorker {
 /** A row this worker holds the lease of (its scope travels beside it: rows handed over at commit carry none). */
 type Claimed = Unscoped<DeliveryDoc> & { leaseOwner: string };
 
+/** A row leased to this worker, waiting in memory for a free slot. */
+interface Waiting {
+  row: Claimed;
+  scope: Scope;
+  hook: WebhookDoc | undefined;
+}
+
 /** An attempt that ended, waiting for its result to be written. */
 interface Ended {
   row: Claimed;
@@ -79,6 +90,9 @@ interface Ended {
   /** What the result made of the row, once written. */
   status?: DeliveryStatus;
 }
+
+/** A waiting row is sent only if its lease outlasts an attempt's timeout by this much (or half the lease beyond the timeout, if less). */
+const LEASE_MARGIN_MS = 5_000;
 
 class RunningWorker {
   /** The queue across teams (the data layer's named way): claiming and recording by `_id` span every team. */
@@ -93,17 +107,22 @@ class RunningWorker {
   private claims = 0;
   private stopped = false;
   private kicked = false;
-  /** A kick that came while every slot was busy: it wakes the loop once half the slots are free. */
+  /** A kick that came while the worker held all it may: it wakes the loop once it holds half of that. */
   private owed = false;
   /**
-   * Rows wait unleased (written beyond the free slots, or by a redelivery): until a claim finds no
-   * more, new rows are not handed over at commit but join them, so they go out oldest first instead
-   * of newer rows taking every freed slot while older ones wait.
+   * Rows wait unleased (written beyond the room, or by a redelivery): until a claim comes back short,
+   * new rows are not handed over at commit but join them, so they go out oldest first instead of
+   * newer rows taking every freed slot while older ones wait.
    */
   private backlog = false;
-  private kicks = 0;
-  /** Slots promised to rows being committed with a direct lease (see commitAndDispatch in dispatch.ts). */
+  /** The last claim was full: more rows may be due, so freed room wakes the loop (nothing else does). */
+  private more = false;
+  /** Room promised to rows being committed with a direct lease (see commitAndDispatch in dispatch.ts). */
   private reserved = 0;
+  /** Rows leased to this worker waiting for a slot, oldest first (launched by `pump`). */
+  private readonly waiting: Waiting[] = [];
+  /** The rows it may hold at once: `concurrency` in flight and three times as many waiting for a slot (a slow commit holds its reservation meanwhile). */
+  private readonly capacity: number;
   private readonly directOwner = `${this.me}:direct`;
   private wake: (() => void) | null = null;
   private readonly inFlight = new Set<Promise<void>>();
@@ -123,12 +142,12 @@ class RunningWorker {
     this.disable = disable;
     this.secrets = secrets;
     this.sender = new Sender({ allowLoopback: settings.allowLoopback, timeoutMs: settings.timeoutMs });
+    this.capacity = 4 * settings.concurrency;
     this.loop = this.run();
   }
 
   /** New due rows were written unleased: claim them now. */
   kick(): void {
-    this.kicks++;
     this.backlog = true;
     this.nudge();
   }
@@ -139,9 +158,14 @@ class RunningWorker {
     this.wake?.();
   }
 
+  /** Rows held: in flight, waiting for a slot, or promised to a commit under way. */
+  private held(): number {
+    return this.inFlight.size + this.waiting.length + this.reserved;
+  }
+
   reserve(wanted: number): Reservation | null {
-    // As many as are free: a micro-batch larger than the free slots still sends most of its rows at once.
-    const n = Math.min(wanted, this.settings.concurrency - this.inFlight.size - this.reserved);
+    // As many as there is room for: a micro-batch larger than the free slots waits here for them, in memory.
+    const n = Math.min(wanted, this.capacity - this.held());
     if (this.stopped || this.backlog || n <= 0) return null;
     this.reserved += n;
     let settled = false;
@@ -156,21 +180,52 @@ class RunningWorker {
       release,
       take: (scope, rows, hooks) => {
         release();
-        if (this.stopped) {
-          // Stopped between the reservation and the commit: hand the rows back to whichever worker polls next.
-          this.Queue.updateMany({ _id: { $in: rows.map((r) => r._id) }, leaseOwner: this.directOwner }, { $set: { leaseOwner: null, leaseUntil: NO_LEASE } })
-            .catch(() => undefined);
-          return;
-        }
-        for (const row of rows) this.launch(row as Claimed, scope, hooks.get(row.webhookId));
+        // Stopped between the reservation and the commit: hand the rows back to whichever worker polls next.
+        if (this.stopped) return void this.handBack(rows as Claimed[]);
+        for (const row of rows) this.waiting.push({ row: row as Claimed, scope, hook: hooks.get(row.webhookId) });
+        this.pump();
       },
     };
+  }
+
+  /** Rows this worker will not send after all: unleased again (if still its own), for whichever worker claims next. */
+  private handBack(rows: Claimed[]): Promise<void> {
+    if (!rows.length) return Promise.resolve();
+    const p = this.Queue.updateMany(
+      { _id: { $in: rows.map((r) => r._id) }, leaseOwner: { $in: [...new Set(rows.map((r) => r.leaseOwner))] } },
+      { $set: { leaseOwner: null, leaseUntil: NO_LEASE } },
+    )
+      .then(() => this.kick())
+      .catch((err) => this.logger.warn({ err: (err as Error)?.message ?? err, rows: rows.length }, 'webhook delivery worker: handing rows back failed; their leases will expire'))
+      .finally(() => this.recording.delete(p));
+    this.recording.add(p);
+    return p;
+  }
+
+  /**
+   * Launches waiting rows, oldest first, while slots are free. A row whose lease would end before
+   * an attempt could (it waited behind slow receivers) is handed back instead: sent now, another
+   * worker could claim and send it at the same time.
+   */
+  private pump(): void {
+    if (this.stopped) return;
+    const late: Claimed[] = [];
+    const { timeoutMs, leaseMs } = this.settings;
+    const soonest = Date.now() + timeoutMs + Math.min(LEASE_MARGIN_MS, (leaseMs - timeoutMs) / 2);
+    while (this.inFlight.size < this.settings.concurrency && this.waiting.length) {
+      const { row, scope, hook } = this.waiting.shift()!;
+      if (new Date(row.leaseUntil).getTime() < soonest) late.push(row);
+      else this.launch(row, scope, hook);
+    }
+    if (late.length) void this.handBack(late);
   }
 
   async stop(): Promise<void> {
     this.stopped = true;
     this.wake?.();
     await this.loop;
+    // Rows still waiting for a slot are not sent: unleased again for the next worker to claim.
+    await this.handBack(this.waiting.splice(0).map((w) => w.row));
     // Attempts in flight end within timeoutMs; their results are recorded before the database closes.
     await Promise.allSettled([...this.inFlight]);
     await Promise.allSettled([...this.recording]);
@@ -195,15 +250,16 @@ class RunningWorker {
     while (!this.stopped) {
       let wait = this.settings.pollIntervalMs;
       try {
-        const free = this.settings.concurrency - this.inFlight.size - this.reserved;
-        // No free slot: a kick is owed to the first one freed (below).
+        const free = this.capacity - this.held();
+        // No room: a kick is owed to the moment there is (below).
         if (free <= 0) this.owed ||= this.kicked;
         this.kicked = false;
         if (free > 0) {
-          const kicks = this.kicks;
           const rows = await this.claim(free);
-          // Fewer than asked, and no new rows meanwhile: nothing waits any more.
-          if (rows.length < free && kicks === this.kicks) this.backlog = false;
+          // Fewer than asked: nothing older waits any more. (Rows a kick announced meanwhile are
+          // claimed on the next turn, which the kick makes immediate.)
+          if (rows.length < free) this.backlog = false;
+          this.more = rows.length === free;
           if (rows.length) await this.dispatch(rows);
           // A full batch: there may be more due; go again as soon as slots free up.
           if (rows.length === free) wait = Math.min(wait, 50);
@@ -217,9 +273,9 @@ class RunningWorker {
         this.logger.warn({ err: (err as Error)?.message ?? err, failures, retryInMs: wait }, 'webhook delivery worker: claim failed; will retry');
       }
       if (this.stopped) break;
-      // Saturated: only freed slots wake it (see launch); a kick now is owed to them (rows wait
-      // unleased for it: were it dropped, they could wait for the idle look).
-      if (this.inFlight.size + this.reserved >= this.settings.concurrency) {
+      // Full: only freed room wakes it (see launch); a kick now is owed to it (rows wait unleased
+      // for it: were it dropped, they could wait for the idle look).
+      if (this.held() >= this.capacity) {
         this.owed ||= this.kicked;
         this.kicked = false;
       }
@@ -261,7 +317,8 @@ class RunningWorker {
       const found = await scoped(this.models, scope).webhooks.find({ _id: { $in: [...ids] } }).select('+secret').lean<WebhookDoc[]>();
       for (const h of found) hooks.set(h._id, h);
     }
-    for (const row of rows) this.launch(row, row, hooks.get(row.webhookId));
+    for (const row of rows) this.waiting.push({ row, scope: row, hook: hooks.get(row.webhookId) });
+    this.pump();
   }
 
   private launch(row: Claimed, scope: Scope, hook: WebhookDoc | undefined): void {
@@ -269,12 +326,16 @@ class RunningWorker {
       .catch((err) => this.logger.error({ err, deliveryId: row._id }, 'webhook delivery: recording the attempt failed; the lease will expire and it is retried'))
       .finally(() => {
         this.inFlight.delete(p);
-        // Half the slots free: claim again (a kick owed from when all were busy is kept for it, not lost).
-        if (this.inFlight.size > this.settings.concurrency / 2) return;
+        // The slot goes to the oldest row waiting for one, at once.
+        this.pump();
+        // Room for half of what it may hold: claim again if rows wait in the store (a kick owed from
+        // when it was full is kept for it, not lost; a full last claim may have left more). Otherwise
+        // the loop sleeps on: new rows come by hand or by kick, retries when due.
+        if (this.held() > this.capacity / 2) return;
         if (this.owed) {
           this.owed = false;
           this.nudge();
-        } else this.wake?.();
+        } else if (this.more) this.wake?.();
       });
     this.inFlight.add(p);
   }
@@ -284,10 +345,13 @@ class RunningWorker {
     const p = (async () => {
       const ended: Ended = { row, at, outcome };
       await this.results.submit(ended);
-      // A retry is due later: let the worker's next look count it (it may be sleeping on this row's lease).
-      if (ended.status === 'pending') this.nudge();
-      else if (this.inFlight.size <= this.settings.concurrency / 2) this.wake?.();
-      if (hook) await this.updateHealth(scope, hook, at, outcome);
+      try {
+        // The webhook's health first: the retry's attempt then reads the failing streak this one began.
+        if (hook) await this.updateHealth(scope, hook, at, outcome);
+      } finally {
+        // A retry is due later: let the worker's next look count it (it may be sleeping on this row's lease).
+        if (ended.status === 'pending') this.nudge();
+      }
     })()
       .catch((err) => this.logger.error({ err, deliveryId: row._id }, 'webhook delivery: recording the attempt failed; the lease will expire and it is retried'))
       .finally(() => this.recording.delete(p));
@@ -384,10 +448,14 @@ class RunningWorker {
     }
   }
 
-  /** A success clears the webhook's failing streak; a 410 disables it; 5 days of failures disable it. */
+  /**
+   * A success clears the webhook's failing streak (when the webhook as read for the attempt had one:
+   * a streak begun by a failure meanwhile is cleared by the next success); a 410 disables it; 5 days
+   * of failures disable it.
+   */
   private async updateHealth(scope: Scope, hook: WebhookDoc, at: Date, outcome: AttemptOutcome): Promise<void> {
     if (outcome.ok) {
-      await this.successes.submit({ scope, webhookId: hook._id });
+      if (hook.failingSince) await this.successes.submit({ scope, webhookId: hook._id });
       return;
     }
     const { webhooks } = scoped(this.models, scope);

@@ -69,7 +69,7 @@ describe.each(['over TCP', 'in process'])('%s', (transport) => {
         { _id: 'y_b', text: 'b', n: 0, teamId: TEAM, mode: 'test' },
       ]);
       const events = await outboxModel(conn).find().lean();
-      expect(events.map((r) => r.envelope.data.ticket.id).sort()).toEqual(['tkt_x', 'tkt_y']);
+      expect(events.map((r) => (r.envelope.data as { ticket: { id: string } }).ticket.id).sort()).toEqual(['tkt_x', 'tkt_y']);
       // Inserts, update, outbox insert and commit, against one bulkWrite and the commit.
       expect(oneByOne).toBe(together + 2);
       expect(together).toBe(2);

@@ -7,8 +7,9 @@ import mongoose from 'mongoose';
 import { startEmbeddedMongo, type EmbeddedMongo } from '@helpdesk/mongo-embedded';
 import { outboxModel, scoped, teamAndPartition, tenancyPlugin, withOutbox, type EventScope } from '../../src';
 import { TEAM, ticket } from '../bus/fixtures';
+import type { Partition } from '@helpdesk/contracts';
 
-interface NoteDoc { _id: string; teamId: string; mode: 'test' | 'live'; text: string; n: number }
+interface NoteDoc { _id: string; teamId: string; mode: Partition; text: string; n: number }
 const noteSchema = new mongoose.Schema<NoteDoc>({ _id: String, text: String, n: Number }, { versionKey: false, collection: 'notes' });
 noteSchema.plugin(tenancyPlugin);
 
